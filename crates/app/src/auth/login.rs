@@ -1,0 +1,118 @@
+use std::net::IpAddr;
+
+use gifshelf_domain::RepoError;
+
+use super::AuthService;
+use crate::AppError;
+
+/// The one answer for an unknown user and a wrong password, so neither can be told apart.
+pub const INVALID_CREDENTIALS: &str = "Invalid username or password";
+
+impl AuthService {
+    /// Checks a username and password and issues a session token.
+    ///
+    /// # Errors
+    /// `TooManyRequests` while the account or the address is throttled; `Unauthorized` with the same
+    /// message for an unknown user and a wrong password.
+    #[tracing::instrument(skip_all, fields(username = %username))]
+    pub async fn login(&self, username: &str, password: &str, client: Option<IpAddr>) -> Result<String, AppError> {
+        let key = username.trim().to_lowercase();
+        if let Some(retry_after_secs) = self.throttle.check(&key, client, self.clock.now()) {
+            tracing::warn!(?client, "login throttled");
+            return Err(AppError::TooManyRequests { retry_after_secs });
+        }
+        let user = match self.users.find_by_username(username.trim()).await {
+            Ok(user) => Some(user),
+            Err(RepoError::NotFound) => None,
+            Err(other) => return Err(AppError::from_repo(other)),
+        };
+        let verified = match &user {
+            Some(user) => self.hasher.verify(password, &user.password_hash).await,
+            None => {
+                self.hasher.verify_dummy(password).await;
+                false
+            }
+        };
+        match user {
+            Some(user) if verified => {
+                self.throttle.succeeded(&key);
+                tracing::info!(user_id = user.id.0, "signed in");
+                self.issue_token(&user.username, user.role)
+            }
+            _ => {
+                self.throttle.failed(&key, client, self.clock.now());
+                tracing::info!(?client, "failed login");
+                Err(AppError::Unauthorized(INVALID_CREDENTIALS.into()))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::Duration;
+    use gifshelf_domain::user::Role;
+    use gifshelf_domain::RepoError;
+
+    use super::INVALID_CREDENTIALS;
+    use crate::auth::test_support::{at, user, Mocks};
+    use crate::auth::{AuthConfig, ThrottleConfig};
+    use crate::AppError;
+
+    #[tokio::test]
+    async fn right_password_issues_a_token_with_the_stored_role() {
+        let mut m = Mocks::new(at(10, 0, 0));
+        m.users.expect_find_by_username().returning(|_| Ok(user("alice", Role::Admin)));
+        m.hasher.expect_verify().returning(|p, _| p == "secret1");
+        m.tokens
+            .expect_issue()
+            .withf(|c| {
+                c.sub == "alice"
+                    && c.roles == "ROLE_USER,ROLE_ADMIN"
+                    && c.iat == at(10, 0, 0).and_utc().timestamp()
+                    && c.exp == c.iat + 24 * 3600
+            })
+            .returning(|_| Ok("signed".into()));
+        let token = m.service(AuthConfig::default()).login("alice", "secret1", None).await;
+        assert_eq!(token.ok().as_deref(), Some("signed"));
+    }
+
+    #[tokio::test]
+    async fn unknown_user_and_wrong_password_look_the_same() {
+        let mut unknown = Mocks::new(at(10, 0, 0));
+        unknown.users.expect_find_by_username().returning(|_| Err(RepoError::NotFound));
+        unknown.hasher.expect_verify_dummy().times(1).returning(|_| ());
+        let a = unknown.service(AuthConfig::default()).login("nobody", "secret1", None).await.err();
+
+        let mut wrong = Mocks::new(at(10, 0, 0));
+        wrong.users.expect_find_by_username().returning(|_| Ok(user("alice", Role::User)));
+        wrong.hasher.expect_verify().times(1).returning(|_, _| false);
+        let b = wrong.service(AuthConfig::default()).login("alice", "wrong!", None).await.err();
+
+        for err in [a, b] {
+            assert!(matches!(&err, Some(AppError::Unauthorized(m)) if m == INVALID_CREDENTIALS), "{err:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn repeated_failures_are_throttled_without_checking_the_password() {
+        let mut m = Mocks::new(at(10, 0, 0));
+        m.users.expect_find_by_username().times(2).returning(|_| Ok(user("alice", Role::User)));
+        m.hasher.expect_verify().times(2).returning(|_, _| false);
+        let config = AuthConfig {
+            throttle: ThrottleConfig {
+                account_max_failures: 2,
+                account_lockout: Duration::seconds(30),
+                ..ThrottleConfig::default()
+            },
+            ..AuthConfig::default()
+        };
+        let service = m.service(config);
+        for _ in 0..2 {
+            assert!(matches!(service.login("alice", "bad", None).await, Err(AppError::Unauthorized(_))));
+        }
+        // Locked: the store and the hasher are not asked again (`times(2)` above).
+        let third = service.login("ALICE", "secret1", None).await;
+        assert!(matches!(third, Err(AppError::TooManyRequests { retry_after_secs: 30 })), "{third:?}");
+    }
+}

@@ -1,0 +1,143 @@
+//! Accounts and sessions: register, log in, authenticate a token.
+
+mod authenticate;
+mod login;
+mod register;
+mod throttle;
+
+use std::sync::Arc;
+
+use gifshelf_domain::ports::{Clock, PasswordHasher, TokenService, UserRepository};
+use gifshelf_domain::user::{Role, UserId, Username};
+
+pub use throttle::{LoginThrottle, ThrottleConfig};
+
+/// The signed-in user a request acts for, as the database knows them now (not as the token said).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CurrentUser {
+    pub id: UserId,
+    pub username: Username,
+    pub role: Role,
+}
+
+impl CurrentUser {
+    pub fn is_admin(&self) -> bool {
+        self.role == Role::Admin
+    }
+}
+
+/// Settings of the auth use cases.
+#[derive(Debug, Clone)]
+pub struct AuthConfig {
+    /// How long a session token lives.
+    pub token_ttl: chrono::Duration,
+    /// Whether the first account on a fresh server becomes an admin (design.md §3).
+    pub first_user_is_admin: bool,
+    pub throttle: ThrottleConfig,
+}
+
+impl Default for AuthConfig {
+    fn default() -> Self {
+        Self {
+            token_ttl: chrono::Duration::hours(24),
+            first_user_is_admin: true,
+            throttle: ThrottleConfig::default(),
+        }
+    }
+}
+
+/// The auth use cases with their ports.
+pub struct AuthService {
+    pub(crate) users: Arc<dyn UserRepository>,
+    pub(crate) hasher: Arc<dyn PasswordHasher>,
+    pub(crate) tokens: Arc<dyn TokenService>,
+    pub(crate) clock: Arc<dyn Clock>,
+    throttle: LoginThrottle,
+    config: AuthConfig,
+}
+
+impl AuthService {
+    pub fn new(
+        users: Arc<dyn UserRepository>,
+        hasher: Arc<dyn PasswordHasher>,
+        tokens: Arc<dyn TokenService>,
+        clock: Arc<dyn Clock>,
+        config: AuthConfig,
+    ) -> Self {
+        Self {
+            throttle: LoginThrottle::new(config.throttle.clone()),
+            users,
+            hasher,
+            tokens,
+            clock,
+            config,
+        }
+    }
+
+    /// Issues a session token for `user` as of now.
+    pub(crate) fn issue_token(&self, username: &Username, role: Role) -> Result<String, crate::AppError> {
+        let now = self.clock.now().and_utc().timestamp();
+        let claims = gifshelf_domain::auth::Claims {
+            sub: username.as_str().to_owned(),
+            roles: role.claim().to_owned(),
+            iat: now,
+            exp: now + self.config.token_ttl.num_seconds(),
+        };
+        self.tokens.issue(&claims).map_err(crate::AppError::Internal)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    use chrono::{NaiveDate, NaiveDateTime};
+    use gifshelf_domain::ports::{MockClock, MockPasswordHasher, MockTokenService, MockUserRepository};
+    use gifshelf_domain::user::{Email, PasswordHash, Role, User, UserId, Username};
+
+    pub fn at(h: u32, m: u32, s: u32) -> NaiveDateTime {
+        NaiveDate::from_ymd_opt(2026, 11, 22)
+            .and_then(|d| d.and_hms_opt(h, m, s))
+            .unwrap_or_default()
+    }
+
+    pub fn user(name: &str, role: Role) -> User {
+        User {
+            id: UserId(7),
+            username: Username::from_trusted(name.to_owned()),
+            email: Email::from_trusted(format!("{name}@example.com")),
+            password_hash: PasswordHash("hash-of-secret".into()),
+            role,
+            created_at: at(9, 0, 0),
+            credentials_changed_at: at(9, 0, 0),
+        }
+    }
+
+    pub struct Mocks {
+        pub users: MockUserRepository,
+        pub hasher: MockPasswordHasher,
+        pub tokens: MockTokenService,
+        pub clock: MockClock,
+    }
+
+    impl Mocks {
+        pub fn new(now: NaiveDateTime) -> Self {
+            let mut clock = MockClock::new();
+            clock.expect_now().return_const(now);
+            Self {
+                users: MockUserRepository::new(),
+                hasher: MockPasswordHasher::new(),
+                tokens: MockTokenService::new(),
+                clock,
+            }
+        }
+
+        pub fn service(self, config: super::AuthConfig) -> super::AuthService {
+            super::AuthService::new(
+                std::sync::Arc::new(self.users),
+                std::sync::Arc::new(self.hasher),
+                std::sync::Arc::new(self.tokens),
+                std::sync::Arc::new(self.clock),
+                config,
+            )
+        }
+    }
+}

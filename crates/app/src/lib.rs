@@ -1,0 +1,7 @@
+#![doc = include_str!("../README.md")]
+
+pub mod auth;
+mod error;
+pub mod settings;
+
+pub use error::AppError;

@@ -1,0 +1,12 @@
+//! The settings screen's use cases: read and change one's own profile and password.
+//! They are methods of [`crate::auth::AuthService`], which owns the account ports.
+
+mod password;
+mod profile;
+
+/// A user's own profile as the settings screen shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Profile {
+    pub username: String,
+    pub email: String,
+}

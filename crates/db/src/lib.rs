@@ -1,0 +1,13 @@
+#![doc = include_str!("../README.md")]
+
+mod connection;
+mod error;
+mod migrate;
+mod schema;
+mod users;
+
+#[cfg(feature = "testing")]
+pub mod testing;
+
+pub use connection::{Backend, Database, DbConfig};
+pub use error::DbError;

@@ -1,0 +1,62 @@
+// The tables of migrations/{sqlite,postgres}; the two backends share this one description.
+
+diesel::table! {
+    users (id) {
+        id -> BigInt,
+        username -> Text,
+        username_key -> Text,
+        email -> Text,
+        password_hash -> Text,
+        role -> Text,
+        created_at -> Timestamp,
+        credentials_changed_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    gifs (id) {
+        id -> BigInt,
+        share_id -> Text,
+        title -> Text,
+        description -> Text,
+        uploader_id -> BigInt,
+        uploaded_at -> Timestamp,
+        view_count -> BigInt,
+        content_type -> Text,
+        content_key -> Text,
+        content_size -> BigInt,
+        content_width -> Integer,
+        content_height -> Integer,
+        frame_count -> Integer,
+        thumbnail_type -> Text,
+        thumbnail_key -> Text,
+        thumbnail_size -> BigInt,
+        thumbnail_width -> Integer,
+        thumbnail_height -> Integer,
+        static_type -> Text,
+        static_key -> Text,
+        static_size -> BigInt,
+        static_width -> Integer,
+        static_height -> Integer,
+    }
+}
+
+diesel::table! {
+    tags (id) {
+        id -> BigInt,
+        name -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    gif_tags (gif_id, tag_id) {
+        gif_id -> BigInt,
+        tag_id -> BigInt,
+    }
+}
+
+diesel::joinable!(gifs -> users (uploader_id));
+diesel::joinable!(gif_tags -> gifs (gif_id));
+diesel::joinable!(gif_tags -> tags (tag_id));
+diesel::allow_tables_to_appear_in_same_query!(users, gifs, tags, gif_tags);

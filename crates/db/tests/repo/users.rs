@@ -1,0 +1,111 @@
+use chrono::{NaiveDate, NaiveDateTime};
+use gifshelf_db::Database;
+use gifshelf_domain::ports::UserRepository;
+use gifshelf_domain::user::{Email, NewUser, PasswordHash, Role, UserId, Username};
+use gifshelf_domain::RepoError;
+
+use crate::on_both_backends;
+
+fn at(h: u32) -> NaiveDateTime {
+    NaiveDate::from_ymd_opt(2026, 11, 22).and_then(|d| d.and_hms_opt(h, 0, 0)).unwrap_or_default()
+}
+
+fn new_user(name: &str, email: &str) -> NewUser {
+    NewUser {
+        username: Username::parse(name).unwrap_or_else(|e| panic!("{e}")),
+        email: Email::parse(email).unwrap_or_else(|e| panic!("{e}")),
+        password_hash: PasswordHash(format!("hash-{name}")),
+        role: Role::User,
+        created_at: at(9),
+    }
+}
+
+on_both_backends! {
+    async fn first_account_becomes_admin_and_later_ones_do_not(db: &Database) {
+        let first = db.create(new_user("alice", "alice@example.com"), true).await.unwrap_or_else(|e| panic!("{e}"));
+        let second = db.create(new_user("bob", "bob@example.com"), true).await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((first.role, second.role), (Role::Admin, Role::User));
+        assert_eq!(first.username.as_str(), "alice");
+        assert_eq!(first.password_hash, PasswordHash("hash-alice".into()));
+        assert_eq!((first.created_at, first.credentials_changed_at), (at(9), at(9)));
+    }
+
+    async fn first_user_rule_off_creates_plain_users(db: &Database) {
+        let first = db.create(new_user("alice", "alice@example.com"), false).await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(first.role, Role::User);
+    }
+
+    async fn usernames_and_emails_are_unique_case_insensitively(db: &Database) {
+        db.create(new_user("Alice", "alice@example.com"), true).await.unwrap_or_else(|e| panic!("{e}"));
+        let same_name = db.create(new_user("alice", "other@example.com"), true).await;
+        assert!(matches!(same_name, Err(RepoError::Conflict("username"))), "{same_name:?}");
+        let same_email = db.create(new_user("carol", "ALICE@example.com"), true).await;
+        assert!(matches!(same_email, Err(RepoError::Conflict("email"))), "{same_email:?}");
+        let found = db.find_by_username("ALICE").await.map(|u| u.username.into_inner());
+        assert_eq!(found.ok().as_deref(), Some("Alice"));
+    }
+
+    async fn lookups_of_missing_users_are_not_found(db: &Database) {
+        assert!(matches!(db.find_by_username("ghost").await, Err(RepoError::NotFound)));
+        assert!(matches!(db.find_by_id(UserId(4242)).await, Err(RepoError::NotFound)));
+        assert!(matches!(db.set_role("ghost", Role::Admin).await, Err(RepoError::NotFound)));
+        let missing = db.update_password(UserId(4242), &PasswordHash("h".into()), at(10)).await;
+        assert!(matches!(missing, Err(RepoError::NotFound)));
+    }
+
+    async fn profile_update_renames_and_moves_the_change_instant(db: &Database) {
+        let alice = db.create(new_user("alice", "alice@example.com"), true).await.unwrap_or_else(|e| panic!("{e}"));
+        db.create(new_user("bob", "bob@example.com"), true).await.unwrap_or_else(|e| panic!("{e}"));
+        let name = Username::parse("alice2").unwrap_or_else(|e| panic!("{e}"));
+        let email = Email::parse("a2@example.com").unwrap_or_else(|e| panic!("{e}"));
+        let updated = db.update_profile(alice.id, &name, &email, at(11)).await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((updated.username.as_str(), updated.email.as_str()), ("alice2", "a2@example.com"));
+        assert_eq!(updated.credentials_changed_at, at(11));
+        assert!(matches!(db.find_by_username("alice").await, Err(RepoError::NotFound)));
+
+        let taken = Username::parse("BOB").unwrap_or_else(|e| panic!("{e}"));
+        let clash = db.update_profile(alice.id, &taken, &email, at(12)).await;
+        assert!(matches!(clash, Err(RepoError::Conflict("username"))), "{clash:?}");
+        let bob_email = Email::parse("bob@example.com").unwrap_or_else(|e| panic!("{e}"));
+        let clash = db.update_profile(alice.id, &name, &bob_email, at(12)).await;
+        assert!(matches!(clash, Err(RepoError::Conflict("email"))), "{clash:?}");
+        // Nothing changed by the refused updates.
+        let now = db.find_by_id(alice.id).await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((now.username.as_str(), now.credentials_changed_at), ("alice2", at(11)));
+    }
+
+    async fn password_update_stores_the_hash_and_instant(db: &Database) {
+        let alice = db.create(new_user("alice", "alice@example.com"), true).await.unwrap_or_else(|e| panic!("{e}"));
+        db.update_password(alice.id, &PasswordHash("new-hash".into()), at(13)).await.unwrap_or_else(|e| panic!("{e}"));
+        let now = db.find_by_id(alice.id).await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((now.password_hash, now.credentials_changed_at), (PasswordHash("new-hash".into()), at(13)));
+    }
+
+    async fn roles_can_be_granted_and_revoked(db: &Database) {
+        db.create(new_user("alice", "alice@example.com"), true).await.unwrap_or_else(|e| panic!("{e}"));
+        db.create(new_user("bob", "bob@example.com"), true).await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(db.set_role("BOB", Role::Admin).await.map(|u| u.role).ok(), Some(Role::Admin));
+        assert_eq!(db.set_role("alice", Role::User).await.map(|u| u.role).ok(), Some(Role::User));
+        assert_eq!(db.find_by_username("bob").await.map(|u| u.role).ok(), Some(Role::Admin));
+    }
+
+    async fn concurrent_registrations_make_exactly_one_admin(db: &Database) {
+        let mut tasks = Vec::new();
+        for i in 0..8 {
+            let db = db.clone();
+            tasks.push(tokio::spawn(async move {
+                db.create(new_user(&format!("user{i}"), &format!("u{i}@example.com")), true).await
+            }));
+        }
+        let mut admins = 0;
+        for task in tasks {
+            let user = task.await.unwrap_or_else(|e| panic!("{e}")).unwrap_or_else(|e| panic!("{e}"));
+            admins += usize::from(user.role == Role::Admin);
+        }
+        assert_eq!(admins, 1);
+    }
+
+    async fn ping_answers(db: &Database) {
+        assert!(db.ping().await.is_ok());
+    }
+}

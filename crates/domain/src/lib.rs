@@ -1,0 +1,8 @@
+#![doc = include_str!("../README.md")]
+
+pub mod auth;
+pub mod error;
+pub mod ports;
+pub mod user;
+
+pub use error::{RepoError, ValidationError};

@@ -1,0 +1,389 @@
+//! Users and the value objects their rules live in (spec §5).
+
+use chrono::NaiveDateTime;
+
+use crate::ValidationError;
+
+/// Database identity of a user.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct UserId(pub i64);
+
+/// Username lengths differ between registration (3 to 20) and the settings screen (3 to 50).
+pub const REGISTER_USERNAME_MAX: usize = 20;
+pub const USERNAME_MIN: usize = 3;
+pub const USERNAME_MAX: usize = 50;
+pub const PASSWORD_MIN_CHARS: usize = 6;
+/// bcrypt reads at most 72 bytes; longer passwords are refused rather than silently truncated.
+pub const PASSWORD_MAX_BYTES: usize = 72;
+pub const EMAIL_MAX: usize = 254;
+
+/// A valid username: trimmed, 3 to 50 characters of letters, digits, `.`, `_` or `-`.
+/// Usernames appear in URLs (`/user/{username}`), so nothing else is allowed.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Username(String);
+
+impl Username {
+    /// The settings rule: 3 to 50 characters.
+    pub fn parse(raw: &str) -> Result<Self, ValidationError> {
+        Self::parse_with_max(raw, USERNAME_MAX)
+    }
+
+    /// The registration rule: 3 to 20 characters.
+    pub fn parse_for_registration(raw: &str) -> Result<Self, ValidationError> {
+        Self::parse_with_max(raw, REGISTER_USERNAME_MAX)
+    }
+
+    fn parse_with_max(raw: &str, max: usize) -> Result<Self, ValidationError> {
+        let name = raw.trim();
+        if name.is_empty() {
+            return Err(ValidationError::new("username", "Username is required"));
+        }
+        let len = name.chars().count();
+        if !(USERNAME_MIN..=max).contains(&len) {
+            return Err(ValidationError::new(
+                "username",
+                format!("Username must be between {USERNAME_MIN} and {max} characters"),
+            ));
+        }
+        if !name.chars().all(|c| c.is_alphanumeric() || matches!(c, '.' | '_' | '-')) {
+            return Err(ValidationError::new(
+                "username",
+                "Username may contain only letters, digits, '.', '_' and '-'",
+            ));
+        }
+        Ok(Self(name.to_owned()))
+    }
+
+    /// Trusts a value read back from storage, where it was validated on the way in.
+    pub fn from_trusted(value: String) -> Self {
+        Self(value)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The case-insensitive key that makes `Alice` and `alice` the same account.
+    pub fn key(&self) -> String {
+        self.0.to_lowercase()
+    }
+
+    pub fn into_inner(self) -> String {
+        self.0
+    }
+}
+
+impl std::fmt::Display for Username {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A well-formed email address, trimmed and lower-cased.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Email(String);
+
+impl Email {
+    pub fn parse(raw: &str) -> Result<Self, ValidationError> {
+        let email = raw.trim().to_lowercase();
+        let invalid = || ValidationError::new("email", "Please enter a valid email address");
+        if email.is_empty() {
+            return Err(ValidationError::new("email", "Email is required"));
+        }
+        if email.len() > EMAIL_MAX || email.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(invalid());
+        }
+        let (local, domain) = email.split_once('@').ok_or_else(invalid)?;
+        let domain_ok = !domain.contains('@')
+            && domain.contains('.')
+            && domain.split('.').all(|label| !label.is_empty() && !label.starts_with('-') && !label.ends_with('-'));
+        if local.is_empty() || local.len() > 64 || !domain_ok {
+            return Err(invalid());
+        }
+        Ok(Self(email))
+    }
+
+    pub fn from_trusted(value: String) -> Self {
+        Self(value)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A plain password that satisfies the length rules. Never logged: `Debug` hides it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Password(String);
+
+impl Password {
+    pub fn parse(raw: &str, field: &'static str) -> Result<Self, ValidationError> {
+        if raw.is_empty() {
+            return Err(ValidationError::new(field, "Password is required"));
+        }
+        if raw.chars().count() < PASSWORD_MIN_CHARS {
+            return Err(ValidationError::new(
+                field,
+                format!("Password must be at least {PASSWORD_MIN_CHARS} characters"),
+            ));
+        }
+        if raw.len() > PASSWORD_MAX_BYTES {
+            return Err(ValidationError::new(
+                field,
+                format!("Password must be at most {PASSWORD_MAX_BYTES} bytes"),
+            ));
+        }
+        Ok(Self(raw.to_owned()))
+    }
+
+    /// A password and its confirmation: both valid and equal, or `mismatch` as the message.
+    pub fn parse_confirmed(
+        password: &str,
+        confirm: &str,
+        field: &'static str,
+        mismatch: &str,
+    ) -> Result<Self, ValidationError> {
+        let parsed = Self::parse(password, field)?;
+        if password != confirm {
+            return Err(ValidationError::new("confirmPassword", mismatch));
+        }
+        Ok(parsed)
+    }
+
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Password {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Password(***)")
+    }
+}
+
+/// The message of spec §5 for a registration whose passwords differ.
+pub const REGISTER_PASSWORD_MISMATCH: &str = "Passwords do not match";
+/// The message of spec §8 for a settings password change whose passwords differ.
+pub const SETTINGS_PASSWORD_MISMATCH: &str = "New passwords do not match";
+
+/// A bcrypt (or other) hash as stored; opaque to the domain.
+#[derive(Clone, PartialEq, Eq)]
+pub struct PasswordHash(pub String);
+
+impl std::fmt::Debug for PasswordHash {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PasswordHash(***)")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Role {
+    User,
+    Admin,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::User => "USER",
+            Role::Admin => "ADMIN",
+        }
+    }
+
+    pub fn parse(value: &str) -> Option<Self> {
+        match value {
+            "USER" => Some(Role::User),
+            "ADMIN" => Some(Role::Admin),
+            _ => None,
+        }
+    }
+
+    /// The token's `roles` claim: `ROLE_USER` or `ROLE_USER,ROLE_ADMIN`.
+    pub fn claim(self) -> &'static str {
+        match self {
+            Role::User => "ROLE_USER",
+            Role::Admin => "ROLE_USER,ROLE_ADMIN",
+        }
+    }
+}
+
+/// A stored account.
+#[derive(Debug, Clone, PartialEq)]
+pub struct User {
+    pub id: UserId,
+    pub username: Username,
+    pub email: Email,
+    pub password_hash: PasswordHash,
+    pub role: Role,
+    /// UTC.
+    pub created_at: NaiveDateTime,
+    /// UTC; tokens issued before this instant are refused.
+    pub credentials_changed_at: NaiveDateTime,
+}
+
+/// What it takes to create an account.
+#[derive(Debug, Clone)]
+pub struct NewUser {
+    pub username: Username,
+    pub email: Email,
+    pub password_hash: PasswordHash,
+    pub role: Role,
+    pub created_at: NaiveDateTime,
+}
+
+/// A validated registration (spec §5: username 3 to 20, email, password at least 6, confirmation equal).
+#[derive(Debug, Clone)]
+pub struct Registration {
+    pub username: Username,
+    pub email: Email,
+    pub password: Password,
+}
+
+impl Registration {
+    pub fn parse(
+        username: &str,
+        email: &str,
+        password: &str,
+        confirm_password: &str,
+    ) -> Result<Self, ValidationError> {
+        Ok(Self {
+            username: Username::parse_for_registration(username)?,
+            email: Email::parse(email)?,
+            password: Password::parse_confirmed(
+                password,
+                confirm_password,
+                "password",
+                REGISTER_PASSWORD_MISMATCH,
+            )?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registration_usernames() {
+        let cases: &[(&str, Option<&str>)] = &[
+            ("ab", Some("Username must be between 3 and 20 characters")),
+            ("abc", None),
+            ("  abc  ", None),
+            ("a_b-c.d", None),
+            ("ünïcode", None),
+            ("abcdefghijklmnopqrst", None),
+            ("abcdefghijklmnopqrstu", Some("Username must be between 3 and 20 characters")),
+            ("", Some("Username is required")),
+            ("   ", Some("Username is required")),
+            ("a b c", Some("Username may contain only letters, digits, '.', '_' and '-'")),
+            ("../x", Some("Username may contain only letters, digits, '.', '_' and '-'")),
+            ("a<script>", Some("Username may contain only letters, digits, '.', '_' and '-'")),
+        ];
+        for (input, expected) in cases {
+            let got = Username::parse_for_registration(input).err().map(|e| e.message);
+            assert_eq!(got.as_deref(), *expected, "input {input:?}");
+        }
+        assert_eq!(Username::parse_for_registration("  abc ").map(|u| u.into_inner()), Ok("abc".to_owned()));
+    }
+
+    #[test]
+    fn settings_usernames_allow_up_to_fifty() {
+        let fifty = "a".repeat(50);
+        let fifty_one = "a".repeat(51);
+        let cases: &[(&str, bool)] = &[("ab", false), ("abc", true), (&fifty, true), (&fifty_one, false)];
+        for (input, ok) in cases {
+            assert_eq!(Username::parse(input).is_ok(), *ok, "input {input:?}");
+        }
+        assert!(Username::parse_for_registration(&"a".repeat(21)).is_err());
+    }
+
+    #[test]
+    fn username_key_is_case_insensitive() {
+        let a = Username::parse("Alice").map(|u| u.key());
+        let b = Username::parse("alice").map(|u| u.key());
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn emails() {
+        let cases: &[(&str, Option<&str>)] = &[
+            ("a@b.co", Some("a@b.co")),
+            ("  Alice@Example.COM ", Some("alice@example.com")),
+            ("", None),
+            ("plain", None),
+            ("a@b", None),
+            ("@b.co", None),
+            ("a@@b.co", None),
+            ("a b@c.de", None),
+            ("a@b..co", None),
+            ("a@-b.co", None),
+        ];
+        for (input, expected) in cases {
+            let got = Email::parse(input).ok().map(|e| e.as_str().to_owned());
+            assert_eq!(got.as_deref(), *expected, "input {input:?}");
+        }
+        let long = format!("{}@example.com", "a".repeat(250));
+        assert!(Email::parse(&long).is_err());
+    }
+
+    #[test]
+    fn passwords() {
+        let cases: &[(String, Option<&str>)] = &[
+            (String::new(), Some("Password is required")),
+            ("12345".into(), Some("Password must be at least 6 characters")),
+            ("123456".into(), None),
+            ("x".repeat(72), None),
+            ("x".repeat(73), Some("Password must be at most 72 bytes")),
+            // 24 three-byte characters are 72 bytes: allowed; 25 are 75 bytes: refused.
+            ("€".repeat(24), None),
+            ("€".repeat(25), Some("Password must be at most 72 bytes")),
+        ];
+        for (input, expected) in cases {
+            let got = Password::parse(input, "password").err().map(|e| e.message);
+            assert_eq!(got.as_deref(), *expected, "input {input:?}");
+        }
+    }
+
+    #[test]
+    fn password_confirmation() {
+        let mismatch = Password::parse_confirmed("secret1", "secret2", "newPassword", SETTINGS_PASSWORD_MISMATCH)
+            .err();
+        assert_eq!(
+            mismatch,
+            Some(ValidationError::new("confirmPassword", "New passwords do not match"))
+        );
+        assert!(Password::parse_confirmed("secret1", "secret1", "newPassword", SETTINGS_PASSWORD_MISMATCH).is_ok());
+        // Length rules are reported before the mismatch.
+        let short = Password::parse_confirmed("abc", "abd", "password", REGISTER_PASSWORD_MISMATCH).err();
+        assert_eq!(short.map(|e| e.field), Some("password"));
+    }
+
+    #[test]
+    fn registration_rules_in_order() {
+        let cases: &[([&str; 4], Option<(&str, &str)>)] = &[
+            (["alice", "a@b.co", "secret", "secret"], None),
+            (["al", "a@b.co", "secret", "secret"], Some(("username", "Username must be between 3 and 20 characters"))),
+            (["alice", "nope", "secret", "secret"], Some(("email", "Please enter a valid email address"))),
+            (["alice", "a@b.co", "short", "short"], Some(("password", "Password must be at least 6 characters"))),
+            (["alice", "a@b.co", "secret", "secreT"], Some(("confirmPassword", "Passwords do not match"))),
+        ];
+        for ([u, e, p, c], expected) in cases {
+            let got = Registration::parse(u, e, p, c).err().map(|e| (e.field, e.message));
+            assert_eq!(got.as_ref().map(|(f, m)| (*f, m.as_str())), *expected, "case {u} {e} {p} {c}");
+        }
+    }
+
+    #[test]
+    fn password_debug_hides_the_secret() {
+        let p = Password::parse("hunter22", "password").map(|p| format!("{p:?}"));
+        assert_eq!(p.as_deref(), Ok("Password(***)"));
+    }
+
+    #[test]
+    fn role_claims() {
+        assert_eq!(Role::User.claim(), "ROLE_USER");
+        assert_eq!(Role::Admin.claim(), "ROLE_USER,ROLE_ADMIN");
+        assert_eq!(Role::parse(Role::Admin.as_str()), Some(Role::Admin));
+        assert_eq!(Role::parse("ROOT"), None);
+    }
+}

@@ -1,0 +1,4 @@
+DROP TABLE gif_tags;
+DROP TABLE tags;
+DROP TABLE gifs;
+DROP TABLE users;
