@@ -1,1 +1,43 @@
+#![doc = include_str!("../README.md")]
 
+pub mod dto;
+mod error;
+pub mod extract;
+mod headers;
+mod routes;
+mod spa;
+mod state;
+
+use actix_web::dev::Server;
+use actix_web::{web, App, HttpServer};
+
+pub use error::ApiError;
+pub use state::{AppState, HttpSettings};
+
+/// Builds the actix server on an already bound listener (tests bind port 0 and read the port).
+///
+/// # Errors
+/// When the listener cannot be used.
+pub fn serve(listener: std::net::TcpListener, state: AppState) -> std::io::Result<Server> {
+    let workers = state.settings.workers;
+    let index = std::fs::read_to_string(state.settings.web_dir.join("index.html")).unwrap_or_default();
+    let inline_hashes = headers::inline_script_hashes(&index);
+    let data = web::Data::new(state);
+    let server = HttpServer::new(move || {
+        App::new()
+            .app_data(data.clone())
+            .app_data(error::json_config())
+            .app_data(error::query_config())
+            .app_data(error::path_config())
+            .configure(routes::configure)
+            .configure(|cfg| spa::configure(cfg, &data.settings))
+            .wrap(headers::security_headers(&data.settings, &inline_hashes))
+            .wrap(actix_web::middleware::from_fn(headers::request_id))
+            .wrap(tracing_actix_web::TracingLogger::default())
+    })
+    .workers(workers)
+    .shutdown_timeout(30)
+    .listen(listener)?
+    .run();
+    Ok(server)
+}

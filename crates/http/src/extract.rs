@@ -1,0 +1,76 @@
+//! Extractors that turn the bearer header into the user a request acts for.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use actix_web::http::{header, StatusCode};
+use actix_web::{dev::Payload, web, FromRequest, HttpRequest};
+use gifshelf_app::auth::CurrentUser;
+
+use crate::{ApiError, AppState};
+
+/// The message of spec §5 for a protected call without a token.
+pub const NO_TOKEN: &str = "No authentication token";
+
+/// A signed-in user (any role). Missing, malformed, expired or refused tokens give 401.
+#[derive(Debug, Clone)]
+pub struct AuthUser(pub CurrentUser);
+
+/// A signed-in admin; others get 403. The role is the one stored now, not the token's claim.
+#[derive(Debug, Clone)]
+pub struct AdminUser(pub CurrentUser);
+
+fn bearer(req: &HttpRequest) -> Option<String> {
+    let value = req.headers().get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    (scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty()).then(|| token.trim().to_owned())
+}
+
+async fn authenticate(state: Option<web::Data<AppState>>, token: Option<String>) -> Result<CurrentUser, ApiError> {
+    let state = state.ok_or_else(ApiError::internal)?;
+    let token = token.ok_or_else(|| ApiError::unauthorized(NO_TOKEN))?;
+    let user = state.auth.authenticate(&token).await?;
+    Ok(user)
+}
+
+impl FromRequest for AuthUser {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let state = req.app_data::<web::Data<AppState>>().cloned();
+        let token = bearer(req);
+        Box::pin(async move { authenticate(state, token).await.map(AuthUser) })
+    }
+}
+
+impl FromRequest for AdminUser {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let state = req.app_data::<web::Data<AppState>>().cloned();
+        let token = bearer(req);
+        Box::pin(async move {
+            let user = authenticate(state, token).await?;
+            if user.is_admin() {
+                Ok(AdminUser(user))
+            } else {
+                Err(ApiError::new(StatusCode::FORBIDDEN, "forbidden", "This needs an administrator account."))
+            }
+        })
+    }
+}
+
+/// The client's address for throttling: the peer, or the forwarded one behind a trusted proxy.
+pub fn client_ip(req: &HttpRequest, trust_forwarded_for: bool) -> Option<std::net::IpAddr> {
+    let text = if trust_forwarded_for {
+        req.connection_info().realip_remote_addr().map(str::to_owned)
+    } else {
+        req.peer_addr().map(|a| a.ip().to_string())
+    };
+    let text = text?;
+    text.parse()
+        .ok()
+        .or_else(|| text.parse::<std::net::SocketAddr>().ok().map(|a| a.ip()))
+}

@@ -1,0 +1,31 @@
+use actix_web::http::StatusCode;
+use actix_web::{get, web, HttpResponse};
+
+use crate::dto::{HealthDto, PublicConfig};
+use crate::{ApiError, AppState};
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(health).service(config);
+}
+
+/// Liveness and readiness: answers 200 only when the database does.
+#[get("/health")]
+async fn health(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    match state.users.ping().await {
+        Ok(()) => Ok(HttpResponse::Ok().json(HealthDto { status: "ok".into(), database: "ok".into() })),
+        Err(err) => {
+            tracing::warn!(error = %err, "health check: database unreachable");
+            Err(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", "The database is not reachable."))
+        }
+    }
+}
+
+/// What the SPA needs before sign-in.
+#[get("/config")]
+async fn config(state: web::Data<AppState>) -> HttpResponse {
+    HttpResponse::Ok().json(PublicConfig {
+        google_client_id: state.settings.google_client_id.clone(),
+        max_upload_bytes: state.settings.max_upload_bytes,
+        version: state.settings.version.clone(),
+    })
+}

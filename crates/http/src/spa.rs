@@ -1,0 +1,60 @@
+//! The built single-page app, with a history fallback: any non-API path that is not a file gets
+//! `index.html`, and the client's router takes over. Unknown `/api` paths get a JSON 404.
+
+use actix_files::{Files, NamedFile};
+use actix_web::dev::{fn_service, ServiceRequest, ServiceResponse};
+use actix_web::http::header::{CacheControl, CacheDirective};
+use actix_web::{web, HttpResponse, ResponseError};
+
+use crate::{ApiError, HttpSettings};
+
+pub fn configure(cfg: &mut web::ServiceConfig, settings: &HttpSettings) {
+    let index = settings.web_dir.join("index.html");
+    let root_index = index.clone();
+    cfg.route(
+        "/",
+        web::get().to(move |req: actix_web::HttpRequest| {
+            let index = root_index.clone();
+            async move { index_response(&index, &req).await }
+        }),
+    );
+    let files = Files::new("/", &settings.web_dir)
+        .use_etag(true)
+        .use_last_modified(true)
+        .prefer_utf8(true)
+        .default_handler(fn_service(move |req: ServiceRequest| {
+            let index = index.clone();
+            async move {
+                let (req, _) = req.into_parts();
+                let path = req.path();
+                if path == "/api" || path.starts_with("/api/") {
+                    let response = ApiError::not_found(format!("No API endpoint at {path}")).error_response();
+                    return Ok(ServiceResponse::new(req, response));
+                }
+                let response = index_response(&index, &req).await;
+                Ok(ServiceResponse::new(req, response))
+            }
+        }));
+    cfg.service(files);
+}
+
+/// `index.html`, never cached (its asset names change with every build).
+async fn index_response(index: &std::path::Path, req: &actix_web::HttpRequest) -> HttpResponse {
+    match NamedFile::open_async(index).await {
+        Ok(file) => {
+            let mut response = file.use_etag(false).use_last_modified(false).into_response(req);
+            if let Ok(value) = CacheControl(vec![CacheDirective::NoCache]).to_string().parse() {
+                response.headers_mut().insert(actix_web::http::header::CACHE_CONTROL, value);
+            }
+            response
+        }
+        Err(_) => HttpResponse::NotFound()
+            .content_type("text/plain; charset=utf-8")
+            .body("The web app is not built. Run `cargo xtask run`, which builds it."),
+    }
+}
+
+/// Any `/api/...` path no route matched.
+pub async fn api_not_found(req: actix_web::HttpRequest) -> HttpResponse {
+    ApiError::not_found(format!("No API endpoint at {}", req.path())).error_response()
+}

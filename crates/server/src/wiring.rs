@@ -1,0 +1,117 @@
+//! The composition root: concrete adapters in, a running server out.
+
+use std::net::TcpListener;
+use std::sync::Arc;
+
+use gifshelf_app::auth::{AuthConfig, AuthService, ThrottleConfig};
+use gifshelf_auth::secret::{self, SecretSource};
+use gifshelf_auth::{BcryptHasher, JwtTokens, SystemClock};
+use gifshelf_db::{Database, DbConfig};
+use gifshelf_http::{AppState, HttpSettings};
+
+use crate::Settings;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartupError {
+    #[error(transparent)]
+    Db(#[from] gifshelf_db::DbError),
+    #[error(transparent)]
+    Secret(#[from] secret::SecretError),
+    #[error("cannot listen on {addr}: {source}")]
+    Bind { addr: String, source: std::io::Error },
+    #[error("{0}")]
+    Other(String),
+}
+
+/// Opens and migrates the database the settings name.
+///
+/// # Errors
+/// When it cannot be opened or migrated.
+pub fn open_database(settings: &Settings) -> Result<Database, StartupError> {
+    let mut config = DbConfig::new(&settings.database_url);
+    config.max_connections = settings.db_max_connections;
+    let db = Database::connect(&config)?;
+    let applied = db.migrate()?;
+    if !applied.is_empty() {
+        tracing::info!(?applied, "database migrated");
+    }
+    Ok(db)
+}
+
+/// A built, bound server that has not started yet.
+pub struct Application {
+    port: u16,
+    server: actix_web::dev::Server,
+}
+
+impl Application {
+    /// Wires everything and binds the listener (`GIFSHELF_BIND`; port 0 picks a free port).
+    ///
+    /// # Errors
+    /// When the database, the secret or the listener cannot be set up.
+    pub fn build(settings: &Settings) -> Result<Self, StartupError> {
+        std::fs::create_dir_all(&settings.data_dir)
+            .map_err(|e| StartupError::Other(format!("cannot create the data folder {}: {e}", settings.data_dir.display())))?;
+        let db = open_database(settings)?;
+
+        let configured = settings.jwt_secret.as_ref().map(|s| secrecy::ExposeSecret::expose_secret(s).to_owned());
+        let (secret, source) = secret::load_or_create(configured.as_deref(), &settings.data_dir)?;
+        match source {
+            SecretSource::Generated => tracing::info!(
+                "generated a token signing secret in the data folder; set GIFSHELF_JWT_SECRET when several instances run"
+            ),
+            SecretSource::Loaded => tracing::info!("using the token signing secret kept in the data folder"),
+            SecretSource::Configured => tracing::info!("using the configured token signing secret"),
+        }
+
+        let users = Arc::new(db);
+        let hasher = BcryptHasher::new(settings.bcrypt_cost).map_err(StartupError::Other)?;
+        let auth = AuthService::new(
+            users.clone(),
+            Arc::new(hasher),
+            Arc::new(JwtTokens::new(&secret)),
+            Arc::new(SystemClock),
+            AuthConfig {
+                token_ttl: chrono::Duration::hours(settings.token_ttl_hours),
+                first_user_is_admin: true,
+                throttle: ThrottleConfig {
+                    account_max_failures: settings.login_max_failures,
+                    account_lockout: chrono::Duration::seconds(settings.login_lockout_secs),
+                    account_lockout_max: chrono::Duration::minutes(15).max(chrono::Duration::seconds(settings.login_lockout_secs)),
+                    ip_max_failures: settings.login_ip_max_failures,
+                    ip_window: chrono::Duration::seconds(settings.login_ip_window_secs),
+                },
+            },
+        );
+        let state = AppState {
+            auth: Arc::new(auth),
+            users,
+            settings: HttpSettings {
+                web_dir: settings.web_dir.clone(),
+                google_client_id: settings.google_client_id.clone(),
+                max_upload_bytes: settings.max_upload_bytes(),
+                version: env!("CARGO_PKG_VERSION").to_owned(),
+                trust_forwarded_for: settings.trust_proxy,
+                workers: settings.workers,
+            },
+        };
+
+        let listener = TcpListener::bind(&settings.bind)
+            .map_err(|source| StartupError::Bind { addr: settings.bind.clone(), source })?;
+        let port = listener.local_addr().map_err(|e| StartupError::Other(e.to_string()))?.port();
+        let server = gifshelf_http::serve(listener, state).map_err(|e| StartupError::Other(e.to_string()))?;
+        Ok(Self { port, server })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Serves until SIGINT or SIGTERM; in-flight requests finish first.
+    ///
+    /// # Errors
+    /// When the server fails.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.server.await
+    }
+}

@@ -1,0 +1,9 @@
+//! Black-box tests of the HTTP API: the real app, real adapters, a temp data dir, real HTTP.
+//! Each test runs on a fresh SQLite file and on a fresh PostgreSQL database.
+
+mod helpers;
+
+mod auth;
+mod meta;
+mod settings;
+mod tokens;

@@ -1,0 +1,74 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, type Page } from '@playwright/test';
+
+const shotsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../target/e2e-shots');
+
+export const PASSWORD = 'secret123';
+
+/** A unique username of at most 20 characters. */
+export function uniqueName(prefix: string): string {
+  const suffix = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+  return `${prefix}${suffix}`.slice(0, 20);
+}
+
+const viewports = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+] as const;
+
+/**
+ * Writes `<name>-<theme>-<width>.png` for light and dark at desktop and phone widths. The theme
+ * is switched on <html> only (what the CSS reads), so the app's state is left as it was.
+ */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  mkdirSync(shotsDir, { recursive: true });
+  const original = page.viewportSize();
+  const originalTheme = await page.evaluate(() => document.documentElement.dataset.theme ?? '');
+  for (const theme of ['light', 'dark'] as const) {
+    await page.evaluate((t) => {
+      document.documentElement.dataset.theme = t;
+      window.scrollTo(0, 0);
+    }, theme);
+    for (const viewport of viewports) {
+      await page.setViewportSize(viewport);
+      await page.waitForTimeout(150);
+      await page.screenshot({
+        path: path.join(shotsDir, `${name}-${theme}-${viewport.width}.png`),
+        fullPage: true,
+        animations: 'disabled',
+      });
+    }
+  }
+  await page.evaluate((t) => {
+    document.documentElement.dataset.theme = t;
+  }, originalTheme);
+  if (original) await page.setViewportSize(original);
+}
+
+export async function register(page: Page, username: string, password = PASSWORD): Promise<void> {
+  await page.goto('/register');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Email').fill(`${username}@example.com`);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Confirm Password').fill(password);
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+}
+
+export async function logIn(page: Page, username: string, password = PASSWORD): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByLabel('Password').press('Enter');
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByText(`Hello, ${username}`)).toBeVisible();
+}
+
+export async function registerAndLogIn(page: Page, prefix: string): Promise<string> {
+  const username = uniqueName(prefix);
+  await register(page, username);
+  await logIn(page, username);
+  return username;
+}

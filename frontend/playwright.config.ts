@@ -1,0 +1,69 @@
+/**
+ * End-to-end tests against the real server: `GIFSHELF_BIN=/path/to/gifshelf npm run e2e`
+ * (defaults to ../target/release/gifshelf, then ../target/debug/gifshelf). Build the SPA first
+ * (`npm run build`); the server serves it from frontend/dist. Each run gets a fresh data dir.
+ */
+import { existsSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from '@playwright/test';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const port = Number(process.env.E2E_PORT ?? 18080);
+const baseURL = `http://127.0.0.1:${port}`;
+
+function serverBinary(): string {
+  if (process.env.GIFSHELF_BIN) return process.env.GIFSHELF_BIN;
+  const candidates = ['../target/release/gifshelf', '../target/debug/gifshelf'].map((p) =>
+    path.resolve(here, p),
+  );
+  return candidates.find((p) => existsSync(p)) ?? candidates[1]!;
+}
+
+// The config is evaluated in the runner and in each worker: create the data dir once and
+// hand it down through the environment.
+process.env.GIFSHELF_E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'gifshelf-e2e-'));
+
+export default defineConfig({
+  testDir: './e2e',
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  outputDir: '../target/e2e-results',
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    viewport: { width: 1280, height: 800 },
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  webServer: {
+    command: `"${serverBinary()}" serve`,
+    url: `${baseURL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: {
+      GIFSHELF_BIND: `127.0.0.1:${port}`,
+      GIFSHELF_DATA_DIR: process.env.GIFSHELF_E2E_DATA_DIR,
+      GIFSHELF_WEB_DIR: path.resolve(here, 'dist'),
+    },
+  },
+});

@@ -1,0 +1,22 @@
+import { useState } from 'react';
+import { RouterProvider, createBrowserRouter } from 'react-router-dom';
+import { createQueryClient } from '@/lib/query-client';
+import { setNavigate } from '@/lib/navigation';
+import { AppProviders } from './providers';
+import { routes } from './routes';
+
+export function createAppRouter() {
+  const router = createBrowserRouter(routes);
+  setNavigate((to) => void router.navigate(to));
+  return router;
+}
+
+export function App() {
+  const [client] = useState(createQueryClient);
+  const [router] = useState(createAppRouter);
+  return (
+    <AppProviders client={client}>
+      <RouterProvider router={router} />
+    </AppProviders>
+  );
+}

@@ -1,0 +1,15 @@
+/** Every route of the app (spec §2). Links and redirects use these, never literal strings. */
+export const paths = {
+  home: '/',
+  login: '/login',
+  register: '/register',
+  gifs: '/gifs',
+  gif: (id: number | string) => `/gifs/${encodeURIComponent(String(id))}`,
+  tags: '/tags',
+  tagCloud: '/tags/cloud',
+  tag: (name: string) => `/tags/${encodeURIComponent(name)}`,
+  user: (username: string) => `/user/${encodeURIComponent(username)}`,
+  upload: '/upload',
+  settings: '/settings',
+  statistics: '/statistics',
+} as const;

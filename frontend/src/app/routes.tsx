@@ -1,0 +1,35 @@
+import { Navigate, type RouteObject } from 'react-router-dom';
+import { LoginPage } from '@/features/auth/components/login-page';
+import { RegisterPage } from '@/features/auth/components/register-page';
+import { SettingsPage } from '@/features/settings/components/settings-page';
+import { RedirectIfAuthenticated, RequireAdmin, RequireAuth } from './guards';
+import { AppLayout } from './layout/app-layout';
+import { paths } from './paths';
+import { HomeRoute } from './routes/home';
+
+/** The route table of spec §2 (screens arrive feature by feature; unknown paths go to /). */
+export const routes: RouteObject[] = [
+  {
+    element: <AppLayout />,
+    children: [
+      { path: paths.home, element: <HomeRoute /> },
+      {
+        element: <RedirectIfAuthenticated />,
+        children: [
+          { path: paths.login, element: <LoginPage /> },
+          { path: paths.register, element: <RegisterPage /> },
+        ],
+      },
+      {
+        element: <RequireAuth />,
+        children: [{ path: paths.settings, element: <SettingsPage /> }],
+      },
+      {
+        // Admin-only screens (the statistics dashboard) go here.
+        element: <RequireAdmin />,
+        children: [],
+      },
+      { path: '*', element: <Navigate to={paths.home} replace /> },
+    ],
+  },
+];

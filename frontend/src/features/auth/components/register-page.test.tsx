@@ -1,0 +1,111 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '@/test/render';
+import { validateRegister } from '../validation';
+import { RegisterPage } from './register-page';
+
+const fetchMock = vi.fn<typeof fetch>();
+beforeEach(() => {
+  fetchMock.mockReset();
+  vi.stubGlobal('fetch', fetchMock);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+async function fill(values: { username: string; email: string; password: string; confirm: string }) {
+  const user = userEvent.setup();
+  await user.type(screen.getByLabelText('Username'), values.username);
+  await user.type(screen.getByLabelText('Email'), values.email);
+  await user.type(screen.getByLabelText('Password'), values.password);
+  await user.type(screen.getByLabelText('Confirm Password'), values.confirm);
+  return user;
+}
+
+describe('RegisterPage', () => {
+  it('shows "Passwords do not match" and sends nothing on a mismatch', async () => {
+    renderWithProviders(<RegisterPage />, { route: '/register' });
+    expect(screen.getByRole('heading', { name: 'Create an Account' })).toBeInTheDocument();
+    const user = await fill({
+      username: 'alice',
+      email: 'alice@example.com',
+      password: 'secret1',
+      confirm: 'secret2',
+    });
+    await user.keyboard('{Enter}');
+    expect(await screen.findByText('Passwords do not match')).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('registers, toasts and goes to /login without signing in', async () => {
+    fetchMock.mockResolvedValueOnce(new Response('', { status: 201 }));
+    const { toasts } = renderWithProviders(<RegisterPage />, { route: '/register' });
+    const user = await fill({
+      username: 'alice',
+      email: 'alice@example.com',
+      password: 'secret1',
+      confirm: 'secret1',
+    });
+    await user.click(screen.getByRole('button', { name: 'Register' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'));
+    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    expect(url).toBe('/api/auth/register');
+    expect(JSON.parse(String(init?.body))).toEqual({
+      username: 'alice',
+      email: 'alice@example.com',
+      password: 'secret1',
+      confirmPassword: 'secret1',
+    });
+    expect(toasts.getState().toasts[0]?.type).toBe('success');
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+
+  it('shows the server error (e.g. a taken username)', async () => {
+    fetchMock.mockResolvedValueOnce(
+      new Response(JSON.stringify({ error: 'Username already taken', code: 'conflict' }), {
+        status: 409,
+      }),
+    );
+    renderWithProviders(<RegisterPage />, { route: '/register' });
+    const user = await fill({
+      username: 'alice',
+      email: 'alice@example.com',
+      password: 'secret1',
+      confirm: 'secret1',
+    });
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Username already taken');
+  });
+});
+
+describe('validateRegister', () => {
+  const valid = { username: 'alice', email: 'a@b.co', password: 'secret', confirmPassword: 'secret' };
+
+  it.each([
+    ['ab', 'Username must be between 3 and 20 characters'],
+    ['a'.repeat(21), 'Username must be between 3 and 20 characters'],
+    ['', 'Username is required'],
+  ])('rejects username %j', (username, message) => {
+    expect(validateRegister({ ...valid, username }).username).toBe(message);
+  });
+
+  it('accepts 3 and 20 characters', () => {
+    expect(validateRegister({ ...valid, username: 'abc' })).toEqual({});
+    expect(validateRegister({ ...valid, username: 'a'.repeat(20) })).toEqual({});
+  });
+
+  it('checks email, password length (6 chars, 72 bytes) and the confirmation', () => {
+    expect(validateRegister({ ...valid, email: 'nope' }).email).toBe(
+      'Please enter a valid email address',
+    );
+    expect(validateRegister({ ...valid, password: '12345', confirmPassword: '12345' }).password).toBe(
+      'Password must be at least 6 characters',
+    );
+    const long = 'é'.repeat(37);
+    expect(validateRegister({ ...valid, password: long, confirmPassword: long }).password).toBe(
+      'Password must be at most 72 bytes',
+    );
+    expect(validateRegister({ ...valid, confirmPassword: 'other1' }).confirmPassword).toBe(
+      'Passwords do not match',
+    );
+  });
+});

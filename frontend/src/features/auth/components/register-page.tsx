@@ -1,0 +1,116 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import type { RegisterRequest } from '@/api/generated/RegisterRequest';
+import { paths } from '@/app/paths';
+import { FormMessage } from '@/components/form/form-message';
+import { TextField } from '@/components/form/text-field';
+import { useToast } from '@/components/toast/toast-provider';
+import { errorMessage } from '@/lib/api-client';
+import { hasErrors, type FieldErrors } from '@/lib/validation';
+import { useRegister } from '../api/register';
+import {
+  PASSWORD_MIN,
+  REGISTER_USERNAME_MAX,
+  REGISTER_USERNAME_MIN,
+  validateRegister,
+  type RegisterField,
+} from '../validation';
+import './auth.css';
+
+const empty: RegisterRequest = { username: '', email: '', password: '', confirmPassword: '' };
+
+export function RegisterPage() {
+  const navigate = useNavigate();
+  const toast = useToast();
+  const register = useRegister();
+  const [form, setForm] = useState<RegisterRequest>(empty);
+  const [errors, setErrors] = useState<FieldErrors<RegisterField>>({});
+
+  const set = (field: RegisterField) => (value: string) => {
+    setForm((f) => ({ ...f, [field]: value }));
+    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (register.isPending) return;
+    const found = validateRegister(form);
+    setErrors(found);
+    if (hasErrors(found)) return;
+    register.mutate(
+      { ...form, username: form.username.trim(), email: form.email.trim() },
+      {
+        onSuccess: () => {
+          toast.success('Registration successful. Please log in.');
+          navigate(paths.login);
+        },
+      },
+    );
+  };
+
+  return (
+    <section className="auth-card" aria-labelledby="register-title">
+      <h1 id="register-title" className="auth-card__title">
+        Create an Account
+      </h1>
+      <p className="auth-card__lead">Join gifshelf to upload, tag and share GIFs.</p>
+      <form className="form" onSubmit={onSubmit} noValidate>
+        <TextField
+          label="Username"
+          name="username"
+          autoComplete="username"
+          required
+          minLength={REGISTER_USERNAME_MIN}
+          maxLength={REGISTER_USERNAME_MAX}
+          help={`${REGISTER_USERNAME_MIN} to ${REGISTER_USERNAME_MAX} characters`}
+          value={form.username}
+          onValueChange={set('username')}
+          error={errors.username}
+        />
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          value={form.email}
+          onValueChange={set('email')}
+          error={errors.email}
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={PASSWORD_MIN}
+          help={`At least ${PASSWORD_MIN} characters`}
+          value={form.password}
+          onValueChange={set('password')}
+          error={errors.password}
+        />
+        <TextField
+          label="Confirm Password"
+          name="confirmPassword"
+          type="password"
+          autoComplete="new-password"
+          required
+          value={form.confirmPassword}
+          onValueChange={set('confirmPassword')}
+          error={errors.confirmPassword}
+        />
+        {register.isError && (
+          <FormMessage kind="error">
+            {errorMessage(register.error, 'Registration failed')}
+          </FormMessage>
+        )}
+        <button type="submit" className="btn btn--primary btn--block" disabled={register.isPending}>
+          {register.isPending ? 'Creating account…' : 'Register'}
+        </button>
+      </form>
+      <p className="auth-card__switch">
+        Already have an account? <Link to={paths.login}>Login</Link>
+      </p>
+    </section>
+  );
+}

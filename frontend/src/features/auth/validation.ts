@@ -1,0 +1,32 @@
+import type { RegisterRequest } from '@/api/generated/RegisterRequest';
+import { isEmail, utf8ByteLength, type FieldErrors } from '@/lib/validation';
+
+export const REGISTER_USERNAME_MIN = 3;
+export const REGISTER_USERNAME_MAX = 20;
+export const PASSWORD_MIN = 6;
+export const PASSWORD_MAX_BYTES = 72;
+
+export const MSG_PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
+
+export type RegisterField = keyof RegisterRequest;
+
+/** Client-side checks of spec §5; an empty result means the form may be sent. */
+export function validateRegister(form: RegisterRequest): FieldErrors<RegisterField> {
+  const errors: FieldErrors<RegisterField> = {};
+  const username = form.username.trim();
+  if (!username) errors.username = 'Username is required';
+  else if (username.length < REGISTER_USERNAME_MIN || username.length > REGISTER_USERNAME_MAX)
+    errors.username = `Username must be between ${REGISTER_USERNAME_MIN} and ${REGISTER_USERNAME_MAX} characters`;
+
+  const email = form.email.trim();
+  if (!email) errors.email = 'Email is required';
+  else if (!isEmail(email)) errors.email = 'Please enter a valid email address';
+
+  if (form.password.length < PASSWORD_MIN)
+    errors.password = `Password must be at least ${PASSWORD_MIN} characters`;
+  else if (utf8ByteLength(form.password) > PASSWORD_MAX_BYTES)
+    errors.password = `Password must be at most ${PASSWORD_MAX_BYTES} bytes`;
+
+  if (form.password !== form.confirmPassword) errors.confirmPassword = MSG_PASSWORDS_DO_NOT_MATCH;
+  return errors;
+}

@@ -1,0 +1,190 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { login, logout, sessionStore } from '@/lib/session';
+import { renderWithProviders } from '@/test/render';
+import { tokenFor } from '@/test/tokens';
+import { validateUsername } from '../validation';
+import { SettingsPage } from './settings-page';
+
+const fetchMock = vi.fn<typeof fetch>();
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+type Handler = (init: RequestInit | undefined) => Response;
+function serve(handlers: Record<string, Handler>) {
+  fetchMock.mockImplementation(async (input, init) => {
+    const key = `${init?.method ?? 'GET'} ${String(input)}`;
+    const handler = handlers[key];
+    if (!handler) throw new TypeError(`unexpected ${key}`);
+    return handler(init);
+  });
+}
+const profile: Handler = () => json(200, { username: 'alice', email: 'alice@example.com' });
+const callsTo = (key: string) =>
+  fetchMock.mock.calls.filter(([url, init]) => `${init?.method ?? 'GET'} ${String(url)}` === key);
+
+beforeEach(() => {
+  fetchMock.mockReset();
+  vi.stubGlobal('fetch', fetchMock);
+  login(tokenFor('alice', 3600), 'alice');
+});
+afterEach(() => {
+  logout();
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+const change = (label: string, value: string) =>
+  fireEvent.change(screen.getByLabelText(label), { target: { value } });
+
+describe('SettingsPage', () => {
+  it('loads the profile: editable username, read-only email with the warning', async () => {
+    serve({ 'GET /api/settings/profile': profile });
+    renderWithProviders(<SettingsPage />, { route: '/settings' });
+    expect(screen.getByRole('heading', { name: 'Settings' })).toBeInTheDocument();
+    expect(screen.getByText('Loading user profile...')).toBeInTheDocument();
+    expect(await screen.findByLabelText('Username')).toHaveValue('alice');
+    const email = screen.getByLabelText('Email');
+    expect(email).toHaveValue('alice@example.com');
+    expect(email).toHaveAttribute('readonly');
+    expect(email).toHaveAccessibleDescription(
+      'Beware: If Google Login is used, changing this Email will break it.',
+    );
+    expect(screen.getByRole('heading', { name: 'Profile Settings' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Change Password' })).toBeInTheDocument();
+  });
+
+  it('shows the load error with the server message', async () => {
+    serve({ 'GET /api/settings/profile': () => json(404, { error: 'User not found', code: 'not_found' }) });
+    renderWithProviders(<SettingsPage />, { route: '/settings' });
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Failed to load user profile: User not found',
+    );
+  });
+
+  it('rejects a too short username without sending it', async () => {
+    serve({ 'GET /api/settings/profile': profile });
+    renderWithProviders(<SettingsPage />, { route: '/settings' });
+    await screen.findByLabelText('Username');
+    change('Username', 'ab');
+    fireEvent.click(screen.getByRole('button', { name: 'Save Profile' }));
+    expect(await screen.findByText('Username must be between 3 and 50 characters')).toBeInTheDocument();
+    expect(callsTo('PUT /api/settings/profile')).toHaveLength(0);
+  });
+
+  it('after a username change, shows the message and logs out to /login after 2 s', async () => {
+    serve({
+      'GET /api/settings/profile': profile,
+      'PUT /api/settings/profile': () => json(200, { username: 'alicia', email: 'alice@example.com' }),
+    });
+    renderWithProviders(<SettingsPage />, { route: '/settings' });
+    await screen.findByLabelText('Username');
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    change('Username', 'alicia');
+    fireEvent.click(screen.getByRole('button', { name: 'Save Profile' }));
+    expect(
+      await screen.findByText(
+        'Profile updated successfully. Please log in again with your new username.',
+      ),
+    ).toBeInTheDocument();
+    expect(JSON.parse(String(callsTo('PUT /api/settings/profile')[0]?.[1]?.body))).toEqual({
+      username: 'alicia',
+      email: null,
+    });
+    expect(sessionStore.getState().isAuthenticated).toBe(true);
+    act(() => {
+      vi.advanceTimersByTime(2000);
+    });
+    expect(sessionStore.getState().isAuthenticated).toBe(false);
+    expect(localStorage.getItem('token')).toBeNull();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'));
+  });
+
+  it('shows the update error from the server, else "Failed to update profile"', async () => {
+    serve({
+      'GET /api/settings/profile': profile,
+      'PUT /api/settings/profile': () => json(409, { error: 'Username already taken', code: 'conflict' }),
+    });
+    renderWithProviders(<SettingsPage />, { route: '/settings' });
+    await screen.findByLabelText('Username');
+    change('Username', 'bob');
+    fireEvent.click(screen.getByRole('button', { name: 'Save Profile' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Username already taken');
+
+    serve({
+      'GET /api/settings/profile': profile,
+      'PUT /api/settings/profile': () => new Response('', { status: 400 }),
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Save Profile' }));
+    await waitFor(() =>
+      expect(screen.getByRole('alert')).toHaveTextContent('Failed to update profile'),
+    );
+  });
+
+  it('shows "New passwords do not match" and sends nothing on a mismatch', async () => {
+    serve({ 'GET /api/settings/profile': profile });
+    renderWithProviders(<SettingsPage />, { route: '/settings' });
+    await screen.findByLabelText('New Password');
+    change('New Password', 'newpass1');
+    change('Confirm New Password', 'newpass2');
+    fireEvent.submit(screen.getByLabelText('Confirm New Password'));
+    expect(await screen.findByText('New passwords do not match')).toBeInTheDocument();
+    expect(callsTo('PUT /api/settings/password')).toHaveLength(0);
+  });
+
+  it('requires both passwords of at least 6 characters', async () => {
+    serve({ 'GET /api/settings/profile': profile });
+    renderWithProviders(<SettingsPage />, { route: '/settings' });
+    await screen.findByLabelText('New Password');
+    change('New Password', '123');
+    fireEvent.click(screen.getByRole('button', { name: 'Change Password' }));
+    expect(await screen.findByText('Password must be at least 6 characters')).toBeInTheDocument();
+    expect(screen.getByText('Please confirm the new password')).toBeInTheDocument();
+    expect(callsTo('PUT /api/settings/password')).toHaveLength(0);
+  });
+
+  it('changes the password: success message, both fields cleared', async () => {
+    serve({
+      'GET /api/settings/profile': profile,
+      'PUT /api/settings/password': () => new Response(null, { status: 204 }),
+    });
+    renderWithProviders(<SettingsPage />, { route: '/settings' });
+    await screen.findByLabelText('New Password');
+    change('New Password', 'newpass1');
+    change('Confirm New Password', 'newpass1');
+    fireEvent.click(screen.getByRole('button', { name: 'Change Password' }));
+    expect(await screen.findByText('Password changed successfully')).toBeInTheDocument();
+    expect(screen.getByLabelText('New Password')).toHaveValue('');
+    expect(screen.getByLabelText('Confirm New Password')).toHaveValue('');
+    expect(JSON.parse(String(callsTo('PUT /api/settings/password')[0]?.[1]?.body))).toEqual({
+      newPassword: 'newpass1',
+      confirmPassword: 'newpass1',
+    });
+  });
+
+  it('shows "Failed to change password" when the server gives no message', async () => {
+    serve({
+      'GET /api/settings/profile': profile,
+      'PUT /api/settings/password': () => new Response('', { status: 400 }),
+    });
+    renderWithProviders(<SettingsPage />, { route: '/settings' });
+    await screen.findByLabelText('New Password');
+    change('New Password', 'newpass1');
+    change('Confirm New Password', 'newpass1');
+    fireEvent.click(screen.getByRole('button', { name: 'Change Password' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to change password');
+  });
+});
+
+describe('validateUsername', () => {
+  it.each([
+    ['', 'Username is required'],
+    ['  ', 'Username is required'],
+    ['ab', 'Username must be between 3 and 50 characters'],
+    ['a'.repeat(51), 'Username must be between 3 and 50 characters'],
+    ['abc', null],
+    ['a'.repeat(50), null],
+  ])('%j → %j', (value, expected) => {
+    expect(validateUsername(value)).toBe(expected);
+  });
+});

@@ -1,0 +1,32 @@
+import type { ChangePasswordRequest } from '@/api/generated/ChangePasswordRequest';
+import type { FieldErrors } from '@/lib/validation';
+
+export const SETTINGS_USERNAME_MIN = 3;
+export const SETTINGS_USERNAME_MAX = 50;
+export const PASSWORD_MIN = 6;
+export const MSG_NEW_PASSWORDS_DO_NOT_MATCH = 'New passwords do not match';
+
+export function validateUsername(value: string): string | null {
+  const username = value.trim();
+  if (!username) return 'Username is required';
+  if (username.length < SETTINGS_USERNAME_MIN || username.length > SETTINGS_USERNAME_MAX)
+    return `Username must be between ${SETTINGS_USERNAME_MIN} and ${SETTINGS_USERNAME_MAX} characters`;
+  return null;
+}
+
+export type PasswordField = keyof ChangePasswordRequest;
+
+/** Field errors for the password form; a mismatch is reported separately (nothing is sent). */
+export function validatePasswordChange(form: ChangePasswordRequest): {
+  fields: FieldErrors<PasswordField>;
+  mismatch: boolean;
+} {
+  const fields: FieldErrors<PasswordField> = {};
+  if (!form.newPassword) fields.newPassword = 'New password is required';
+  else if (form.newPassword.length < PASSWORD_MIN)
+    fields.newPassword = `Password must be at least ${PASSWORD_MIN} characters`;
+  if (!form.confirmPassword) fields.confirmPassword = 'Please confirm the new password';
+  else if (form.confirmPassword.length < PASSWORD_MIN)
+    fields.confirmPassword = `Password must be at least ${PASSWORD_MIN} characters`;
+  return { fields, mismatch: form.newPassword !== form.confirmPassword };
+}

@@ -1,0 +1,151 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { tokenFor } from '@/test/tokens';
+import { ApiError, apiRequest } from './api-client';
+import { setNavigate } from './navigation';
+import { AUTH_FAILED_EVENT, login, logout, sessionStore } from './session';
+import { toastStore } from './toast-store';
+
+const fetchMock = vi.fn<typeof fetch>();
+
+function respond(status: number, body?: unknown, headers: Record<string, string> = {}) {
+  const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+  fetchMock.mockResolvedValueOnce(new Response(status === 204 ? null : text, { status, headers }));
+}
+
+beforeEach(() => {
+  vi.stubGlobal('fetch', fetchMock);
+  fetchMock.mockReset();
+  setNavigate(() => {});
+  logout();
+});
+
+afterEach(() => {
+  logout();
+  toastStore.getState().clearAll();
+  setNavigate(null);
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+const headersOf = (call: number) => new Headers(fetchMock.mock.calls[call]?.[1]?.headers);
+
+describe('authorization header', () => {
+  it('sends the bearer token on protected calls', async () => {
+    const token = tokenFor('alice', 3600);
+    login(token, 'alice');
+    respond(200, { username: 'alice', email: 'a@example.com' });
+    await expect(apiRequest('/api/settings/profile')).resolves.toEqual({
+      username: 'alice',
+      email: 'a@example.com',
+    });
+    expect(headersOf(0).get('Authorization')).toBe(`Bearer ${token}`);
+  });
+
+  it('never sends it to /auth/ paths', async () => {
+    login(tokenFor('alice', 3600), 'alice');
+    respond(200, { token: 't' });
+    await apiRequest('/api/auth/login', { method: 'POST', body: { username: 'a', password: 'b' } });
+    expect(headersOf(0).get('Authorization')).toBeNull();
+    expect(headersOf(0).get('Content-Type')).toBe('application/json');
+    expect(fetchMock.mock.calls[0]?.[1]?.body).toBe('{"username":"a","password":"b"}');
+  });
+
+  it('fails a protected call without a token, sending nothing', async () => {
+    await expect(apiRequest('/api/settings/profile')).rejects.toThrow('No authentication token');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('lets public calls through without a token', async () => {
+    respond(200, { googleClientId: null, maxUploadBytes: 1, version: '1' });
+    await apiRequest('/api/config', { requiresAuth: false });
+    expect(headersOf(0).get('Authorization')).toBeNull();
+  });
+
+  it('fails with "Token expired" and forces logout ("Session expired") on an expired token', async () => {
+    vi.useFakeTimers();
+    login(tokenFor('alice', 10), 'alice');
+    vi.advanceTimersByTime(11_000);
+    await expect(apiRequest('/api/settings/profile')).rejects.toThrow('Token expired');
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(sessionStore.getState().isAuthenticated).toBe(false);
+    expect(toastStore.getState().toasts[0]).toMatchObject({
+      type: 'error',
+      message: 'Session expired',
+    });
+  });
+});
+
+describe('error mapping', () => {
+  it.each([401, 403])('dispatches auth-failed on %i for a non-auth URL with a token', async (status) => {
+    login(tokenFor('alice', 3600), 'alice');
+    const seen: unknown[] = [];
+    const listener = (e: Event) => seen.push((e as CustomEvent).detail);
+    window.addEventListener(AUTH_FAILED_EVENT, listener);
+    respond(status, { error: 'nope', code: 'unauthorized' });
+    const message = `Authentication failed (${status}) - please log in again`;
+    await expect(apiRequest('/api/settings/profile')).rejects.toThrow(message);
+    window.removeEventListener(AUTH_FAILED_EVENT, listener);
+    expect(seen).toEqual([message]);
+  });
+
+  it('passes 401 from auth URLs through with the server message', async () => {
+    const listener = vi.fn();
+    window.addEventListener(AUTH_FAILED_EVENT, listener);
+    respond(401, { error: 'Invalid username or password', code: 'invalid_credentials' });
+    const failure = apiRequest('/api/auth/login', { method: 'POST', defaultError: 'Login failed' });
+    await expect(failure).rejects.toMatchObject({
+      message: 'Invalid username or password',
+      status: 401,
+      code: 'invalid_credentials',
+    });
+    window.removeEventListener(AUTH_FAILED_EVENT, listener);
+    expect(listener).not.toHaveBeenCalled();
+  });
+
+  it('maps 5xx to the server error sentence', async () => {
+    respond(503, { error: 'db down' });
+    await expect(apiRequest('/api/auth/login', { method: 'POST' })).rejects.toThrow(
+      'Server error - please try again later',
+    );
+  });
+
+  it('maps a failed fetch to the network error sentence', async () => {
+    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    await expect(apiRequest('/api/auth/login', { method: 'POST' })).rejects.toThrow(
+      'Network error - check your connection',
+    );
+  });
+
+  it('reads error, else message, else the default', async () => {
+    respond(409, { error: 'Username already taken', code: 'conflict' });
+    await expect(
+      apiRequest('/api/auth/register', { method: 'POST', defaultError: 'Registration failed' }),
+    ).rejects.toThrow('Username already taken');
+
+    respond(400, { message: 'Bad input' });
+    await expect(
+      apiRequest('/api/auth/register', { method: 'POST', defaultError: 'Registration failed' }),
+    ).rejects.toThrow('Bad input');
+
+    respond(400, 'not json');
+    await expect(
+      apiRequest('/api/auth/register', { method: 'POST', defaultError: 'Registration failed' }),
+    ).rejects.toThrow('Registration failed');
+
+    respond(429, { error: 'Too many login attempts', code: 'rate_limited' }, { 'Retry-After': '30' });
+    const throttled = await apiRequest('/api/auth/login', {
+      method: 'POST',
+      defaultError: 'Login failed',
+    }).catch((e: unknown) => e);
+    expect(throttled).toBeInstanceOf(ApiError);
+    expect(throttled).toMatchObject({ message: 'Too many login attempts', status: 429 });
+  });
+
+  it('resolves empty 201/204 bodies to undefined', async () => {
+    respond(201);
+    await expect(apiRequest('/api/auth/register', { method: 'POST' })).resolves.toBeUndefined();
+    login(tokenFor('alice', 3600), 'alice');
+    respond(204);
+    await expect(apiRequest('/api/settings/password', { method: 'PUT' })).resolves.toBeUndefined();
+  });
+});

@@ -1,0 +1,17 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from '@/app/app';
+import { initSession } from '@/lib/session';
+import { initTheme } from '@/lib/theme-store';
+import '@/styles/global.css';
+
+initTheme();
+initSession();
+
+const container = document.getElementById('root');
+if (!container) throw new Error('Missing #root element');
+createRoot(container).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

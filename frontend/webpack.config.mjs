@@ -1,0 +1,60 @@
+// Production build → dist/ (index.html + hashed assets); `npm run dev` serves on :5173 and
+// proxies the API and share pages to the Rust server on :8080.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import HtmlWebpackPlugin from 'html-webpack-plugin';
+import MiniCssExtractPlugin from 'mini-css-extract-plugin';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const backend = process.env.GIFSHELF_DEV_BACKEND ?? 'http://127.0.0.1:8080';
+
+export default (_env, argv) => {
+  const production = argv.mode === 'production';
+  return {
+    mode: production ? 'production' : 'development',
+    entry: path.join(root, 'src/main.tsx'),
+    output: {
+      path: path.join(root, 'dist'),
+      publicPath: '/',
+      filename: production ? 'assets/[name].[contenthash:8].js' : 'assets/[name].js',
+      chunkFilename: production ? 'assets/[name].[contenthash:8].js' : 'assets/[name].js',
+      assetModuleFilename: 'assets/[name].[contenthash:8][ext]',
+      clean: true,
+    },
+    devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
+    resolve: {
+      extensions: ['.tsx', '.ts', '.js'],
+      alias: { '@': path.join(root, 'src') },
+    },
+    module: {
+      rules: [
+        {
+          test: /\.[jt]sx?$/,
+          exclude: /node_modules/,
+          loader: 'esbuild-loader',
+          options: { target: 'es2020', jsx: 'automatic' },
+        },
+        {
+          test: /\.css$/,
+          use: [production ? MiniCssExtractPlugin.loader : 'style-loader', 'css-loader'],
+        },
+        { test: /\.(png|svg|ico|webp|gif)$/, type: 'asset/resource' },
+      ],
+    },
+    plugins: [
+      new HtmlWebpackPlugin({ template: path.join(root, 'public/index.html') }),
+      ...(production
+        ? [new MiniCssExtractPlugin({ filename: 'assets/[name].[contenthash:8].css' })]
+        : []),
+    ],
+    optimization: { splitChunks: { chunks: 'all' } },
+    performance: { hints: false },
+    devServer: {
+      port: 5173,
+      host: '127.0.0.1',
+      historyApiFallback: true,
+      hot: true,
+      proxy: [{ context: ['/api/', '/s/'], target: backend, changeOrigin: false }],
+    },
+  };
+};
