@@ -22,8 +22,11 @@ test('settings shows the profile; password change, then log in with the new pass
   await expect(page.getByLabel('New Password', { exact: true })).toHaveValue('');
   await expect(page.getByLabel('Confirm New Password')).toHaveValue('');
 
-  // The server revokes the old token; the app signs out and asks for the new password.
-  await expect(page).toHaveURL(/\/login$/);
+  // This session goes on with the fresh token the server issued; the profile still loads.
+  await page.reload();
+  await expect(page.getByLabel('Username')).toHaveValue(username);
+  await page.getByRole('button', { name: 'Logout' }).first().click();
+  await page.goto('/login');
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByLabel('Password').press('Enter');

@@ -1,1 +1,203 @@
-fn main(){}
+//! `cargo xtask <task>`: the project's tasks in plain Rust, so they run the same everywhere.
+//!
+//! - `run`: install frontend dependencies when missing, build the SPA and the release server, start
+//!   it on the embedded defaults (SQLite and a folder under `./data`) and print the URL.
+//! - `dev`: the backend plus webpack's dev server with a proxy, both rebuilt on change.
+//! - `test`: every test: Rust crates, frontend unit tests, browser end-to-end tests.
+//! - `ci`: formatting, clippy with warnings denied, the dependency rule, then `test`.
+//! - `gen-types`: regenerate `frontend/src/api/generated` from the Rust DTOs.
+//! - `bench`: benchmarks that print figures (they never gate a test run).
+
+mod deps;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+type Result<T = ()> = std::result::Result<T, String>;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let task = args.first().map(String::as_str).unwrap_or("help");
+    let rest = args.get(1..).unwrap_or_default();
+    let result = match task {
+        "run" => run(rest),
+        "dev" => dev(),
+        "test" => test(),
+        "ci" => ci(),
+        "gen-types" => gen_types(),
+        "deps" => deps::check(&root()),
+        "bench" => bench(rest),
+        _ => {
+            eprintln!("usage: cargo xtask <run|dev|test|ci|gen-types|bench>");
+            return if task == "help" {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(2)
+            };
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask {task}: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The workspace root (xtask lives one level below it).
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+fn frontend() -> PathBuf {
+    root().join("frontend")
+}
+
+fn cargo() -> Command {
+    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cmd.current_dir(root());
+    cmd
+}
+
+fn npm(args: &[&str]) -> Command {
+    let mut cmd = Command::new("npm");
+    cmd.args(args).current_dir(frontend());
+    cmd
+}
+
+/// Runs a command to completion; a non-zero exit is an error naming the command.
+fn exec(cmd: &mut Command) -> Result {
+    let shown = format!("{cmd:?}");
+    eprintln!("$ {shown}");
+    let status = cmd
+        .status()
+        .map_err(|e| format!("cannot start {shown}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{shown} failed ({status})"))
+    }
+}
+
+/// `npm ci` when `node_modules` is missing or older than the lock file.
+fn ensure_frontend_deps() -> Result {
+    let modules = frontend().join("node_modules");
+    let lock = frontend().join("package-lock.json");
+    let stamp = modules.join(".package-lock.json");
+    let fresh = match (
+        std::fs::metadata(&stamp).and_then(|m| m.modified()),
+        std::fs::metadata(&lock).and_then(|m| m.modified()),
+    ) {
+        (Ok(installed), Ok(locked)) => installed >= locked,
+        _ => false,
+    };
+    if fresh {
+        return Ok(());
+    }
+    exec(npm(&["ci", "--no-audit", "--no-fund"]).env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1"))
+}
+
+fn build_spa() -> Result {
+    ensure_frontend_deps()?;
+    exec(&mut npm(&["run", "build"]))
+}
+
+fn run(args: &[String]) -> Result {
+    build_spa()?;
+    exec(cargo().args(["build", "--release", "-p", "gifshelf-server"]))?;
+    let bind = std::env::var("GIFSHELF_BIND").unwrap_or_else(|_| "127.0.0.1:8080".into());
+    println!("\ngifshelf: open http://{bind} (Ctrl-C stops it; data lives in ./data)\n");
+    let mut server = Command::new(root().join("target/release/gifshelf"));
+    server.current_dir(root()).arg("serve").args(args);
+    exec(&mut server)
+}
+
+fn dev() -> Result {
+    ensure_frontend_deps()?;
+    let mut backend = cargo()
+        .args(["run", "-p", "gifshelf-server", "--", "serve"])
+        .spawn()
+        .map_err(|e| format!("cannot start the backend: {e}"))?;
+    println!("\ngifshelf dev: open http://127.0.0.1:5173 (the API runs on :8080)\n");
+    let result = exec(&mut npm(&["run", "dev"]));
+    let _ = backend.kill();
+    result
+}
+
+fn gen_types() -> Result {
+    exec(
+        cargo()
+            .args([
+                "test",
+                "-q",
+                "-p",
+                "gifshelf-http",
+                "--test",
+                "generated_types",
+            ])
+            .env("GIFSHELF_UPDATE_TYPES", "1"),
+    )
+}
+
+fn test() -> Result {
+    // 1. Every Rust test (the PostgreSQL half runs when GIFSHELF_TEST_POSTGRES_URL is set).
+    exec(cargo().args(["test", "--workspace", "--no-fail-fast"]))?;
+    // 2. Frontend: types, then unit tests.
+    ensure_frontend_deps()?;
+    exec(&mut npm(&["run", "typecheck"]))?;
+    exec(&mut npm(&["test"]))?;
+    // 3. End to end: the real server (built by step 1) and the built SPA in headless Chromium.
+    exec(&mut npm(&["run", "build"]))?;
+    exec(cargo().args(["build", "-p", "gifshelf-server"]))?;
+    let chromium = find_chromium()?;
+    exec(
+        npm(&["run", "e2e"])
+            .env("GIFSHELF_BIN", root().join("target/debug/gifshelf"))
+            .env("CHROMIUM_PATH", chromium)
+            .env("CI", std::env::var("CI").unwrap_or_else(|_| "true".into())),
+    )
+}
+
+fn find_chromium() -> Result<PathBuf> {
+    if let Ok(path) = std::env::var("CHROMIUM_PATH") {
+        return Ok(path.into());
+    }
+    ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.exists())
+        .ok_or_else(|| "no Chromium found: install Debian's `chromium` package (apt-get install chromium) or set CHROMIUM_PATH".into())
+}
+
+fn ci() -> Result {
+    exec(cargo().args(["fmt", "--all", "--check"]))?;
+    exec(cargo().args([
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
+    deps::check(&root())?;
+    test()
+}
+
+fn bench(args: &[String]) -> Result {
+    let filter = args.first().map(String::as_str);
+    let mut ran = false;
+    for (name, package) in [("media", "gifshelf-media")] {
+        if filter.is_none_or(|f| f == name) && root().join("crates").join(name).exists() {
+            exec(cargo().args(["bench", "-p", package]))?;
+            ran = true;
+        }
+    }
+    if ran {
+        Ok(())
+    } else {
+        Err("no benchmark matched".into())
+    }
+}

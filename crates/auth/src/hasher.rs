@@ -55,12 +55,19 @@ mod tests {
     #[tokio::test]
     async fn hashes_verify_and_never_contain_the_password() {
         let hasher = BcryptHasher::new(4).unwrap_or_else(|e| panic!("{e}"));
-        let hash = hasher.hash("hunter22").await.unwrap_or_else(|e| panic!("{e}"));
+        let hash = hasher
+            .hash("hunter22")
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
         assert!(!hash.0.contains("hunter22"));
         assert!(hash.0.starts_with("$2b$04$"));
         assert!(hasher.verify("hunter22", &hash).await);
         assert!(!hasher.verify("hunter23", &hash).await);
-        assert!(!hasher.verify("hunter22", &PasswordHash("garbage".into())).await);
+        assert!(
+            !hasher
+                .verify("hunter22", &PasswordHash("garbage".into()))
+                .await
+        );
         hasher.verify_dummy("anything").await;
     }
 }

@@ -28,7 +28,8 @@ pub fn configure(cfg: &mut web::ServiceConfig, settings: &HttpSettings) {
                 let (req, _) = req.into_parts();
                 let path = req.path();
                 if path == "/api" || path.starts_with("/api/") {
-                    let response = ApiError::not_found(format!("No API endpoint at {path}")).error_response();
+                    let response =
+                        ApiError::not_found(format!("No API endpoint at {path}")).error_response();
                     return Ok(ServiceResponse::new(req, response));
                 }
                 let response = index_response(&index, &req).await;
@@ -42,9 +43,17 @@ pub fn configure(cfg: &mut web::ServiceConfig, settings: &HttpSettings) {
 async fn index_response(index: &std::path::Path, req: &actix_web::HttpRequest) -> HttpResponse {
     match NamedFile::open_async(index).await {
         Ok(file) => {
-            let mut response = file.use_etag(false).use_last_modified(false).into_response(req);
-            if let Ok(value) = CacheControl(vec![CacheDirective::NoCache]).to_string().parse() {
-                response.headers_mut().insert(actix_web::http::header::CACHE_CONTROL, value);
+            let mut response = file
+                .use_etag(false)
+                .use_last_modified(false)
+                .into_response(req);
+            if let Ok(value) = CacheControl(vec![CacheDirective::NoCache])
+                .to_string()
+                .parse()
+            {
+                response
+                    .headers_mut()
+                    .insert(actix_web::http::header::CACHE_CONTROL, value);
             }
             response
         }

@@ -96,7 +96,11 @@ fn migrate(settings: &Settings) -> Result<(), String> {
     if applied.is_empty() {
         println!("The database is up to date.");
     } else {
-        println!("Applied {} migration(s): {}", applied.len(), applied.join(", "));
+        println!(
+            "Applied {} migration(s): {}",
+            applied.len(),
+            applied.join(", ")
+        );
     }
     Ok(())
 }
@@ -106,15 +110,28 @@ fn admin(settings: &Settings, action: AdminAction) -> Result<(), String> {
         AdminAction::Grant { name } => (name, Role::Admin),
         AdminAction::Revoke { name } => (name, Role::User),
     };
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string())?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
     runtime.block_on(async {
         let db = gifshelf_server::open_database(settings).map_err(|e| e.to_string())?;
         match db.set_role(&name, role).await {
             Ok(user) => {
-                println!("{} is now {}.", user.username, if role == Role::Admin { "an administrator" } else { "a regular user" });
+                println!(
+                    "{} is now {}.",
+                    user.username,
+                    if role == Role::Admin {
+                        "an administrator"
+                    } else {
+                        "a regular user"
+                    }
+                );
                 Ok(())
             }
-            Err(gifshelf_domain::RepoError::NotFound) => Err(format!("there is no user named {name:?}")),
+            Err(gifshelf_domain::RepoError::NotFound) => {
+                Err(format!("there is no user named {name:?}"))
+            }
             Err(err) => Err(err.to_string()),
         }
     })

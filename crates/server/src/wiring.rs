@@ -18,7 +18,10 @@ pub enum StartupError {
     #[error(transparent)]
     Secret(#[from] secret::SecretError),
     #[error("cannot listen on {addr}: {source}")]
-    Bind { addr: String, source: std::io::Error },
+    Bind {
+        addr: String,
+        source: std::io::Error,
+    },
     #[error("{0}")]
     Other(String),
 }
@@ -50,11 +53,18 @@ impl Application {
     /// # Errors
     /// When the database, the secret or the listener cannot be set up.
     pub fn build(settings: &Settings) -> Result<Self, StartupError> {
-        std::fs::create_dir_all(&settings.data_dir)
-            .map_err(|e| StartupError::Other(format!("cannot create the data folder {}: {e}", settings.data_dir.display())))?;
+        std::fs::create_dir_all(&settings.data_dir).map_err(|e| {
+            StartupError::Other(format!(
+                "cannot create the data folder {}: {e}",
+                settings.data_dir.display()
+            ))
+        })?;
         let db = open_database(settings)?;
 
-        let configured = settings.jwt_secret.as_ref().map(|s| secrecy::ExposeSecret::expose_secret(s).to_owned());
+        let configured = settings
+            .jwt_secret
+            .as_ref()
+            .map(|s| secrecy::ExposeSecret::expose_secret(s).to_owned());
         let (secret, source) = secret::load_or_create(configured.as_deref(), &settings.data_dir)?;
         match source {
             SecretSource::Generated => tracing::info!(
@@ -77,7 +87,8 @@ impl Application {
                 throttle: ThrottleConfig {
                     account_max_failures: settings.login_max_failures,
                     account_lockout: chrono::Duration::seconds(settings.login_lockout_secs),
-                    account_lockout_max: chrono::Duration::minutes(15).max(chrono::Duration::seconds(settings.login_lockout_secs)),
+                    account_lockout_max: chrono::Duration::minutes(15)
+                        .max(chrono::Duration::seconds(settings.login_lockout_secs)),
                     ip_max_failures: settings.login_ip_max_failures,
                     ip_window: chrono::Duration::seconds(settings.login_ip_window_secs),
                 },
@@ -96,10 +107,16 @@ impl Application {
             },
         };
 
-        let listener = TcpListener::bind(&settings.bind)
-            .map_err(|source| StartupError::Bind { addr: settings.bind.clone(), source })?;
-        let port = listener.local_addr().map_err(|e| StartupError::Other(e.to_string()))?.port();
-        let server = gifshelf_http::serve(listener, state).map_err(|e| StartupError::Other(e.to_string()))?;
+        let listener = TcpListener::bind(&settings.bind).map_err(|source| StartupError::Bind {
+            addr: settings.bind.clone(),
+            source,
+        })?;
+        let port = listener
+            .local_addr()
+            .map_err(|e| StartupError::Other(e.to_string()))?
+            .port();
+        let server = gifshelf_http::serve(listener, state)
+            .map_err(|e| StartupError::Other(e.to_string()))?;
         Ok(Self { port, server })
     }
 

@@ -75,7 +75,11 @@ impl AuthService {
     }
 
     /// Issues a session token for `user` as of now.
-    pub(crate) fn issue_token(&self, username: &Username, role: Role) -> Result<String, crate::AppError> {
+    pub(crate) fn issue_token(
+        &self,
+        username: &Username,
+        role: Role,
+    ) -> Result<String, crate::AppError> {
         let now = self.clock.now().and_utc().timestamp();
         let claims = gifshelf_domain::auth::Claims {
             sub: username.as_str().to_owned(),
@@ -83,14 +87,18 @@ impl AuthService {
             iat: now,
             exp: now + self.config.token_ttl.num_seconds(),
         };
-        self.tokens.issue(&claims).map_err(crate::AppError::Internal)
+        self.tokens
+            .issue(&claims)
+            .map_err(crate::AppError::Internal)
     }
 }
 
 #[cfg(test)]
 pub(crate) mod test_support {
     use chrono::{NaiveDate, NaiveDateTime};
-    use gifshelf_domain::ports::{MockClock, MockPasswordHasher, MockTokenService, MockUserRepository};
+    use gifshelf_domain::ports::{
+        MockClock, MockPasswordHasher, MockTokenService, MockUserRepository,
+    };
     use gifshelf_domain::user::{Email, PasswordHash, Role, User, UserId, Username};
 
     pub fn at(h: u32, m: u32, s: u32) -> NaiveDateTime {

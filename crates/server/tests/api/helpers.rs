@@ -36,7 +36,10 @@ impl TestApp {
         std::fs::write(web.join("app.js"), "console.log('hi')").unwrap_or_else(|e| panic!("{e}"));
         let mut vars: HashMap<String, String> = [
             ("GIFSHELF_BIND", "127.0.0.1:0".to_owned()),
-            ("GIFSHELF_DATA_DIR", data.path().join("data").display().to_string()),
+            (
+                "GIFSHELF_DATA_DIR",
+                data.path().join("data").display().to_string(),
+            ),
             ("GIFSHELF_DATABASE_URL", db.url.clone()),
             ("GIFSHELF_WEB_DIR", web.display().to_string()),
             ("GIFSHELF_BCRYPT_COST", "4".to_owned()),
@@ -50,12 +53,21 @@ impl TestApp {
         for (k, v) in extra {
             vars.insert((*k).to_owned(), (*v).to_owned());
         }
-        let settings = Settings::from_sources(None, |name| vars.get(name).cloned()).unwrap_or_else(|e| panic!("{e}"));
+        let settings = Settings::from_sources(None, |name| vars.get(name).cloned())
+            .unwrap_or_else(|e| panic!("{e}"));
         let app = Application::build(&settings).unwrap_or_else(|e| panic!("{e}"));
         let address = format!("http://127.0.0.1:{}", app.port());
         tokio::spawn(app.run_until_stopped());
-        let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap_or_else(|e| panic!("{e}"));
-        Some(Self { address, client, _data: data, _db: db })
+        let client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap_or_else(|e| panic!("{e}"));
+        Some(Self {
+            address,
+            client,
+            _data: data,
+            _db: db,
+        })
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -67,10 +79,18 @@ impl TestApp {
         if let Some(token) = token {
             req = req.bearer_auth(token);
         }
-        req.send().await.unwrap_or_else(|e| panic!("GET {path}: {e}"))
+        req.send()
+            .await
+            .unwrap_or_else(|e| panic!("GET {path}: {e}"))
     }
 
-    pub async fn send_json(&self, method: reqwest::Method, path: &str, token: Option<&str>, body: &Value) -> Response {
+    pub async fn send_json(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: Option<&str>,
+        body: &Value,
+    ) -> Response {
         let mut req = self.client.request(method, self.url(path)).json(body);
         if let Some(token) = token {
             req = req.bearer_auth(token);
@@ -79,11 +99,13 @@ impl TestApp {
     }
 
     pub async fn post_json(&self, path: &str, body: &Value) -> Response {
-        self.send_json(reqwest::Method::POST, path, None, body).await
+        self.send_json(reqwest::Method::POST, path, None, body)
+            .await
     }
 
     pub async fn put_json(&self, path: &str, token: &str, body: &Value) -> Response {
-        self.send_json(reqwest::Method::PUT, path, Some(token), body).await
+        self.send_json(reqwest::Method::PUT, path, Some(token), body)
+            .await
     }
 
     pub async fn register(&self, username: &str, password: &str) -> Response {
@@ -95,13 +117,21 @@ impl TestApp {
     }
 
     pub async fn login(&self, username: &str, password: &str) -> Response {
-        self.post_json("/api/auth/login", &json!({"username": username, "password": password})).await
+        self.post_json(
+            "/api/auth/login",
+            &json!({"username": username, "password": password}),
+        )
+        .await
     }
 
     /// Registers and signs in; returns the token.
     pub async fn signed_in(&self, username: &str) -> String {
         let registered = self.register(username, "secret1").await;
-        assert_eq!(registered.status(), StatusCode::CREATED, "register {username}");
+        assert_eq!(
+            registered.status(),
+            StatusCode::CREATED,
+            "register {username}"
+        );
         let body = json_of(self.login(username, "secret1").await, StatusCode::OK).await;
         body["token"].as_str().unwrap_or_default().to_owned()
     }
@@ -118,7 +148,10 @@ pub async fn json_of(response: Response, status: StatusCode) -> Value {
 /// Asserts an error response: status, `{error, code}` and nothing else.
 pub async fn error_of(response: Response, status: StatusCode, code: &str) -> String {
     assert_eq!(
-        response.headers().get("content-type").and_then(|v| v.to_str().ok()),
+        response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok()),
         Some("application/json"),
         "errors are JSON"
     );
@@ -133,7 +166,9 @@ pub async fn error_of(response: Response, status: StatusCode, code: &str) -> Str
 pub fn claims_of(token: &str) -> Value {
     use base64::Engine;
     let payload = token.split('.').nth(1).unwrap_or_default();
-    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(payload).unwrap_or_default();
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(payload)
+        .unwrap_or_default();
     serde_json::from_slice(&bytes).unwrap_or(Value::Null)
 }
 

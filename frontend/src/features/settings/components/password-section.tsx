@@ -1,12 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router-dom';
 import type { ChangePasswordRequest } from '@/api/generated/ChangePasswordRequest';
-import { paths } from '@/app/paths';
 import { FormMessage } from '@/components/form/form-message';
 import { TextField } from '@/components/form/text-field';
-import { useToast } from '@/components/toast/toast-provider';
 import { errorMessage } from '@/lib/api-client';
-import { logout } from '@/lib/session';
 import type { FieldErrors } from '@/lib/validation';
 import { useChangePassword } from '../api/change-password';
 import {
@@ -15,15 +11,12 @@ import {
   validatePasswordChange,
   type PasswordField,
 } from '../validation';
-import { RELOGIN_DELAY_MS } from './profile-section';
 
 export const MSG_PASSWORD_CHANGED = 'Password changed successfully';
 
 const empty: ChangePasswordRequest = { newPassword: '', confirmPassword: '' };
 
 export function PasswordSection() {
-  const navigate = useNavigate();
-  const toast = useToast();
   const change = useChangePassword();
   const [form, setForm] = useState<ChangePasswordRequest>(empty);
   const [errors, setErrors] = useState<FieldErrors<PasswordField>>({});
@@ -53,12 +46,6 @@ export function PasswordSection() {
       onSuccess: () => {
         setSuccess(MSG_PASSWORD_CHANGED);
         setForm(empty);
-        // The server has invalidated the current token: sign in again with the new password.
-        setTimeout(() => {
-          logout();
-          toast.success(MSG_PASSWORD_CHANGED);
-          navigate(paths.login);
-        }, RELOGIN_DELAY_MS);
       },
     });
   };

@@ -143,10 +143,11 @@ describe('SettingsPage', () => {
     expect(callsTo('PUT /api/settings/password')).toHaveLength(0);
   });
 
-  it('changes the password: success message, both fields cleared', async () => {
+  it('changes the password: success message, both fields cleared, the fresh token kept', async () => {
+    const fresh = tokenFor('alice', 7200);
     serve({
       'GET /api/settings/profile': profile,
-      'PUT /api/settings/password': () => new Response(null, { status: 204 }),
+      'PUT /api/settings/password': () => json(200, { token: fresh }),
     });
     renderWithProviders(<SettingsPage />, { route: '/settings' });
     await screen.findByLabelText('New Password');
@@ -160,6 +161,9 @@ describe('SettingsPage', () => {
       newPassword: 'newpass1',
       confirmPassword: 'newpass1',
     });
+    // The session goes on with the token the server issued after the change.
+    expect(window.localStorage.getItem('token')).toBe(fresh);
+    expect(sessionStore.getState().isAuthenticated).toBe(true);
   });
 
   it('shows "Failed to change password" when the server gives no message', async () => {
