@@ -22,6 +22,10 @@ pub enum AppError {
     TooManyRequests { retry_after_secs: u64 },
     #[error("{0}")]
     Unavailable(String),
+    /// The uploaded bytes were refused; `code` says why (`unsupported_type`, `invalid_image`,
+    /// `image_too_large`, `image_too_complex`).
+    #[error("{message}")]
+    BadMedia { code: &'static str, message: String },
     #[error("internal error: {0}")]
     Internal(String),
 }

@@ -2,6 +2,7 @@
 
 pub mod auth;
 mod error;
+pub mod gifs;
 pub mod settings;
 
 pub use error::AppError;

@@ -2,8 +2,11 @@
 
 mod connection;
 mod error;
+mod gifs;
 mod migrate;
 mod schema;
+mod search;
+mod tags;
 mod users;
 
 #[cfg(feature = "testing")]

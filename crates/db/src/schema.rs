@@ -38,6 +38,7 @@ diesel::table! {
         static_size -> BigInt,
         static_width -> Integer,
         static_height -> Integer,
+        search_text -> Text,
     }
 }
 

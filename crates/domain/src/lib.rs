@@ -2,6 +2,8 @@
 
 pub mod auth;
 pub mod error;
+pub mod gif;
+pub mod media;
 pub mod ports;
 pub mod user;
 

@@ -100,3 +100,142 @@ pub trait TokenService: Send + Sync {
 pub trait Clock: Send + Sync {
     fn now(&self) -> NaiveDateTime;
 }
+
+use crate::gif::{Gif, GifEdit, GifFilter, GifId, NewGif, Page, PageRequest, Tag, TagName};
+use crate::media::{MediaRejection, ProcessedMedia};
+
+/// GIFs and their tag links.
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait GifRepository: Send + Sync {
+    /// Stores a GIF and links its tags, creating the unknown ones, in one transaction.
+    ///
+    /// # Errors
+    /// `Conflict("share id")` on the (astronomically unlikely) share id clash; storage errors.
+    async fn insert(&self, gif: NewGif) -> Result<Gif, RepoError>;
+
+    /// # Errors
+    /// `NotFound` when no GIF has this id.
+    async fn find(&self, id: GifId) -> Result<Gif, RepoError>;
+
+    /// # Errors
+    /// `NotFound` when no GIF has this share id.
+    async fn find_by_share_id(&self, share_id: &str) -> Result<Gif, RepoError>;
+
+    /// Newest first (`uploaded_at` desc, then `id` desc).
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn list(&self, filter: &GifFilter, page: PageRequest) -> Result<Page<Gif>, RepoError>;
+
+    /// Replaces title, description and tags (creating unknown tags).
+    ///
+    /// # Errors
+    /// `NotFound` when no GIF has this id.
+    async fn update(&self, id: GifId, edit: GifEdit) -> Result<Gif, RepoError>;
+
+    /// Removes the row and its tag links; returns what was removed so its blobs can go too.
+    ///
+    /// # Errors
+    /// `NotFound` when no GIF has this id.
+    async fn delete(&self, id: GifId) -> Result<Gif, RepoError>;
+
+    /// Adds one view.
+    ///
+    /// # Errors
+    /// `NotFound` when no GIF has this id.
+    async fn add_view(&self, id: GifId) -> Result<(), RepoError>;
+
+    /// Every blob key some row refers to (for `gifshelf fsck`).
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn all_blob_keys(&self) -> Result<Vec<String>, RepoError>;
+}
+
+/// Tags with their GIF counts.
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait TagRepository: Send + Sync {
+    /// Every tag with its GIF count, by count descending then name (one aggregate query).
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn list_with_counts(&self) -> Result<Vec<Tag>, RepoError>;
+
+    /// # Errors
+    /// `NotFound` when no tag has this name.
+    async fn find_by_name(&self, name: &TagName) -> Result<Tag, RepoError>;
+
+    /// # Errors
+    /// `Conflict("tag")` when the name exists.
+    async fn create(&self, name: &TagName) -> Result<Tag, RepoError>;
+}
+
+/// Why the blob store failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BlobError {
+    #[error("blob not found")]
+    NotFound,
+    #[error("blob store failure: {0}")]
+    Io(String),
+}
+
+/// A stored blob as a listing shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlobInfo {
+    pub key: String,
+    /// UTC, when the store knows it.
+    pub modified: Option<NaiveDateTime>,
+}
+
+/// Where image bytes live. Keys are chosen by the server (`gifs/<random>/original.gif`), never
+/// taken from a file name. A `put` is atomic: a reader sees the whole blob or none.
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait BlobStore: Send + Sync {
+    /// # Errors
+    /// `Io` when the bytes cannot be stored durably.
+    async fn put(&self, key: &str, bytes: Vec<u8>, content_type: &str) -> Result<(), BlobError>;
+
+    /// # Errors
+    /// `NotFound` for an unknown key, `Io` otherwise.
+    async fn get(&self, key: &str) -> Result<Vec<u8>, BlobError>;
+
+    /// Deleting a missing key is not an error.
+    ///
+    /// # Errors
+    /// `Io` when the store refuses.
+    async fn delete(&self, key: &str) -> Result<(), BlobError>;
+
+    /// Every stored blob with its last modification (for `gifshelf fsck`).
+    ///
+    /// # Errors
+    /// `Io` when the store cannot be listed.
+    async fn list(&self) -> Result<Vec<BlobInfo>, BlobError>;
+
+    /// Removes leftovers of interrupted writes; returns how many.
+    ///
+    /// # Errors
+    /// `Io` when the store cannot be cleaned.
+    async fn sweep_partial_writes(&self) -> Result<usize, BlobError>;
+}
+
+/// Sniffs, checks and thumbnails uploads, with bounded memory, time and concurrency.
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait MediaProcessor: Send + Sync {
+    /// # Errors
+    /// A `MediaRejection` saying why the bytes were refused.
+    async fn process(
+        &self,
+        bytes: std::sync::Arc<Vec<u8>>,
+    ) -> Result<ProcessedMedia, MediaRejection>;
+}
+
+/// Random identifiers: share ids (at least 96 bits, URL-safe) and blob key prefixes.
+#[cfg_attr(feature = "mock", mockall::automock)]
+pub trait IdGenerator: Send + Sync {
+    fn share_id(&self) -> String;
+    fn blob_prefix(&self) -> String;
+}

@@ -1,5 +1,6 @@
 //! The repository suite: every test runs on a fresh SQLite file and on a fresh PostgreSQL database.
 
+mod gifs;
 mod users;
 
 /// Declares `$name` twice: `sqlite::$name` and `postgres::$name`, each with its own database.

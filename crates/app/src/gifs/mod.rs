@@ -1,0 +1,154 @@
+//! GIFs: upload, list, view, edit, delete, media, tags, and the consistency sweep.
+
+mod delete;
+mod fsck;
+mod list;
+mod tags;
+mod update;
+mod upload;
+
+use std::sync::Arc;
+
+use gifshelf_domain::gif::{Gif, GifId};
+use gifshelf_domain::ports::{
+    BlobStore, Clock, GifRepository, IdGenerator, MediaProcessor, TagRepository,
+};
+use gifshelf_domain::RepoError;
+
+pub use fsck::FsckReport;
+pub use upload::UploadInput;
+
+use crate::AppError;
+
+/// The GIF use cases with their ports.
+pub struct GifService {
+    pub(crate) gifs: Arc<dyn GifRepository>,
+    pub(crate) tags: Arc<dyn TagRepository>,
+    pub(crate) blobs: Arc<dyn BlobStore>,
+    pub(crate) media: Arc<dyn MediaProcessor>,
+    pub(crate) ids: Arc<dyn IdGenerator>,
+    pub(crate) clock: Arc<dyn Clock>,
+}
+
+impl GifService {
+    pub fn new(
+        gifs: Arc<dyn GifRepository>,
+        tags: Arc<dyn TagRepository>,
+        blobs: Arc<dyn BlobStore>,
+        media: Arc<dyn MediaProcessor>,
+        ids: Arc<dyn IdGenerator>,
+        clock: Arc<dyn Clock>,
+    ) -> Self {
+        Self {
+            gifs,
+            tags,
+            blobs,
+            media,
+            ids,
+            clock,
+        }
+    }
+
+    /// A GIF by id, without counting a view.
+    ///
+    /// # Errors
+    /// `NotFound` ("GIF not found").
+    pub async fn get(&self, id: GifId) -> Result<Gif, AppError> {
+        self.gifs.find(id).await.map_err(gif_not_found)
+    }
+}
+
+pub(crate) fn gif_not_found(err: RepoError) -> AppError {
+    match err {
+        RepoError::NotFound => AppError::NotFound("GIF not found".into()),
+        other => AppError::from_repo(other),
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    use chrono::{NaiveDate, NaiveDateTime};
+    use gifshelf_domain::gif::{Description, Gif, GifId, Rendition, TagId, TagName, TagRef, Title};
+    use gifshelf_domain::ports::{
+        MockBlobStore, MockClock, MockGifRepository, MockIdGenerator, MockMediaProcessor,
+        MockTagRepository,
+    };
+    use gifshelf_domain::user::{UserId, Username};
+
+    pub fn now() -> NaiveDateTime {
+        NaiveDate::from_ymd_opt(2026, 11, 22)
+            .and_then(|d| d.and_hms_opt(12, 0, 0))
+            .unwrap_or_default()
+    }
+
+    fn rendition(key: &str) -> Rendition {
+        Rendition {
+            key: key.into(),
+            content_type: "image/gif".into(),
+            size: 10,
+            width: 10,
+            height: 10,
+        }
+    }
+
+    pub fn gif(id: i64, uploader: i64) -> Gif {
+        Gif {
+            id: GifId(id),
+            share_id: "share".into(),
+            title: Title::from_trusted("A gif".into()),
+            description: Description::default(),
+            tags: vec![TagRef {
+                id: TagId(1),
+                name: TagName::from_trusted("cats".into()),
+            }],
+            view_count: 0,
+            uploader_id: UserId(uploader),
+            uploader: Username::from_trusted(format!("user{uploader}")),
+            uploaded_at: now(),
+            frame_count: 3,
+            content: rendition("gifs/p/original.gif"),
+            thumbnail: rendition("gifs/p/thumbnail.gif"),
+            static_thumbnail: rendition("gifs/p/static.png"),
+        }
+    }
+
+    pub struct Mocks {
+        pub gifs: MockGifRepository,
+        pub tags: MockTagRepository,
+        pub blobs: MockBlobStore,
+        pub media: MockMediaProcessor,
+        pub ids: MockIdGenerator,
+        pub clock: MockClock,
+    }
+
+    impl Mocks {
+        pub fn new() -> Self {
+            let mut clock = MockClock::new();
+            clock.expect_now().return_const(now());
+            let mut ids = MockIdGenerator::new();
+            ids.expect_share_id()
+                .return_const("s3cr3tShareId".to_owned());
+            ids.expect_blob_prefix().return_const("prefix".to_owned());
+            Self {
+                gifs: MockGifRepository::new(),
+                tags: MockTagRepository::new(),
+                blobs: MockBlobStore::new(),
+                media: MockMediaProcessor::new(),
+                ids,
+                clock,
+            }
+        }
+
+        pub fn service(self) -> super::GifService {
+            use std::sync::Arc;
+            super::GifService::new(
+                Arc::new(self.gifs),
+                Arc::new(self.tags),
+                Arc::new(self.blobs),
+                Arc::new(self.media),
+                Arc::new(self.ids),
+                Arc::new(self.clock),
+            )
+        }
+    }
+}

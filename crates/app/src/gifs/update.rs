@@ -1,0 +1,91 @@
+use gifshelf_domain::gif::{Description, Gif, GifEdit, GifId, TagName, Title};
+
+use super::{gif_not_found, GifService};
+use crate::auth::CurrentUser;
+use crate::AppError;
+
+impl GifService {
+    /// Changes title, description and tags. The owner or an admin may edit (spec §6).
+    ///
+    /// # Errors
+    /// `Validation`, `NotFound`, `Forbidden` for anyone else.
+    #[tracing::instrument(skip_all, fields(user_id = current.id.0, gif_id = id.0))]
+    pub async fn update(
+        &self,
+        current: &CurrentUser,
+        id: GifId,
+        title: &str,
+        description: &str,
+        tags: &[String],
+    ) -> Result<Gif, AppError> {
+        let edit = GifEdit {
+            title: Title::parse(title)?,
+            description: Description::parse(description)?,
+            tags: TagName::parse_list(tags)?,
+        };
+        let existing = self.gifs.find(id).await.map_err(gif_not_found)?;
+        if existing.uploader_id != current.id && !current.is_admin() {
+            return Err(AppError::Forbidden(
+                "You can only edit your own GIFs.".into(),
+            ));
+        }
+        self.gifs.update(id, edit).await.map_err(gif_not_found)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use gifshelf_domain::gif::GifId;
+    use gifshelf_domain::user::{Role, UserId, Username};
+
+    use crate::auth::CurrentUser;
+    use crate::gifs::test_support::{gif, Mocks};
+    use crate::AppError;
+
+    fn user(id: i64, role: Role) -> CurrentUser {
+        CurrentUser {
+            id: UserId(id),
+            username: Username::from_trusted(format!("u{id}")),
+            role,
+        }
+    }
+
+    #[tokio::test]
+    async fn owner_and_admin_may_edit_others_may_not() {
+        for (who, allowed) in [
+            (user(1, Role::User), true),
+            (user(2, Role::Admin), true),
+            (user(3, Role::User), false),
+        ] {
+            let mut m = Mocks::new();
+            m.gifs.expect_find().returning(|id| Ok(gif(id.0, 1)));
+            m.gifs
+                .expect_update()
+                .times(usize::from(allowed))
+                .withf(|_, e| {
+                    e.title.as_str() == "New" && e.tags.iter().map(|t| t.as_str()).eq(["x"])
+                })
+                .returning(|id, _| Ok(gif(id.0, 1)));
+            let result = m
+                .service()
+                .update(&who, GifId(9), " New ", "", &["X".into(), "x".into()])
+                .await;
+            assert_eq!(result.is_ok(), allowed, "{who:?}: {result:?}");
+            if !allowed {
+                assert!(matches!(result, Err(AppError::Forbidden(_))));
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn blank_title_is_refused_before_loading() {
+        let mut m = Mocks::new();
+        m.gifs.expect_find().never();
+        let err = m
+            .service()
+            .update(&user(1, Role::User), GifId(9), " ", "", &[])
+            .await
+            .err();
+        assert!(matches!(err, Some(AppError::Validation(_))));
+    }
+}

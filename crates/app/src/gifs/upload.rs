@@ -1,0 +1,324 @@
+use std::sync::Arc;
+
+use gifshelf_domain::gif::{Description, Gif, NewGif, Rendition, TagName, Title};
+use gifshelf_domain::media::{EncodedImage, MediaRejection};
+
+use super::GifService;
+use crate::auth::CurrentUser;
+use crate::AppError;
+
+/// An upload as the HTTP layer received it.
+#[derive(Debug, Clone)]
+pub struct UploadInput {
+    pub title: String,
+    pub description: String,
+    pub tags: Vec<String>,
+    pub bytes: Arc<Vec<u8>>,
+}
+
+impl GifService {
+    /// Stores an upload all or nothing: the three blobs are written first under fresh keys, the
+    /// row is committed last, and on any failure every blob already written is deleted again.
+    ///
+    /// # Errors
+    /// `Validation` for the form, `BadMedia` for refused bytes, `Unavailable` when busy,
+    /// `Internal` when storage fails (nothing is left behind).
+    #[tracing::instrument(skip_all, fields(user_id = current.id.0, bytes = input.bytes.len()))]
+    pub async fn upload(&self, current: &CurrentUser, input: UploadInput) -> Result<Gif, AppError> {
+        let title = Title::parse(&input.title)?;
+        let description = Description::parse(&input.description)?;
+        let tags = TagName::parse_list(&input.tags)?;
+
+        let processed = self
+            .media
+            .process(input.bytes.clone())
+            .await
+            .map_err(media_error)?;
+        let prefix = format!("gifs/{}", self.ids.blob_prefix());
+        let original = EncodedImage {
+            bytes: Arc::try_unwrap(input.bytes).unwrap_or_else(|shared| (*shared).clone()),
+            content_type: processed.content_type.clone(),
+            width: processed.width,
+            height: processed.height,
+        };
+        let parts = [
+            (
+                format!("{prefix}/original.{}", processed.extension),
+                original,
+            ),
+            (
+                format!(
+                    "{prefix}/thumbnail.{}",
+                    extension_of(&processed.thumbnail.content_type)
+                ),
+                processed.thumbnail,
+            ),
+            (
+                format!(
+                    "{prefix}/static.{}",
+                    extension_of(&processed.static_thumbnail.content_type)
+                ),
+                processed.static_thumbnail,
+            ),
+        ];
+
+        let mut written: Vec<String> = Vec::with_capacity(3);
+        let mut renditions = Vec::with_capacity(3);
+        for (key, image) in parts {
+            let rendition = Rendition {
+                key: key.clone(),
+                content_type: image.content_type.clone(),
+                size: i64::try_from(image.bytes.len()).unwrap_or(i64::MAX),
+                width: i32::try_from(image.width).unwrap_or(i32::MAX),
+                height: i32::try_from(image.height).unwrap_or(i32::MAX),
+            };
+            if let Err(err) = self.blobs.put(&key, image.bytes, &image.content_type).await {
+                self.remove_blobs(&written).await;
+                return Err(AppError::Internal(format!("storing {key}: {err}")));
+            }
+            written.push(key);
+            renditions.push(rendition);
+        }
+        let [content, thumbnail, static_thumbnail]: [Rendition; 3] = renditions
+            .try_into()
+            .map_err(|_| AppError::Internal("expected three renditions".into()))?;
+
+        let new_gif = NewGif {
+            share_id: self.ids.share_id(),
+            title,
+            description,
+            tags,
+            uploader_id: current.id,
+            uploaded_at: self.clock.now(),
+            frame_count: i32::try_from(processed.frames).unwrap_or(i32::MAX),
+            content,
+            thumbnail,
+            static_thumbnail,
+        };
+        match self.gifs.insert(new_gif).await {
+            Ok(gif) => {
+                tracing::info!(gif_id = gif.id.0, content_type = %gif.content.content_type, "gif uploaded");
+                Ok(gif)
+            }
+            Err(err) => {
+                self.remove_blobs(&written).await;
+                Err(AppError::from_repo(err))
+            }
+        }
+    }
+
+    /// Best effort: a blob that cannot be removed now is an orphan `gifshelf fsck` removes later.
+    pub(crate) async fn remove_blobs(&self, keys: &[String]) {
+        for key in keys {
+            if let Err(err) = self.blobs.delete(key).await {
+                tracing::warn!(%key, error = %err, "could not remove a blob; fsck will");
+            }
+        }
+    }
+}
+
+fn extension_of(content_type: &str) -> &'static str {
+    match content_type {
+        "image/gif" => "gif",
+        "image/png" => "png",
+        "image/jpeg" => "jpg",
+        "image/webp" => "webp",
+        _ => "bin",
+    }
+}
+
+pub(crate) fn media_error(rejection: MediaRejection) -> AppError {
+    match rejection {
+        MediaRejection::UnsupportedType(message) => AppError::BadMedia {
+            code: "unsupported_type",
+            message,
+        },
+        MediaRejection::Invalid(message) => AppError::BadMedia {
+            code: "invalid_image",
+            message,
+        },
+        MediaRejection::TooLarge(message) => AppError::BadMedia {
+            code: "image_too_large",
+            message,
+        },
+        MediaRejection::Timeout => AppError::BadMedia {
+            code: "image_too_complex",
+            message:
+                "The image is too complex to process. Please try a smaller or shorter animation."
+                    .into(),
+        },
+        busy @ MediaRejection::Busy => AppError::Unavailable(busy.to_string()),
+        MediaRejection::Internal(detail) => AppError::Internal(detail),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use gifshelf_domain::media::{EncodedImage, MediaRejection, ProcessedMedia};
+    use gifshelf_domain::ports::BlobError;
+    use gifshelf_domain::user::{Role, UserId, Username};
+    use gifshelf_domain::RepoError;
+
+    use super::UploadInput;
+    use crate::auth::CurrentUser;
+    use crate::gifs::test_support::{gif, now, Mocks};
+    use crate::AppError;
+
+    fn alice() -> CurrentUser {
+        CurrentUser {
+            id: UserId(1),
+            username: Username::from_trusted("alice".into()),
+            role: Role::User,
+        }
+    }
+
+    fn input(title: &str, tags: &[&str]) -> UploadInput {
+        UploadInput {
+            title: title.into(),
+            description: "desc".into(),
+            tags: tags.iter().map(|t| (*t).to_owned()).collect(),
+            bytes: Arc::new(b"GIF89a...".to_vec()),
+        }
+    }
+
+    fn processed() -> ProcessedMedia {
+        let image = |ct: &str| EncodedImage {
+            bytes: vec![1, 2, 3],
+            content_type: ct.into(),
+            width: 320,
+            height: 240,
+        };
+        ProcessedMedia {
+            content_type: "image/gif".into(),
+            extension: "gif".into(),
+            width: 640,
+            height: 480,
+            frames: 12,
+            thumbnail: image("image/gif"),
+            static_thumbnail: image("image/png"),
+        }
+    }
+
+    #[tokio::test]
+    async fn stores_three_blobs_then_the_row_with_normalised_tags() {
+        let mut m = Mocks::new();
+        m.media.expect_process().returning(|_| Ok(processed()));
+        m.blobs.expect_put().times(3).returning(|_, _, _| Ok(()));
+        m.gifs
+            .expect_insert()
+            .withf(|g| {
+                g.title.as_str() == "Dancing"
+                    && g.tags.iter().map(|t| t.as_str()).collect::<Vec<_>>() == ["cats", "fun"]
+                    && g.content.key == "gifs/prefix/original.gif"
+                    && g.content.size == 9
+                    && (g.content.width, g.content.height) == (640, 480)
+                    && g.thumbnail.key == "gifs/prefix/thumbnail.gif"
+                    && g.static_thumbnail.key == "gifs/prefix/static.png"
+                    && g.static_thumbnail.content_type == "image/png"
+                    && g.share_id == "s3cr3tShareId"
+                    && g.frame_count == 12
+                    && g.uploaded_at == now()
+                    && g.uploader_id == UserId(1)
+            })
+            .returning(|_| Ok(gif(5, 1)));
+        let result = m
+            .service()
+            .upload(&alice(), input(" Dancing ", &["Cats", " cats", "FUN "]))
+            .await;
+        assert!(result.is_ok(), "{result:?}");
+    }
+
+    #[tokio::test]
+    async fn a_failing_blob_store_leaves_nothing_behind() {
+        let mut m = Mocks::new();
+        m.media.expect_process().returning(|_| Ok(processed()));
+        let mut calls = 0;
+        m.blobs.expect_put().times(2).returning(move |_, _, _| {
+            calls += 1;
+            if calls == 2 {
+                Err(BlobError::Io("disk full".into()))
+            } else {
+                Ok(())
+            }
+        });
+        m.blobs
+            .expect_delete()
+            .withf(|k| k == "gifs/prefix/original.gif")
+            .times(1)
+            .returning(|_| Ok(()));
+        m.gifs.expect_insert().never();
+        let result = m.service().upload(&alice(), input("t", &[])).await;
+        assert!(matches!(result, Err(AppError::Internal(_))), "{result:?}");
+    }
+
+    #[tokio::test]
+    async fn a_failing_repository_removes_every_written_blob() {
+        let mut m = Mocks::new();
+        m.media.expect_process().returning(|_| Ok(processed()));
+        m.blobs.expect_put().times(3).returning(|_, _, _| Ok(()));
+        m.gifs
+            .expect_insert()
+            .returning(|_| Err(RepoError::Other("constraint".into())));
+        m.blobs.expect_delete().times(3).returning(|_| Ok(()));
+        let result = m.service().upload(&alice(), input("t", &[])).await;
+        assert!(matches!(result, Err(AppError::Internal(_))), "{result:?}");
+    }
+
+    #[tokio::test]
+    async fn form_errors_come_before_any_media_work() {
+        let mut m = Mocks::new();
+        m.media.expect_process().never();
+        let service = m.service();
+        let err = service.upload(&alice(), input("  ", &[])).await.err();
+        assert!(
+            matches!(&err, Some(AppError::Validation(v)) if v.message == "Please enter a title for your GIF."),
+            "{err:?}"
+        );
+        let err = service.upload(&alice(), input("ok", &["  "])).await.err();
+        assert!(
+            matches!(&err, Some(AppError::Validation(v)) if v.field == "tags"),
+            "{err:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn refused_bytes_become_clear_errors_and_store_nothing() {
+        let cases = [
+            (
+                MediaRejection::UnsupportedType(
+                    "Only GIF, PNG, JPEG and WebP images are accepted.".into(),
+                ),
+                Some("unsupported_type"),
+            ),
+            (
+                MediaRejection::Invalid("The GIF is truncated.".into()),
+                Some("invalid_image"),
+            ),
+            (
+                MediaRejection::TooLarge(
+                    "The image is 65535×65535 pixels; the limit is 8192×8192.".into(),
+                ),
+                Some("image_too_large"),
+            ),
+            (MediaRejection::Timeout, Some("image_too_complex")),
+            (MediaRejection::Busy, None),
+        ];
+        for (rejection, code) in cases {
+            let mut m = Mocks::new();
+            let r = rejection.clone();
+            m.media.expect_process().returning(move |_| Err(r.clone()));
+            m.blobs.expect_put().never();
+            m.gifs.expect_insert().never();
+            let err = m.service().upload(&alice(), input("t", &[])).await.err();
+            match code {
+                Some(code) => assert!(
+                    matches!(&err, Some(AppError::BadMedia { code: c, .. }) if *c == code),
+                    "{err:?}"
+                ),
+                None => assert!(matches!(err, Some(AppError::Unavailable(_))), "{err:?}"),
+            }
+        }
+    }
+}

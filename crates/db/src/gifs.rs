@@ -1,0 +1,367 @@
+//! `GifRepository` on diesel. Lists load a page of ids first, then the rows and their tags in two
+//! queries (never one query per GIF).
+
+use std::collections::HashMap;
+
+use async_trait::async_trait;
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use gifshelf_domain::gif::{
+    Description, Gif, GifEdit, GifFilter, GifId, NewGif, Page, PageRequest, Rendition, TagId,
+    TagName, TagRef, Title,
+};
+use gifshelf_domain::ports::GifRepository;
+use gifshelf_domain::user::{UserId, Username};
+use gifshelf_domain::RepoError;
+
+use crate::connection::{write_tx, AnyConnection, Database};
+use crate::error::repo_error;
+use crate::schema::{gif_tags, gifs, tags, users};
+use crate::search;
+use crate::tags::ensure_tags;
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = gifs)]
+struct GifRow {
+    id: i64,
+    share_id: String,
+    title: String,
+    description: String,
+    uploader_id: i64,
+    uploaded_at: NaiveDateTime,
+    view_count: i64,
+    frame_count: i32,
+    content_type: String,
+    content_key: String,
+    content_size: i64,
+    content_width: i32,
+    content_height: i32,
+    thumbnail_type: String,
+    thumbnail_key: String,
+    thumbnail_size: i64,
+    thumbnail_width: i32,
+    thumbnail_height: i32,
+    static_type: String,
+    static_key: String,
+    static_size: i64,
+    static_width: i32,
+    static_height: i32,
+}
+
+impl GifRow {
+    fn into_gif(self, uploader: String, tags: Vec<TagRef>) -> Gif {
+        Gif {
+            id: GifId(self.id),
+            share_id: self.share_id,
+            title: Title::from_trusted(self.title),
+            description: Description::from_trusted(self.description),
+            tags,
+            view_count: self.view_count,
+            uploader_id: UserId(self.uploader_id),
+            uploader: Username::from_trusted(uploader),
+            uploaded_at: self.uploaded_at,
+            frame_count: self.frame_count,
+            content: Rendition {
+                key: self.content_key,
+                content_type: self.content_type,
+                size: self.content_size,
+                width: self.content_width,
+                height: self.content_height,
+            },
+            thumbnail: Rendition {
+                key: self.thumbnail_key,
+                content_type: self.thumbnail_type,
+                size: self.thumbnail_size,
+                width: self.thumbnail_width,
+                height: self.thumbnail_height,
+            },
+            static_thumbnail: Rendition {
+                key: self.static_key,
+                content_type: self.static_type,
+                size: self.static_size,
+                width: self.static_width,
+                height: self.static_height,
+            },
+        }
+    }
+}
+
+/// Loads the GIFs with these ids, in this order, with uploaders and tags (three queries at most).
+pub(crate) fn load_many(conn: &mut AnyConnection, ids: &[i64]) -> Result<Vec<Gif>, RepoError> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows: Vec<(GifRow, String)> = gifs::table
+        .inner_join(users::table)
+        .filter(gifs::id.eq_any(ids))
+        .select((GifRow::as_select(), users::username))
+        .load(conn)
+        .map_err(repo_error)?;
+    let links: Vec<(i64, i64, String)> = gif_tags::table
+        .inner_join(tags::table)
+        .filter(gif_tags::gif_id.eq_any(ids))
+        .select((gif_tags::gif_id, tags::id, tags::name))
+        .order(tags::name.asc())
+        .load(conn)
+        .map_err(repo_error)?;
+    let mut tags_of: HashMap<i64, Vec<TagRef>> = HashMap::new();
+    for (gif_id, tag_id, name) in links {
+        tags_of.entry(gif_id).or_default().push(TagRef {
+            id: TagId(tag_id),
+            name: TagName::from_trusted(name),
+        });
+    }
+    let mut by_id: HashMap<i64, Gif> = rows
+        .into_iter()
+        .map(|(row, uploader)| {
+            let id = row.id;
+            (
+                id,
+                row.into_gif(uploader, tags_of.remove(&id).unwrap_or_default()),
+            )
+        })
+        .collect();
+    Ok(ids.iter().filter_map(|id| by_id.remove(id)).collect())
+}
+
+fn load_one(conn: &mut AnyConnection, id: i64) -> Result<Gif, RepoError> {
+    load_many(conn, &[id])?.pop().ok_or(RepoError::NotFound)
+}
+
+/// The lower-cased text the search matches against: title, description and tag names.
+fn search_text(title: &Title, description: &Description, tags: &[TagName]) -> String {
+    let mut text = format!("{}\n{}", title.as_str(), description.as_str());
+    for tag in tags {
+        text.push('\n');
+        text.push_str(tag.as_str());
+    }
+    text.to_lowercase()
+}
+
+fn link_tags(
+    conn: &mut AnyConnection,
+    gif_id: i64,
+    names: &[TagName],
+    now: NaiveDateTime,
+) -> Result<(), RepoError> {
+    for tag_id in ensure_tags(conn, names, now)? {
+        diesel::insert_into(gif_tags::table)
+            .values((gif_tags::gif_id.eq(gif_id), gif_tags::tag_id.eq(tag_id)))
+            .execute(conn)
+            .map_err(repo_error)?;
+    }
+    Ok(())
+}
+
+fn page_of_ids(
+    conn: &mut AnyConnection,
+    filter: &GifFilter,
+    page: PageRequest,
+) -> Result<(Vec<i64>, i64), RepoError> {
+    let (limit, offset) = (i64::from(page.size), page.offset());
+    let newest = (gifs::uploaded_at.desc(), gifs::id.desc());
+    match filter {
+        GifFilter::All => {
+            let ids = gifs::table
+                .select(gifs::id)
+                .order(newest)
+                .limit(limit)
+                .offset(offset)
+                .load(conn);
+            let total = gifs::table.count().get_result(conn);
+            Ok((ids.map_err(repo_error)?, total.map_err(repo_error)?))
+        }
+        GifFilter::Tag(name) => {
+            let tagged = || {
+                gif_tags::table
+                    .inner_join(tags::table)
+                    .filter(tags::name.eq(name.as_str().to_owned()))
+                    .select(gif_tags::gif_id)
+            };
+            let ids = gifs::table
+                .filter(gifs::id.eq_any(tagged()))
+                .select(gifs::id)
+                .order(newest)
+                .limit(limit)
+                .offset(offset)
+                .load(conn)
+                .map_err(repo_error)?;
+            let total = gifs::table
+                .filter(gifs::id.eq_any(tagged()))
+                .count()
+                .get_result(conn)
+                .map_err(repo_error)?;
+            Ok((ids, total))
+        }
+        GifFilter::User(username) => {
+            let uploader = || {
+                users::table
+                    .filter(users::username_key.eq(username.to_lowercase()))
+                    .select(users::id)
+            };
+            let ids = gifs::table
+                .filter(gifs::uploader_id.eq_any(uploader()))
+                .select(gifs::id)
+                .order(newest)
+                .limit(limit)
+                .offset(offset)
+                .load(conn)
+                .map_err(repo_error)?;
+            let total = gifs::table
+                .filter(gifs::uploader_id.eq_any(uploader()))
+                .count()
+                .get_result(conn)
+                .map_err(repo_error)?;
+            Ok((ids, total))
+        }
+        GifFilter::Search(words) => search::page(conn, words, limit, offset),
+    }
+}
+
+#[async_trait]
+impl GifRepository for Database {
+    async fn insert(&self, gif: NewGif) -> Result<Gif, RepoError> {
+        self.run(move |conn| {
+            write_tx(conn, |conn| {
+                let text = search_text(&gif.title, &gif.description, &gif.tags);
+                let id: i64 = diesel::insert_into(gifs::table)
+                    .values((
+                        (
+                            gifs::share_id.eq(&gif.share_id),
+                            gifs::title.eq(gif.title.as_str()),
+                            gifs::description.eq(gif.description.as_str()),
+                            gifs::uploader_id.eq(gif.uploader_id.0),
+                            gifs::uploaded_at.eq(gif.uploaded_at),
+                            gifs::view_count.eq(0_i64),
+                            gifs::frame_count.eq(gif.frame_count),
+                            gifs::search_text.eq(&text),
+                        ),
+                        (
+                            gifs::content_type.eq(&gif.content.content_type),
+                            gifs::content_key.eq(&gif.content.key),
+                            gifs::content_size.eq(gif.content.size),
+                            gifs::content_width.eq(gif.content.width),
+                            gifs::content_height.eq(gif.content.height),
+                        ),
+                        (
+                            gifs::thumbnail_type.eq(&gif.thumbnail.content_type),
+                            gifs::thumbnail_key.eq(&gif.thumbnail.key),
+                            gifs::thumbnail_size.eq(gif.thumbnail.size),
+                            gifs::thumbnail_width.eq(gif.thumbnail.width),
+                            gifs::thumbnail_height.eq(gif.thumbnail.height),
+                        ),
+                        (
+                            gifs::static_type.eq(&gif.static_thumbnail.content_type),
+                            gifs::static_key.eq(&gif.static_thumbnail.key),
+                            gifs::static_size.eq(gif.static_thumbnail.size),
+                            gifs::static_width.eq(gif.static_thumbnail.width),
+                            gifs::static_height.eq(gif.static_thumbnail.height),
+                        ),
+                    ))
+                    .returning(gifs::id)
+                    .get_result(conn)
+                    .map_err(repo_error)?;
+                link_tags(conn, id, &gif.tags, gif.uploaded_at)?;
+                load_one(conn, id)
+            })
+        })
+        .await
+    }
+
+    async fn find(&self, id: GifId) -> Result<Gif, RepoError> {
+        self.run(move |conn| load_one(conn, id.0)).await
+    }
+
+    async fn find_by_share_id(&self, share_id: &str) -> Result<Gif, RepoError> {
+        let share_id = share_id.to_owned();
+        self.run(move |conn| {
+            let id: i64 = gifs::table
+                .filter(gifs::share_id.eq(&share_id))
+                .select(gifs::id)
+                .first(conn)
+                .map_err(repo_error)?;
+            load_one(conn, id)
+        })
+        .await
+    }
+
+    async fn list(&self, filter: &GifFilter, page: PageRequest) -> Result<Page<Gif>, RepoError> {
+        let filter = filter.clone();
+        self.run(move |conn| {
+            let (ids, total) = page_of_ids(conn, &filter, page)?;
+            Ok(Page {
+                items: load_many(conn, &ids)?,
+                request: page,
+                total,
+            })
+        })
+        .await
+    }
+
+    async fn update(&self, id: GifId, edit: GifEdit) -> Result<Gif, RepoError> {
+        self.run(move |conn| {
+            write_tx(conn, |conn| {
+                let text = search_text(&edit.title, &edit.description, &edit.tags);
+                let updated = diesel::update(gifs::table.find(id.0))
+                    .set((
+                        gifs::title.eq(edit.title.as_str()),
+                        gifs::description.eq(edit.description.as_str()),
+                        gifs::search_text.eq(&text),
+                    ))
+                    .execute(conn)
+                    .map_err(repo_error)?;
+                if updated == 0 {
+                    return Err(RepoError::NotFound);
+                }
+                diesel::delete(gif_tags::table.filter(gif_tags::gif_id.eq(id.0)))
+                    .execute(conn)
+                    .map_err(repo_error)?;
+                link_tags(conn, id.0, &edit.tags, chrono::Utc::now().naive_utc())?;
+                load_one(conn, id.0)
+            })
+        })
+        .await
+    }
+
+    async fn delete(&self, id: GifId) -> Result<Gif, RepoError> {
+        self.run(move |conn| {
+            write_tx(conn, |conn| {
+                let gif = load_one(conn, id.0)?;
+                diesel::delete(gif_tags::table.filter(gif_tags::gif_id.eq(id.0)))
+                    .execute(conn)
+                    .map_err(repo_error)?;
+                diesel::delete(gifs::table.find(id.0))
+                    .execute(conn)
+                    .map_err(repo_error)?;
+                Ok(gif)
+            })
+        })
+        .await
+    }
+
+    async fn add_view(&self, id: GifId) -> Result<(), RepoError> {
+        self.run(move |conn| {
+            let updated = diesel::update(gifs::table.find(id.0))
+                .set(gifs::view_count.eq(gifs::view_count + 1_i64))
+                .execute(conn)
+                .map_err(repo_error)?;
+            if updated == 0 {
+                Err(RepoError::NotFound)
+            } else {
+                Ok(())
+            }
+        })
+        .await
+    }
+
+    async fn all_blob_keys(&self) -> Result<Vec<String>, RepoError> {
+        self.run(|conn| {
+            let rows: Vec<(String, String, String)> = gifs::table
+                .select((gifs::content_key, gifs::thumbnail_key, gifs::static_key))
+                .load(conn)
+                .map_err(repo_error)?;
+            Ok(rows.into_iter().flat_map(|(a, b, c)| [a, b, c]).collect())
+        })
+        .await
+    }
+}

@@ -1,0 +1,115 @@
+//! `TagRepository` on diesel, and the tag upsert uploads and edits share.
+
+use async_trait::async_trait;
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use diesel::sql_types::{Text, Timestamp};
+use gifshelf_domain::gif::{Tag, TagId, TagName};
+use gifshelf_domain::ports::TagRepository;
+use gifshelf_domain::RepoError;
+
+use crate::connection::{write_tx, AnyConnection, Database};
+use crate::error::repo_error;
+use crate::schema::{gif_tags, tags};
+
+/// The ids of these tags, creating the missing ones (concurrent creators do not clash).
+pub(crate) fn ensure_tags(
+    conn: &mut AnyConnection,
+    names: &[TagName],
+    now: NaiveDateTime,
+) -> Result<Vec<i64>, RepoError> {
+    let mut ids = Vec::with_capacity(names.len());
+    for name in names {
+        let inserted = match conn {
+            AnyConnection::Sqlite(c) => {
+                diesel::sql_query("INSERT OR IGNORE INTO tags (name, created_at) VALUES (?, ?)")
+                    .bind::<Text, _>(name.as_str())
+                    .bind::<Timestamp, _>(now)
+                    .execute(c)
+            }
+            AnyConnection::Postgresql(c) => diesel::sql_query(
+                "INSERT INTO tags (name, created_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
+            )
+            .bind::<Text, _>(name.as_str())
+            .bind::<Timestamp, _>(now)
+            .execute(c),
+        };
+        inserted.map_err(repo_error)?;
+        let id: i64 = tags::table
+            .filter(tags::name.eq(name.as_str()))
+            .select(tags::id)
+            .first(conn)
+            .map_err(repo_error)?;
+        ids.push(id);
+    }
+    Ok(ids)
+}
+
+type TagCountRow = (i64, String, i64);
+
+fn to_tag((id, name, count): TagCountRow) -> Tag {
+    Tag {
+        id: TagId(id),
+        name: TagName::from_trusted(name),
+        count,
+    }
+}
+
+#[async_trait]
+impl TagRepository for Database {
+    async fn list_with_counts(&self) -> Result<Vec<Tag>, RepoError> {
+        self.run(|conn| {
+            let count = diesel::dsl::count(gif_tags::gif_id.nullable());
+            let rows: Vec<TagCountRow> = tags::table
+                .left_join(gif_tags::table)
+                .group_by((tags::id, tags::name))
+                .select((tags::id, tags::name, count))
+                .order((count.desc(), tags::name.asc()))
+                .load(conn)
+                .map_err(repo_error)?;
+            Ok(rows.into_iter().map(to_tag).collect())
+        })
+        .await
+    }
+
+    async fn find_by_name(&self, name: &TagName) -> Result<Tag, RepoError> {
+        let name = name.as_str().to_owned();
+        self.run(move |conn| {
+            let row: TagCountRow = tags::table
+                .left_join(gif_tags::table)
+                .filter(tags::name.eq(&name))
+                .group_by((tags::id, tags::name))
+                .select((
+                    tags::id,
+                    tags::name,
+                    diesel::dsl::count(gif_tags::gif_id.nullable()),
+                ))
+                .first(conn)
+                .map_err(repo_error)?;
+            Ok(to_tag(row))
+        })
+        .await
+    }
+
+    async fn create(&self, name: &TagName) -> Result<Tag, RepoError> {
+        let name = name.clone();
+        self.run(move |conn| {
+            write_tx(conn, |conn| {
+                let id: i64 = diesel::insert_into(tags::table)
+                    .values((
+                        tags::name.eq(name.as_str()),
+                        tags::created_at.eq(chrono::Utc::now().naive_utc()),
+                    ))
+                    .returning(tags::id)
+                    .get_result(conn)
+                    .map_err(repo_error)?;
+                Ok(Tag {
+                    id: TagId(id),
+                    name,
+                    count: 0,
+                })
+            })
+        })
+        .await
+    }
+}

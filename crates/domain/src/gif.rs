@@ -1,0 +1,432 @@
+//! GIFs, tags and the rules of spec §5 for them.
+
+use chrono::NaiveDateTime;
+
+use crate::user::{UserId, Username};
+use crate::ValidationError;
+
+pub const TITLE_MAX: usize = 100;
+pub const DESCRIPTION_MAX: usize = 500;
+pub const TAG_NAME_MAX: usize = 50;
+/// Most tags one GIF may carry (the editor shows ten suggestions; twenty is plenty).
+pub const TAGS_PER_GIF_MAX: usize = 20;
+/// Page size when the client gives none (spec §7), and the largest we serve.
+pub const DEFAULT_PAGE_SIZE: u32 = 6;
+pub const MAX_PAGE_SIZE: u32 = 100;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GifId(pub i64);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TagId(pub i64);
+
+/// A required title of at most 100 characters, trimmed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Title(String);
+
+impl Title {
+    pub fn parse(raw: &str) -> Result<Self, ValidationError> {
+        let title = raw.trim();
+        if title.is_empty() {
+            return Err(ValidationError::new(
+                "title",
+                "Please enter a title for your GIF.",
+            ));
+        }
+        if title.chars().count() > TITLE_MAX {
+            return Err(ValidationError::new(
+                "title",
+                format!("Title must be at most {TITLE_MAX} characters"),
+            ));
+        }
+        if title.chars().any(char::is_control) {
+            return Err(ValidationError::new(
+                "title",
+                "Title must not contain control characters",
+            ));
+        }
+        Ok(Self(title.to_owned()))
+    }
+
+    pub fn from_trusted(value: String) -> Self {
+        Self(value)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// An optional description of at most 500 characters, trimmed.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Description(String);
+
+impl Description {
+    pub fn parse(raw: &str) -> Result<Self, ValidationError> {
+        let text = raw.trim();
+        if text.chars().count() > DESCRIPTION_MAX {
+            return Err(ValidationError::new(
+                "description",
+                format!("Description must be at most {DESCRIPTION_MAX} characters"),
+            ));
+        }
+        if text
+            .chars()
+            .any(|c| c.is_control() && c != '\n' && c != '\t' && c != '\r')
+        {
+            return Err(ValidationError::new(
+                "description",
+                "Description must not contain control characters",
+            ));
+        }
+        Ok(Self(text.to_owned()))
+    }
+
+    pub fn from_trusted(value: String) -> Self {
+        Self(value)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A tag name: trimmed, lower-cased, 1 to 50 characters, no control characters.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TagName(String);
+
+impl TagName {
+    pub fn parse(raw: &str) -> Result<Self, ValidationError> {
+        let name = raw.trim().to_lowercase();
+        if name.is_empty() {
+            return Err(ValidationError::new("name", "Tag name must not be blank"));
+        }
+        if name.chars().count() > TAG_NAME_MAX {
+            return Err(ValidationError::new(
+                "name",
+                format!("Tag names must be at most {TAG_NAME_MAX} characters"),
+            ));
+        }
+        if name.chars().any(char::is_control) {
+            return Err(ValidationError::new(
+                "name",
+                "Tag names must not contain control characters",
+            ));
+        }
+        Ok(Self(name))
+    }
+
+    /// Every name parsed, duplicates dropped (first occurrence kept), at most 20.
+    pub fn parse_list<S: AsRef<str>>(raw: &[S]) -> Result<Vec<Self>, ValidationError> {
+        let mut names: Vec<Self> = Vec::with_capacity(raw.len());
+        for item in raw {
+            let name =
+                Self::parse(item.as_ref()).map_err(|e| ValidationError::new("tags", e.message))?;
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        if names.len() > TAGS_PER_GIF_MAX {
+            return Err(ValidationError::new(
+                "tags",
+                format!("A GIF can have at most {TAGS_PER_GIF_MAX} tags"),
+            ));
+        }
+        Ok(names)
+    }
+
+    pub fn from_trusted(value: String) -> Self {
+        Self(value)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A tag with how many GIFs carry it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tag {
+    pub id: TagId,
+    pub name: TagName,
+    pub count: i64,
+}
+
+/// A tag as a GIF lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TagRef {
+    pub id: TagId,
+    pub name: TagName,
+}
+
+/// One stored image file of a GIF.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendition {
+    /// Where the bytes live in the blob store; chosen by the server, never from a file name.
+    pub key: String,
+    pub content_type: String,
+    pub size: i64,
+    pub width: i32,
+    pub height: i32,
+}
+
+/// A stored GIF (or still image) with its three renditions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Gif {
+    pub id: GifId,
+    pub share_id: String,
+    pub title: Title,
+    pub description: Description,
+    pub tags: Vec<TagRef>,
+    pub view_count: i64,
+    pub uploader_id: UserId,
+    pub uploader: Username,
+    /// UTC.
+    pub uploaded_at: NaiveDateTime,
+    pub frame_count: i32,
+    /// The bytes as uploaded.
+    pub content: Rendition,
+    /// Every frame, at most 320 px wide.
+    pub thumbnail: Rendition,
+    /// The first frame, same width, a still format.
+    pub static_thumbnail: Rendition,
+}
+
+impl Gif {
+    pub fn blob_keys(&self) -> [&str; 3] {
+        [
+            &self.content.key,
+            &self.thumbnail.key,
+            &self.static_thumbnail.key,
+        ]
+    }
+}
+
+/// What it takes to store a GIF; tags that do not exist yet are created.
+#[derive(Debug, Clone)]
+pub struct NewGif {
+    pub share_id: String,
+    pub title: Title,
+    pub description: Description,
+    pub tags: Vec<TagName>,
+    pub uploader_id: UserId,
+    pub uploaded_at: NaiveDateTime,
+    pub frame_count: i32,
+    pub content: Rendition,
+    pub thumbnail: Rendition,
+    pub static_thumbnail: Rendition,
+}
+
+/// The editable fields (spec §3 "Update payload").
+#[derive(Debug, Clone)]
+pub struct GifEdit {
+    pub title: Title,
+    pub description: Description,
+    pub tags: Vec<TagName>,
+}
+
+/// Which GIFs a list shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GifFilter {
+    All,
+    Tag(TagName),
+    /// By uploader, compared case-insensitively.
+    User(String),
+    /// Every word must be found in the title, the description or a tag name (case-insensitive).
+    Search(Vec<String>),
+}
+
+impl GifFilter {
+    /// The search of design.md §3: split on white space, lower-cased. An empty term lists everything.
+    pub fn search(term: &str) -> Self {
+        let words: Vec<String> = term
+            .split_whitespace()
+            .map(str::to_lowercase)
+            .take(16)
+            .collect();
+        if words.is_empty() {
+            Self::All
+        } else {
+            Self::Search(words)
+        }
+    }
+}
+
+/// A page request: page from 0, size 1 to 100.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageRequest {
+    pub page: u32,
+    pub size: u32,
+}
+
+impl PageRequest {
+    pub fn new(page: Option<u32>, size: Option<u32>) -> Result<Self, ValidationError> {
+        let size = size.unwrap_or(DEFAULT_PAGE_SIZE);
+        if size == 0 || size > MAX_PAGE_SIZE {
+            return Err(ValidationError::new(
+                "size",
+                format!("Page size must be between 1 and {MAX_PAGE_SIZE}"),
+            ));
+        }
+        let page = page.unwrap_or(0);
+        if u64::from(page) * u64::from(size) > 10_000_000 {
+            return Err(ValidationError::new("page", "Page is out of range"));
+        }
+        Ok(Self { page, size })
+    }
+
+    pub fn offset(&self) -> i64 {
+        i64::from(self.page) * i64::from(self.size)
+    }
+}
+
+/// One page of a list, with the total number of matches.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page<T> {
+    pub items: Vec<T>,
+    pub request: PageRequest,
+    pub total: i64,
+}
+
+impl<T> Page<T> {
+    pub fn total_pages(&self) -> i64 {
+        let size = i64::from(self.request.size);
+        (self.total + size - 1) / size
+    }
+
+    pub fn has_next(&self) -> bool {
+        i64::from(self.request.page) + 1 < self.total_pages()
+    }
+
+    pub fn has_previous(&self) -> bool {
+        self.request.page > 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn titles() {
+        let long = "t".repeat(101);
+        let cases: &[(&str, Option<&str>)] = &[
+            ("  Dancing cat ", None),
+            ("", Some("Please enter a title for your GIF.")),
+            ("   ", Some("Please enter a title for your GIF.")),
+            (&long, Some("Title must be at most 100 characters")),
+            (
+                "bell\u{7}",
+                Some("Title must not contain control characters"),
+            ),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(
+                Title::parse(input).err().map(|e| e.message).as_deref(),
+                *expected,
+                "{input:?}"
+            );
+        }
+        assert_eq!(
+            Title::parse(&"é".repeat(100)).map(|t| t.as_str().chars().count()),
+            Ok(100)
+        );
+        assert_eq!(
+            Title::parse(" x ").map(|t| t.as_str().to_owned()),
+            Ok("x".into())
+        );
+    }
+
+    #[test]
+    fn descriptions() {
+        assert!(Description::parse("").is_ok());
+        assert!(Description::parse(&"d".repeat(500)).is_ok());
+        assert_eq!(
+            Description::parse(&"d".repeat(501))
+                .err()
+                .map(|e| e.message),
+            Some("Description must be at most 500 characters".into())
+        );
+        assert!(Description::parse("two\nlines").is_ok());
+    }
+
+    #[test]
+    fn tag_names_are_trimmed_lower_cased_and_bounded() {
+        let cases: &[(&str, Result<&str, &str>)] = &[
+            ("  Funny ", Ok("funny")),
+            ("CATS", Ok("cats")),
+            ("", Err("Tag name must not be blank")),
+            ("  ", Err("Tag name must not be blank")),
+            (
+                "x\u{0}y",
+                Err("Tag names must not contain control characters"),
+            ),
+        ];
+        for (input, expected) in cases {
+            let got = TagName::parse(input)
+                .map(|t| t.as_str().to_owned())
+                .map_err(|e| e.message);
+            assert_eq!(
+                got.as_ref().map(String::as_str).map_err(String::as_str),
+                *expected,
+                "{input:?}"
+            );
+        }
+        assert!(TagName::parse(&"a".repeat(50)).is_ok());
+        assert!(TagName::parse(&"a".repeat(51)).is_err());
+    }
+
+    #[test]
+    fn tag_lists_drop_duplicates_and_have_a_cap() {
+        let list = TagName::parse_list(&["Cat", "cat ", "dog"])
+            .map(|l| l.into_iter().map(|t| t.0).collect::<Vec<_>>());
+        assert_eq!(list, Ok(vec!["cat".to_owned(), "dog".to_owned()]));
+        let many: Vec<String> = (0..21).map(|i| format!("t{i}")).collect();
+        assert!(TagName::parse_list(&many).is_err());
+        assert_eq!(
+            TagName::parse_list(&["ok", " "]).err().map(|e| e.field),
+            Some("tags")
+        );
+    }
+
+    #[test]
+    fn search_terms() {
+        assert_eq!(GifFilter::search("  "), GifFilter::All);
+        assert_eq!(
+            GifFilter::search(" Happy  CAT "),
+            GifFilter::Search(vec!["happy".into(), "cat".into()])
+        );
+    }
+
+    #[test]
+    fn paging() {
+        assert_eq!(
+            PageRequest::new(None, None),
+            Ok(PageRequest { page: 0, size: 6 })
+        );
+        assert!(PageRequest::new(Some(0), Some(0)).is_err());
+        assert!(PageRequest::new(Some(0), Some(101)).is_err());
+        let page = |p, total| Page::<()> {
+            items: vec![],
+            request: PageRequest { page: p, size: 12 },
+            total,
+        };
+        assert_eq!(
+            (
+                page(0, 0).total_pages(),
+                page(0, 0).has_next(),
+                page(0, 0).has_previous()
+            ),
+            (0, false, false)
+        );
+        assert_eq!(
+            (page(0, 13).total_pages(), page(0, 13).has_next()),
+            (2, true)
+        );
+        assert_eq!(
+            (page(1, 13).has_next(), page(1, 13).has_previous()),
+            (false, true)
+        );
+        assert_eq!(page(0, 12).total_pages(), 1);
+    }
+}

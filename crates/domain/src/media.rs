@@ -1,0 +1,42 @@
+//! What the image pipeline produces and how it refuses input.
+
+/// One rendition as bytes, before it is stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EncodedImage {
+    pub bytes: Vec<u8>,
+    pub content_type: String,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// An accepted upload: its sniffed type and size, and the two derived renditions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProcessedMedia {
+    /// From the bytes' magic numbers, never the file name or the client's content type.
+    pub content_type: String,
+    pub extension: String,
+    pub width: u32,
+    pub height: u32,
+    pub frames: u32,
+    pub thumbnail: EncodedImage,
+    pub static_thumbnail: EncodedImage,
+}
+
+/// Why an upload's bytes were refused. Messages are sentences a user can read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MediaRejection {
+    #[error("{0}")]
+    UnsupportedType(String),
+    #[error("{0}")]
+    Invalid(String),
+    #[error("{0}")]
+    TooLarge(String),
+    /// Every processing slot is taken; try again shortly.
+    #[error("The server is busy processing other uploads. Please try again in a moment.")]
+    Busy,
+    #[error("The image took too long to process.")]
+    Timeout,
+    /// A fault of ours, not of the input.
+    #[error("image processing failed: {0}")]
+    Internal(String),
+}

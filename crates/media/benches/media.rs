@@ -1,0 +1,332 @@
+//! `cargo bench`: generated and real GIFs through `process`, each in its own child process
+//! (for an honest peak RSS), compared with `gifsicle -O2 --resize-fit-width 320`.
+
+use std::borrow::Cow;
+use std::io::Cursor;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use gifshelf_media::{probe, process, static_thumbnail, Limits};
+use image::codecs::gif::GifDecoder;
+use image::{AnimationDecoder, RgbaImage};
+
+const GIFSICLE: &str = "/usr/bin/gifsicle";
+
+fn cpu_ms(who: i32) -> f64 {
+    // SAFETY: getrusage only writes into the zeroed struct we pass.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(who, &mut u) };
+    let t = |tv: libc::timeval| tv.tv_sec as f64 * 1e3 + tv.tv_usec as f64 / 1e3;
+    t(u.ru_utime) + t(u.ru_stime)
+}
+
+fn vm_hwm_kb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1).map(|v| v.parse().unwrap_or(0)))
+        })
+        .unwrap_or(0)
+}
+
+/// Child mode: process one file, print the figures on one line, write the thumbnail beside it.
+fn child(path: &Path) {
+    let bytes = std::fs::read(path).unwrap();
+    let limits = Limits::default();
+    let t = Instant::now();
+    let p = probe(&bytes, &limits).unwrap();
+    let probe_ms = t.elapsed().as_secs_f64() * 1e3;
+    let c0 = cpu_ms(libc::RUSAGE_SELF);
+    let t = Instant::now();
+    let out = process(&bytes, &limits).unwrap();
+    let wall = t.elapsed().as_secs_f64() * 1e3;
+    let cpu = cpu_ms(libc::RUSAGE_SELF) - c0;
+    let hwm = vm_hwm_kb();
+    let t = Instant::now();
+    let st = static_thumbnail(&bytes, &limits).unwrap();
+    let static_ms = t.elapsed().as_secs_f64() * 1e3;
+    std::fs::write(path.with_extension("ours.gif"), &out.thumbnail.bytes).unwrap();
+    println!(
+        "RESULT {probe_ms:.3} {cpu:.1} {wall:.1} {static_ms:.2} {} {} {hwm} {} {}",
+        out.thumbnail.bytes.len(),
+        st.bytes.len(),
+        p.frames,
+        out.thumbnail.width
+    );
+}
+
+// ---------- deterministic corpus ----------
+
+fn palette() -> Vec<u8> {
+    let mut p = Vec::with_capacity(768);
+    for r in 0..6u8 {
+        for g in 0..6u8 {
+            for b in 0..6u8 {
+                p.extend_from_slice(&[r * 51, g * 51, b * 51]);
+            }
+        }
+    }
+    for i in 0..40u32 {
+        let v = (i * 255 / 39) as u8;
+        p.extend_from_slice(&[v, v, v]);
+    }
+    p
+}
+
+const BAYER: [[u32; 4]; 4] = [[0, 8, 2, 10], [12, 4, 14, 6], [3, 11, 1, 9], [15, 7, 13, 5]];
+
+/// Cube index of a colour, ordered-dithered with strength `dither` (0..=51).
+fn cube(r: u32, g: u32, b: u32, x: u32, y: u32, dither: u32) -> u8 {
+    let d = BAYER[(y % 4) as usize][(x % 4) as usize] * dither / 16;
+    let q = |v: u32| ((v + d).min(255) / 51).min(5);
+    (36 * q(r) + 6 * q(g) + q(b)) as u8
+}
+
+fn encoder(w: u16, h: u16) -> gif::Encoder<Vec<u8>> {
+    let mut e = gif::Encoder::new(Vec::new(), w, h, &palette()).unwrap();
+    e.set_repeat(gif::Repeat::Infinite).unwrap();
+    e
+}
+
+#[allow(clippy::too_many_arguments)]
+fn frame(
+    e: &mut gif::Encoder<Vec<u8>>,
+    left: u16,
+    top: u16,
+    w: u16,
+    h: u16,
+    delay: u16,
+    f: impl Fn(u32, u32) -> u8,
+) {
+    let buf: Vec<u8> = (0..u32::from(h))
+        .flat_map(|y| (0..u32::from(w)).map(move |x| (x, y)))
+        .map(|(x, y)| f(x + u32::from(left), y + u32::from(top)))
+        .collect();
+    let fr = gif::Frame {
+        left,
+        top,
+        width: w,
+        height: h,
+        delay,
+        buffer: Cow::Owned(buf),
+        ..gif::Frame::default()
+    };
+    e.write_frame(&fr).unwrap();
+}
+
+fn scene(x: u32, y: u32, k: u32, w: u32, h: u32, dither: u32) -> u8 {
+    let r = (x * 255 / w + k * 3) % 256;
+    let g = (y * 255 / h + k * 2) % 256;
+    let cx = (w / 2 + (k * 7) % (w / 2)) as i64 - x as i64;
+    let cy = (h / 2) as i64 - y as i64;
+    let b = if cx * cx + cy * cy < (h as i64 / 5).pow(2) {
+        230
+    } else {
+        (x + y) * 255 / (w + h)
+    };
+    cube(r, g, b, x, y, dither)
+}
+
+fn gen_full(w: u16, h: u16, n: u32, dither: u32) -> Vec<u8> {
+    let mut e = encoder(w, h);
+    for k in 0..n {
+        frame(&mut e, 0, 0, w, h, 4, |x, y| {
+            scene(x, y, k, u32::from(w), u32::from(h), dither)
+        });
+    }
+    e.into_inner().unwrap()
+}
+
+fn gen_small_changes(w: u16, h: u16, n: u32) -> Vec<u8> {
+    let mut e = encoder(w, h);
+    let (cw, ch) = (u32::from(w), u32::from(h));
+    frame(&mut e, 0, 0, w, h, 5, |x, y| scene(x, y, 0, cw, ch, 20));
+    for k in 1..n {
+        // A sprite moving across the background and a blinking box.
+        let sx = ((k * 13) % (cw - 48)) as u16;
+        let sy = ((k * 7) % (ch - 48)) as u16;
+        frame(&mut e, sx, sy, 48, 48, 5, |x, y| {
+            if (x + y + k) % 9 < 5 {
+                cube(255, 40 + (k * 5) % 200, 40, x, y, 0)
+            } else {
+                scene(x, y, 0, cw, ch, 20)
+            }
+        });
+    }
+    e.into_inner().unwrap()
+}
+
+fn gen_big(n: u32) -> Vec<u8> {
+    let (w, h) = (1280u16, 720u16);
+    let (cw, ch) = (1280u32, 720u32);
+    let mut e = encoder(w, h);
+    frame(&mut e, 0, 0, w, h, 4, |x, y| scene(x, y, 0, cw, ch, 40));
+    for k in 1..n {
+        let (l, t) = (((k * 37) % 320) as u16, ((k * 23) % 180) as u16);
+        frame(&mut e, l, t, 840, 480, 4, |x, y| scene(x, y, k, cw, ch, 40));
+    }
+    e.into_inner().unwrap()
+}
+
+/// Makes one generated input.
+type Generator = fn() -> Vec<u8>;
+
+// ---------- quality ----------
+
+fn frames_of(bytes: &[u8]) -> Vec<RgbaImage> {
+    GifDecoder::new(Cursor::new(bytes))
+        .unwrap()
+        .into_frames()
+        .map(|f| f.unwrap().into_buffer())
+        .collect()
+}
+
+fn over_white(p: &image::Rgba<u8>) -> [f64; 3] {
+    let a = f64::from(p[3]) / 255.0;
+    [0, 1, 2].map(|i| f64::from(p[i]) * a + 255.0 * (1.0 - a))
+}
+
+/// PSNR (dB) of `test` frames against a float Lanczos3 downscale of the composited source
+/// frames, over white, on up to 40 evenly spaced frames.
+fn psnr(source: &[RgbaImage], test: &[u8]) -> (f64, usize) {
+    let test = frames_of(test);
+    if test.len() != source.len() || test.is_empty() {
+        return (f64::NAN, 0);
+    }
+    let (tw, th) = test[0].dimensions();
+    let step = source.len().div_ceil(40);
+    let (mut se, mut n) = (0.0, 0.0);
+    let mut used = 0;
+    for i in (0..source.len()).step_by(step) {
+        let reference = if source[i].dimensions() == (tw, th) {
+            source[i].clone()
+        } else {
+            image::imageops::resize(&source[i], tw, th, image::imageops::FilterType::Lanczos3)
+        };
+        for (a, b) in reference.pixels().zip(test[i].pixels()) {
+            let (a, b) = (over_white(a), over_white(b));
+            for c in 0..3 {
+                se += (a[c] - b[c]).powi(2);
+            }
+            n += 3.0;
+        }
+        used += 1;
+    }
+    let mse = se / n;
+    (
+        if mse == 0.0 {
+            99.0
+        } else {
+            10.0 * (255.0f64 * 255.0 / mse).log10()
+        },
+        used,
+    )
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--child") {
+        child(Path::new(&args[i + 1]));
+        return;
+    }
+    let dir = PathBuf::from(std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".into()))
+        .join("bench-corpus");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut cases: Vec<(String, PathBuf)> = Vec::new();
+    let gens: [(&str, Generator); 4] = [
+        ("gen_100x100_10f", || gen_full(100, 100, 10, 30)),
+        ("gen_480x270_60f", || gen_full(480, 270, 60, 30)),
+        ("gen_800x600_120f_small", || {
+            gen_small_changes(800, 600, 120)
+        }),
+        ("gen_1280x720_200f", || gen_big(200)),
+    ];
+    for (name, g) in gens {
+        let path = dir.join(format!("{name}.gif"));
+        if !path.exists() {
+            std::fs::write(&path, g()).unwrap();
+        }
+        cases.push((name.to_string(), path));
+    }
+    let corpus_path = std::env::var_os("GIFSHELF_CORPUS")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
+    let corpus = corpus_path.as_path();
+    if corpus.is_dir() {
+        for name in ["moon_impact.gif", "sample_big.gif", "rainbow.gif"] {
+            let p = corpus.join(name);
+            if p.exists() {
+                cases.push((name.trim_end_matches(".gif").to_string(), p));
+            }
+        }
+    } else {
+        println!("note: the shared corpus (../shared/corpus or GIFSHELF_CORPUS) is missing; real-world files skipped");
+    }
+    let has_gifsicle = Path::new(GIFSICLE).exists();
+    if !has_gifsicle {
+        println!("note: {GIFSICLE} is absent; gifsicle comparison skipped");
+    }
+    let exe = std::env::current_exe().unwrap();
+    println!(
+        "{:<24} {:>9} {:>5} {:>5} {:>8} {:>8} {:>8} {:>7} {:>9} {:>8} {:>8} | {:>9} {:>9} {:>6} {:>6} | {:>6} {:>6}",
+        "case", "src B", "fr", "tw", "probe ms", "cpu ms", "wall ms", "peak MB", "anim B", "still B", "still ms",
+        "gs cpu ms", "gs B", "cpu x", "B x", "PSNR", "gsPSNR"
+    );
+    for (name, path) in &cases {
+        let src_len = std::fs::metadata(path).unwrap().len();
+        // Our run, in a child process; work on a copy path for outputs.
+        let work = dir.join(format!("{name}.in.gif"));
+        if !work.exists() {
+            std::fs::copy(path, &work).unwrap();
+        }
+        let out = Command::new(&exe)
+            .arg("--child")
+            .arg(&work)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let Some(line) = text.lines().find(|l| l.starts_with("RESULT ")) else {
+            println!(
+                "{name}: child failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            continue;
+        };
+        let v: Vec<f64> = line[7..]
+            .split_whitespace()
+            .map(|x| x.parse().unwrap())
+            .collect();
+        let (probe_ms, cpu, wall, static_ms, anim_b, still_b, hwm, frames, tw) =
+            (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]);
+        let ours = std::fs::read(work.with_extension("ours.gif")).unwrap();
+        let source = frames_of(&std::fs::read(path).unwrap());
+        let (q_ours, _) = psnr(&source, &ours);
+        let (mut gs_cpu, mut gs_b, mut q_gs) = (f64::NAN, f64::NAN, f64::NAN);
+        if has_gifsicle {
+            let gs_out = dir.join(format!("{name}.gifsicle.gif"));
+            let c0 = cpu_ms(libc::RUSAGE_CHILDREN);
+            let st = Command::new(GIFSICLE)
+                .args(["-O2", "--resize-fit-width", "320"])
+                .arg(path)
+                .arg("-o")
+                .arg(&gs_out)
+                .status()
+                .unwrap();
+            gs_cpu = cpu_ms(libc::RUSAGE_CHILDREN) - c0;
+            if st.success() {
+                let gb = std::fs::read(&gs_out).unwrap();
+                gs_b = gb.len() as f64;
+                q_gs = psnr(&source, &gb).0;
+            }
+        }
+        println!(
+            "{:<24} {:>9} {:>5} {:>5} {:>8.3} {:>8.1} {:>8.1} {:>7.1} {:>9} {:>8} {:>8.2} | {:>9.1} {:>9} {:>6.2} {:>6.2} | {:>6.2} {:>6.2}",
+            name, src_len, frames, tw, probe_ms, cpu, wall, hwm / 1024.0, anim_b, still_b, static_ms,
+            gs_cpu, gs_b, cpu / gs_cpu, anim_b / gs_b, q_ours, q_gs
+        );
+    }
+    println!("cpu x = our CPU / gifsicle CPU; B x = our animated bytes / gifsicle bytes; PSNR in dB vs a float Lanczos3 downscale of the composited source (up to 40 frames, over white); peak MB = child VmHWM including the input bytes.");
+}

@@ -1,0 +1,250 @@
+//! Output palettes and the nearest-colour mapping onto them.
+
+/// An output palette of at most 255 visible colours; the index after the last colour is the
+/// transparent one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Palette {
+    pub rgb: Vec<[u8; 3]>,
+}
+
+fn dist(a: [u8; 3], b: [u8; 3]) -> i32 {
+    let dr = i32::from(a[0]) - i32::from(b[0]);
+    let dg = i32::from(a[1]) - i32::from(b[1]);
+    let db = i32::from(a[2]) - i32::from(b[2]);
+    dr * dr + dg * dg + db * db
+}
+
+impl Palette {
+    /// From a GIF colour table (`r, g, b` triples). A full 256-colour table loses the colour
+    /// closest to another one, to free an index for transparency.
+    pub(crate) fn from_table(raw: &[u8]) -> Palette {
+        let mut rgb: Vec<[u8; 3]> = raw.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect();
+        rgb.truncate(256);
+        if rgb.is_empty() {
+            rgb.push([0, 0, 0]);
+        }
+        if rgb.len() == 256 {
+            let mut best = (i32::MAX, 255);
+            for i in 0..rgb.len() {
+                for j in i + 1..rgb.len() {
+                    let d = dist(rgb[i], rgb[j]);
+                    if d < best.0 {
+                        best = (d, j);
+                    }
+                }
+            }
+            rgb.remove(best.1);
+        }
+        Palette { rgb }
+    }
+
+    /// A palette of at most 255 colours for packed opaque colours (`0xFF_RR_GG_BB`): the
+    /// colours themselves when there are at most 256 of them (one merged into its nearest when
+    /// there are exactly 256), NeuQuant otherwise.
+    pub(crate) fn for_colors(mut colors: Vec<u32>) -> Palette {
+        let unpack = |c: u32| {
+            let b = c.to_be_bytes();
+            [b[1], b[2], b[3]]
+        };
+        if colors.is_empty() {
+            return Palette {
+                rgb: vec![[0, 0, 0]],
+            };
+        }
+        let pixels = colors.len();
+        let mut distinct = colors.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        if distinct.len() <= 256 {
+            let raw: Vec<u8> = distinct.into_iter().flat_map(unpack).collect();
+            return Palette::from_table(&raw);
+        }
+        // NeuQuant learns from a sample; larger inputs can afford a sparser one.
+        let sample = if pixels > 100_000 { 10 } else { 3 };
+        let rgba: Vec<u8> = colors
+            .drain(..)
+            .flat_map(|c| {
+                let [r, g, b] = unpack(c);
+                [r, g, b, 255]
+            })
+            .collect();
+        let nq = color_quant::NeuQuant::new(sample, 255, &rgba);
+        let mut rgb: Vec<[u8; 3]> = nq
+            .color_map_rgb()
+            .chunks_exact(3)
+            .map(|c| [c[0], c[1], c[2]])
+            .collect();
+        rgb.sort_unstable();
+        rgb.dedup();
+        Palette { rgb }
+    }
+
+    /// The transparent index.
+    pub(crate) fn transparent(&self) -> u8 {
+        // At most 255 visible colours, so this fits.
+        u8::try_from(self.rgb.len()).unwrap_or(255)
+    }
+
+    /// The colour table to write: the visible colours then the transparent slot.
+    pub(crate) fn table(&self) -> Vec<u8> {
+        let mut t: Vec<u8> = self.rgb.iter().flatten().copied().collect();
+        t.extend_from_slice(&[0, 0, 0]);
+        t
+    }
+
+    /// Packed opaque colour of index `i` (0 is reserved for "transparent").
+    pub(crate) fn packed(&self, i: u8) -> u32 {
+        match self.rgb.get(usize::from(i)) {
+            Some(c) => pack(*c),
+            None => 0,
+        }
+    }
+}
+
+/// Packs an opaque colour as `0xFF_RR_GG_BB`; transparent pixels are `0`.
+pub(crate) fn pack(c: [u8; 3]) -> u32 {
+    0xFF00_0000 | u32::from(c[0]) << 16 | u32::from(c[1]) << 8 | u32::from(c[2])
+}
+
+const CACHE_BITS: u32 = 16;
+
+/// Nearest-colour lookup with a direct-mapped cache of recent answers.
+pub(crate) struct Mapper {
+    /// Palette sorted by green, with original indices.
+    sorted: Vec<([i32; 3], u8)>,
+    keys: Vec<u32>,
+    vals: Vec<u8>,
+}
+
+impl Mapper {
+    pub(crate) fn new(p: &Palette) -> Mapper {
+        let mut sorted: Vec<([i32; 3], u8)> = p
+            .rgb
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                (
+                    [i32::from(c[0]), i32::from(c[1]), i32::from(c[2])],
+                    u8::try_from(i).unwrap_or(0),
+                )
+            })
+            .collect();
+        sorted.sort_by_key(|(c, _)| c[1]);
+        Mapper {
+            sorted,
+            keys: vec![0; 1 << CACHE_BITS],
+            vals: vec![0; 1 << CACHE_BITS],
+        }
+    }
+
+    /// The index of the palette colour nearest to `rgb` (squared RGB distance).
+    #[inline]
+    pub(crate) fn map(&mut self, r: u8, g: u8, b: u8) -> u8 {
+        let key = (u32::from(r) << 16 | u32::from(g) << 8 | u32::from(b)) + 1;
+        let slot = (key.wrapping_mul(0x9E37_79B1) >> (32 - CACHE_BITS)) as usize;
+        if self.keys[slot] == key {
+            return self.vals[slot];
+        }
+        let v = self.search(i32::from(r), i32::from(g), i32::from(b));
+        self.keys[slot] = key;
+        self.vals[slot] = v;
+        v
+    }
+
+    fn search(&self, r: i32, g: i32, b: i32) -> u8 {
+        let s = &self.sorted;
+        let start = s.partition_point(|(c, _)| c[1] < g);
+        let mut best = i32::MAX;
+        let mut best_i = 0u8;
+        let mut up = start;
+        let mut down = start;
+        loop {
+            let mut progressed = false;
+            if up < s.len() {
+                let (c, i) = s[up];
+                let dg = c[1] - g;
+                if dg * dg < best {
+                    let d = (c[0] - r) * (c[0] - r) + dg * dg + (c[2] - b) * (c[2] - b);
+                    if d < best {
+                        best = d;
+                        best_i = i;
+                    }
+                    up += 1;
+                    progressed = true;
+                } else {
+                    up = s.len();
+                }
+            }
+            if down > 0 {
+                let (c, i) = s[down - 1];
+                let dg = c[1] - g;
+                if dg * dg < best {
+                    let d = (c[0] - r) * (c[0] - r) + dg * dg + (c[2] - b) * (c[2] - b);
+                    if d < best {
+                        best = d;
+                        best_i = i;
+                    }
+                    down -= 1;
+                    progressed = true;
+                } else {
+                    down = 0;
+                }
+            }
+            if !progressed {
+                return best_i;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mapper_finds_nearest() {
+        let p = Palette {
+            rgb: vec![
+                [0, 0, 0],
+                [255, 255, 255],
+                [255, 0, 0],
+                [0, 0, 255],
+                [10, 200, 10],
+            ],
+        };
+        let mut m = Mapper::new(&p);
+        for (i, c) in p.rgb.iter().enumerate() {
+            assert_eq!(usize::from(m.map(c[0], c[1], c[2])), i);
+        }
+        assert_eq!(m.map(240, 10, 10), 2);
+        assert_eq!(m.map(20, 180, 30), 4);
+        assert_eq!(m.map(200, 200, 200), 1);
+        // Brute force agreement on a grid.
+        for r in (0..=255).step_by(37) {
+            for g in (0..=255).step_by(29) {
+                for b in (0..=255).step_by(41) {
+                    let want = p
+                        .rgb
+                        .iter()
+                        .map(|c| dist(*c, [r as u8, g as u8, b as u8]))
+                        .min()
+                        .unwrap();
+                    let got = m.map(r as u8, g as u8, b as u8);
+                    assert_eq!(
+                        dist(p.rgb[usize::from(got)], [r as u8, g as u8, b as u8]),
+                        want
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn full_table_frees_one_index() {
+        let raw: Vec<u8> = (0..=255u8).flat_map(|i| [i, i, i]).collect();
+        let p = Palette::from_table(&raw);
+        assert_eq!(p.rgb.len(), 255);
+        assert_eq!(p.transparent(), 255);
+        assert_eq!(p.table().len(), 256 * 3);
+    }
+}

@@ -1,0 +1,163 @@
+//! Still images (PNG, JPEG, still WebP) and the static-thumbnail encoder.
+
+use std::io::Cursor;
+
+use image::codecs::jpeg::{JpegDecoder, JpegEncoder};
+use image::codecs::png::{CompressionType, FilterType, PngDecoder, PngEncoder};
+use image::codecs::webp::WebPDecoder;
+use image::metadata::Orientation;
+use image::{DynamicImage, ExtendedColorType, ImageDecoder, ImageEncoder};
+
+use crate::limits::{Deadline, Limits};
+use crate::probe::{jpeg_info, probe};
+use crate::resize::resize_image;
+use crate::{MediaError, MediaKind, Processed, Rendition};
+
+fn encode_err(e: image::ImageError) -> MediaError {
+    MediaError::internal(format!("thumbnail encoding failed: {e}"))
+}
+
+fn decode_err(kind: MediaKind, e: image::ImageError) -> MediaError {
+    match e {
+        image::ImageError::Limits(_) => MediaError::TooLarge(format!(
+            "The {} image needs more memory to decode than the limit allows.",
+            kind.name()
+        )),
+        other => MediaError::corrupt(kind.name(), other),
+    }
+}
+
+/// Encodes an RGBA image as a PNG (RGB when it is fully opaque).
+pub(crate) fn encode_png(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>, MediaError> {
+    let mut out = Vec::new();
+    let enc =
+        PngEncoder::new_with_quality(&mut out, CompressionType::Default, FilterType::Adaptive);
+    if rgba.chunks_exact(4).all(|p| p[3] == 255) {
+        let rgb: Vec<u8> = rgba
+            .chunks_exact(4)
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect();
+        enc.write_image(&rgb, width, height, ExtendedColorType::Rgb8)
+            .map_err(encode_err)?;
+    } else {
+        enc.write_image(rgba, width, height, ExtendedColorType::Rgba8)
+            .map_err(encode_err)?;
+    }
+    Ok(out)
+}
+
+/// The static thumbnail of an animation: its first composited frame as a PNG.
+pub(crate) fn encode_static(rgba: &[u8], width: u32, height: u32) -> Result<Rendition, MediaError> {
+    Ok(Rendition {
+        bytes: encode_png(rgba, width, height)?,
+        mime: "image/png",
+        width,
+        height,
+    })
+}
+
+fn encode_jpeg(rgb: &[u8], width: u32, height: u32) -> Result<Vec<u8>, MediaError> {
+    let mut out = Vec::new();
+    JpegEncoder::new_with_quality(&mut out, 85)
+        .write_image(rgb, width, height, ExtendedColorType::Rgb8)
+        .map_err(encode_err)?;
+    Ok(out)
+}
+
+fn image_limits(limits: &Limits) -> image::Limits {
+    let mut l = image::Limits::default();
+    l.max_image_width = Some(limits.max_width);
+    l.max_image_height = Some(limits.max_height);
+    // Room for the decoded image at up to 16 bytes a pixel (16-bit RGBA) plus the decoder's own.
+    l.max_alloc = Some(
+        limits
+            .max_canvas_pixels
+            .saturating_mul(16)
+            .saturating_add(64 << 20),
+    );
+    l
+}
+
+fn decode(kind: MediaKind, bytes: &[u8], limits: &Limits) -> Result<DynamicImage, MediaError> {
+    let err = |e| decode_err(kind, e);
+    match kind {
+        MediaKind::Png => {
+            let mut d = PngDecoder::new(Cursor::new(bytes)).map_err(err)?;
+            d.set_limits(image_limits(limits)).map_err(err)?;
+            DynamicImage::from_decoder(d).map_err(err)
+        }
+        MediaKind::Jpeg => {
+            let mut d = JpegDecoder::new(Cursor::new(bytes)).map_err(err)?;
+            d.set_limits(image_limits(limits)).map_err(err)?;
+            DynamicImage::from_decoder(d).map_err(err)
+        }
+        MediaKind::Webp => {
+            let mut d = WebPDecoder::new(Cursor::new(bytes)).map_err(err)?;
+            d.set_limits(image_limits(limits)).map_err(err)?;
+            DynamicImage::from_decoder(d).map_err(err)
+        }
+        MediaKind::Gif => Err(MediaError::internal("GIF sent to the still pipeline")),
+    }
+}
+
+/// PNG, JPEG and still WebP: one still thumbnail, used for both renditions.
+pub(crate) fn process_still(
+    kind: MediaKind,
+    bytes: &[u8],
+    limits: &Limits,
+    deadline: &Deadline,
+) -> Result<Processed, MediaError> {
+    let p = probe(bytes, limits)?;
+    let orientation = if kind == MediaKind::Jpeg {
+        jpeg_info(bytes)?.orientation
+    } else {
+        1
+    };
+    let img = decode(kind, bytes, limits)?;
+    deadline.check()?;
+    // Thumbnail size in display orientation, resize in stored orientation, then rotate.
+    let (tw, th) = limits.thumb_size(p.width, p.height);
+    let swap = orientation >= 5;
+    let (rw, rh) = if swap { (th, tw) } else { (tw, th) };
+    let (sw, sh) = (img.width(), img.height());
+    let alpha = img.color().has_alpha() && kind != MediaKind::Jpeg;
+    let small = if alpha {
+        let src = img.into_rgba8();
+        let buf = resize_image(src.as_raw(), sw, sh, 4, rw, rh)?;
+        image::RgbaImage::from_raw(rw, rh, buf).map(DynamicImage::ImageRgba8)
+    } else {
+        let src = img.into_rgb8();
+        let buf = resize_image(src.as_raw(), sw, sh, 3, rw, rh)?;
+        image::RgbImage::from_raw(rw, rh, buf).map(DynamicImage::ImageRgb8)
+    };
+    let mut small =
+        small.ok_or_else(|| MediaError::internal("resized buffer has the wrong size"))?;
+    if let Some(o) = Orientation::from_exif(orientation) {
+        small.apply_orientation(o);
+    }
+    deadline.check()?;
+    let (w, h) = (small.width(), small.height());
+    let rendition = if kind == MediaKind::Jpeg {
+        Rendition {
+            bytes: encode_jpeg(small.to_rgb8().as_raw(), w, h)?,
+            mime: "image/jpeg",
+            width: w,
+            height: h,
+        }
+    } else {
+        Rendition {
+            bytes: encode_png(small.to_rgba8().as_raw(), w, h)?,
+            mime: "image/png",
+            width: w,
+            height: h,
+        }
+    };
+    Ok(Processed {
+        kind,
+        width: p.width,
+        height: p.height,
+        frames: 1,
+        thumbnail: rendition.clone(),
+        static_thumbnail: rendition,
+    })
+}

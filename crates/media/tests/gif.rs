@@ -1,0 +1,276 @@
+mod common;
+
+use common::*;
+use gif::{DisposalMethod, Repeat};
+use gifshelf_media::{probe, process, Limits, MediaKind};
+
+const PAL: [u8; 15] = [255, 0, 0, 0, 255, 0, 0, 0, 255, 255, 255, 255, 0, 0, 0];
+const RED: [u8; 4] = [255, 0, 0, 255];
+const GREEN: [u8; 4] = [0, 255, 0, 255];
+const BLUE: [u8; 4] = [0, 0, 255, 255];
+const WHITE: [u8; 4] = [255, 255, 255, 255];
+const CLEAR: [u8; 4] = [0, 0, 0, 0];
+
+fn px(img: &image::RgbaImage, x: u32, y: u32) -> [u8; 4] {
+    let p = img.get_pixel(x, y).0;
+    if p[3] == 0 {
+        CLEAR
+    } else {
+        p
+    }
+}
+
+/// Keep, Background and Previous disposals, a transparent index and a local palette.
+fn disposal_gif() -> Vec<u8> {
+    let mut f2 = F::solid(5, 5, 10, 10, 1);
+    f2.transparent = Some(4);
+    for (i, v) in f2.idx.iter_mut().enumerate() {
+        if (i / 10 + i % 10) % 2 == 0 {
+            *v = 4;
+        }
+    }
+    f2.dispose = DisposalMethod::Background;
+    f2.delay = 20;
+    let mut f3 = F::solid(20, 10, 5, 5, 2);
+    f3.dispose = DisposalMethod::Previous;
+    f3.delay = 30;
+    let mut f4 = F::solid(0, 0, 1, 1, 0);
+    f4.palette = Some(vec![255, 255, 255, 9, 9, 9]);
+    f4.delay = 7;
+    make_gif(
+        40,
+        30,
+        &PAL,
+        Some(Repeat::Infinite),
+        &[F::solid(0, 0, 40, 30, 0), f2, f3, f4],
+    )
+}
+
+#[test]
+fn disposal_methods_and_transparency_are_composited() {
+    let src = disposal_gif();
+    let out = process(&src, &Limits::default()).unwrap();
+    assert_eq!(out.kind, MediaKind::Gif);
+    assert_eq!((out.width, out.height, out.frames), (40, 30, 4));
+    assert_eq!((out.thumbnail.width, out.thumbnail.height), (40, 30));
+    assert_eq!(out.thumbnail.mime, "image/gif");
+    let frames = composited(&out.thumbnail.bytes);
+    assert_eq!(frames.len(), 4);
+    // Frame 1: all red.
+    assert_eq!(px(&frames[0], 0, 0), RED);
+    assert_eq!(px(&frames[0], 39, 29), RED);
+    // Frame 2: a green checker over red; transparent pixels show the red below.
+    assert_eq!(px(&frames[1], 6, 5), GREEN);
+    assert_eq!(px(&frames[1], 5, 5), RED);
+    assert_eq!(px(&frames[1], 20, 20), RED);
+    // Frame 3: frame 2's rectangle cleared (Background), blue square drawn.
+    assert_eq!(px(&frames[2], 5, 5), CLEAR);
+    assert_eq!(px(&frames[2], 6, 5), CLEAR);
+    assert_eq!(px(&frames[2], 14, 14), CLEAR);
+    assert_eq!(px(&frames[2], 15, 15), RED);
+    assert_eq!(px(&frames[2], 22, 12), BLUE);
+    // Frame 4: the blue square restored (Previous) and a white pixel from a local palette.
+    assert_eq!(px(&frames[3], 22, 12), RED);
+    assert_eq!(px(&frames[3], 5, 5), CLEAR);
+    assert_eq!(px(&frames[3], 0, 0), WHITE);
+    // And every pixel of every frame equals the source's own rendering.
+    let want = composited(&src);
+    for (i, (a, b)) in frames.iter().zip(&want).enumerate() {
+        for (x, y, p) in a.enumerate_pixels() {
+            let q = b.get_pixel(x, y);
+            let (p, q) = (
+                if p[3] == 0 { CLEAR } else { p.0 },
+                if q[3] == 0 { CLEAR } else { q.0 },
+            );
+            assert_eq!(p, q, "frame {i} pixel {x},{y}");
+        }
+    }
+    let meta = gif_meta(&out.thumbnail.bytes);
+    assert_eq!(meta.delays, vec![10, 20, 30, 7]);
+    assert_eq!(meta.repeat, Repeat::Infinite);
+    // Static thumbnail: one still PNG frame of the same size.
+    assert_eq!(out.static_thumbnail.mime, "image/png");
+    let still = image::load_from_memory(&out.static_thumbnail.bytes)
+        .unwrap()
+        .to_rgba8();
+    assert_eq!(still.dimensions(), (40, 30));
+    assert_eq!(still.get_pixel(3, 3).0, RED);
+}
+
+#[test]
+fn interlaced_frames_are_deinterlaced() {
+    // 16 rows, each its own colour (index = row % 5), stored in interlaced order.
+    let (w, h) = (8u16, 16u16);
+    let rows: Vec<u32> = (0..16)
+        .step_by(8)
+        .chain((4..16).step_by(8))
+        .chain((2..16).step_by(4))
+        .chain((1..16).step_by(2))
+        .collect();
+    let mut f = F::solid(0, 0, w, h, 0);
+    f.interlaced = true;
+    f.idx = rows
+        .iter()
+        .flat_map(|&r| vec![(r % 5) as u8; usize::from(w)])
+        .collect();
+    let src = make_gif(w, h, &PAL, None, &[f]);
+    let out = process(&src, &Limits::default()).unwrap();
+    let still = image::load_from_memory(&out.static_thumbnail.bytes)
+        .unwrap()
+        .to_rgba8();
+    let frames = composited(&out.thumbnail.bytes);
+    for y in 0..16u32 {
+        let i = (y % 5) as usize;
+        let want = [PAL[i * 3], PAL[i * 3 + 1], PAL[i * 3 + 2], 255];
+        assert_eq!(frames[0].get_pixel(3, y).0, want, "row {y}");
+        assert_eq!(still.get_pixel(3, y).0, want, "static row {y}");
+    }
+}
+
+fn gradient_gif(w: u16, h: u16, n: usize, repeat: Option<Repeat>) -> Vec<u8> {
+    let pal: Vec<u8> = (0..=255u8).flat_map(|i| [i, 255 - i, i / 2]).collect();
+    let frames: Vec<F> = (0..n)
+        .map(|k| {
+            let mut f = F::solid(0, 0, w, h, 0);
+            f.idx = (0..usize::from(w) * usize::from(h))
+                .map(|p| ((p % usize::from(w) + p / usize::from(w) + k * 7) % 256) as u8)
+                .collect();
+            f.delay = 3 + k as u16;
+            f
+        })
+        .collect();
+    make_gif(w, h, &pal, repeat, &frames)
+}
+
+#[test]
+fn wide_gif_is_scaled_to_320_with_delays_and_loops_kept() {
+    let src = gradient_gif(640, 100, 6, Some(Repeat::Finite(3)));
+    let out = process(&src, &Limits::default()).unwrap();
+    assert_eq!((out.thumbnail.width, out.thumbnail.height), (320, 50));
+    assert_eq!(
+        (out.static_thumbnail.width, out.static_thumbnail.height),
+        (320, 50)
+    );
+    let meta = gif_meta(&out.thumbnail.bytes);
+    assert_eq!((meta.width, meta.height), (320, 50));
+    assert_eq!(meta.delays, vec![3, 4, 5, 6, 7, 8]);
+    assert_eq!(meta.repeat, Repeat::Finite(3));
+    let still = image::load_from_memory(&out.static_thumbnail.bytes).unwrap();
+    assert_eq!((still.width(), still.height()), (320, 50));
+}
+
+#[test]
+fn play_once_gif_stays_play_once() {
+    let src = gradient_gif(50, 20, 3, None);
+    let out = process(&src, &Limits::default()).unwrap();
+    let meta = gif_meta(&out.thumbnail.bytes);
+    assert_eq!(meta.repeat, Repeat::Finite(0));
+    assert_eq!(meta.delays.len(), 3);
+    assert_eq!((meta.width, meta.height), (50, 20), "never upscaled");
+}
+
+#[test]
+fn identical_frames_are_kept_as_frames() {
+    let frames: Vec<F> = (0..5).map(|_| F::solid(0, 0, 400, 40, 2)).collect();
+    let src = make_gif(400, 40, &PAL, Some(Repeat::Infinite), &frames);
+    let out = process(&src, &Limits::default()).unwrap();
+    let meta = gif_meta(&out.thumbnail.bytes);
+    assert_eq!(meta.delays.len(), 5);
+    assert_eq!((meta.width, meta.height), (320, 32));
+    for f in composited(&out.thumbnail.bytes) {
+        assert_eq!(f.get_pixel(100, 10).0, BLUE);
+    }
+}
+
+#[test]
+fn frame_turning_transparent_is_cleared_in_the_output() {
+    // Frame 1 paints a square, frame 2 (after Background disposal) leaves it empty.
+    let mut f1 = F::solid(2, 2, 6, 6, 1);
+    f1.dispose = DisposalMethod::Background;
+    let f2 = F::solid(12, 2, 3, 3, 2);
+    let src = make_gif(20, 10, &PAL, Some(Repeat::Infinite), &[f1, f2]);
+    let out = process(&src, &Limits::default()).unwrap();
+    let frames = composited(&out.thumbnail.bytes);
+    assert_eq!(px(&frames[0], 4, 4), GREEN);
+    assert_eq!(px(&frames[1], 4, 4), CLEAR);
+    assert_eq!(px(&frames[1], 13, 3), BLUE);
+}
+
+#[test]
+fn probe_counts_frames_without_decoding() {
+    let src = gradient_gif(640, 100, 6, Some(Repeat::Infinite));
+    let p = probe(&src, &Limits::default()).unwrap();
+    assert_eq!(
+        (p.kind, p.width, p.height, p.frames, p.animated),
+        (MediaKind::Gif, 640, 100, 6, true)
+    );
+}
+
+#[test]
+fn corpus_files_keep_frames_delays_and_loop() {
+    let Some(dir) = corpus_dir() else {
+        eprintln!("skipping: the shared corpus (../shared/corpus or GIFSHELF_CORPUS) is missing");
+        return;
+    };
+    for name in ["moon_impact.gif", "sample_big.gif", "rainbow.gif"] {
+        let path = dir.join(name);
+        let Ok(src) = std::fs::read(&path) else {
+            eprintln!("skipping {name}: not found");
+            continue;
+        };
+        let p = probe(&src, &Limits::default()).unwrap();
+        let out = process(&src, &Limits::default()).unwrap();
+        let want = gif_meta(&src);
+        let got = gif_meta(&out.thumbnail.bytes);
+        assert_eq!(out.frames, p.frames, "{name}");
+        assert_eq!(got.delays, want.delays, "{name}");
+        assert_eq!(got.repeat, want.repeat, "{name}");
+        let expect_w = p.width.min(320);
+        assert_eq!(u32::from(got.width), expect_w, "{name}");
+        assert_eq!(out.thumbnail.width, expect_w, "{name}");
+        assert_eq!(out.static_thumbnail.width, expect_w, "{name}");
+        assert_eq!(
+            composited(&out.thumbnail.bytes).len(),
+            want.delays.len(),
+            "{name}"
+        );
+        eprintln!(
+            "{name}: {}x{} {} frames -> gif {} bytes, static {} bytes",
+            p.width,
+            p.height,
+            p.frames,
+            out.thumbnail.bytes.len(),
+            out.static_thumbnail.bytes.len()
+        );
+    }
+}
+
+#[test]
+fn narrow_corpus_file_is_rendered_exactly() {
+    // moon_impact.gif is 116 px wide: no resize, so every output frame must equal the source
+    // frame up to the palette mapping (exact, since the source palette is reused).
+    let Some(dir) = corpus_dir() else {
+        eprintln!("skipping: the shared corpus (../shared/corpus or GIFSHELF_CORPUS) is missing");
+        return;
+    };
+    let Ok(src) = std::fs::read(dir.join("moon_impact.gif")) else {
+        eprintln!("skipping: moon_impact.gif not found");
+        return;
+    };
+    let out = process(&src, &Limits::default()).unwrap();
+    let a = composited(&src);
+    let b = composited(&out.thumbnail.bytes);
+    assert_eq!(a.len(), b.len());
+    for (i, (fa, fb)) in a.iter().zip(&b).enumerate() {
+        let bad = fa
+            .pixels()
+            .zip(fb.pixels())
+            .filter(|(p, q)| {
+                let p = if p[3] == 0 { CLEAR } else { p.0 };
+                let q = if q[3] == 0 { CLEAR } else { q.0 };
+                p != q
+            })
+            .count();
+        assert_eq!(bad, 0, "frame {i} differs in {bad} pixels");
+    }
+}

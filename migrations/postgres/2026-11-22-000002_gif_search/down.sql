@@ -1,0 +1,2 @@
+DROP INDEX gifs_search_trgm_idx;
+ALTER TABLE gifs DROP COLUMN search_text;
