@@ -56,6 +56,66 @@ const foundationTexts = [
   'Failed to change password',
 ];
 
+/** The texts of the GIF screens: gallery, detail, edit, upload, and their errors. */
+const gifTexts = [
+  'Search results for "{term}"',
+  'GIFs tagged with "{tag}"',
+  'GIFs by {username}',
+  'All GIFs',
+  'Search GIFs by title, description, or tags...',
+  '{n} views',
+  'Load More',
+  'Loading...',
+  'Loading GIFs...',
+  'Error: {message}',
+  'No GIFs found. Try different search terms.',
+  'Try a different tag.',
+  'No GIFs uploaded yet.',
+  'Loading GIF...',
+  'GIF not found',
+  'Show Natural Size',
+  'Show Fixed Size',
+  'Share this GIF',
+  'Copied!',
+  'Back to Gallery',
+  'Are you sure you want to delete this GIF?',
+  'Edit GIF',
+  'Available tags',
+  'Maximum file size: 10MB',
+  'GIF uploaded successfully!',
+  'File size exceeds 10MB limit. Your file is {x}MB.',
+  'File Too Large',
+  'Please select a valid image file (GIF, PNG, JPEG, or WebP).',
+  'Invalid File Type',
+  'File selected: {name} ({x}MB)',
+  'Please select a file to upload.',
+  'Please enter a title for your GIF.',
+  'Failed to fetch gifs',
+  'Failed to fetch gifs by tag',
+  'Failed to fetch user gifs',
+  'Failed to upload gif',
+  'Failed to update gif',
+  'Failed to delete gif',
+  'Failed to search gifs',
+  'Failed to fetch tags',
+  'Failed to create tag',
+  'Failed to load GIF',
+  'Failed to delete GIF',
+  'Failed to update GIF',
+  'Upload Failed',
+  'File size exceeds server limit. Please choose a smaller file.',
+  'Invalid file format or corrupted file. Please try a different file.',
+  'Failed to upload GIF. Please try again.',
+];
+
+/** GIF screen labels the spec names without quotes. */
+const gifLabels = [
+  'Search', 'Static Thumbnail', 'Thumbnail', 'Original Gif', 'File Information', 'Copy', 'Edit',
+  'Delete', 'Title *', 'Description', 'Add', 'Update GIF', 'Cancel', 'Upload GIF',
+];
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** Header labels the spec names without quotes. */
 const foundationLabels = [
   'Cloud', 'Gifs', 'Tags', 'Mine', 'Upload', 'Settings', 'Statistics', 'Logout', 'Login',
@@ -73,7 +133,15 @@ describe('spec texts', () => {
   const textsMdPath = path.join(srcDir, '../../../shared/spec/texts.md');
   it.skipIf(!existsSync(textsMdPath))('the list matches texts.md', () => {
     const textsMd = readFileSync(textsMdPath, 'utf8');
-    for (const text of foundationTexts) expect(textsMd).toContain(`\`${text}\``);
+    for (const text of [...foundationTexts, ...gifTexts]) expect(textsMd).toContain(`\`${text}\``);
+  });
+
+  it.each(gifTexts)('GIF screen text "%s" appears in the source', (text) => {
+    for (const piece of fragments(text)) expect(corpus).toContain(piece);
+  });
+
+  it.each(gifLabels)('GIF screen label "%s" appears as a text node or string', (label) => {
+    expect(corpus).toMatch(new RegExp(`[>'"\`]\\s*${escapeRegExp(label)}\\s*[<'"\`]`));
   });
 
   it.each(foundationTexts)('"%s" appears in the source', (text) => {

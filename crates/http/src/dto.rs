@@ -88,7 +88,13 @@ macro_rules! for_each_dto {
             UpdateProfileRequest,
             ChangePasswordRequest,
             PublicConfig,
-            HealthDto
+            HealthDto,
+            TagRef,
+            TagDto,
+            GifDto,
+            PagedGifs,
+            GifUploadData,
+            UpdateGifRequest
         );
     };
 }
@@ -108,4 +114,144 @@ pub fn typescript_files() -> Vec<(String, String)> {
     }
     for_each_dto!(collect);
     files
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TagRef {
+    #[ts(type = "number")]
+    pub id: i64,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TagDto {
+    #[ts(type = "number")]
+    pub id: i64,
+    pub name: String,
+    /// How many GIFs carry the tag.
+    #[ts(type = "number")]
+    pub count: i64,
+}
+
+/// A GIF as every screen sees it (spec §3). Heights are real; the screens show 3/4 of the width.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct GifDto {
+    #[ts(type = "number")]
+    pub id: i64,
+    pub title: String,
+    pub description: String,
+    pub tags: Vec<TagRef>,
+    #[ts(type = "number")]
+    pub view_count: i64,
+    pub uploaded_by: String,
+    /// ISO-8601, UTC.
+    pub uploaded_at: String,
+    pub share_id: String,
+    pub content_type: String,
+    #[ts(type = "number")]
+    pub content_size: i64,
+    pub content_width: i32,
+    pub content_height: i32,
+    pub frame_count: i32,
+    #[ts(type = "number")]
+    pub thumbnail_size: i64,
+    pub thumbnail_width: i32,
+    #[ts(type = "number")]
+    pub thumbnail_static_size: i64,
+    pub thumbnail_static_width: i32,
+}
+
+/// One page of GIFs (spec §3 "Paged list").
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PagedGifs {
+    pub content: Vec<GifDto>,
+    pub current_page: u32,
+    #[ts(type = "number")]
+    pub total_pages: i64,
+    #[ts(type = "number")]
+    pub total_elements: i64,
+    pub has_next: bool,
+    pub has_previous: bool,
+}
+
+/// The `gifData` part of an upload.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct GifUploadData {
+    pub title: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub tags: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct UpdateGifRequest {
+    pub title: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub tags: Vec<String>,
+}
+
+impl From<&gifshelf_domain::gif::Gif> for GifDto {
+    fn from(gif: &gifshelf_domain::gif::Gif) -> Self {
+        Self {
+            id: gif.id.0,
+            title: gif.title.as_str().to_owned(),
+            description: gif.description.as_str().to_owned(),
+            tags: gif
+                .tags
+                .iter()
+                .map(|t| TagRef {
+                    id: t.id.0,
+                    name: t.name.as_str().to_owned(),
+                })
+                .collect(),
+            view_count: gif.view_count,
+            uploaded_by: gif.uploader.as_str().to_owned(),
+            uploaded_at: gif
+                .uploaded_at
+                .and_utc()
+                .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            share_id: gif.share_id.clone(),
+            content_type: gif.content.content_type.clone(),
+            content_size: gif.content.size,
+            content_width: gif.content.width,
+            content_height: gif.content.height,
+            frame_count: gif.frame_count,
+            thumbnail_size: gif.thumbnail.size,
+            thumbnail_width: gif.thumbnail.width,
+            thumbnail_static_size: gif.static_thumbnail.size,
+            thumbnail_static_width: gif.static_thumbnail.width,
+        }
+    }
+}
+
+impl From<gifshelf_domain::gif::Page<gifshelf_domain::gif::Gif>> for PagedGifs {
+    fn from(page: gifshelf_domain::gif::Page<gifshelf_domain::gif::Gif>) -> Self {
+        Self {
+            current_page: page.request.page,
+            total_pages: page.total_pages(),
+            total_elements: page.total,
+            has_next: page.has_next(),
+            has_previous: page.has_previous(),
+            content: page.items.iter().map(GifDto::from).collect(),
+        }
+    }
+}
+
+impl From<&gifshelf_domain::gif::Tag> for TagDto {
+    fn from(tag: &gifshelf_domain::gif::Tag) -> Self {
+        Self {
+            id: tag.id.0,
+            name: tag.name.as_str().to_owned(),
+            count: tag.count,
+        }
+    }
 }

@@ -61,6 +61,9 @@ impl From<AppError> for ApiError {
             AppError::Unavailable(m) => {
                 Self::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", m)
             }
+            AppError::BadMedia { code, message } => {
+                Self::new(StatusCode::BAD_REQUEST, code, message)
+            }
             AppError::Internal(detail) => {
                 tracing::error!(error = %detail, "internal error");
                 Self::internal()

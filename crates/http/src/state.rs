@@ -2,6 +2,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use gifshelf_app::auth::AuthService;
+use gifshelf_app::gifs::GifService;
 use gifshelf_domain::ports::UserRepository;
 
 /// What the HTTP layer needs from configuration.
@@ -15,6 +16,8 @@ pub struct HttpSettings {
     pub version: String,
     /// Take the client address from `X-Forwarded-For`/`Forwarded` (only behind a trusted proxy).
     pub trust_forwarded_for: bool,
+    /// The public origin for share links (`https://gifs.example.com`); else taken from the request.
+    pub public_url: Option<String>,
     pub workers: usize,
 }
 
@@ -22,6 +25,7 @@ pub struct HttpSettings {
 #[derive(Clone)]
 pub struct AppState {
     pub auth: Arc<AuthService>,
+    pub gifs: Arc<GifService>,
     pub users: Arc<dyn UserRepository>,
     pub settings: HttpSettings,
 }

@@ -1,3 +1,5 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed step should stop the test loudly
+#![allow(unsafe_code)] // getrusage(2) for CPU figures; see cpu_ms
 //! `cargo bench`: generated and real GIFs through `process`, each in its own child process
 //! (for an honest peak RSS), compared with `gifsicle -O2 --resize-fit-width 320`.
 

@@ -10,6 +10,7 @@ mod error;
 mod gif_pipeline;
 mod limits;
 mod probe;
+mod processor;
 mod quantize;
 mod resize;
 mod sniff;
@@ -21,6 +22,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 pub use error::MediaError;
 pub use limits::Limits;
 pub use probe::{probe, Probe};
+pub use processor::MediaService;
 pub use sniff::{sniff, MediaKind};
 
 /// One rendered image.

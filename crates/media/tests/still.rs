@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed step should stop the test loudly
 mod common;
 
 use common::*;

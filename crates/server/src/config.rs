@@ -48,6 +48,7 @@ pub struct Settings {
     pub trust_proxy: bool,
     pub workers: usize,
     pub db_max_connections: u32,
+    pub media_workers: usize,
 }
 
 /// The TOML file's shape: the same names as the environment variables, lower-case, no prefix.
@@ -73,6 +74,7 @@ struct FileSettings {
     trust_proxy: Option<bool>,
     workers: Option<usize>,
     db_max_connections: Option<u32>,
+    media_workers: Option<usize>,
 }
 
 impl Settings {
@@ -166,6 +168,12 @@ impl Settings {
                 file.db_max_connections,
                 10,
             )?,
+            media_workers: number(
+                &env,
+                "GIFSHELF_MEDIA_WORKERS",
+                file.media_workers,
+                default_media_workers(),
+            )?,
             data_dir,
         };
         settings.check()?;
@@ -201,7 +209,7 @@ impl Settings {
                 "it must be positive",
             );
         }
-        if self.workers == 0 || self.db_max_connections == 0 {
+        if self.workers == 0 || self.db_max_connections == 0 || self.media_workers == 0 {
             return invalid(
                 "GIFSHELF_WORKERS",
                 self.workers.to_string(),
@@ -221,6 +229,11 @@ impl Settings {
     pub fn max_upload_bytes(&self) -> u64 {
         self.max_upload_mb * 1024 * 1024
     }
+}
+
+/// Image jobs at once: one per core, at most four (each may hold a large canvas in memory).
+fn default_media_workers() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().clamp(1, 4))
 }
 
 fn default_workers() -> usize {

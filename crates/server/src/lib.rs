@@ -4,4 +4,4 @@ pub mod config;
 mod wiring;
 
 pub use config::{ConfigError, Settings};
-pub use wiring::{open_database, Application, StartupError};
+pub use wiring::{gif_service, open_database, Application, StartupError};

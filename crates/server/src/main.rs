@@ -24,6 +24,12 @@ enum Command {
     Serve,
     /// Apply pending database migrations and exit.
     Migrate,
+    /// Check that every GIF row has its files and remove files no row refers to.
+    Fsck {
+        /// Only report; change nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
     /// Change who is an administrator.
     Admin {
         #[command(subcommand)]
@@ -60,6 +66,7 @@ fn main() -> ExitCode {
         Command::Serve => serve(&settings),
         Command::Migrate => migrate(&settings),
         Command::Admin { action } => admin(&settings, action),
+        Command::Fsck { dry_run } => fsck(&settings, dry_run),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -133,6 +140,46 @@ fn admin(settings: &Settings, action: AdminAction) -> Result<(), String> {
                 Err(format!("there is no user named {name:?}"))
             }
             Err(err) => Err(err.to_string()),
+        }
+    })
+}
+
+fn fsck(settings: &Settings, dry_run: bool) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    runtime.block_on(async {
+        let db = gifshelf_server::open_database(settings).map_err(|e| e.to_string())?;
+        let gifs = gifshelf_server::gif_service(settings, &db).map_err(|e| e.to_string())?;
+        let report = gifs.fsck(dry_run).await.map_err(|e| e.to_string())?;
+        let verb = if dry_run { "would remove" } else { "removed" };
+        println!("{} blob(s) checked.", report.blobs);
+        println!("Orphan blobs {verb}: {}", report.orphans_removed.len());
+        for key in &report.orphans_removed {
+            println!("  {key}");
+        }
+        if report.orphans_too_young > 0 {
+            println!(
+                "Orphan blobs kept (younger than 10 minutes, maybe an upload in progress): {}",
+                report.orphans_too_young
+            );
+        }
+        println!(
+            "Interrupted writes removed: {}",
+            report.partial_writes_removed
+        );
+        if report.missing_blobs.is_empty() {
+            println!("Every GIF has its files.");
+            Ok(())
+        } else {
+            for key in &report.missing_blobs {
+                println!("  missing: {key}");
+            }
+            Err(format!(
+                "{} file(s) referenced by GIFs are missing",
+                report.missing_blobs.len()
+            ))
         }
     })
 }

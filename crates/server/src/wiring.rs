@@ -4,8 +4,9 @@ use std::net::TcpListener;
 use std::sync::Arc;
 
 use gifshelf_app::auth::{AuthConfig, AuthService, ThrottleConfig};
+use gifshelf_app::gifs::GifService;
 use gifshelf_auth::secret::{self, SecretSource};
-use gifshelf_auth::{BcryptHasher, JwtTokens, SystemClock};
+use gifshelf_auth::{BcryptHasher, JwtTokens, RandomIds, SystemClock};
 use gifshelf_db::{Database, DbConfig};
 use gifshelf_http::{AppState, HttpSettings};
 
@@ -41,10 +42,34 @@ pub fn open_database(settings: &Settings) -> Result<Database, StartupError> {
     Ok(db)
 }
 
+/// The GIF use cases on the configured database and blob store.
+///
+/// # Errors
+/// When the storage URL is unusable.
+pub fn gif_service(settings: &Settings, db: &Database) -> Result<GifService, StartupError> {
+    let blobs = gifshelf_storage::open(&settings.storage_url).map_err(StartupError::Other)?;
+    let limits = gifshelf_media::Limits::default();
+    let media = gifshelf_media::MediaService::new(
+        limits,
+        settings.media_workers,
+        std::time::Duration::from_secs(10),
+    );
+    let db = Arc::new(db.clone());
+    Ok(GifService::new(
+        db.clone(),
+        db,
+        Arc::new(blobs),
+        Arc::new(media),
+        Arc::new(RandomIds),
+        Arc::new(SystemClock),
+    ))
+}
+
 /// A built, bound server that has not started yet.
 pub struct Application {
     port: u16,
     server: actix_web::dev::Server,
+    gifs: Arc<GifService>,
 }
 
 impl Application {
@@ -74,6 +99,7 @@ impl Application {
             SecretSource::Configured => tracing::info!("using the configured token signing secret"),
         }
 
+        let gifs = Arc::new(gif_service(settings, &db)?);
         let users = Arc::new(db);
         let hasher = BcryptHasher::new(settings.bcrypt_cost).map_err(StartupError::Other)?;
         let auth = AuthService::new(
@@ -96,6 +122,7 @@ impl Application {
         );
         let state = AppState {
             auth: Arc::new(auth),
+            gifs: gifs.clone(),
             users,
             settings: HttpSettings {
                 web_dir: settings.web_dir.clone(),
@@ -103,6 +130,7 @@ impl Application {
                 max_upload_bytes: settings.max_upload_bytes(),
                 version: env!("CARGO_PKG_VERSION").to_owned(),
                 trust_forwarded_for: settings.trust_proxy,
+                public_url: settings.public_url.clone(),
                 workers: settings.workers,
             },
         };
@@ -117,7 +145,7 @@ impl Application {
             .port();
         let server = gifshelf_http::serve(listener, state)
             .map_err(|e| StartupError::Other(e.to_string()))?;
-        Ok(Self { port, server })
+        Ok(Self { port, server, gifs })
     }
 
     pub fn port(&self) -> u16 {
@@ -129,6 +157,14 @@ impl Application {
     /// # Errors
     /// When the server fails.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        // Startup sweep: leftovers of uploads interrupted by a crash (never young blobs, which may
+        // belong to an upload in progress on another instance).
+        let gifs = self.gifs.clone();
+        tokio::spawn(async move {
+            if let Err(err) = gifs.fsck(false).await {
+                tracing::warn!(error = %err, "startup consistency sweep failed");
+            }
+        });
         self.server.await
     }
 }

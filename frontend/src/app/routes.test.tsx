@@ -49,7 +49,9 @@ describe('signed out', () => {
   it.each([
     ['/settings', '/login'],
     ['/nowhere', '/'],
-    ['/gifs', '/'],
+    ['/gifs', '/login'],
+    ['/upload', '/login'],
+    ['/gifs/3', '/login'],
   ])('%s redirects to %s', async (from, to) => {
     const router = renderAt(from);
     await waitFor(() => expect(router.state.location.pathname).toBe(to));
@@ -83,6 +85,25 @@ describe('signed in', () => {
     ]);
     expect(screen.getByText('Hello, alice')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Welcome back, alice' })).toBeInTheDocument();
+  });
+
+  it.each([
+    ['/gifs', 'All GIFs'],
+    ['/gifs?q=cats', 'Search results for "cats"'],
+    ['/tags/funny', 'GIFs tagged with "funny"'],
+    ['/user/bob', 'GIFs by bob'],
+    ['/upload', 'Upload a GIF'],
+  ])('%s shows the GIF screen "%s"', async (path, heading) => {
+    login(tokenFor('alice', 3600), 'alice');
+    renderAt(path);
+    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
+  });
+
+  it('/gifs/:id shows the detail screen', async () => {
+    login(tokenFor('alice', 3600), 'alice');
+    renderAt('/gifs/12');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Network error - check your connection');
+    expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/gifs/dto/12');
   });
 
   it('shows Statistics to admins only', () => {

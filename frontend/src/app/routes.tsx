@@ -1,6 +1,9 @@
 import { Navigate, type RouteObject } from 'react-router-dom';
 import { LoginPage } from '@/features/auth/components/login-page';
 import { RegisterPage } from '@/features/auth/components/register-page';
+import { GalleryPage } from '@/features/gifs/components/gallery-page';
+import { GifDetailPage } from '@/features/gifs/components/gif-detail-page';
+import { UploadPage } from '@/features/gifs/components/upload-page';
 import { SettingsPage } from '@/features/settings/components/settings-page';
 import { RedirectIfAuthenticated, RequireAdmin, RequireAuth } from './guards';
 import { AppLayout } from './layout/app-layout';
@@ -22,7 +25,14 @@ export const routes: RouteObject[] = [
       },
       {
         element: <RequireAuth />,
-        children: [{ path: paths.settings, element: <SettingsPage /> }],
+        children: [
+          { path: paths.gifs, element: <GalleryPage /> },
+          { path: '/gifs/:id', element: <GifDetailPage /> },
+          { path: '/tags/:tagName', element: <GalleryPage /> },
+          { path: '/user/:username', element: <GalleryPage /> },
+          { path: paths.upload, element: <UploadPage /> },
+          { path: paths.settings, element: <SettingsPage /> },
+        ],
       },
       {
         // Admin-only screens (the statistics dashboard) go here.

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tokenFor } from '@/test/tokens';
-import { ApiError, apiRequest } from './api-client';
+import { ApiError, apiRequest, apiUpload } from './api-client';
 import { setNavigate } from './navigation';
 import { AUTH_FAILED_EVENT, login, logout, sessionStore } from './session';
 import { toastStore } from './toast-store';
@@ -147,5 +147,86 @@ describe('error mapping', () => {
     login(tokenFor('alice', 3600), 'alice');
     respond(204);
     await expect(apiRequest('/api/settings/password', { method: 'PUT' })).resolves.toBeUndefined();
+  });
+});
+
+describe('apiUpload (XHR with progress)', () => {
+  let FakeXhr: typeof import('@/test/fake-xhr').FakeXhr;
+  beforeEach(async () => {
+    ({ FakeXhr } = await import('@/test/fake-xhr'));
+    FakeXhr.reset();
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+  });
+
+  it('sends the bearer header, reports progress and resolves with the JSON body', async () => {
+    const token = tokenFor('alice', 3600);
+    login(token, 'alice');
+    const progress: number[] = [];
+    const form = new FormData();
+    const pending = apiUpload<{ id: number }>('/api/gifs', form, { onProgress: (f) => progress.push(f) });
+    const xhr = FakeXhr.last();
+    expect(xhr.method).toBe('POST');
+    expect(xhr.url).toBe('/api/gifs');
+    expect(xhr.headers.Authorization).toBe(`Bearer ${token}`);
+    expect(xhr.headers['Content-Type']).toBeUndefined();
+    expect(xhr.body).toBe(form);
+    xhr.progress(25, 100);
+    xhr.progress(100, 100);
+    xhr.respond(201, { id: 7 });
+    await expect(pending).resolves.toEqual({ id: 7 });
+    expect(progress).toEqual([0.25, 1, 1]);
+  });
+
+  it('keeps the status and code of an error answer', async () => {
+    login(tokenFor('alice', 3600), 'alice');
+    const pending = apiUpload('/api/gifs', new FormData(), { defaultError: 'Failed to upload gif' });
+    FakeXhr.last().respond(413, { error: 'The file is larger than the 10 MB limit.', code: 'too_large' });
+    await expect(pending).rejects.toMatchObject({
+      message: 'The file is larger than the 10 MB limit.',
+      status: 413,
+      code: 'too_large',
+    });
+    const second = apiUpload('/api/gifs', new FormData(), { defaultError: 'Failed to upload gif' });
+    FakeXhr.last().respond(400);
+    await expect(second).rejects.toMatchObject({ message: 'Failed to upload gif', status: 400 });
+  });
+
+  it('maps 5xx, network errors and 401/403 like apiRequest', async () => {
+    login(tokenFor('alice', 3600), 'alice');
+    const server = apiUpload('/api/gifs', new FormData());
+    FakeXhr.last().respond(503, { error: 'busy', code: 'busy' });
+    await expect(server).rejects.toMatchObject({ message: 'Server error - please try again later', status: 503 });
+
+    const offline = apiUpload('/api/gifs', new FormData());
+    FakeXhr.last().fail();
+    await expect(offline).rejects.toThrow('Network error - check your connection');
+
+    const events: string[] = [];
+    const listener = (event: Event) => events.push(String((event as CustomEvent).detail));
+    window.addEventListener(AUTH_FAILED_EVENT, listener);
+    const denied = apiUpload('/api/gifs', new FormData());
+    FakeXhr.last().respond(401, { error: 'nope' });
+    await expect(denied).rejects.toMatchObject({ status: 401 });
+    window.removeEventListener(AUTH_FAILED_EVENT, listener);
+    expect(events).toEqual(['Authentication failed (401) - please log in again']);
+  });
+
+  it('checks the session first: no token, expired token', async () => {
+    await expect(apiUpload('/api/gifs', new FormData())).rejects.toThrow('No authentication token');
+    vi.useFakeTimers();
+    login(tokenFor('alice', 10), 'alice');
+    vi.advanceTimersByTime(11_000);
+    await expect(apiUpload('/api/gifs', new FormData())).rejects.toThrow('Token expired');
+    expect(FakeXhr.instances).toHaveLength(0);
+    expect(sessionStore.getState().isAuthenticated).toBe(false);
+  });
+
+  it('aborts through the signal', async () => {
+    login(tokenFor('alice', 3600), 'alice');
+    const controller = new AbortController();
+    const pending = apiUpload('/api/gifs', new FormData(), { signal: controller.signal });
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    expect(FakeXhr.last().aborted).toBe(true);
   });
 });

@@ -54,7 +54,44 @@ function readCode(body: unknown): string | null {
 }
 
 async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
+  return parseText(await response.text());
+}
+
+/**
+ * The bearer header for `path` (none for /auth/ paths). Throws "No authentication token" when a
+ * protected call has no token, and "Token expired" (forcing a logout) when the token has expired.
+ */
+function authHeaders(path: string, requiresAuth: boolean): Record<string, string> {
+  if (isAuthUrl(path)) return {};
+  const token = sessionStore.getState().token;
+  if (token) {
+    if (isTokenExpired(token)) {
+      forceLogout(MSG_SESSION_EXPIRED);
+      throw new ApiError(MSG_TOKEN_EXPIRED);
+    }
+    return { Authorization: `Bearer ${token}` };
+  }
+  if (requiresAuth) throw new ApiError(MSG_NO_TOKEN);
+  return {};
+}
+
+/** The error for a non-2xx answer (spec §8); 401/403 on a non-auth URL fires "auth-failed". */
+function failure(path: string, status: number, payload: unknown, defaultError?: string): ApiError {
+  const code = readCode(payload);
+  if ((status === 401 || status === 403) && !isAuthUrl(path) && sessionStore.getState().token) {
+    const message = authFailedMessage(status);
+    window.dispatchEvent(new CustomEvent(AUTH_FAILED_EVENT, { detail: message }));
+    return new ApiError(message, status, code);
+  }
+  if (status >= 500) return new ApiError(MSG_SERVER_ERROR, status, code);
+  return new ApiError(
+    readErrorField(payload) ?? defaultError ?? `Request failed (${status})`,
+    status,
+    code,
+  );
+}
+
+function parseText(text: string): unknown {
   if (!text) return undefined;
   try {
     return JSON.parse(text) as unknown;
@@ -65,21 +102,10 @@ async function readBody(response: Response): Promise<unknown> {
 
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const { method = 'GET', body, defaultError, requiresAuth = true, signal } = options;
-  const authUrl = isAuthUrl(path);
-  const token = sessionStore.getState().token;
-  const headers: Record<string, string> = { Accept: 'application/json' };
-
-  if (!authUrl) {
-    if (token) {
-      if (isTokenExpired(token)) {
-        forceLogout(MSG_SESSION_EXPIRED);
-        throw new ApiError(MSG_TOKEN_EXPIRED);
-      }
-      headers.Authorization = `Bearer ${token}`;
-    } else if (requiresAuth) {
-      throw new ApiError(MSG_NO_TOKEN);
-    }
-  }
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    ...authHeaders(path, requiresAuth),
+  };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
 
   let response: Response;
@@ -96,22 +122,64 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   }
 
   const payload = await readBody(response).catch(() => undefined);
-
-  if (!response.ok) {
-    const status = response.status;
-    if ((status === 401 || status === 403) && !authUrl && sessionStore.getState().token) {
-      const message = authFailedMessage(status);
-      window.dispatchEvent(new CustomEvent(AUTH_FAILED_EVENT, { detail: message }));
-      throw new ApiError(message, status, readCode(payload));
-    }
-    if (status >= 500) throw new ApiError(MSG_SERVER_ERROR, status, readCode(payload));
-    throw new ApiError(
-      readErrorField(payload) ?? defaultError ?? `Request failed (${status})`,
-      status,
-      readCode(payload),
-    );
-  }
+  if (!response.ok) throw failure(path, response.status, payload, defaultError);
   return payload as T;
+}
+
+export type UploadOptions = {
+  method?: 'POST' | 'PUT';
+  defaultError?: string;
+  /** Called with the fraction of the body sent so far (0 to 1). */
+  onProgress?: (fraction: number) => void;
+  signal?: AbortSignal;
+};
+
+/**
+ * Sends multipart form data with XMLHttpRequest, so that upload progress can be reported. Same
+ * rules as `apiRequest`: bearer header, expired-token check, auth-failed event, error messages.
+ */
+export function apiUpload<T>(path: string, form: FormData, options: UploadOptions = {}): Promise<T> {
+  const { method = 'POST', defaultError, onProgress, signal } = options;
+  return new Promise<T>((resolve, reject) => {
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      ...authHeaders(path, true),
+    };
+    if (signal?.aborted) {
+      reject(new DOMException('The upload was aborted.', 'AbortError'));
+      return;
+    }
+    const xhr = new XMLHttpRequest();
+    xhr.open(method, path);
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
+    if (onProgress) {
+      xhr.upload.onprogress = (event) => {
+        if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+      };
+    }
+    const onAbortSignal = () => xhr.abort();
+    signal?.addEventListener('abort', onAbortSignal, { once: true });
+    const done = () => signal?.removeEventListener('abort', onAbortSignal);
+    xhr.onload = () => {
+      done();
+      const payload = parseText(xhr.responseText);
+      if (xhr.status >= 200 && xhr.status < 300) {
+        onProgress?.(1);
+        resolve(payload as T);
+      } else {
+        reject(failure(path, xhr.status, payload, defaultError));
+      }
+    };
+    xhr.onerror = () => {
+      done();
+      reject(new ApiError(MSG_NETWORK_ERROR));
+    };
+    xhr.onabort = () => {
+      done();
+      reject(new DOMException('The upload was aborted.', 'AbortError'));
+    };
+    xhr.send(form);
+  });
 }
 
 /** The message to show for any thrown value. */

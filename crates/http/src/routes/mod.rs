@@ -1,6 +1,10 @@
 mod auth;
+mod gifs;
+mod media;
 mod meta;
 mod settings;
+mod share;
+mod tags;
 
 use actix_web::web;
 
@@ -10,6 +14,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .configure(meta::configure)
             .configure(auth::configure)
             .configure(settings::configure)
+            .configure(media::configure)
+            .configure(gifs::configure)
+            .configure(tags::configure)
             .default_service(web::to(crate::spa::api_not_found)),
-    );
+    )
+    .configure(share::configure);
 }

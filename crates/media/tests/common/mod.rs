@@ -223,3 +223,21 @@ pub fn png_chunk(kind: &[u8; 4], data: &[u8]) -> Vec<u8> {
     c.extend_from_slice(&crc32(&body).to_be_bytes());
     c
 }
+
+/// A `w`×`h` GIF of `n` frames, each a different colour over the whole canvas, with some noise so
+/// the work is real.
+pub fn solid_gif(w: u16, h: u16, n: u8) -> Vec<u8> {
+    let palette: Vec<u8> = (0..=255u8)
+        .flat_map(|i| [i, i.wrapping_mul(7), i.wrapping_mul(13)])
+        .collect();
+    let frames: Vec<F> = (0..n)
+        .map(|k| {
+            let mut f = F::solid(0, 0, w, h, k);
+            for (i, px) in f.idx.iter_mut().enumerate() {
+                *px = (i as u32 ^ u32::from(k).wrapping_mul(2654435761)).to_le_bytes()[0] / 4 + k;
+            }
+            f
+        })
+        .collect();
+    make_gif(w, h, &palette, Some(Repeat::Infinite), &frames)
+}

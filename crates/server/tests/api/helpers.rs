@@ -18,6 +18,7 @@ pub enum Backend {
 pub struct TestApp {
     pub address: String,
     pub client: reqwest::Client,
+    pub data_dir: std::path::PathBuf,
     _data: tempfile::TempDir,
     _db: TestDb,
 }
@@ -62,9 +63,11 @@ impl TestApp {
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .unwrap_or_else(|e| panic!("{e}"));
+        let data_dir = data.path().join("data");
         Some(Self {
             address,
             client,
+            data_dir,
             _data: data,
             _db: db,
         })
@@ -207,4 +210,125 @@ macro_rules! app {
             None => return,
         }
     };
+}
+
+impl TestApp {
+    /// Uploads `bytes` as `file` (named `name`) with the form as `gifData`.
+    pub async fn upload(
+        &self,
+        token: &str,
+        name: &str,
+        bytes: Vec<u8>,
+        title: &str,
+        description: &str,
+        tags: &[&str],
+    ) -> Response {
+        let data = json!({"title": title, "description": description, "tags": tags});
+        let form = reqwest::multipart::Form::new()
+            .part(
+                "file",
+                reqwest::multipart::Part::bytes(bytes)
+                    .file_name(name.to_owned())
+                    .mime_str("image/gif")
+                    .unwrap_or_else(|e| panic!("{e}")),
+            )
+            .part(
+                "gifData",
+                reqwest::multipart::Part::text(data.to_string())
+                    .mime_str("application/json")
+                    .unwrap_or_else(|e| panic!("{e}")),
+            );
+        self.client
+            .post(self.url("/api/gifs"))
+            .bearer_auth(token)
+            .multipart(form)
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("upload: {e}"))
+    }
+
+    /// Uploads a small animated GIF and returns its JSON.
+    pub async fn upload_gif(
+        &self,
+        token: &str,
+        title: &str,
+        description: &str,
+        tags: &[&str],
+    ) -> Value {
+        json_of(
+            self.upload(
+                token,
+                "cat.gif",
+                animated_gif(64, 48, 3),
+                title,
+                description,
+                tags,
+            )
+            .await,
+            StatusCode::CREATED,
+        )
+        .await
+    }
+
+    /// Every file under the media folder (blobs and partial writes).
+    pub fn stored_files(&self) -> Vec<String> {
+        fn walk(dir: &std::path::Path, out: &mut Vec<String>) {
+            if let Ok(entries) = std::fs::read_dir(dir) {
+                for entry in entries.flatten() {
+                    let path = entry.path();
+                    if path.is_dir() {
+                        walk(&path, out);
+                    } else {
+                        out.push(path.display().to_string());
+                    }
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.data_dir.join("media"), &mut out);
+        out
+    }
+}
+
+/// A `w`×`h` animated GIF with `frames` frames of different colours, 10 cs apart, looping forever.
+pub fn animated_gif(w: u16, h: u16, frames: u8) -> Vec<u8> {
+    let palette: Vec<u8> = (0..=255u8).flat_map(|i| [i, 255 - i, i / 2]).collect();
+    let mut out = Vec::new();
+    {
+        let mut encoder =
+            gif::Encoder::new(&mut out, w, h, &palette).unwrap_or_else(|e| panic!("{e}"));
+        encoder
+            .set_repeat(gif::Repeat::Infinite)
+            .unwrap_or_else(|e| panic!("{e}"));
+        for k in 0..frames {
+            let pixels: Vec<u8> = (0..usize::from(w) * usize::from(h))
+                .map(|i| (i as u8).wrapping_add(k.wrapping_mul(40)))
+                .collect();
+            let mut frame = gif::Frame::from_indexed_pixels(w, h, pixels, None);
+            frame.delay = 10;
+            encoder
+                .write_frame(&frame)
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+    out
+}
+
+/// A `w`×`h` PNG.
+pub fn png(w: u32, h: u32) -> Vec<u8> {
+    let image = image::RgbaImage::from_fn(w, h, |x, y| image::Rgba([x as u8, y as u8, 128, 255]));
+    let mut out = std::io::Cursor::new(Vec::new());
+    image
+        .write_to(&mut out, image::ImageFormat::Png)
+        .unwrap_or_else(|e| panic!("{e}"));
+    out.into_inner()
+}
+
+/// 62-ish bytes declaring a 65535×65535 canvas with one 1×1 frame.
+pub fn canvas_bomb() -> Vec<u8> {
+    let mut bytes = b"GIF89a".to_vec();
+    bytes.extend_from_slice(&[0xff, 0xff, 0xff, 0xff, 0x80, 0, 0]);
+    bytes.extend_from_slice(&[0, 0, 0, 255, 255, 255]);
+    bytes.extend_from_slice(&[0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0, 0x3b]);
+    bytes
 }

@@ -4,6 +4,8 @@
 mod helpers;
 
 mod auth;
+mod gifs;
 mod meta;
 mod settings;
+mod share;
 mod tokens;

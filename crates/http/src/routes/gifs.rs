@@ -1,0 +1,232 @@
+use actix_multipart::Multipart;
+use actix_web::http::StatusCode;
+use actix_web::{delete, get, post, put, web, HttpRequest, HttpResponse};
+use futures_util::StreamExt;
+use gifshelf_app::gifs::UploadInput;
+use gifshelf_domain::gif::{GifFilter, GifId, PageRequest, TagName};
+use serde::Deserialize;
+
+use crate::dto::{GifDto, GifUploadData, PagedGifs, UpdateGifRequest};
+use crate::extract::AuthUser;
+use crate::{ApiError, AppState};
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(list_all)
+        .service(list_by_tag)
+        .service(list_by_user)
+        .service(search)
+        .service(detail)
+        .service(upload)
+        .service(update)
+        .service(remove);
+}
+
+#[derive(Debug, Deserialize)]
+struct Paging {
+    page: Option<u32>,
+    size: Option<u32>,
+}
+
+impl Paging {
+    fn request(&self) -> Result<PageRequest, ApiError> {
+        PageRequest::new(self.page, self.size).map_err(|e| gifshelf_app::AppError::from(e).into())
+    }
+}
+
+async fn list(
+    state: &AppState,
+    filter: GifFilter,
+    paging: &Paging,
+) -> Result<HttpResponse, ApiError> {
+    let page = state.gifs.list(&filter, paging.request()?).await?;
+    Ok(HttpResponse::Ok().json(PagedGifs::from(page)))
+}
+
+#[get("/gifs/dtos")]
+async fn list_all(
+    state: web::Data<AppState>,
+    _user: AuthUser,
+    paging: web::Query<Paging>,
+) -> Result<HttpResponse, ApiError> {
+    list(&state, GifFilter::All, &paging).await
+}
+
+#[get("/gifs/dtos/tag/{tag}")]
+async fn list_by_tag(
+    state: web::Data<AppState>,
+    _user: AuthUser,
+    tag: web::Path<String>,
+    paging: web::Query<Paging>,
+) -> Result<HttpResponse, ApiError> {
+    let name = TagName::parse(&tag).map_err(gifshelf_app::AppError::from)?;
+    list(&state, GifFilter::Tag(name), &paging).await
+}
+
+#[get("/gifs/dtos/user/{username}")]
+async fn list_by_user(
+    state: web::Data<AppState>,
+    _user: AuthUser,
+    username: web::Path<String>,
+    paging: web::Query<Paging>,
+) -> Result<HttpResponse, ApiError> {
+    list(&state, GifFilter::User(username.into_inner()), &paging).await
+}
+
+#[derive(Debug, Deserialize)]
+struct SearchQuery {
+    #[serde(default)]
+    q: String,
+    page: Option<u32>,
+    size: Option<u32>,
+}
+
+#[get("/gifs/dtos/search")]
+async fn search(
+    state: web::Data<AppState>,
+    _user: AuthUser,
+    query: web::Query<SearchQuery>,
+) -> Result<HttpResponse, ApiError> {
+    if query.q.len() > 200 {
+        return Err(ApiError::bad_request(
+            "The search term is too long (at most 200 characters).",
+        ));
+    }
+    let paging = Paging {
+        page: query.page,
+        size: query.size,
+    };
+    list(&state, GifFilter::search(&query.q), &paging).await
+}
+
+/// Opening a GIF counts a view.
+#[get("/gifs/dto/{id}")]
+async fn detail(
+    state: web::Data<AppState>,
+    _user: AuthUser,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let gif = state.gifs.view(GifId(*id)).await?;
+    Ok(HttpResponse::Ok().json(GifDto::from(&gif)))
+}
+
+fn too_large(max: u64) -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "too_large",
+        format!(
+            "The file is larger than the {} MB limit.",
+            max / (1024 * 1024)
+        ),
+    )
+}
+
+/// Reads a multipart field into memory, refusing more than `cap` bytes as soon as they arrive.
+async fn read_field(
+    field: &mut actix_multipart::Field,
+    cap: u64,
+    over: impl Fn() -> ApiError,
+) -> Result<Vec<u8>, ApiError> {
+    let mut bytes = Vec::new();
+    while let Some(chunk) = field.next().await {
+        let chunk =
+            chunk.map_err(|_| ApiError::bad_request("The upload was interrupted or malformed."))?;
+        if (bytes.len() + chunk.len()) as u64 > cap {
+            return Err(over());
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    Ok(bytes)
+}
+
+/// `multipart/form-data` with the image in `file` and the form as JSON in `gifData`. The type is
+/// decided from the bytes; the file name and the client's content type are ignored.
+#[post("/gifs")]
+async fn upload(
+    state: web::Data<AppState>,
+    AuthUser(user): AuthUser,
+    req: HttpRequest,
+    mut payload: Multipart,
+) -> Result<HttpResponse, ApiError> {
+    let max = state.settings.max_upload_bytes;
+    let declared = req
+        .headers()
+        .get(actix_web::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    // Room for the multipart framing and the form beside the file.
+    if declared.is_some_and(|len| len > max + 64 * 1024) {
+        return Err(too_large(max));
+    }
+    let mut file: Option<Vec<u8>> = None;
+    let mut data: Option<GifUploadData> = None;
+    while let Some(field) = payload.next().await {
+        let mut field = field
+            .map_err(|_| ApiError::bad_request("The upload is not valid multipart/form-data."))?;
+        match field.name() {
+            Some("file") => file = Some(read_field(&mut field, max, || too_large(max)).await?),
+            Some("gifData") => {
+                let bytes = read_field(&mut field, 64 * 1024, || {
+                    ApiError::bad_request("gifData is too large.")
+                })
+                .await?;
+                data = Some(serde_json::from_slice(&bytes).map_err(|e| {
+                    ApiError::bad_request(format!("gifData is not valid JSON: {e}"))
+                })?);
+            }
+            _ => {
+                read_field(&mut field, 64 * 1024, || {
+                    ApiError::bad_request("The upload has an unexpected large part.")
+                })
+                .await?;
+            }
+        }
+    }
+    let file = file
+        .filter(|f| !f.is_empty())
+        .ok_or_else(|| ApiError::bad_request("Please select a file to upload."))?;
+    let data = data
+        .ok_or_else(|| ApiError::bad_request("The upload needs a gifData part with the title."))?;
+    let gif = state
+        .gifs
+        .upload(
+            &user,
+            UploadInput {
+                title: data.title,
+                description: data.description,
+                tags: data.tags,
+                bytes: std::sync::Arc::new(file),
+            },
+        )
+        .await?;
+    Ok(HttpResponse::Created().json(GifDto::from(&gif)))
+}
+
+#[put("/gifs/{id}")]
+async fn update(
+    state: web::Data<AppState>,
+    AuthUser(user): AuthUser,
+    id: web::Path<i64>,
+    body: web::Json<UpdateGifRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let gif = state
+        .gifs
+        .update(
+            &user,
+            GifId(*id),
+            &body.title,
+            &body.description,
+            &body.tags,
+        )
+        .await?;
+    Ok(HttpResponse::Ok().json(GifDto::from(&gif)))
+}
+
+#[delete("/gifs/{id}")]
+async fn remove(
+    state: web::Data<AppState>,
+    AuthUser(user): AuthUser,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    state.gifs.delete(&user, GifId(*id)).await?;
+    Ok(HttpResponse::NoContent().finish())
+}

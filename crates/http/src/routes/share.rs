@@ -1,0 +1,174 @@
+//! Public share links: `/s/{shareId}` is a small server-rendered page with OpenGraph and Twitter
+//! card tags so links unfurl in chat apps; `/s/{shareId}.gif` (or the real extension) is the raw
+//! image, since chat apps animate only URLs that end in it. No sign-in needed.
+
+use actix_web::http::header;
+use actix_web::{get, web, HttpRequest, HttpResponse};
+use gifshelf_app::AppError;
+use gifshelf_domain::gif::Gif;
+
+use super::media::{serve, Which};
+use crate::{ApiError, AppState};
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(share_link);
+}
+
+/// Escapes text for HTML element content and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The origin links are built on: the configured public URL, else the request's own.
+fn origin(state: &AppState, req: &HttpRequest) -> String {
+    if let Some(url) = &state.settings.public_url {
+        return url.clone();
+    }
+    if state.settings.trust_forwarded_for {
+        let info = req.connection_info();
+        return format!("{}://{}", info.scheme(), info.host());
+    }
+    let host = req
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .filter(|h| {
+            h.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'))
+        })
+        .unwrap_or("localhost");
+    format!("http://{host}")
+}
+
+fn extension(content_type: &str) -> &'static str {
+    match content_type {
+        "image/png" => "png",
+        "image/jpeg" => "jpg",
+        "image/webp" => "webp",
+        _ => "gif",
+    }
+}
+
+const STYLE: &str = "body{margin:0;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;background:#f6f5fb;color:#1b1530;display:flex;min-height:100vh;align-items:center;justify-content:center}\
+main{max-width:760px;width:100%;padding:24px;box-sizing:border-box;text-align:center}\
+h1{font-size:1.6rem;margin:0 0 16px}img{max-width:100%;height:auto;border-radius:12px;box-shadow:0 8px 30px rgba(20,10,60,.18);background:#fff}\
+p{color:#5b5670;margin:12px 0}a{display:inline-block;margin-top:12px;padding:10px 18px;border-radius:10px;background:#6d4aff;color:#fff;text-decoration:none;font-weight:600}\
+@media (prefers-color-scheme:dark){body{background:#0f0d18;color:#eeeaff}p{color:#aaa3c4}img{background:#1c1930}}";
+
+fn page(origin: &str, gif: &Gif) -> String {
+    let title = escape(gif.title.as_str());
+    let uploader = escape(gif.uploader.as_str());
+    let description = escape(gif.description.as_str());
+    let ext = extension(&gif.content.content_type);
+    let share = escape(&gif.share_id);
+    let image_url = format!("{origin}/s/{share}.{ext}");
+    let page_url = format!("{origin}/s/{share}");
+    let summary = if description.is_empty() {
+        format!("A GIF shared by {uploader} on gifshelf")
+    } else {
+        description.clone()
+    };
+    let (w, h) = (gif.content.width, gif.content.height);
+    let content_type = escape(&gif.content.content_type);
+    format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+<title>{title} · gifshelf</title>\
+<meta name=\"description\" content=\"{summary}\">\
+<meta property=\"og:type\" content=\"website\">\
+<meta property=\"og:site_name\" content=\"gifshelf\">\
+<meta property=\"og:title\" content=\"{title}\">\
+<meta property=\"og:description\" content=\"{summary}\">\
+<meta property=\"og:url\" content=\"{page_url}\">\
+<meta property=\"og:image\" content=\"{image_url}\">\
+<meta property=\"og:image:type\" content=\"{content_type}\">\
+<meta property=\"og:image:width\" content=\"{w}\">\
+<meta property=\"og:image:height\" content=\"{h}\">\
+<meta property=\"og:image:alt\" content=\"{title}\">\
+<meta name=\"twitter:card\" content=\"summary_large_image\">\
+<meta name=\"twitter:title\" content=\"{title}\">\
+<meta name=\"twitter:description\" content=\"{summary}\">\
+<meta name=\"twitter:image\" content=\"{image_url}\">\
+<style>{STYLE}</style></head>\
+<body><main><h1>{title}</h1>\
+<img src=\"/s/{share}.{ext}\" width=\"{w}\" height=\"{h}\" alt=\"{title}\">\
+<p>Shared by {uploader}</p>{desc}\
+<a href=\"/\">Open gifshelf</a></main></body></html>\n",
+        desc = if description.is_empty() {
+            String::new()
+        } else {
+            format!("<p>{description}</p>")
+        },
+    )
+}
+
+fn not_found_page() -> HttpResponse {
+    HttpResponse::NotFound().content_type("text/html; charset=utf-8").body(format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>GIF not found · gifshelf</title>\
+<style>{STYLE}</style></head><body><main><h1>GIF not found</h1>\
+<p>This link does not lead to a GIF any more. It may have been deleted.</p>\
+<a href=\"/\">Open gifshelf</a></main></body></html>\n"
+    ))
+}
+
+#[get("/s/{tail}")]
+async fn share_link(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    tail: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let tail = tail.into_inner();
+    let (share_id, raw) = match tail.split_once('.') {
+        Some((id, "gif" | "png" | "jpg" | "jpeg" | "webp")) => (id.to_owned(), true),
+        Some(_) => return Ok(not_found_page()),
+        None => (tail, false),
+    };
+    if share_id.is_empty()
+        || share_id.len() > 64
+        || !share_id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        return Ok(not_found_page());
+    }
+    if raw {
+        return match state.gifs.shared_content(&share_id).await {
+            Ok((gif, _)) => serve(&state, &req, &gif, Which::Content).await,
+            Err(AppError::NotFound(_)) => Ok(not_found_page()),
+            Err(other) => Err(other.into()),
+        };
+    }
+    match state.gifs.view_shared(&share_id).await {
+        Ok(gif) => Ok(HttpResponse::Ok()
+            .content_type("text/html; charset=utf-8")
+            .insert_header((header::CACHE_CONTROL, "no-cache"))
+            .body(page(&origin(&state, &req), &gif))),
+        Err(AppError::NotFound(_)) => Ok(not_found_page()),
+        Err(other) => Err(other.into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn escapes_everything_that_could_open_markup() {
+        assert_eq!(
+            escape("<img src=x onerror=\"a('b')\"> & co"),
+            "&lt;img src=x onerror=&quot;a(&#39;b&#39;)&quot;&gt; &amp; co"
+        );
+    }
+}

@@ -1,0 +1,167 @@
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use async_trait::async_trait;
+use gifshelf_domain::ports::{BlobError, BlobInfo, BlobStore};
+
+/// Where interrupted writes are left; swept by `sweep_partial_writes`.
+const TEMP_DIR: &str = ".partial";
+
+/// Blobs as files under one folder.
+#[derive(Debug, Clone)]
+pub struct LocalFolder {
+    root: PathBuf,
+}
+
+impl LocalFolder {
+    /// # Errors
+    /// When the folder cannot be created.
+    pub fn new(root: impl Into<PathBuf>) -> std::io::Result<Self> {
+        let root = root.into();
+        std::fs::create_dir_all(root.join(TEMP_DIR))?;
+        Ok(Self { root })
+    }
+
+    fn path_of(&self, key: &str) -> Result<PathBuf, BlobError> {
+        let valid = !key.is_empty()
+            && key.len() <= 512
+            && !key.starts_with('/')
+            && key.split('/').all(|part| {
+                !part.is_empty() && part != "." && part != ".." && !part.starts_with('.')
+            })
+            && key
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-'));
+        if valid {
+            Ok(self.root.join(key))
+        } else {
+            Err(BlobError::Io(format!("refused blob key {key:?}")))
+        }
+    }
+}
+
+fn io(err: std::io::Error) -> BlobError {
+    BlobError::Io(err.to_string())
+}
+
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, BlobError> + Send + 'static,
+) -> Result<T, BlobError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| BlobError::Io(e.to_string()))?
+}
+
+/// Write to a temp file in the store, fsync it, rename it into place, fsync the folder.
+fn write_atomically(root: &Path, target: &Path, bytes: &[u8]) -> Result<(), BlobError> {
+    let parent = target
+        .parent()
+        .ok_or_else(|| BlobError::Io("blob has no folder".into()))?;
+    std::fs::create_dir_all(parent).map_err(io)?;
+    let temp = root
+        .join(TEMP_DIR)
+        .join(uuid::Uuid::new_v4().simple().to_string());
+    let result = (|| {
+        let mut file = std::fs::File::create(&temp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&temp, target)?;
+        std::fs::File::open(parent)?.sync_all()
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result.map_err(io)
+}
+
+fn walk(root: &Path, dir: &Path, out: &mut Vec<BlobInfo>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let path = entry.path();
+        let name = entry.file_name();
+        if name.to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let meta = entry.metadata()?;
+        if meta.is_dir() {
+            walk(root, &path, out)?;
+        } else if let Ok(relative) = path.strip_prefix(root) {
+            let key = relative
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/");
+            let modified = meta
+                .modified()
+                .ok()
+                .map(|t| chrono::DateTime::<chrono::Utc>::from(t).naive_utc());
+            out.push(BlobInfo { key, modified });
+        }
+    }
+    Ok(())
+}
+
+#[async_trait]
+impl BlobStore for LocalFolder {
+    async fn put(&self, key: &str, bytes: Vec<u8>, _content_type: &str) -> Result<(), BlobError> {
+        let target = self.path_of(key)?;
+        let root = self.root.clone();
+        blocking(move || write_atomically(&root, &target, &bytes)).await
+    }
+
+    async fn get(&self, key: &str) -> Result<Vec<u8>, BlobError> {
+        let path = self.path_of(key)?;
+        match tokio::fs::read(&path).await {
+            Ok(bytes) => Ok(bytes),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Err(BlobError::NotFound),
+            Err(err) => Err(io(err)),
+        }
+    }
+
+    async fn delete(&self, key: &str) -> Result<(), BlobError> {
+        let path = self.path_of(key)?;
+        match tokio::fs::remove_file(&path).await {
+            Ok(()) => {
+                // Tidy the now-empty per-GIF folder; failure (not empty) is fine.
+                if let Some(parent) = path.parent().filter(|p| *p != self.root) {
+                    let _ = tokio::fs::remove_dir(parent).await;
+                }
+                Ok(())
+            }
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(err) => Err(io(err)),
+        }
+    }
+
+    async fn list(&self) -> Result<Vec<BlobInfo>, BlobError> {
+        let root = self.root.clone();
+        blocking(move || {
+            let mut out = Vec::new();
+            walk(&root, &root, &mut out).map_err(io)?;
+            out.sort_by(|a, b| a.key.cmp(&b.key));
+            Ok(out)
+        })
+        .await
+    }
+
+    async fn sweep_partial_writes(&self) -> Result<usize, BlobError> {
+        let temp = self.root.join(TEMP_DIR);
+        blocking(move || {
+            let cutoff = std::time::SystemTime::now() - std::time::Duration::from_secs(600);
+            let mut removed = 0;
+            for entry in std::fs::read_dir(&temp).map_err(io)? {
+                let entry = entry.map_err(io)?;
+                let old = entry
+                    .metadata()
+                    .and_then(|m| m.modified())
+                    .map(|m| m < cutoff)
+                    .unwrap_or(true);
+                if old && std::fs::remove_file(entry.path()).is_ok() {
+                    removed += 1;
+                }
+            }
+            Ok(removed)
+        })
+        .await
+    }
+}

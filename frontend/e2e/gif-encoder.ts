@@ -1,0 +1,112 @@
+/**
+ * Builds small test images in code, so the e2e suite depends on no file outside the repository.
+ * `animatedGif` encodes a GIF89a with a global palette, a looping NETSCAPE2.0 extension and one
+ * graphic control extension per frame. Pixels are LZW-"compressed" the simple way: 9-bit literal
+ * codes with a clear code often enough that the code width never grows (valid for any decoder).
+ */
+
+export type Rgb = readonly [number, number, number];
+
+const MIN_CODE_SIZE = 8;
+const CLEAR = 1 << MIN_CODE_SIZE; // 256
+const END = CLEAR + 1; // 257
+const CODE_BITS = MIN_CODE_SIZE + 1; // 9
+/** Literals between clear codes: the table grows by one per code after the first; stay below 512. */
+const RUN = (1 << MIN_CODE_SIZE) - 2;
+
+function lzwLiteral(indices: Uint8Array): Uint8Array {
+  const out: number[] = [];
+  let buffer = 0;
+  let bits = 0;
+  const put = (code: number) => {
+    buffer |= code << bits;
+    bits += CODE_BITS;
+    while (bits >= 8) {
+      out.push(buffer & 0xff);
+      buffer >>>= 8;
+      bits -= 8;
+    }
+  };
+  for (let i = 0; i < indices.length; i += 1) {
+    if (i % RUN === 0) put(CLEAR);
+    put(indices[i] ?? 0);
+  }
+  put(END);
+  if (bits > 0) out.push(buffer & 0xff);
+  return Uint8Array.from(out);
+}
+
+function subBlocks(data: Uint8Array): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < data.length; i += 255) {
+    const chunk = data.subarray(i, i + 255);
+    out.push(chunk.length, ...chunk);
+  }
+  out.push(0);
+  return out;
+}
+
+const u16 = (n: number) => [n & 0xff, (n >> 8) & 0xff];
+
+export type GifSpec = {
+  width: number;
+  height: number;
+  /** Up to 256 colours. */
+  palette: readonly Rgb[];
+  /** One palette index per pixel, row by row, for each frame. */
+  frames: readonly Uint8Array[];
+  /** Frame delay in hundredths of a second. */
+  delay?: number;
+};
+
+export function encodeGif({ width, height, palette, frames, delay = 10 }: GifSpec): Buffer {
+  const bytes: number[] = [];
+  bytes.push(...Buffer.from('GIF89a', 'ascii'));
+  // Logical screen: global colour table of 256 entries (size field 7), 8 bits of colour resolution.
+  bytes.push(...u16(width), ...u16(height), 0xf7, 0, 0);
+  for (let i = 0; i < 256; i += 1) {
+    const [r, g, b] = palette[i] ?? [0, 0, 0];
+    bytes.push(r, g, b);
+  }
+  // Loop forever.
+  bytes.push(0x21, 0xff, 0x0b, ...Buffer.from('NETSCAPE2.0', 'ascii'), 0x03, 0x01, 0, 0, 0);
+  for (const frame of frames) {
+    if (frame.length !== width * height) throw new Error('frame size does not match the image');
+    bytes.push(0x21, 0xf9, 0x04, 0x04, ...u16(delay), 0, 0); // graphic control: keep frame
+    bytes.push(0x2c, ...u16(0), ...u16(0), ...u16(width), ...u16(height), 0); // image descriptor
+    bytes.push(MIN_CODE_SIZE, ...subBlocks(lzwLiteral(frame)));
+  }
+  bytes.push(0x3b);
+  return Buffer.from(bytes);
+}
+
+const PALETTE: Rgb[] = [
+  [98, 70, 234],
+  [228, 69, 143],
+  [22, 163, 74],
+  [250, 204, 21],
+  [255, 255, 255],
+  [23, 23, 43],
+];
+
+/**
+ * A small animated GIF (default 96 × 72, 4 frames): a coloured square moving over a gradient
+ * background. `seed` changes the colours, so that different test images differ.
+ */
+export function animatedGif({ width = 96, height = 72, frameCount = 4, seed = 0 } = {}): Buffer {
+  const frames: Uint8Array[] = [];
+  const size = Math.floor(height / 2);
+  for (let f = 0; f < frameCount; f += 1) {
+    const pixels = new Uint8Array(width * height);
+    const x0 = Math.floor(((width - size) * f) / Math.max(1, frameCount - 1));
+    const y0 = Math.floor((height - size) / 2);
+    for (let y = 0; y < height; y += 1) {
+      for (let x = 0; x < width; x += 1) {
+        const inside = x >= x0 && x < x0 + size && y >= y0 && y < y0 + size;
+        pixels[y * width + x] = inside ? (seed + 1 + f) % 4 : y < height / 2 ? 4 : 5;
+      }
+    }
+    frames.push(pixels);
+  }
+  return encodeGif({ width, height, palette: PALETTE, frames, delay: 20 });
+}

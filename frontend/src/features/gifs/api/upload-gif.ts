@@ -1,0 +1,40 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { GifDto } from '@/api/generated/GifDto';
+import type { GifUploadData } from '@/api/generated/GifUploadData';
+import { apiUpload } from '@/lib/api-client';
+import { tagKeys } from '@/lib/tags/query-keys';
+import { applyGifUploaded } from '../gif-list-cache';
+
+export type UploadGifInput = {
+  file: File;
+  data: GifUploadData;
+  onProgress?: (fraction: number) => void;
+  signal?: AbortSignal;
+};
+
+/** The multipart body: part `file` (the image) and part `gifData` (JSON of GifUploadData). */
+export function uploadFormData(file: File, data: GifUploadData): FormData {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  form.append('gifData', new Blob([JSON.stringify(data)], { type: 'application/json' }));
+  return form;
+}
+
+/** POST /api/gifs (multipart) → 201 with the new GIF; progress through XHR upload events. */
+export const uploadGif = ({ file, data, onProgress, signal }: UploadGifInput) =>
+  apiUpload<GifDto>('/api/gifs', uploadFormData(file, data), {
+    defaultError: 'Failed to upload gif',
+    ...(onProgress ? { onProgress } : {}),
+    ...(signal ? { signal } : {}),
+  });
+
+export function useUploadGif() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: uploadGif,
+    onSuccess: async () => {
+      await applyGifUploaded(queryClient);
+      await queryClient.invalidateQueries({ queryKey: tagKeys.all });
+    },
+  });
+}

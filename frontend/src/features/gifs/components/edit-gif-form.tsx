@@ -1,0 +1,93 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { GifDto } from '@/api/generated/GifDto';
+import { FormMessage } from '@/components/form/form-message';
+import { TextField } from '@/components/form/text-field';
+import { useToast } from '@/components/toast/toast-provider';
+import { errorMessage } from '@/lib/api-client';
+import { useUpdateGif } from '../api/update-gif';
+import { DESCRIPTION_MAX, MSG_NO_TITLE, TITLE_MAX } from '../upload-rules';
+import { TagEditor } from './tag-editor';
+
+export const MSG_GIF_UPDATED = 'GIF updated successfully';
+
+/** "Edit GIF": title, description and tags; Update GIF saves, Cancel goes back to the detail. */
+export function EditGifForm({ gif, onDone }: { gif: GifDto; onDone: () => void }) {
+  const descriptionId = useId();
+  const toast = useToast();
+  const update = useUpdateGif();
+  const [title, setTitle] = useState(gif.title);
+  const [description, setDescription] = useState(gif.description);
+  const [tags, setTags] = useState<string[]>(() => gif.tags.map((tag) => tag.name));
+  const [titleError, setTitleError] = useState<string | null>(null);
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (update.isPending) return;
+    if (!title.trim()) {
+      setTitleError(MSG_NO_TITLE);
+      return;
+    }
+    update.mutate(
+      { id: gif.id, body: { title: title.trim(), description: description.trim(), tags } },
+      {
+        onSuccess: () => {
+          toast.success(MSG_GIF_UPDATED);
+          onDone();
+        },
+      },
+    );
+  };
+
+  return (
+    <section className="panel edit-gif" aria-labelledby="edit-gif-title">
+      <h1 id="edit-gif-title" className="page-title">
+        Edit GIF
+      </h1>
+      <form className="form" onSubmit={onSubmit} noValidate>
+        <TextField
+          label="Title *"
+          name="title"
+          required
+          maxLength={TITLE_MAX}
+          value={title}
+          onValueChange={(value) => {
+            setTitle(value);
+            setTitleError(null);
+          }}
+          error={titleError}
+          help={`${title.length}/${TITLE_MAX}`}
+        />
+        <div className="field">
+          <label className="field__label" htmlFor={descriptionId}>
+            Description
+          </label>
+          <textarea
+            id={descriptionId}
+            className="field__input field__textarea"
+            name="description"
+            rows={4}
+            maxLength={DESCRIPTION_MAX}
+            value={description}
+            onChange={(event) => setDescription(event.target.value)}
+            aria-describedby={`${descriptionId}-count`}
+          />
+          <p id={`${descriptionId}-count`} className="field__help">
+            {description.length}/{DESCRIPTION_MAX}
+          </p>
+        </div>
+        <TagEditor tags={tags} setTags={setTags} quickAddLabel="Available tags" disabled={update.isPending} />
+        {update.isError && (
+          <FormMessage kind="error">{errorMessage(update.error, 'Failed to update GIF')}</FormMessage>
+        )}
+        <div className="form__actions">
+          <button type="submit" className="btn btn--primary" disabled={update.isPending}>
+            Update GIF
+          </button>
+          <button type="button" className="btn btn--secondary" onClick={onDone} disabled={update.isPending}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,232 @@
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { login, logout } from '@/lib/session';
+import { jsonResponse, makeGif, urlOf } from '@/test/gifs';
+import { renderWithProviders } from '@/test/render';
+import { tokenFor } from '@/test/tokens';
+import { GifDetailPage } from './gif-detail-page';
+
+const fetchMock = vi.fn<typeof fetch>();
+const calls = () =>
+  fetchMock.mock.calls.map(([input, init]) => `${init?.method ?? 'GET'} ${urlOf(input)}`);
+
+const gif = makeGif(5, {
+  title: 'Dancing cat',
+  description: 'It dances',
+  uploadedBy: 'alice',
+  viewCount: 41,
+  contentSize: 123_456,
+  contentWidth: 480,
+  thumbnailSize: 2048,
+  thumbnailWidth: 320,
+  thumbnailStaticSize: 1536,
+  thumbnailStaticWidth: 320,
+  tags: [{ id: 1, name: 'cats' }],
+  shareId: 'abcDEF123',
+});
+
+function serveGif(tags = [{ id: 1, name: 'cats', count: 3 }, { id: 2, name: 'dogs', count: 1 }]) {
+  fetchMock.mockImplementation(async (input, init) => {
+    const url = urlOf(input);
+    const method = init?.method ?? 'GET';
+    if (url === '/api/gifs/dto/5') return jsonResponse(gif);
+    if (url === '/api/tags' && method === 'GET') return jsonResponse(tags);
+    if (url.startsWith('/api/tags?name=')) return jsonResponse({ id: 9, name: 'new', count: 0 }, 201);
+    if (url === '/api/gifs/5' && method === 'PUT') {
+      const body = JSON.parse(String(init?.body)) as { title: string; description: string; tags: string[] };
+      return jsonResponse({ ...gif, ...body, tags: body.tags.map((name, i) => ({ id: i + 1, name })) });
+    }
+    if (url === '/api/gifs/5' && method === 'DELETE') return new Response(null, { status: 204 });
+    return jsonResponse({ error: 'not found', code: 'not_found' }, 404);
+  });
+}
+
+const renderDetail = (route = '/gifs/5') => renderWithProviders(<GifDetailPage />, { route, path: '/gifs/:id' });
+
+beforeEach(() => {
+  fetchMock.mockReset();
+  vi.stubGlobal('fetch', fetchMock);
+});
+afterEach(() => {
+  cleanup();
+  logout();
+  vi.unstubAllGlobals();
+});
+
+describe('GIF detail', () => {
+  it('shows loading, then the GIF with sizes, renditions, file information and the share link', async () => {
+    login(tokenFor('alice', 3600), 'alice');
+    serveGif();
+    renderDetail();
+    expect(screen.getByText('Loading GIF...')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Dancing cat' })).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'Dancing cat' })).toHaveAttribute('src', '/api/gifs/static-thumbnail/5');
+    expect(screen.getAllByText('120.56 KB · 480 × 360')).toHaveLength(2);
+    expect(screen.getByText('41 views')).toBeInTheDocument();
+    expect(screen.getByText('It dances')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'cats' })).toHaveAttribute('href', '/tags/cats');
+    expect(screen.getByRole('link', { name: 'alice' })).toHaveAttribute('href', '/user/alice');
+    const info = screen.getByRole('heading', { name: 'File Information' }).closest('section')!;
+    expect(within(info).getByText('Content height').nextElementSibling).toHaveTextContent('360px');
+    expect(within(info).getByText('Thumbnail size').nextElementSibling).toHaveTextContent('2.00 KB');
+    expect(within(info).getByText('Static thumbnail size').nextElementSibling).toHaveTextContent('1.50 KB');
+    expect(screen.getByRole('button', { name: /^Static Thumbnail/ })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^Thumbnail/ })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^Original Gif/ })).toBeInTheDocument();
+    expect(screen.getByLabelText('Share this GIF')).toHaveValue(`${window.location.origin}/s/abcDEF123`);
+    expect(screen.getByRole('link', { name: 'Back to Gallery' })).toHaveAttribute('href', '/gifs');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Show Natural Size' }));
+    expect(screen.getByRole('button', { name: 'Show Fixed Size' })).toBeInTheDocument();
+  });
+
+  it.each([
+    ['the owner', 'alice', 'ROLE_USER', true, true],
+    ['an admin', 'root', 'ROLE_USER,ROLE_ADMIN', true, false],
+    ['someone else', 'bob', 'ROLE_USER', false, false],
+  ])('%s: Edit %s, Delete %s', async (_who, user, roles, edit, del) => {
+    login(tokenFor(user, 3600, roles), user);
+    serveGif();
+    renderDetail();
+    await screen.findByRole('heading', { level: 1, name: 'Dancing cat' });
+    expect(screen.queryByRole('button', { name: 'Edit' }) !== null).toBe(edit);
+    expect(screen.queryByRole('button', { name: 'Delete' }) !== null).toBe(del);
+  });
+
+  it('shows "GIF not found" on 404 and for a bad id', async () => {
+    login(tokenFor('alice', 3600), 'alice');
+    serveGif();
+    renderDetail('/gifs/77');
+    expect(await screen.findByText('GIF not found')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to Gallery' })).toBeInTheDocument();
+  });
+
+  it('shows "GIF not found" without a request for a non-numeric id', () => {
+    login(tokenFor('alice', 3600), 'alice');
+    serveGif();
+    renderDetail('/gifs/abc');
+    expect(screen.getByText('GIF not found')).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('shows "Failed to load GIF" when the server gives no message', async () => {
+    login(tokenFor('alice', 3600), 'alice');
+    fetchMock.mockResolvedValue(new Response('', { status: 400 }));
+    renderDetail();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to load GIF');
+  });
+
+  it('opens each rendition in an accessible modal that Escape closes', async () => {
+    login(tokenFor('bob', 3600), 'bob');
+    serveGif();
+    renderDetail();
+    await screen.findByRole('heading', { level: 1, name: 'Dancing cat' });
+    for (const [label, src] of [
+      ['Static Thumbnail', '/api/gifs/static-thumbnail/5'],
+      ['Thumbnail', '/api/gifs/thumbnail/5'],
+      ['Original Gif', '/api/gifs/content/5'],
+    ] as const) {
+      const opener = screen.getByRole('button', { name: new RegExp(`^${label}`) });
+      opener.focus();
+      fireEvent.click(opener);
+      const dialog = screen.getByRole('dialog', { name: `${label}: Dancing cat` });
+      expect(dialog).toHaveAttribute('aria-modal', 'true');
+      expect(within(dialog).getByRole('img')).toHaveAttribute('src', src);
+      const close = within(dialog).getByRole('button', { name: 'Close' });
+      expect(close).toHaveFocus();
+      const toggle = within(dialog).getByRole('button', { name: 'Show Natural Size' });
+      // Tab wraps inside the dialog.
+      toggle.focus();
+      fireEvent.keyDown(toggle, { key: 'Tab' });
+      expect(close).toHaveFocus();
+      fireEvent.keyDown(close, { key: 'Tab', shiftKey: true });
+      expect(toggle).toHaveFocus();
+      fireEvent.click(toggle);
+      expect(within(dialog).getByRole('button', { name: 'Show Fixed Size' })).toBeInTheDocument();
+      fireEvent.keyDown(dialog, { key: 'Escape' });
+      expect(screen.queryByRole('dialog')).toBeNull();
+      expect(opener).toHaveFocus();
+    }
+    fireEvent.click(screen.getByRole('button', { name: /^Thumbnail/ }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('deletes after the confirm, then goes to / with a success toast', async () => {
+    login(tokenFor('alice', 3600), 'alice');
+    serveGif();
+    const { toasts } = renderDetail();
+    await screen.findByRole('heading', { level: 1, name: 'Dancing cat' });
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    expect(confirm).toHaveBeenCalledWith('Are you sure you want to delete this GIF?');
+    expect(calls()).not.toContain('DELETE /api/gifs/5');
+
+    confirm.mockReturnValueOnce(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
+    expect(calls()).toContain('DELETE /api/gifs/5');
+    expect(toasts.getState().toasts[0]).toMatchObject({ type: 'success' });
+  });
+
+  it('a failed delete shows "Failed to delete GIF"', async () => {
+    login(tokenFor('alice', 3600), 'alice');
+    serveGif();
+    const { toasts } = renderDetail();
+    await screen.findByRole('heading', { level: 1, name: 'Dancing cat' });
+    fetchMock.mockResolvedValueOnce(new Response('', { status: 404 }));
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(toasts.getState().toasts[0]).toMatchObject({ type: 'error' }));
+    expect(toasts.getState().toasts[0]?.message).toBe('Failed to delete gif');
+  });
+
+  it('edits: "Edit GIF" form, title required, tags added, Update GIF saves and returns', async () => {
+    login(tokenFor('alice', 3600), 'alice');
+    serveGif();
+    renderDetail();
+    await screen.findByRole('heading', { level: 1, name: 'Dancing cat' });
+    fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
+    expect(screen.getByRole('heading', { level: 1, name: 'Edit GIF' })).toBeInTheDocument();
+    const title = screen.getByLabelText('Title *');
+    expect(title).toHaveValue('Dancing cat');
+    expect(title).toHaveAttribute('maxLength', '100');
+    expect(screen.getByLabelText('Description')).toHaveAttribute('maxLength', '500');
+
+    fireEvent.change(title, { target: { value: '   ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Update GIF' }));
+    expect(screen.getByText('Please enter a title for your GIF.')).toBeInTheDocument();
+    expect(calls().some((c) => c.startsWith('PUT'))).toBe(false);
+
+    fireEvent.change(title, { target: { value: 'Dancing cat 2' } });
+    fireEvent.change(screen.getByLabelText('Description'), { target: { value: 'Still dancing' } });
+    expect(await screen.findByText('Available tags')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Add tag dogs' }));
+    const tagInput = screen.getByRole('combobox', { name: 'Tags' });
+    fireEvent.change(tagInput, { target: { value: ' NEW ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+    expect(await screen.findByRole('button', { name: 'Remove tag new' })).toBeInTheDocument();
+    expect(calls()).toContain('POST /api/tags?name=new');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Update GIF' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Dancing cat 2' })).toBeInTheDocument();
+    const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT');
+    expect(JSON.parse(String(put?.[1]?.body))).toEqual({
+      title: 'Dancing cat 2',
+      description: 'Still dancing',
+      tags: ['cats', 'dogs', 'new'],
+    });
+  });
+
+  it('Cancel leaves the edit form without saving', async () => {
+    login(tokenFor('root', 3600, 'ROLE_USER,ROLE_ADMIN'), 'root');
+    serveGif();
+    renderDetail();
+    await screen.findByRole('heading', { level: 1, name: 'Dancing cat' });
+    fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.getByRole('heading', { level: 1, name: 'Dancing cat' })).toBeInTheDocument();
+    await act(async () => {});
+    expect(calls().some((c) => c.startsWith('PUT'))).toBe(false);
+  });
+});

@@ -1,0 +1,244 @@
+import { useEffect, useId, useRef, useState, type ChangeEvent, type DragEvent, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { paths } from '@/app/paths';
+import { FormMessage } from '@/components/form/form-message';
+import { TextField } from '@/components/form/text-field';
+import { useToast } from '@/components/toast/toast-provider';
+import { toMB } from '@/lib/format';
+import { usePublicConfig } from '@/lib/public-config';
+import { useUploadGif } from '../api/upload-gif';
+import {
+  ACCEPT_ATTRIBUTE,
+  DEFAULT_MAX_UPLOAD_BYTES,
+  DESCRIPTION_MAX,
+  FILE_SELECTED_TOAST_MS,
+  MSG_UPLOADED,
+  MSG_UPLOAD_FAILED_TITLE,
+  TITLE_MAX,
+  UPLOAD_SUCCESS_TOAST_MS,
+  checkFile,
+  fileSelectedMessage,
+  uploadErrorMessage,
+  uploadProblem,
+} from '../upload-rules';
+import { TagEditor } from './tag-editor';
+import './gifs.css';
+
+const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
+
+/** A preview URL for the chosen file, revoked when it changes or the page closes. */
+function usePreviewUrl(file: File | null): string | null {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (!file || typeof URL.createObjectURL !== 'function') {
+      setUrl(null);
+      return;
+    }
+    const next = URL.createObjectURL(file);
+    setUrl(next);
+    return () => URL.revokeObjectURL(next);
+  }, [file]);
+  return url;
+}
+
+/** /upload — drag and drop or pick an image, give it a title, description and tags, and send it. */
+export function UploadPage() {
+  const inputId = useId();
+  const descriptionId = useId();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const config = usePublicConfig();
+  const upload = useUploadGif();
+  const maxBytes = config.data?.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
+
+  const [file, setFile] = useState<File | null>(null);
+  const [title, setTitle] = useState('');
+  const [description, setDescription] = useState('');
+  const [tags, setTags] = useState<string[]>([]);
+  const [dragging, setDragging] = useState(false);
+  const [progress, setProgress] = useState(0);
+  const [formError, setFormError] = useState<string | null>(null);
+  const abort = useRef<AbortController | null>(null);
+  const preview = usePreviewUrl(file);
+
+  useEffect(() => () => abort.current?.abort(), []);
+
+  const choose = (chosen: File | undefined) => {
+    if (!chosen) return;
+    const problem = checkFile(chosen, maxBytes);
+    if (problem) {
+      toast.error(problem.message, { title: problem.title });
+      return;
+    }
+    setFile(chosen);
+    setFormError(null);
+    toast.info(fileSelectedMessage(chosen.name, chosen.size), { duration: FILE_SELECTED_TOAST_MS });
+  };
+
+  const onInputChange = (event: ChangeEvent<HTMLInputElement>) => {
+    choose(event.target.files?.[0]);
+    event.target.value = '';
+  };
+
+  const onDragOver = (event: DragEvent<HTMLDivElement>) => {
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'copy';
+    setDragging(true);
+  };
+
+  const onDrop = (event: DragEvent<HTMLDivElement>) => {
+    event.preventDefault();
+    setDragging(false);
+    if (!upload.isPending) choose(event.dataTransfer.files[0]);
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (upload.isPending) return;
+    const problem = uploadProblem(file, title);
+    setFormError(problem);
+    if (problem || !file) return;
+    const controller = new AbortController();
+    abort.current = controller;
+    setProgress(0);
+    upload.mutate(
+      {
+        file,
+        data: { title: title.trim(), description: description.trim(), tags },
+        onProgress: (fraction) => setProgress(fraction),
+        signal: controller.signal,
+      },
+      {
+        onSuccess: () => {
+          toast.success(MSG_UPLOADED, { duration: UPLOAD_SUCCESS_TOAST_MS });
+          navigate(paths.gifs);
+        },
+        onError: (error) => {
+          if (isAbort(error)) return;
+          toast.error(uploadErrorMessage(error), { title: MSG_UPLOAD_FAILED_TITLE });
+        },
+      },
+    );
+  };
+
+  const missing = uploadProblem(file, title);
+  const percent = Math.round(progress * 100);
+
+  return (
+    <section className="upload" aria-labelledby="upload-title">
+      <h1 id="upload-title" className="page-title">
+        Upload a GIF
+      </h1>
+      <form className="upload__layout" onSubmit={onSubmit} noValidate>
+        <div
+          className={[
+            'panel',
+            'dropzone',
+            dragging ? 'dropzone--active' : '',
+            file ? 'dropzone--filled' : '',
+          ]
+            .filter(Boolean)
+            .join(' ')}
+          onDragEnter={onDragOver}
+          onDragOver={onDragOver}
+          onDragLeave={() => setDragging(false)}
+          onDrop={onDrop}
+          data-testid="dropzone"
+        >
+          {file && preview ? (
+            <div className="dropzone__preview">
+              <img src={preview} alt={`Preview of ${file.name}`} className="dropzone__image" />
+            </div>
+          ) : (
+            <div className="dropzone__empty" aria-hidden="true">
+              <span className="dropzone__icon">⬆</span>
+            </div>
+          )}
+          {file ? (
+            <p className="dropzone__file">
+              <strong>{file.name}</strong> <span>({toMB(file.size)}MB)</span>
+            </p>
+          ) : (
+            <p className="dropzone__text">Drag and drop an image here, or</p>
+          )}
+          <input
+            id={inputId}
+            type="file"
+            accept={ACCEPT_ATTRIBUTE}
+            className="visually-hidden dropzone__input"
+            onChange={onInputChange}
+            disabled={upload.isPending}
+          />
+          <label htmlFor={inputId} className="btn btn--secondary dropzone__button">
+            {file ? 'Choose another file' : 'Choose a file'}
+          </label>
+          <p className="dropzone__hint">Maximum file size: 10MB</p>
+        </div>
+
+        <div className="panel form upload__form">
+          <TextField
+            label="Title *"
+            name="title"
+            required
+            maxLength={TITLE_MAX}
+            value={title}
+            onValueChange={(value) => {
+              setTitle(value);
+              setFormError(null);
+            }}
+            disabled={upload.isPending}
+            help={`${title.length}/${TITLE_MAX}`}
+          />
+          <div className="field">
+            <label className="field__label" htmlFor={descriptionId}>
+              Description
+            </label>
+            <textarea
+              id={descriptionId}
+              className="field__input field__textarea"
+              name="description"
+              rows={4}
+              maxLength={DESCRIPTION_MAX}
+              value={description}
+              disabled={upload.isPending}
+              onChange={(event) => setDescription(event.target.value)}
+              aria-describedby={`${descriptionId}-count`}
+            />
+            <p id={`${descriptionId}-count`} className="field__help">
+              {description.length}/{DESCRIPTION_MAX}
+            </p>
+          </div>
+          <TagEditor tags={tags} setTags={setTags} quickAddLabel="Suggested tags" disabled={upload.isPending} />
+
+          {upload.isPending && (
+            <div className="upload-progress">
+              <div
+                className="upload-progress__track"
+                role="progressbar"
+                aria-label="Upload progress"
+                aria-valuemin={0}
+                aria-valuemax={100}
+                aria-valuenow={percent}
+              >
+                <div className="upload-progress__bar" style={{ width: `${percent}%` }} />
+              </div>
+              <span className="upload-progress__value">{percent}%</span>
+            </div>
+          )}
+          {formError && <FormMessage kind="error">{formError}</FormMessage>}
+
+          <div className="form__actions">
+            <button
+              type="submit"
+              className="btn btn--primary btn--large"
+              disabled={upload.isPending || missing !== null}
+            >
+              Upload GIF
+            </button>
+          </div>
+          {!upload.isPending && missing && !formError && <p className="field__help">{missing}</p>}
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,68 @@
+import { ApiError } from '@/lib/api-client';
+import { toMB } from '@/lib/format';
+
+/** The documented limit (spec §9); the server's /api/config value is used when known. */
+export const DEFAULT_MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+export const TITLE_MAX = 100;
+export const DESCRIPTION_MAX = 500;
+export const FILE_SELECTED_TOAST_MS = 3000;
+export const UPLOAD_SUCCESS_TOAST_MS = 4000;
+
+export const MSG_INVALID_TYPE_TITLE = 'Invalid File Type';
+export const MSG_INVALID_TYPE = 'Please select a valid image file (GIF, PNG, JPEG, or WebP).';
+export const MSG_TOO_LARGE_TITLE = 'File Too Large';
+export const tooLargeMessage = (bytes: number) =>
+  `File size exceeds 10MB limit. Your file is ${toMB(bytes)}MB.`;
+export const fileSelectedMessage = (name: string, bytes: number) =>
+  `File selected: ${name} (${toMB(bytes)}MB)`;
+export const MSG_NO_FILE = 'Please select a file to upload.';
+export const MSG_NO_TITLE = 'Please enter a title for your GIF.';
+export const MSG_UPLOADED = 'GIF uploaded successfully!';
+export const MSG_UPLOAD_FAILED_TITLE = 'Upload Failed';
+export const MSG_SERVER_LIMIT = 'File size exceeds server limit. Please choose a smaller file.';
+export const MSG_INVALID_FORMAT = 'Invalid file format or corrupted file. Please try a different file.';
+export const MSG_UPLOAD_FAILED = 'Failed to upload GIF. Please try again.';
+
+const ACCEPTED_TYPES = ['image/gif', 'image/png', 'image/jpeg', 'image/jpg', 'image/webp'];
+const ACCEPTED_EXTENSIONS = ['gif', 'png', 'jpeg', 'jpg', 'webp'];
+/** For the file picker's filter. */
+export const ACCEPT_ATTRIBUTE = [...ACCEPTED_TYPES, ...ACCEPTED_EXTENSIONS.map((e) => `.${e}`)].join(',');
+
+export function isAcceptedImage(file: Pick<File, 'name' | 'type'>): boolean {
+  if (ACCEPTED_TYPES.includes(file.type.toLowerCase())) return true;
+  const extension = file.name.split('.').pop()?.toLowerCase() ?? '';
+  return file.name.includes('.') && ACCEPTED_EXTENSIONS.includes(extension);
+}
+
+export type FileProblem = { title: string; message: string };
+
+/** Why a chosen file cannot be uploaded, or null when it can. */
+export function checkFile(
+  file: Pick<File, 'name' | 'type' | 'size'>,
+  maxBytes: number = DEFAULT_MAX_UPLOAD_BYTES,
+): FileProblem | null {
+  if (!isAcceptedImage(file)) return { title: MSG_INVALID_TYPE_TITLE, message: MSG_INVALID_TYPE };
+  if (file.size > maxBytes) return { title: MSG_TOO_LARGE_TITLE, message: tooLargeMessage(file.size) };
+  return null;
+}
+
+/** What is missing before an upload can start (spec §5), or null. */
+export function uploadProblem(file: File | null, title: string): string | null {
+  if (!file) return MSG_NO_FILE;
+  if (!title.trim()) return MSG_NO_TITLE;
+  return null;
+}
+
+/**
+ * The "Upload Failed" toast message (spec §8): 413 or "too large" → server limit; 400 → invalid
+ * file. The server's messages do not carry the status, so the error's HTTP status counts too. A
+ * 400 for a form field (code "validation") keeps the server's own sentence.
+ */
+export function uploadErrorMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : '';
+  const status = error instanceof ApiError ? error.status : null;
+  const code = error instanceof ApiError ? error.code : null;
+  if (status === 413 || message.includes('413') || /too large/i.test(message)) return MSG_SERVER_LIMIT;
+  if ((status === 400 && code !== 'validation') || message.includes('400')) return MSG_INVALID_FORMAT;
+  return message || MSG_UPLOAD_FAILED;
+}
