@@ -35,9 +35,7 @@ impl AppError {
     pub fn from_repo(err: RepoError) -> Self {
         match err {
             RepoError::NotFound => AppError::NotFound("Not found".into()),
-            RepoError::Conflict(what) => {
-                AppError::Conflict(format!("{} already exists", capitalise(what)))
-            }
+            RepoError::Conflict(what) => AppError::Conflict(format!("{} already exists", capitalise(what))),
             RepoError::Unavailable(msg) => {
                 tracing::warn!(error = %msg, "storage unavailable");
                 AppError::Unavailable("The server is busy. Please try again in a moment.".into())

@@ -36,9 +36,7 @@ impl PasswordHasher for BcryptHasher {
     async fn verify(&self, password: &str, hash: &PasswordHash) -> bool {
         let password = password.to_owned();
         let hash = hash.0.clone();
-        tokio::task::spawn_blocking(move || bcrypt::verify(password, &hash).unwrap_or(false))
-            .await
-            .unwrap_or(false)
+        tokio::task::spawn_blocking(move || bcrypt::verify(password, &hash).unwrap_or(false)).await.unwrap_or(false)
     }
 
     async fn verify_dummy(&self, password: &str) {
@@ -55,19 +53,12 @@ mod tests {
     #[tokio::test]
     async fn hashes_verify_and_never_contain_the_password() {
         let hasher = BcryptHasher::new(4).unwrap_or_else(|e| panic!("{e}"));
-        let hash = hasher
-            .hash("hunter22")
-            .await
-            .unwrap_or_else(|e| panic!("{e}"));
+        let hash = hasher.hash("hunter22").await.unwrap_or_else(|e| panic!("{e}"));
         assert!(!hash.0.contains("hunter22"));
         assert!(hash.0.starts_with("$2b$04$"));
         assert!(hasher.verify("hunter22", &hash).await);
         assert!(!hasher.verify("hunter23", &hash).await);
-        assert!(
-            !hasher
-                .verify("hunter22", &PasswordHash("garbage".into()))
-                .await
-        );
+        assert!(!hasher.verify("hunter22", &PasswordHash("garbage".into())).await);
         hasher.verify_dummy("anything").await;
     }
 }

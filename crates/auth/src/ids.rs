@@ -30,9 +30,7 @@ mod tests {
         let ids = RandomIds;
         let a = ids.share_id();
         assert_eq!(a.len(), 22);
-        assert!(a
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'));
+        assert!(a.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'));
         assert_ne!(a, ids.share_id());
         let p = ids.blob_prefix();
         assert_eq!(p.len(), 32);

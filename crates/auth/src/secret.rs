@@ -15,10 +15,7 @@ pub enum SecretError {
     #[error("GIFSHELF_JWT_SECRET is too weak: it must be at least {MIN_SECRET_BYTES} bytes (256 bits) long; generate one with `openssl rand -hex 32`")]
     TooWeak,
     #[error("cannot read or write the generated secret at {path}: {source}")]
-    Io {
-        path: String,
-        source: std::io::Error,
-    },
+    Io { path: String, source: std::io::Error },
 }
 
 /// Where the secret came from, for the startup log.
@@ -42,16 +39,10 @@ pub fn load_or_create(
         if value.len() < MIN_SECRET_BYTES {
             return Err(SecretError::TooWeak);
         }
-        return Ok((
-            SecretSlice::from(value.as_bytes().to_vec()),
-            SecretSource::Configured,
-        ));
+        return Ok((SecretSlice::from(value.as_bytes().to_vec()), SecretSource::Configured));
     }
     let path = data_dir.join(FILE_NAME);
-    let io = |source| SecretError::Io {
-        path: path.display().to_string(),
-        source,
-    };
+    let io = |source| SecretError::Io { path: path.display().to_string(), source };
     match std::fs::read_to_string(&path) {
         Ok(text) => {
             let bytes = hex::decode(text.trim()).map_err(|e| io(std::io::Error::other(e)))?;
@@ -75,9 +66,7 @@ pub fn load_or_create(
                     Ok((SecretSlice::from(bytes), SecretSource::Generated))
                 }
                 // Another instance sharing the folder won the race: use its secret.
-                Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => {
-                    load_or_create(None, data_dir)
-                }
+                Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => load_or_create(None, data_dir),
                 Err(err) => Err(io(err)),
             }
         }
@@ -105,14 +94,8 @@ mod tests {
     #[test]
     fn weak_configured_secret_is_refused() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        assert!(matches!(
-            load_or_create(Some("short"), dir.path()),
-            Err(SecretError::TooWeak)
-        ));
+        assert!(matches!(load_or_create(Some("short"), dir.path()), Err(SecretError::TooWeak)));
         let strong = "x".repeat(32);
-        assert!(matches!(
-            load_or_create(Some(&strong), dir.path()),
-            Ok((_, SecretSource::Configured))
-        ));
+        assert!(matches!(load_or_create(Some(&strong), dir.path()), Ok((_, SecretSource::Configured))));
     }
 }

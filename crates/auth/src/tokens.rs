@@ -1,8 +1,6 @@
 use gifshelf_domain::auth::Claims;
 use gifshelf_domain::ports::{TokenError, TokenService};
-use jsonwebtoken::{
-    decode, encode, errors::ErrorKind, Algorithm, DecodingKey, EncodingKey, Header, Validation,
-};
+use jsonwebtoken::{decode, encode, errors::ErrorKind, Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use secrecy::{ExposeSecret, SecretSlice};
 
 /// Seconds of clock skew tolerated on `exp` (jsonwebtoken's default is 60).
@@ -43,9 +41,7 @@ impl TokenService for JwtTokens {
     fn verify(&self, token: &str) -> Result<Claims, TokenError> {
         match decode::<Claims>(token, &self.decoding, &self.validation) {
             Ok(data) => Ok(data.claims),
-            Err(err) if matches!(err.kind(), ErrorKind::ExpiredSignature) => {
-                Err(TokenError::Expired)
-            }
+            Err(err) if matches!(err.kind(), ErrorKind::ExpiredSignature) => Err(TokenError::Expired),
             Err(_) => Err(TokenError::Invalid),
         }
     }
@@ -64,12 +60,7 @@ mod tests {
 
     fn claims(exp_offset: i64) -> Claims {
         let now = chrono::Utc::now().timestamp();
-        Claims {
-            sub: "alice".into(),
-            roles: "ROLE_USER".into(),
-            iat: now,
-            exp: now + exp_offset,
-        }
+        Claims { sub: "alice".into(), roles: "ROLE_USER".into(), iat: now, exp: now + exp_offset }
     }
 
     fn forge(header: &str, payload: &serde_json::Value) -> String {
@@ -89,10 +80,7 @@ mod tests {
     fn expiry_honours_only_a_small_leeway() {
         let t = tokens();
         let within = t.issue(&claims(-2)).unwrap_or_default();
-        assert!(
-            t.verify(&within).is_ok(),
-            "2 s past exp is inside the leeway"
-        );
+        assert!(t.verify(&within).is_ok(), "2 s past exp is inside the leeway");
         let past = t.issue(&claims(-30)).unwrap_or_default();
         assert_eq!(t.verify(&past), Err(TokenError::Expired));
     }
@@ -105,21 +93,13 @@ mod tests {
         assert_eq!(t.verify(&foreign), Err(TokenError::Invalid));
 
         let payload = serde_json::to_value(claims(3600)).unwrap_or_default();
-        assert_eq!(
-            t.verify(&forge(r#"{"alg":"none","typ":"JWT"}"#, &payload)),
-            Err(TokenError::Invalid)
-        );
+        assert_eq!(t.verify(&forge(r#"{"alg":"none","typ":"JWT"}"#, &payload)), Err(TokenError::Invalid));
 
         let good = t.issue(&claims(3600)).unwrap_or_default();
         let parts: Vec<&str> = good.split('.').collect();
         let mut admin = payload.clone();
         admin["roles"] = "ROLE_USER,ROLE_ADMIN".into();
-        let tampered = format!(
-            "{}.{}.{}",
-            parts[0],
-            URL_SAFE_NO_PAD.encode(admin.to_string()),
-            parts[2]
-        );
+        let tampered = format!("{}.{}.{}", parts[0], URL_SAFE_NO_PAD.encode(admin.to_string()), parts[2]);
         assert_eq!(t.verify(&tampered), Err(TokenError::Invalid));
 
         for garbage in ["", "abc", "a.b.c", "Bearer x"] {
@@ -133,8 +113,7 @@ mod tests {
         let header = Header::new(Algorithm::HS256);
         let key = EncodingKey::from_secret(&[7_u8; 32]);
         let no_exp = serde_json::json!({"sub": "alice", "roles": "ROLE_USER", "iat": 1});
-        let text_exp =
-            serde_json::json!({"sub": "alice", "roles": "ROLE_USER", "iat": 1, "exp": "tomorrow"});
+        let text_exp = serde_json::json!({"sub": "alice", "roles": "ROLE_USER", "iat": 1, "exp": "tomorrow"});
         for payload in [no_exp, text_exp] {
             let token = encode(&header, &payload, &key).unwrap_or_default();
             assert_eq!(t.verify(&token), Err(TokenError::Invalid), "{payload}");

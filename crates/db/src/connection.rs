@@ -55,10 +55,7 @@ enum Target {
 
 impl Target {
     fn parse(url: &str) -> Result<Self, DbError> {
-        if let Some(path) = url
-            .strip_prefix("sqlite://")
-            .or_else(|| url.strip_prefix("sqlite:"))
-        {
+        if let Some(path) = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")) {
             if path.is_empty() {
                 return Err(DbError::UnsupportedUrl(url.to_owned()));
             }
@@ -102,9 +99,7 @@ impl r2d2::ManageConnection for Manager {
     fn connect(&self) -> Result<AnyConnection, ConnectError> {
         match &self.target {
             Target::Sqlite(path) => {
-                let path_str = path
-                    .to_str()
-                    .ok_or_else(|| ConnectError("database path is not UTF-8".into()))?;
+                let path_str = path.to_str().ok_or_else(|| ConnectError("database path is not UTF-8".into()))?;
                 let mut conn = SqliteConnection::establish(path_str)
                     .map_err(|e| ConnectError(format!("{}: {e}", path.display())))?;
                 conn.batch_execute(&format!(
@@ -121,8 +116,7 @@ impl r2d2::ManageConnection for Manager {
     }
 
     fn is_valid(&self, conn: &mut AnyConnection) -> Result<(), ConnectError> {
-        conn.batch_execute("SELECT 1")
-            .map_err(|e| ConnectError(e.to_string()))
+        conn.batch_execute("SELECT 1").map_err(|e| ConnectError(e.to_string()))
     }
 
     fn has_broken(&self, _conn: &mut AnyConnection) -> bool {
@@ -139,9 +133,7 @@ pub struct Database {
 
 impl std::fmt::Debug for Database {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Database")
-            .field("backend", &self.backend)
-            .finish()
+        f.debug_struct("Database").field("backend", &self.backend).finish()
     }
 }
 
@@ -163,10 +155,7 @@ impl Database {
             }
             Target::Postgres(_) => Backend::Postgres,
         };
-        let manager = Manager {
-            target,
-            busy_timeout: config.busy_timeout,
-        };
+        let manager = Manager { target, busy_timeout: config.busy_timeout };
         let pool = r2d2::Pool::builder()
             .max_size(config.max_connections)
             .min_idle(Some(1))
@@ -206,14 +195,8 @@ impl Database {
     }
 
     /// Runs `f` on a plain pooled connection, blocking (CLI and migrations).
-    pub(crate) fn with_conn<T>(
-        &self,
-        f: impl FnOnce(&mut AnyConnection) -> Result<T, DbError>,
-    ) -> Result<T, DbError> {
-        let mut conn = self
-            .pool
-            .get()
-            .map_err(|e| DbError::Connect(e.to_string()))?;
+    pub(crate) fn with_conn<T>(&self, f: impl FnOnce(&mut AnyConnection) -> Result<T, DbError>) -> Result<T, DbError> {
+        let mut conn = self.pool.get().map_err(|e| DbError::Connect(e.to_string()))?;
         f(&mut conn)
     }
 }
@@ -238,8 +221,7 @@ pub(crate) fn write_tx<T>(
                 }
             });
             match (committed, outcome) {
-                (Ok(()), Some(result))
-                | (Err(diesel::result::Error::RollbackTransaction), Some(result)) => result,
+                (Ok(()), Some(result)) | (Err(diesel::result::Error::RollbackTransaction), Some(result)) => result,
                 (Err(err), _) => Err(repo_error(err)),
                 (Ok(()), None) => Err(RepoError::Other("transaction produced no result".into())),
             }
@@ -274,22 +256,12 @@ mod tests {
 
     #[test]
     fn urls() {
-        assert!(
-            matches!(Target::parse("sqlite://data/x.db"), Ok(Target::Sqlite(p)) if p == Path::new("data/x.db"))
-        );
-        assert!(
-            matches!(Target::parse("sqlite:///tmp/x.db"), Ok(Target::Sqlite(p)) if p == Path::new("/tmp/x.db"))
-        );
-        assert!(matches!(
-            Target::parse("postgres://u@h/db"),
-            Ok(Target::Postgres(_))
-        ));
+        assert!(matches!(Target::parse("sqlite://data/x.db"), Ok(Target::Sqlite(p)) if p == Path::new("data/x.db")));
+        assert!(matches!(Target::parse("sqlite:///tmp/x.db"), Ok(Target::Sqlite(p)) if p == Path::new("/tmp/x.db")));
+        assert!(matches!(Target::parse("postgres://u@h/db"), Ok(Target::Postgres(_))));
         assert!(
             matches!(Target::parse("mysql://u:secret@h/db"), Err(DbError::UnsupportedUrl(u)) if !u.contains("secret"))
         );
-        assert_eq!(
-            redact("postgres://me:hunter2@db:5432/x"),
-            "postgres://me:***@db:5432/x"
-        );
+        assert_eq!(redact("postgres://me:hunter2@db:5432/x"), "postgres://me:***@db:5432/x");
     }
 }

@@ -17,11 +17,7 @@ pub(crate) fn repo_error(err: DieselError) -> RepoError {
     match err {
         DieselError::NotFound => RepoError::NotFound,
         DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
-            let what = format!(
-                "{} {}",
-                info.message(),
-                info.constraint_name().unwrap_or_default()
-            );
+            let what = format!("{} {}", info.message(), info.constraint_name().unwrap_or_default());
             RepoError::Conflict(if what.contains("username") {
                 "username"
             } else if what.contains("email") {

@@ -7,8 +7,7 @@ use async_trait::async_trait;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use gifshelf_domain::gif::{
-    Description, Gif, GifEdit, GifFilter, GifId, NewGif, Page, PageRequest, Rendition, TagId,
-    TagName, TagRef, Title,
+    Description, Gif, GifEdit, GifFilter, GifId, NewGif, Page, PageRequest, Rendition, TagId, TagName, TagRef, Title,
 };
 use gifshelf_domain::ports::GifRepository;
 use gifshelf_domain::user::{UserId, Username};
@@ -106,19 +105,13 @@ pub(crate) fn load_many(conn: &mut AnyConnection, ids: &[i64]) -> Result<Vec<Gif
         .map_err(repo_error)?;
     let mut tags_of: HashMap<i64, Vec<TagRef>> = HashMap::new();
     for (gif_id, tag_id, name) in links {
-        tags_of.entry(gif_id).or_default().push(TagRef {
-            id: TagId(tag_id),
-            name: TagName::from_trusted(name),
-        });
+        tags_of.entry(gif_id).or_default().push(TagRef { id: TagId(tag_id), name: TagName::from_trusted(name) });
     }
     let mut by_id: HashMap<i64, Gif> = rows
         .into_iter()
         .map(|(row, uploader)| {
             let id = row.id;
-            (
-                id,
-                row.into_gif(uploader, tags_of.remove(&id).unwrap_or_default()),
-            )
+            (id, row.into_gif(uploader, tags_of.remove(&id).unwrap_or_default()))
         })
         .collect();
     Ok(ids.iter().filter_map(|id| by_id.remove(id)).collect())
@@ -138,12 +131,21 @@ fn search_text(title: &Title, description: &Description, tags: &[TagName]) -> St
     text.to_lowercase()
 }
 
-fn link_tags(
-    conn: &mut AnyConnection,
-    gif_id: i64,
-    names: &[TagName],
-    now: NaiveDateTime,
-) -> Result<(), RepoError> {
+/// Recomputes the search text of these GIFs from their current title, description and tags.
+pub(crate) fn refresh_search_text(conn: &mut AnyConnection, gif_ids: &[i64]) -> Result<(), RepoError> {
+    for chunk in gif_ids.chunks(500) {
+        for gif in load_many(conn, chunk)? {
+            let names: Vec<TagName> = gif.tags.iter().map(|t| t.name.clone()).collect();
+            diesel::update(gifs::table.find(gif.id.0))
+                .set(gifs::search_text.eq(search_text(&gif.title, &gif.description, &names)))
+                .execute(conn)
+                .map_err(repo_error)?;
+        }
+    }
+    Ok(())
+}
+
+fn link_tags(conn: &mut AnyConnection, gif_id: i64, names: &[TagName], now: NaiveDateTime) -> Result<(), RepoError> {
     for tag_id in ensure_tags(conn, names, now)? {
         diesel::insert_into(gif_tags::table)
             .values((gif_tags::gif_id.eq(gif_id), gif_tags::tag_id.eq(tag_id)))
@@ -153,21 +155,12 @@ fn link_tags(
     Ok(())
 }
 
-fn page_of_ids(
-    conn: &mut AnyConnection,
-    filter: &GifFilter,
-    page: PageRequest,
-) -> Result<(Vec<i64>, i64), RepoError> {
+fn page_of_ids(conn: &mut AnyConnection, filter: &GifFilter, page: PageRequest) -> Result<(Vec<i64>, i64), RepoError> {
     let (limit, offset) = (i64::from(page.size), page.offset());
     let newest = (gifs::uploaded_at.desc(), gifs::id.desc());
     match filter {
         GifFilter::All => {
-            let ids = gifs::table
-                .select(gifs::id)
-                .order(newest)
-                .limit(limit)
-                .offset(offset)
-                .load(conn);
+            let ids = gifs::table.select(gifs::id).order(newest).limit(limit).offset(offset).load(conn);
             let total = gifs::table.count().get_result(conn);
             Ok((ids.map_err(repo_error)?, total.map_err(repo_error)?))
         }
@@ -186,19 +179,11 @@ fn page_of_ids(
                 .offset(offset)
                 .load(conn)
                 .map_err(repo_error)?;
-            let total = gifs::table
-                .filter(gifs::id.eq_any(tagged()))
-                .count()
-                .get_result(conn)
-                .map_err(repo_error)?;
+            let total = gifs::table.filter(gifs::id.eq_any(tagged())).count().get_result(conn).map_err(repo_error)?;
             Ok((ids, total))
         }
         GifFilter::User(username) => {
-            let uploader = || {
-                users::table
-                    .filter(users::username_key.eq(username.to_lowercase()))
-                    .select(users::id)
-            };
+            let uploader = || users::table.filter(users::username_key.eq(username.to_lowercase())).select(users::id);
             let ids = gifs::table
                 .filter(gifs::uploader_id.eq_any(uploader()))
                 .select(gifs::id)
@@ -275,11 +260,8 @@ impl GifRepository for Database {
     async fn find_by_share_id(&self, share_id: &str) -> Result<Gif, RepoError> {
         let share_id = share_id.to_owned();
         self.run(move |conn| {
-            let id: i64 = gifs::table
-                .filter(gifs::share_id.eq(&share_id))
-                .select(gifs::id)
-                .first(conn)
-                .map_err(repo_error)?;
+            let id: i64 =
+                gifs::table.filter(gifs::share_id.eq(&share_id)).select(gifs::id).first(conn).map_err(repo_error)?;
             load_one(conn, id)
         })
         .await
@@ -289,11 +271,7 @@ impl GifRepository for Database {
         let filter = filter.clone();
         self.run(move |conn| {
             let (ids, total) = page_of_ids(conn, &filter, page)?;
-            Ok(Page {
-                items: load_many(conn, &ids)?,
-                request: page,
-                total,
-            })
+            Ok(Page { items: load_many(conn, &ids)?, request: page, total })
         })
         .await
     }
@@ -313,9 +291,7 @@ impl GifRepository for Database {
                 if updated == 0 {
                     return Err(RepoError::NotFound);
                 }
-                diesel::delete(gif_tags::table.filter(gif_tags::gif_id.eq(id.0)))
-                    .execute(conn)
-                    .map_err(repo_error)?;
+                diesel::delete(gif_tags::table.filter(gif_tags::gif_id.eq(id.0))).execute(conn).map_err(repo_error)?;
                 link_tags(conn, id.0, &edit.tags, chrono::Utc::now().naive_utc())?;
                 load_one(conn, id.0)
             })
@@ -327,12 +303,8 @@ impl GifRepository for Database {
         self.run(move |conn| {
             write_tx(conn, |conn| {
                 let gif = load_one(conn, id.0)?;
-                diesel::delete(gif_tags::table.filter(gif_tags::gif_id.eq(id.0)))
-                    .execute(conn)
-                    .map_err(repo_error)?;
-                diesel::delete(gifs::table.find(id.0))
-                    .execute(conn)
-                    .map_err(repo_error)?;
+                diesel::delete(gif_tags::table.filter(gif_tags::gif_id.eq(id.0))).execute(conn).map_err(repo_error)?;
+                diesel::delete(gifs::table.find(id.0)).execute(conn).map_err(repo_error)?;
                 Ok(gif)
             })
         })

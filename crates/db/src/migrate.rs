@@ -20,8 +20,7 @@ impl Database {
     /// `Migrate` with the failing migration's reason.
     pub fn migrate(&self) -> Result<Vec<String>, DbError> {
         self.with_conn(|conn| {
-            let fail =
-                |e: Box<dyn std::error::Error + Send + Sync>| DbError::Migrate(e.to_string());
+            let fail = |e: Box<dyn std::error::Error + Send + Sync>| DbError::Migrate(e.to_string());
             let applied = match conn {
                 AnyConnection::Sqlite(c) => names(c.run_pending_migrations(SQLITE).map_err(fail)?),
                 AnyConnection::Postgresql(c) => {

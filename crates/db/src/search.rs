@@ -37,11 +37,7 @@ fn like_pattern(word: &str) -> String {
 
 /// An FTS5 query that matches every word as a substring: `"w1" AND "w2"`.
 fn fts_query(words: &[&String]) -> String {
-    words
-        .iter()
-        .map(|w| format!("\"{}\"", w.replace('"', "\"\"")))
-        .collect::<Vec<_>>()
-        .join(" AND ")
+    words.iter().map(|w| format!("\"{}\"", w.replace('"', "\"\""))).collect::<Vec<_>>().join(" AND ")
 }
 
 pub(crate) fn page(
@@ -52,18 +48,12 @@ pub(crate) fn page(
 ) -> Result<(Vec<i64>, i64), RepoError> {
     match conn {
         AnyConnection::Sqlite(conn) => {
-            let (long, short): (Vec<&String>, Vec<&String>) =
-                words.iter().partition(|w| w.chars().count() >= 3);
+            let (long, short): (Vec<&String>, Vec<&String>) = words.iter().partition(|w| w.chars().count() >= 3);
             let mut clauses = Vec::new();
             if !long.is_empty() {
-                clauses
-                    .push("id IN (SELECT rowid FROM gifs_fts WHERE gifs_fts MATCH ?)".to_owned());
+                clauses.push("id IN (SELECT rowid FROM gifs_fts WHERE gifs_fts MATCH ?)".to_owned());
             }
-            clauses.extend(
-                short
-                    .iter()
-                    .map(|_| "search_text LIKE ? ESCAPE '\\'".to_owned()),
-            );
+            clauses.extend(short.iter().map(|_| "search_text LIKE ? ESCAPE '\\'".to_owned()));
             let condition = clauses.join(" AND ");
             let bind_all = |sql: String| {
                 let mut query = diesel::sql_query(sql).into_boxed::<diesel::sqlite::Sqlite>();
@@ -82,11 +72,9 @@ pub(crate) fn page(
             .bind::<BigInt, _>(offset)
             .load(conn)
             .map_err(repo_error)?;
-            let total: CountRow = bind_all(format!(
-                "SELECT COUNT(*) AS count FROM gifs WHERE {condition}"
-            ))
-            .get_result(conn)
-            .map_err(repo_error)?;
+            let total: CountRow = bind_all(format!("SELECT COUNT(*) AS count FROM gifs WHERE {condition}"))
+                .get_result(conn)
+                .map_err(repo_error)?;
             Ok((ids.into_iter().map(|r| r.id).collect(), total.count))
         }
         AnyConnection::Postgresql(conn) => {
@@ -111,11 +99,9 @@ pub(crate) fn page(
             .bind::<BigInt, _>(offset)
             .load(conn)
             .map_err(repo_error)?;
-            let total: CountRow = bind_all(format!(
-                "SELECT COUNT(*) AS count FROM gifs WHERE {condition}"
-            ))
-            .get_result(conn)
-            .map_err(repo_error)?;
+            let total: CountRow = bind_all(format!("SELECT COUNT(*) AS count FROM gifs WHERE {condition}"))
+                .get_result(conn)
+                .map_err(repo_error)?;
             Ok((ids.into_iter().map(|r| r.id).collect(), total.count))
         }
     }
@@ -133,9 +119,6 @@ mod tests {
     #[test]
     fn fts_words_are_quoted() {
         let words = ["cat".to_owned(), "say \"hi\"".to_owned()];
-        assert_eq!(
-            fts_query(&words.iter().collect::<Vec<_>>()),
-            "\"cat\" AND \"say \"\"hi\"\"\""
-        );
+        assert_eq!(fts_query(&words.iter().collect::<Vec<_>>()), "\"cat\" AND \"say \"\"hi\"\"\"");
     }
 }

@@ -10,6 +10,7 @@ use gifshelf_domain::RepoError;
 
 use crate::connection::{write_tx, AnyConnection, Database};
 use crate::error::repo_error;
+use crate::gifs::refresh_search_text;
 use crate::schema::{gif_tags, tags};
 
 /// The ids of these tags, creating the missing ones (concurrent creators do not clash).
@@ -27,19 +28,16 @@ pub(crate) fn ensure_tags(
                     .bind::<Timestamp, _>(now)
                     .execute(c)
             }
-            AnyConnection::Postgresql(c) => diesel::sql_query(
-                "INSERT INTO tags (name, created_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
-            )
-            .bind::<Text, _>(name.as_str())
-            .bind::<Timestamp, _>(now)
-            .execute(c),
+            AnyConnection::Postgresql(c) => {
+                diesel::sql_query("INSERT INTO tags (name, created_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING")
+                    .bind::<Text, _>(name.as_str())
+                    .bind::<Timestamp, _>(now)
+                    .execute(c)
+            }
         };
         inserted.map_err(repo_error)?;
-        let id: i64 = tags::table
-            .filter(tags::name.eq(name.as_str()))
-            .select(tags::id)
-            .first(conn)
-            .map_err(repo_error)?;
+        let id: i64 =
+            tags::table.filter(tags::name.eq(name.as_str())).select(tags::id).first(conn).map_err(repo_error)?;
         ids.push(id);
     }
     Ok(ids)
@@ -47,12 +45,23 @@ pub(crate) fn ensure_tags(
 
 type TagCountRow = (i64, String, i64);
 
+fn gifs_tagged(conn: &mut AnyConnection, id: i64) -> Result<Vec<i64>, RepoError> {
+    gif_tags::table.filter(gif_tags::tag_id.eq(id)).select(gif_tags::gif_id).load(conn).map_err(repo_error)
+}
+
+fn load_tag(conn: &mut AnyConnection, id: i64) -> Result<Tag, RepoError> {
+    let row: TagCountRow = tags::table
+        .left_join(gif_tags::table)
+        .filter(tags::id.eq(id))
+        .group_by((tags::id, tags::name))
+        .select((tags::id, tags::name, diesel::dsl::count(gif_tags::gif_id.nullable())))
+        .first(conn)
+        .map_err(repo_error)?;
+    Ok(to_tag(row))
+}
+
 fn to_tag((id, name, count): TagCountRow) -> Tag {
-    Tag {
-        id: TagId(id),
-        name: TagName::from_trusted(name),
-        count,
-    }
+    Tag { id: TagId(id), name: TagName::from_trusted(name), count }
 }
 
 #[async_trait]
@@ -79,11 +88,7 @@ impl TagRepository for Database {
                 .left_join(gif_tags::table)
                 .filter(tags::name.eq(&name))
                 .group_by((tags::id, tags::name))
-                .select((
-                    tags::id,
-                    tags::name,
-                    diesel::dsl::count(gif_tags::gif_id.nullable()),
-                ))
+                .select((tags::id, tags::name, diesel::dsl::count(gif_tags::gif_id.nullable())))
                 .first(conn)
                 .map_err(repo_error)?;
             Ok(to_tag(row))
@@ -96,18 +101,68 @@ impl TagRepository for Database {
         self.run(move |conn| {
             write_tx(conn, |conn| {
                 let id: i64 = diesel::insert_into(tags::table)
-                    .values((
-                        tags::name.eq(name.as_str()),
-                        tags::created_at.eq(chrono::Utc::now().naive_utc()),
-                    ))
+                    .values((tags::name.eq(name.as_str()), tags::created_at.eq(chrono::Utc::now().naive_utc())))
                     .returning(tags::id)
                     .get_result(conn)
                     .map_err(repo_error)?;
-                Ok(Tag {
-                    id: TagId(id),
-                    name,
-                    count: 0,
-                })
+                Ok(Tag { id: TagId(id), name, count: 0 })
+            })
+        })
+        .await
+    }
+
+    async fn find_tag(&self, id: TagId) -> Result<Tag, RepoError> {
+        self.run(move |conn| load_tag(conn, id.0)).await
+    }
+
+    async fn rename(&self, id: TagId, name: &TagName) -> Result<Tag, RepoError> {
+        let name = name.clone();
+        self.run(move |conn| {
+            write_tx(conn, |conn| {
+                let updated = diesel::update(tags::table.find(id.0))
+                    .set(tags::name.eq(name.as_str()))
+                    .execute(conn)
+                    .map_err(repo_error)?;
+                if updated == 0 {
+                    return Err(RepoError::NotFound);
+                }
+                let tagged = gifs_tagged(conn, id.0)?;
+                refresh_search_text(conn, &tagged)?;
+                load_tag(conn, id.0)
+            })
+        })
+        .await
+    }
+
+    async fn delete_tag(&self, id: TagId) -> Result<(), RepoError> {
+        self.run(move |conn| {
+            write_tx(conn, |conn| {
+                let tagged = gifs_tagged(conn, id.0)?;
+                diesel::delete(gif_tags::table.filter(gif_tags::tag_id.eq(id.0))).execute(conn).map_err(repo_error)?;
+                let deleted = diesel::delete(tags::table.find(id.0)).execute(conn).map_err(repo_error)?;
+                if deleted == 0 {
+                    return Err(RepoError::NotFound);
+                }
+                refresh_search_text(conn, &tagged)
+            })
+        })
+        .await
+    }
+
+    async fn delete_empty(&self) -> Result<Vec<TagId>, RepoError> {
+        self.run(|conn| {
+            write_tx(conn, |conn| {
+                let used = gif_tags::table.select(gif_tags::tag_id);
+                let empty: Vec<i64> = tags::table
+                    .filter(diesel::dsl::not(tags::id.eq_any(used)))
+                    .select(tags::id)
+                    .order(tags::id.asc())
+                    .load(conn)
+                    .map_err(repo_error)?;
+                if !empty.is_empty() {
+                    diesel::delete(tags::table.filter(tags::id.eq_any(&empty))).execute(conn).map_err(repo_error)?;
+                }
+                Ok(empty.into_iter().map(TagId).collect())
             })
         })
         .await

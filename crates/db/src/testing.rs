@@ -34,11 +34,7 @@ impl TestDb {
         let url = format!("sqlite://{}", dir.path().join("test.db").display());
         let db = Database::connect(&DbConfig::new(&url)).unwrap_or_else(|e| panic!("{e}"));
         db.migrate().unwrap_or_else(|e| panic!("{e}"));
-        Self {
-            db,
-            url,
-            cleanup: Cleanup::Sqlite(dir),
-        }
+        Self { db, url, cleanup: Cleanup::Sqlite(dir) }
     }
 
     /// A new, empty PostgreSQL database, or `None` (with a printed note) when no server is
@@ -47,15 +43,21 @@ impl TestDb {
     /// # Panics
     /// When `CI=true` and no server is configured, or when a configured server is unreachable.
     pub fn postgres(test: &str) -> Option<Self> {
-        let Some(admin_url) = std::env::var(POSTGRES_URL_VAR)
-            .ok()
-            .filter(|v| !v.is_empty())
-        else {
+        let Some(admin_url) = std::env::var(POSTGRES_URL_VAR).ok().filter(|v| !v.is_empty()) else {
             if std::env::var("CI").is_ok_and(|v| v == "true") {
                 panic!("{POSTGRES_URL_VAR} is not set, but CI=true: the PostgreSQL half must run in CI");
             }
             eprintln!("PostgreSQL half of `{test}` did not run: {POSTGRES_URL_VAR} is not set");
             return None;
+        };
+        // Test servers are local: without TLS, libpq's OpenSSL teardown at process exit cannot race
+        // with pooled connections still open on other threads (seen as a SIGSEGV after the last test).
+        let admin_url = if admin_url.contains("sslmode=") {
+            admin_url
+        } else if admin_url.contains('?') {
+            format!("{admin_url}&sslmode=disable")
+        } else {
+            format!("{admin_url}?sslmode=disable")
         };
         let name = format!("gifshelf_test_{}", uuid::Uuid::new_v4().simple());
         let mut admin = PgConnection::establish(&admin_url)
@@ -68,11 +70,7 @@ impl TestDb {
         config.max_connections = 4;
         let db = Database::connect(&config).unwrap_or_else(|e| panic!("{e}"));
         db.migrate().unwrap_or_else(|e| panic!("{e}"));
-        Some(Self {
-            db,
-            url,
-            cleanup: Cleanup::Postgres { admin_url, name },
-        })
+        Some(Self { db, url, cleanup: Cleanup::Postgres { admin_url, name } })
     }
 }
 
@@ -80,8 +78,7 @@ impl Drop for TestDb {
     fn drop(&mut self) {
         if let Cleanup::Postgres { admin_url, name } = &self.cleanup {
             if let Ok(mut admin) = PgConnection::establish(admin_url) {
-                let _ =
-                    admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+                let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
             }
         }
     }

@@ -32,8 +32,7 @@ impl TryFrom<UserRow> for User {
             username: Username::from_trusted(row.username),
             email: Email::from_trusted(row.email),
             password_hash: PasswordHash(row.password_hash),
-            role: Role::parse(&row.role)
-                .ok_or_else(|| RepoError::Other(format!("unknown role {:?}", row.role)))?,
+            role: Role::parse(&row.role).ok_or_else(|| RepoError::Other(format!("unknown role {:?}", row.role)))?,
             created_at: row.created_at,
             credentials_changed_at: row.credentials_changed_at,
         })
@@ -41,12 +40,7 @@ impl TryFrom<UserRow> for User {
 }
 
 fn load_by_id(conn: &mut AnyConnection, id: i64) -> Result<User, RepoError> {
-    users::table
-        .find(id)
-        .select(UserRow::as_select())
-        .first(conn)
-        .map_err(repo_error)?
-        .try_into()
+    users::table.find(id).select(UserRow::as_select()).first(conn).map_err(repo_error)?.try_into()
 }
 
 fn load_by_key(conn: &mut AnyConnection, key: &str) -> Result<User, RepoError> {
@@ -70,8 +64,7 @@ impl UserRepository for Database {
                         .map_err(repo_error)?;
                 }
                 let role = if first_becomes_admin {
-                    let existing: i64 =
-                        users::table.count().get_result(conn).map_err(repo_error)?;
+                    let existing: i64 = users::table.count().get_result(conn).map_err(repo_error)?;
                     if existing == 0 {
                         Role::Admin
                     } else {
@@ -145,10 +138,7 @@ impl UserRepository for Database {
         let hash = hash.0.clone();
         self.run(move |conn| {
             let updated = diesel::update(users::table.find(id.0))
-                .set((
-                    users::password_hash.eq(hash),
-                    users::credentials_changed_at.eq(changed_at),
-                ))
+                .set((users::password_hash.eq(hash), users::credentials_changed_at.eq(changed_at)))
                 .execute(conn)
                 .map_err(repo_error)?;
             if updated == 0 {

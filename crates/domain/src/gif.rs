@@ -28,22 +28,13 @@ impl Title {
     pub fn parse(raw: &str) -> Result<Self, ValidationError> {
         let title = raw.trim();
         if title.is_empty() {
-            return Err(ValidationError::new(
-                "title",
-                "Please enter a title for your GIF.",
-            ));
+            return Err(ValidationError::new("title", "Please enter a title for your GIF."));
         }
         if title.chars().count() > TITLE_MAX {
-            return Err(ValidationError::new(
-                "title",
-                format!("Title must be at most {TITLE_MAX} characters"),
-            ));
+            return Err(ValidationError::new("title", format!("Title must be at most {TITLE_MAX} characters")));
         }
         if title.chars().any(char::is_control) {
-            return Err(ValidationError::new(
-                "title",
-                "Title must not contain control characters",
-            ));
+            return Err(ValidationError::new("title", "Title must not contain control characters"));
         }
         Ok(Self(title.to_owned()))
     }
@@ -70,14 +61,8 @@ impl Description {
                 format!("Description must be at most {DESCRIPTION_MAX} characters"),
             ));
         }
-        if text
-            .chars()
-            .any(|c| c.is_control() && c != '\n' && c != '\t' && c != '\r')
-        {
-            return Err(ValidationError::new(
-                "description",
-                "Description must not contain control characters",
-            ));
+        if text.chars().any(|c| c.is_control() && c != '\n' && c != '\t' && c != '\r') {
+            return Err(ValidationError::new("description", "Description must not contain control characters"));
         }
         Ok(Self(text.to_owned()))
     }
@@ -102,16 +87,10 @@ impl TagName {
             return Err(ValidationError::new("name", "Tag name must not be blank"));
         }
         if name.chars().count() > TAG_NAME_MAX {
-            return Err(ValidationError::new(
-                "name",
-                format!("Tag names must be at most {TAG_NAME_MAX} characters"),
-            ));
+            return Err(ValidationError::new("name", format!("Tag names must be at most {TAG_NAME_MAX} characters")));
         }
         if name.chars().any(char::is_control) {
-            return Err(ValidationError::new(
-                "name",
-                "Tag names must not contain control characters",
-            ));
+            return Err(ValidationError::new("name", "Tag names must not contain control characters"));
         }
         Ok(Self(name))
     }
@@ -120,17 +99,13 @@ impl TagName {
     pub fn parse_list<S: AsRef<str>>(raw: &[S]) -> Result<Vec<Self>, ValidationError> {
         let mut names: Vec<Self> = Vec::with_capacity(raw.len());
         for item in raw {
-            let name =
-                Self::parse(item.as_ref()).map_err(|e| ValidationError::new("tags", e.message))?;
+            let name = Self::parse(item.as_ref()).map_err(|e| ValidationError::new("tags", e.message))?;
             if !names.contains(&name) {
                 names.push(name);
             }
         }
         if names.len() > TAGS_PER_GIF_MAX {
-            return Err(ValidationError::new(
-                "tags",
-                format!("A GIF can have at most {TAGS_PER_GIF_MAX} tags"),
-            ));
+            return Err(ValidationError::new("tags", format!("A GIF can have at most {TAGS_PER_GIF_MAX} tags")));
         }
         Ok(names)
     }
@@ -194,11 +169,7 @@ pub struct Gif {
 
 impl Gif {
     pub fn blob_keys(&self) -> [&str; 3] {
-        [
-            &self.content.key,
-            &self.thumbnail.key,
-            &self.static_thumbnail.key,
-        ]
+        [&self.content.key, &self.thumbnail.key, &self.static_thumbnail.key]
     }
 }
 
@@ -239,11 +210,7 @@ pub enum GifFilter {
 impl GifFilter {
     /// The search of design.md §3: split on white space, lower-cased. An empty term lists everything.
     pub fn search(term: &str) -> Self {
-        let words: Vec<String> = term
-            .split_whitespace()
-            .map(str::to_lowercase)
-            .take(16)
-            .collect();
+        let words: Vec<String> = term.split_whitespace().map(str::to_lowercase).take(16).collect();
         if words.is_empty() {
             Self::All
         } else {
@@ -263,10 +230,7 @@ impl PageRequest {
     pub fn new(page: Option<u32>, size: Option<u32>) -> Result<Self, ValidationError> {
         let size = size.unwrap_or(DEFAULT_PAGE_SIZE);
         if size == 0 || size > MAX_PAGE_SIZE {
-            return Err(ValidationError::new(
-                "size",
-                format!("Page size must be between 1 and {MAX_PAGE_SIZE}"),
-            ));
+            return Err(ValidationError::new("size", format!("Page size must be between 1 and {MAX_PAGE_SIZE}")));
         }
         let page = page.unwrap_or(0);
         if u64::from(page) * u64::from(size) > 10_000_000 {
@@ -315,26 +279,13 @@ mod tests {
             ("", Some("Please enter a title for your GIF.")),
             ("   ", Some("Please enter a title for your GIF.")),
             (&long, Some("Title must be at most 100 characters")),
-            (
-                "bell\u{7}",
-                Some("Title must not contain control characters"),
-            ),
+            ("bell\u{7}", Some("Title must not contain control characters")),
         ];
         for (input, expected) in cases {
-            assert_eq!(
-                Title::parse(input).err().map(|e| e.message).as_deref(),
-                *expected,
-                "{input:?}"
-            );
+            assert_eq!(Title::parse(input).err().map(|e| e.message).as_deref(), *expected, "{input:?}");
         }
-        assert_eq!(
-            Title::parse(&"é".repeat(100)).map(|t| t.as_str().chars().count()),
-            Ok(100)
-        );
-        assert_eq!(
-            Title::parse(" x ").map(|t| t.as_str().to_owned()),
-            Ok("x".into())
-        );
+        assert_eq!(Title::parse(&"é".repeat(100)).map(|t| t.as_str().chars().count()), Ok(100));
+        assert_eq!(Title::parse(" x ").map(|t| t.as_str().to_owned()), Ok("x".into()));
     }
 
     #[test]
@@ -342,9 +293,7 @@ mod tests {
         assert!(Description::parse("").is_ok());
         assert!(Description::parse(&"d".repeat(500)).is_ok());
         assert_eq!(
-            Description::parse(&"d".repeat(501))
-                .err()
-                .map(|e| e.message),
+            Description::parse(&"d".repeat(501)).err().map(|e| e.message),
             Some("Description must be at most 500 characters".into())
         );
         assert!(Description::parse("two\nlines").is_ok());
@@ -357,20 +306,11 @@ mod tests {
             ("CATS", Ok("cats")),
             ("", Err("Tag name must not be blank")),
             ("  ", Err("Tag name must not be blank")),
-            (
-                "x\u{0}y",
-                Err("Tag names must not contain control characters"),
-            ),
+            ("x\u{0}y", Err("Tag names must not contain control characters")),
         ];
         for (input, expected) in cases {
-            let got = TagName::parse(input)
-                .map(|t| t.as_str().to_owned())
-                .map_err(|e| e.message);
-            assert_eq!(
-                got.as_ref().map(String::as_str).map_err(String::as_str),
-                *expected,
-                "{input:?}"
-            );
+            let got = TagName::parse(input).map(|t| t.as_str().to_owned()).map_err(|e| e.message);
+            assert_eq!(got.as_ref().map(String::as_str).map_err(String::as_str), *expected, "{input:?}");
         }
         assert!(TagName::parse(&"a".repeat(50)).is_ok());
         assert!(TagName::parse(&"a".repeat(51)).is_err());
@@ -378,55 +318,28 @@ mod tests {
 
     #[test]
     fn tag_lists_drop_duplicates_and_have_a_cap() {
-        let list = TagName::parse_list(&["Cat", "cat ", "dog"])
-            .map(|l| l.into_iter().map(|t| t.0).collect::<Vec<_>>());
+        let list = TagName::parse_list(&["Cat", "cat ", "dog"]).map(|l| l.into_iter().map(|t| t.0).collect::<Vec<_>>());
         assert_eq!(list, Ok(vec!["cat".to_owned(), "dog".to_owned()]));
         let many: Vec<String> = (0..21).map(|i| format!("t{i}")).collect();
         assert!(TagName::parse_list(&many).is_err());
-        assert_eq!(
-            TagName::parse_list(&["ok", " "]).err().map(|e| e.field),
-            Some("tags")
-        );
+        assert_eq!(TagName::parse_list(&["ok", " "]).err().map(|e| e.field), Some("tags"));
     }
 
     #[test]
     fn search_terms() {
         assert_eq!(GifFilter::search("  "), GifFilter::All);
-        assert_eq!(
-            GifFilter::search(" Happy  CAT "),
-            GifFilter::Search(vec!["happy".into(), "cat".into()])
-        );
+        assert_eq!(GifFilter::search(" Happy  CAT "), GifFilter::Search(vec!["happy".into(), "cat".into()]));
     }
 
     #[test]
     fn paging() {
-        assert_eq!(
-            PageRequest::new(None, None),
-            Ok(PageRequest { page: 0, size: 6 })
-        );
+        assert_eq!(PageRequest::new(None, None), Ok(PageRequest { page: 0, size: 6 }));
         assert!(PageRequest::new(Some(0), Some(0)).is_err());
         assert!(PageRequest::new(Some(0), Some(101)).is_err());
-        let page = |p, total| Page::<()> {
-            items: vec![],
-            request: PageRequest { page: p, size: 12 },
-            total,
-        };
-        assert_eq!(
-            (
-                page(0, 0).total_pages(),
-                page(0, 0).has_next(),
-                page(0, 0).has_previous()
-            ),
-            (0, false, false)
-        );
-        assert_eq!(
-            (page(0, 13).total_pages(), page(0, 13).has_next()),
-            (2, true)
-        );
-        assert_eq!(
-            (page(1, 13).has_next(), page(1, 13).has_previous()),
-            (false, true)
-        );
+        let page = |p, total| Page::<()> { items: vec![], request: PageRequest { page: p, size: 12 }, total };
+        assert_eq!((page(0, 0).total_pages(), page(0, 0).has_next(), page(0, 0).has_previous()), (0, false, false));
+        assert_eq!((page(0, 13).total_pages(), page(0, 13).has_next()), (2, true));
+        assert_eq!((page(1, 13).has_next(), page(1, 13).has_previous()), (false, true));
         assert_eq!(page(0, 12).total_pages(), 1);
     }
 }

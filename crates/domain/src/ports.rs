@@ -101,7 +101,7 @@ pub trait Clock: Send + Sync {
     fn now(&self) -> NaiveDateTime;
 }
 
-use crate::gif::{Gif, GifEdit, GifFilter, GifId, NewGif, Page, PageRequest, Tag, TagName};
+use crate::gif::{Gif, GifEdit, GifFilter, GifId, NewGif, Page, PageRequest, Tag, TagId, TagName};
 use crate::media::{MediaRejection, ProcessedMedia};
 
 /// GIFs and their tag links.
@@ -170,6 +170,28 @@ pub trait TagRepository: Send + Sync {
     /// # Errors
     /// `Conflict("tag")` when the name exists.
     async fn create(&self, name: &TagName) -> Result<Tag, RepoError>;
+
+    /// # Errors
+    /// `NotFound` when no tag has this id.
+    async fn find_tag(&self, id: TagId) -> Result<Tag, RepoError>;
+
+    /// Renames a tag; the search text of its GIFs follows.
+    ///
+    /// # Errors
+    /// `NotFound`, or `Conflict("tag")` when another tag has the name.
+    async fn rename(&self, id: TagId, name: &TagName) -> Result<Tag, RepoError>;
+
+    /// Deletes a tag; its GIFs stay and lose it (their search text follows).
+    ///
+    /// # Errors
+    /// `NotFound` when no tag has this id.
+    async fn delete_tag(&self, id: TagId) -> Result<(), RepoError>;
+
+    /// Deletes every tag no GIF carries; returns their ids.
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn delete_empty(&self) -> Result<Vec<TagId>, RepoError>;
 }
 
 /// Why the blob store failed.
@@ -227,10 +249,7 @@ pub trait BlobStore: Send + Sync {
 pub trait MediaProcessor: Send + Sync {
     /// # Errors
     /// A `MediaRejection` saying why the bytes were refused.
-    async fn process(
-        &self,
-        bytes: std::sync::Arc<Vec<u8>>,
-    ) -> Result<ProcessedMedia, MediaRejection>;
+    async fn process(&self, bytes: std::sync::Arc<Vec<u8>>) -> Result<ProcessedMedia, MediaRejection>;
 }
 
 /// Random identifiers: share ids (at least 96 bits, URL-safe) and blob key prefixes.

@@ -5,9 +5,7 @@ use chrono::NaiveDateTime;
 use crate::ValidationError;
 
 /// Database identity of a user.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct UserId(pub i64);
 
 /// Username lengths differ between registration (3 to 20) and the settings screen (3 to 50).
@@ -47,10 +45,7 @@ impl Username {
                 format!("Username must be between {USERNAME_MIN} and {max} characters"),
             ));
         }
-        if !name
-            .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '.' | '_' | '-'))
-        {
+        if !name.chars().all(|c| c.is_alphanumeric() || matches!(c, '.' | '_' | '-')) {
             return Err(ValidationError::new(
                 "username",
                 "Username may contain only letters, digits, '.', '_' and '-'",
@@ -101,9 +96,7 @@ impl Email {
         let (local, domain) = email.split_once('@').ok_or_else(invalid)?;
         let domain_ok = !domain.contains('@')
             && domain.contains('.')
-            && domain
-                .split('.')
-                .all(|label| !label.is_empty() && !label.starts_with('-') && !label.ends_with('-'));
+            && domain.split('.').all(|label| !label.is_empty() && !label.starts_with('-') && !label.ends_with('-'));
         if local.is_empty() || local.len() > 64 || !domain_ok {
             return Err(invalid());
         }
@@ -135,10 +128,7 @@ impl Password {
             ));
         }
         if raw.len() > PASSWORD_MAX_BYTES {
-            return Err(ValidationError::new(
-                field,
-                format!("Password must be at most {PASSWORD_MAX_BYTES} bytes"),
-            ));
+            return Err(ValidationError::new(field, format!("Password must be at most {PASSWORD_MAX_BYTES} bytes")));
         }
         Ok(Self(raw.to_owned()))
     }
@@ -247,21 +237,11 @@ pub struct Registration {
 }
 
 impl Registration {
-    pub fn parse(
-        username: &str,
-        email: &str,
-        password: &str,
-        confirm_password: &str,
-    ) -> Result<Self, ValidationError> {
+    pub fn parse(username: &str, email: &str, password: &str, confirm_password: &str) -> Result<Self, ValidationError> {
         Ok(Self {
             username: Username::parse_for_registration(username)?,
             email: Email::parse(email)?,
-            password: Password::parse_confirmed(
-                password,
-                confirm_password,
-                "password",
-                REGISTER_PASSWORD_MISMATCH,
-            )?,
+            password: Password::parse_confirmed(password, confirm_password, "password", REGISTER_PASSWORD_MISMATCH)?,
         })
     }
 }
@@ -279,47 +259,25 @@ mod tests {
             ("a_b-c.d", None),
             ("ünïcode", None),
             ("abcdefghijklmnopqrst", None),
-            (
-                "abcdefghijklmnopqrstu",
-                Some("Username must be between 3 and 20 characters"),
-            ),
+            ("abcdefghijklmnopqrstu", Some("Username must be between 3 and 20 characters")),
             ("", Some("Username is required")),
             ("   ", Some("Username is required")),
-            (
-                "a b c",
-                Some("Username may contain only letters, digits, '.', '_' and '-'"),
-            ),
-            (
-                "../x",
-                Some("Username may contain only letters, digits, '.', '_' and '-'"),
-            ),
-            (
-                "a<script>",
-                Some("Username may contain only letters, digits, '.', '_' and '-'"),
-            ),
+            ("a b c", Some("Username may contain only letters, digits, '.', '_' and '-'")),
+            ("../x", Some("Username may contain only letters, digits, '.', '_' and '-'")),
+            ("a<script>", Some("Username may contain only letters, digits, '.', '_' and '-'")),
         ];
         for (input, expected) in cases {
-            let got = Username::parse_for_registration(input)
-                .err()
-                .map(|e| e.message);
+            let got = Username::parse_for_registration(input).err().map(|e| e.message);
             assert_eq!(got.as_deref(), *expected, "input {input:?}");
         }
-        assert_eq!(
-            Username::parse_for_registration("  abc ").map(|u| u.into_inner()),
-            Ok("abc".to_owned())
-        );
+        assert_eq!(Username::parse_for_registration("  abc ").map(|u| u.into_inner()), Ok("abc".to_owned()));
     }
 
     #[test]
     fn settings_usernames_allow_up_to_fifty() {
         let fifty = "a".repeat(50);
         let fifty_one = "a".repeat(51);
-        let cases: &[(&str, bool)] = &[
-            ("ab", false),
-            ("abc", true),
-            (&fifty, true),
-            (&fifty_one, false),
-        ];
+        let cases: &[(&str, bool)] = &[("ab", false), ("abc", true), (&fifty, true), (&fifty_one, false)];
         for (input, ok) in cases {
             assert_eq!(Username::parse(input).is_ok(), *ok, "input {input:?}");
         }
@@ -359,10 +317,7 @@ mod tests {
     fn passwords() {
         let cases: &[(String, Option<&str>)] = &[
             (String::new(), Some("Password is required")),
-            (
-                "12345".into(),
-                Some("Password must be at least 6 characters"),
-            ),
+            ("12345".into(), Some("Password must be at least 6 characters")),
             ("123456".into(), None),
             ("x".repeat(72), None),
             ("x".repeat(73), Some("Password must be at most 72 bytes")),
@@ -378,30 +333,11 @@ mod tests {
 
     #[test]
     fn password_confirmation() {
-        let mismatch = Password::parse_confirmed(
-            "secret1",
-            "secret2",
-            "newPassword",
-            SETTINGS_PASSWORD_MISMATCH,
-        )
-        .err();
-        assert_eq!(
-            mismatch,
-            Some(ValidationError::new(
-                "confirmPassword",
-                "New passwords do not match"
-            ))
-        );
-        assert!(Password::parse_confirmed(
-            "secret1",
-            "secret1",
-            "newPassword",
-            SETTINGS_PASSWORD_MISMATCH
-        )
-        .is_ok());
+        let mismatch = Password::parse_confirmed("secret1", "secret2", "newPassword", SETTINGS_PASSWORD_MISMATCH).err();
+        assert_eq!(mismatch, Some(ValidationError::new("confirmPassword", "New passwords do not match")));
+        assert!(Password::parse_confirmed("secret1", "secret1", "newPassword", SETTINGS_PASSWORD_MISMATCH).is_ok());
         // Length rules are reported before the mismatch.
-        let short =
-            Password::parse_confirmed("abc", "abd", "password", REGISTER_PASSWORD_MISMATCH).err();
+        let short = Password::parse_confirmed("abc", "abd", "password", REGISTER_PASSWORD_MISMATCH).err();
         assert_eq!(short.map(|e| e.field), Some("password"));
     }
 
@@ -410,32 +346,14 @@ mod tests {
         type Case<'a> = ([&'a str; 4], Option<(&'a str, &'a str)>);
         let cases: &[Case] = &[
             (["alice", "a@b.co", "secret", "secret"], None),
-            (
-                ["al", "a@b.co", "secret", "secret"],
-                Some(("username", "Username must be between 3 and 20 characters")),
-            ),
-            (
-                ["alice", "nope", "secret", "secret"],
-                Some(("email", "Please enter a valid email address")),
-            ),
-            (
-                ["alice", "a@b.co", "short", "short"],
-                Some(("password", "Password must be at least 6 characters")),
-            ),
-            (
-                ["alice", "a@b.co", "secret", "secreT"],
-                Some(("confirmPassword", "Passwords do not match")),
-            ),
+            (["al", "a@b.co", "secret", "secret"], Some(("username", "Username must be between 3 and 20 characters"))),
+            (["alice", "nope", "secret", "secret"], Some(("email", "Please enter a valid email address"))),
+            (["alice", "a@b.co", "short", "short"], Some(("password", "Password must be at least 6 characters"))),
+            (["alice", "a@b.co", "secret", "secreT"], Some(("confirmPassword", "Passwords do not match"))),
         ];
         for ([u, e, p, c], expected) in cases {
-            let got = Registration::parse(u, e, p, c)
-                .err()
-                .map(|e| (e.field, e.message));
-            assert_eq!(
-                got.as_ref().map(|(f, m)| (*f, m.as_str())),
-                *expected,
-                "case {u} {e} {p} {c}"
-            );
+            let got = Registration::parse(u, e, p, c).err().map(|e| (e.field, e.message));
+            assert_eq!(got.as_ref().map(|(f, m)| (*f, m.as_str())), *expected, "case {u} {e} {p} {c}");
         }
     }
 

@@ -94,7 +94,8 @@ macro_rules! for_each_dto {
             GifDto,
             PagedGifs,
             GifUploadData,
-            UpdateGifRequest
+            UpdateGifRequest,
+            DeletedTagsResponse
         );
     };
 }
@@ -205,20 +206,10 @@ impl From<&gifshelf_domain::gif::Gif> for GifDto {
             id: gif.id.0,
             title: gif.title.as_str().to_owned(),
             description: gif.description.as_str().to_owned(),
-            tags: gif
-                .tags
-                .iter()
-                .map(|t| TagRef {
-                    id: t.id.0,
-                    name: t.name.as_str().to_owned(),
-                })
-                .collect(),
+            tags: gif.tags.iter().map(|t| TagRef { id: t.id.0, name: t.name.as_str().to_owned() }).collect(),
             view_count: gif.view_count,
             uploaded_by: gif.uploader.as_str().to_owned(),
-            uploaded_at: gif
-                .uploaded_at
-                .and_utc()
-                .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            uploaded_at: gif.uploaded_at.and_utc().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
             share_id: gif.share_id.clone(),
             content_type: gif.content.content_type.clone(),
             content_size: gif.content.size,
@@ -248,10 +239,14 @@ impl From<gifshelf_domain::gif::Page<gifshelf_domain::gif::Gif>> for PagedGifs {
 
 impl From<&gifshelf_domain::gif::Tag> for TagDto {
     fn from(tag: &gifshelf_domain::gif::Tag) -> Self {
-        Self {
-            id: tag.id.0,
-            name: tag.name.as_str().to_owned(),
-            count: tag.count,
-        }
+        Self { id: tag.id.0, name: tag.name.as_str().to_owned(), count: tag.count }
     }
+}
+
+/// `DELETE /api/tags/empty`: the ids of the tags removed.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DeletedTagsResponse {
+    #[ts(type = "Array<number>")]
+    pub deleted_ids: Vec<i64>,
 }

@@ -18,12 +18,7 @@ pub struct ApiError {
 
 impl ApiError {
     pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        Self {
-            status,
-            code,
-            message: message.into(),
-            retry_after: None,
-        }
+        Self { status, code, message: message.into(), retry_after: None }
     }
 
     pub fn bad_request(message: impl Into<String>) -> Self {
@@ -44,26 +39,16 @@ impl From<AppError> for ApiError {
         match err {
             AppError::Validation(v) => Self::new(StatusCode::BAD_REQUEST, "validation", v.message),
             AppError::Unauthorized(m) => Self::new(StatusCode::UNAUTHORIZED, "unauthorized", m),
-            AppError::TokenExpired => {
-                Self::new(StatusCode::UNAUTHORIZED, "token_expired", "Token expired")
-            }
+            AppError::TokenExpired => Self::new(StatusCode::UNAUTHORIZED, "token_expired", "Token expired"),
             AppError::Forbidden(m) => Self::new(StatusCode::FORBIDDEN, "forbidden", m),
             AppError::NotFound(m) => Self::new(StatusCode::NOT_FOUND, "not_found", m),
             AppError::Conflict(m) => Self::new(StatusCode::CONFLICT, "conflict", m),
             err @ AppError::TooManyRequests { retry_after_secs } => Self {
                 retry_after: Some(retry_after_secs),
-                ..Self::new(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    "too_many_requests",
-                    err.to_string(),
-                )
+                ..Self::new(StatusCode::TOO_MANY_REQUESTS, "too_many_requests", err.to_string())
             },
-            AppError::Unavailable(m) => {
-                Self::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", m)
-            }
-            AppError::BadMedia { code, message } => {
-                Self::new(StatusCode::BAD_REQUEST, code, message)
-            }
+            AppError::Unavailable(m) => Self::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", m),
+            AppError::BadMedia { code, message } => Self::new(StatusCode::BAD_REQUEST, code, message),
             AppError::Internal(detail) => {
                 tracing::error!(error = %detail, "internal error");
                 Self::internal()
@@ -92,47 +77,35 @@ impl ResponseError for ApiError {
         if let Some(secs) = self.retry_after {
             response.insert_header((header::RETRY_AFTER, secs.to_string()));
         }
-        response.json(ApiErrorBody {
-            error: self.message.clone(),
-            code: self.code.to_owned(),
-        })
+        response.json(ApiErrorBody { error: self.message.clone(), code: self.code.to_owned() })
     }
 }
 
 /// Malformed JSON bodies get a 400 (or 413) in our shape, not actix's plain text.
 pub fn json_config() -> web::JsonConfig {
-    web::JsonConfig::default()
-        .limit(64 * 1024)
-        .error_handler(|err, _req| {
-            use actix_web::error::JsonPayloadError;
-            let api = match &err {
-                JsonPayloadError::OverflowKnownLength { .. }
-                | JsonPayloadError::Overflow { .. } => ApiError::new(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    "too_large",
-                    "The request body is too large.",
-                ),
-                JsonPayloadError::ContentType => ApiError::new(
-                    StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                    "unsupported_media_type",
-                    "Send the body as application/json.",
-                ),
-                JsonPayloadError::Deserialize(e) => {
-                    ApiError::bad_request(format!("The request body is not valid: {e}"))
-                }
-                _ => ApiError::bad_request("The request body could not be read."),
-            };
-            api.into()
-        })
-}
-
-pub fn query_config() -> web::QueryConfig {
-    web::QueryConfig::default().error_handler(|err, _req| {
-        ApiError::bad_request(format!("Invalid query parameters: {err}")).into()
+    web::JsonConfig::default().limit(64 * 1024).error_handler(|err, _req| {
+        use actix_web::error::JsonPayloadError;
+        let api = match &err {
+            JsonPayloadError::OverflowKnownLength { .. } | JsonPayloadError::Overflow { .. } => {
+                ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", "The request body is too large.")
+            }
+            JsonPayloadError::ContentType => ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported_media_type",
+                "Send the body as application/json.",
+            ),
+            JsonPayloadError::Deserialize(e) => ApiError::bad_request(format!("The request body is not valid: {e}")),
+            _ => ApiError::bad_request("The request body could not be read."),
+        };
+        api.into()
     })
 }
 
+pub fn query_config() -> web::QueryConfig {
+    web::QueryConfig::default()
+        .error_handler(|err, _req| ApiError::bad_request(format!("Invalid query parameters: {err}")).into())
+}
+
 pub fn path_config() -> web::PathConfig {
-    web::PathConfig::default()
-        .error_handler(|err, _req| ApiError::bad_request(format!("Invalid path: {err}")).into())
+    web::PathConfig::default().error_handler(|err, _req| ApiError::bad_request(format!("Invalid path: {err}")).into())
 }

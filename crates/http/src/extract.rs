@@ -23,14 +23,10 @@ pub struct AdminUser(pub CurrentUser);
 fn bearer(req: &HttpRequest) -> Option<String> {
     let value = req.headers().get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.split_once(' ')?;
-    (scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty())
-        .then(|| token.trim().to_owned())
+    (scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty()).then(|| token.trim().to_owned())
 }
 
-async fn authenticate(
-    state: Option<web::Data<AppState>>,
-    token: Option<String>,
-) -> Result<CurrentUser, ApiError> {
+async fn authenticate(state: Option<web::Data<AppState>>, token: Option<String>) -> Result<CurrentUser, ApiError> {
     let state = state.ok_or_else(ApiError::internal)?;
     let token = token.ok_or_else(|| ApiError::unauthorized(NO_TOKEN))?;
     let user = state.auth.authenticate(&token).await?;
@@ -60,11 +56,7 @@ impl FromRequest for AdminUser {
             if user.is_admin() {
                 Ok(AdminUser(user))
             } else {
-                Err(ApiError::new(
-                    StatusCode::FORBIDDEN,
-                    "forbidden",
-                    "This needs an administrator account.",
-                ))
+                Err(ApiError::new(StatusCode::FORBIDDEN, "forbidden", "This needs an administrator account."))
             }
         })
     }
@@ -73,14 +65,10 @@ impl FromRequest for AdminUser {
 /// The client's address for throttling: the peer, or the forwarded one behind a trusted proxy.
 pub fn client_ip(req: &HttpRequest, trust_forwarded_for: bool) -> Option<std::net::IpAddr> {
     let text = if trust_forwarded_for {
-        req.connection_info()
-            .realip_remote_addr()
-            .map(str::to_owned)
+        req.connection_info().realip_remote_addr().map(str::to_owned)
     } else {
         req.peer_addr().map(|a| a.ip().to_string())
     };
     let text = text?;
-    text.parse()
-        .ok()
-        .or_else(|| text.parse::<std::net::SocketAddr>().ok().map(|a| a.ip()))
+    text.parse().ok().or_else(|| text.parse::<std::net::SocketAddr>().ok().map(|a| a.ip()))
 }

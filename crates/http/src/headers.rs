@@ -34,18 +34,12 @@ pub fn content_security_policy(google: bool, inline_hashes: &[String]) -> String
 /// Added to every response unless a handler set its own (media responses set a sandbox CSP).
 pub fn security_headers(settings: &HttpSettings, inline_hashes: &[String]) -> DefaultHeaders {
     DefaultHeaders::new()
-        .add((
-            "Content-Security-Policy",
-            content_security_policy(settings.google_client_id.is_some(), inline_hashes),
-        ))
+        .add(("Content-Security-Policy", content_security_policy(settings.google_client_id.is_some(), inline_hashes)))
         .add(("X-Content-Type-Options", "nosniff"))
         .add(("Referrer-Policy", "strict-origin-when-cross-origin"))
         .add(("X-Frame-Options", "DENY"))
         .add(("Cross-Origin-Opener-Policy", "same-origin-allow-popups"))
-        .add((
-            "Permissions-Policy",
-            "camera=(), microphone=(), geolocation=(), payment=()",
-        ))
+        .add(("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()"))
 }
 
 /// Copies the request id that `TracingLogger` gave the request into `X-Request-Id`, so that a
@@ -54,15 +48,10 @@ pub async fn request_id(
     req: ServiceRequest,
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let id = req
-        .extensions()
-        .get::<tracing_actix_web::RequestId>()
-        .map(ToString::to_string);
+    let id = req.extensions().get::<tracing_actix_web::RequestId>().map(ToString::to_string);
     let mut response = next.call(req).await?;
     if let Some(value) = id.and_then(|id| HeaderValue::from_str(&id).ok()) {
-        response
-            .headers_mut()
-            .insert(HeaderName::from_static("x-request-id"), value);
+        response.headers_mut().insert(HeaderName::from_static("x-request-id"), value);
     }
     if response.status().is_server_error() {
         tracing::error!(status = response.status().as_u16(), "request failed");
@@ -89,10 +78,7 @@ pub fn inline_script_hashes(index_html: &str) -> Vec<String> {
         };
         if !tag.contains(" src=") {
             let digest = sha2::Sha256::digest(&body_and_rest.as_bytes()[..close]);
-            hashes.push(format!(
-                "sha256-{}",
-                base64::engine::general_purpose::STANDARD.encode(digest)
-            ));
+            hashes.push(format!("sha256-{}", base64::engine::general_purpose::STANDARD.encode(digest)));
         }
         rest = &body_and_rest[close..];
     }
@@ -107,20 +93,14 @@ mod tests {
     fn hashes_only_inline_scripts() {
         let html = "<head><script>alert(1)</script><script defer src=\"/a.js\"></script></head>";
         // echo -n 'alert(1)' | openssl dgst -sha256 -binary | base64
-        assert_eq!(
-            inline_script_hashes(html),
-            vec!["sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI=".to_owned()]
-        );
+        assert_eq!(inline_script_hashes(html), vec!["sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI=".to_owned()]);
     }
 
     #[test]
     fn csp_widens_for_google_only_when_configured() {
         assert!(!content_security_policy(false, &[]).contains("google"));
         let with = content_security_policy(true, &["sha256-x".into()]);
-        assert!(
-            with.contains("script-src 'self' 'sha256-x' https://accounts.google.com/gsi/client;"),
-            "{with}"
-        );
+        assert!(with.contains("script-src 'self' 'sha256-x' https://accounts.google.com/gsi/client;"), "{with}");
         assert!(with.contains("frame-ancestors 'none'") && with.contains("object-src 'none'"));
     }
 }

@@ -20,8 +20,7 @@ pub use state::{AppState, HttpSettings};
 /// When the listener cannot be used.
 pub fn serve(listener: std::net::TcpListener, state: AppState) -> std::io::Result<Server> {
     let workers = state.settings.workers;
-    let index =
-        std::fs::read_to_string(state.settings.web_dir.join("index.html")).unwrap_or_default();
+    let index = std::fs::read_to_string(state.settings.web_dir.join("index.html")).unwrap_or_default();
     let inline_hashes = headers::inline_script_hashes(&index);
     let data = web::Data::new(state);
     let server = HttpServer::new(move || {

@@ -18,24 +18,22 @@ pub fn configure(cfg: &mut web::ServiceConfig, settings: &HttpSettings) {
             async move { index_response(&index, &req).await }
         }),
     );
-    let files = Files::new("/", &settings.web_dir)
-        .use_etag(true)
-        .use_last_modified(true)
-        .prefer_utf8(true)
-        .default_handler(fn_service(move |req: ServiceRequest| {
-            let index = index.clone();
-            async move {
-                let (req, _) = req.into_parts();
-                let path = req.path();
-                if path == "/api" || path.starts_with("/api/") {
-                    let response =
-                        ApiError::not_found(format!("No API endpoint at {path}")).error_response();
-                    return Ok(ServiceResponse::new(req, response));
+    let files =
+        Files::new("/", &settings.web_dir).use_etag(true).use_last_modified(true).prefer_utf8(true).default_handler(
+            fn_service(move |req: ServiceRequest| {
+                let index = index.clone();
+                async move {
+                    let (req, _) = req.into_parts();
+                    let path = req.path();
+                    if path == "/api" || path.starts_with("/api/") {
+                        let response = ApiError::not_found(format!("No API endpoint at {path}")).error_response();
+                        return Ok(ServiceResponse::new(req, response));
+                    }
+                    let response = index_response(&index, &req).await;
+                    Ok(ServiceResponse::new(req, response))
                 }
-                let response = index_response(&index, &req).await;
-                Ok(ServiceResponse::new(req, response))
-            }
-        }));
+            }),
+        );
     cfg.service(files);
 }
 
@@ -43,17 +41,9 @@ pub fn configure(cfg: &mut web::ServiceConfig, settings: &HttpSettings) {
 async fn index_response(index: &std::path::Path, req: &actix_web::HttpRequest) -> HttpResponse {
     match NamedFile::open_async(index).await {
         Ok(file) => {
-            let mut response = file
-                .use_etag(false)
-                .use_last_modified(false)
-                .into_response(req);
-            if let Ok(value) = CacheControl(vec![CacheDirective::NoCache])
-                .to_string()
-                .parse()
-            {
-                response
-                    .headers_mut()
-                    .insert(actix_web::http::header::CACHE_CONTROL, value);
+            let mut response = file.use_etag(false).use_last_modified(false).into_response(req);
+            if let Ok(value) = CacheControl(vec![CacheDirective::NoCache]).to_string().parse() {
+                response.headers_mut().insert(actix_web::http::header::CACHE_CONTROL, value);
             }
             response
         }

@@ -94,28 +94,12 @@ fn encoder(w: u16, h: u16) -> gif::Encoder<Vec<u8>> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn frame(
-    e: &mut gif::Encoder<Vec<u8>>,
-    left: u16,
-    top: u16,
-    w: u16,
-    h: u16,
-    delay: u16,
-    f: impl Fn(u32, u32) -> u8,
-) {
+fn frame(e: &mut gif::Encoder<Vec<u8>>, left: u16, top: u16, w: u16, h: u16, delay: u16, f: impl Fn(u32, u32) -> u8) {
     let buf: Vec<u8> = (0..u32::from(h))
         .flat_map(|y| (0..u32::from(w)).map(move |x| (x, y)))
         .map(|(x, y)| f(x + u32::from(left), y + u32::from(top)))
         .collect();
-    let fr = gif::Frame {
-        left,
-        top,
-        width: w,
-        height: h,
-        delay,
-        buffer: Cow::Owned(buf),
-        ..gif::Frame::default()
-    };
+    let fr = gif::Frame { left, top, width: w, height: h, delay, buffer: Cow::Owned(buf), ..gif::Frame::default() };
     e.write_frame(&fr).unwrap();
 }
 
@@ -124,20 +108,14 @@ fn scene(x: u32, y: u32, k: u32, w: u32, h: u32, dither: u32) -> u8 {
     let g = (y * 255 / h + k * 2) % 256;
     let cx = (w / 2 + (k * 7) % (w / 2)) as i64 - x as i64;
     let cy = (h / 2) as i64 - y as i64;
-    let b = if cx * cx + cy * cy < (h as i64 / 5).pow(2) {
-        230
-    } else {
-        (x + y) * 255 / (w + h)
-    };
+    let b = if cx * cx + cy * cy < (h as i64 / 5).pow(2) { 230 } else { (x + y) * 255 / (w + h) };
     cube(r, g, b, x, y, dither)
 }
 
 fn gen_full(w: u16, h: u16, n: u32, dither: u32) -> Vec<u8> {
     let mut e = encoder(w, h);
     for k in 0..n {
-        frame(&mut e, 0, 0, w, h, 4, |x, y| {
-            scene(x, y, k, u32::from(w), u32::from(h), dither)
-        });
+        frame(&mut e, 0, 0, w, h, 4, |x, y| scene(x, y, k, u32::from(w), u32::from(h), dither));
     }
     e.into_inner().unwrap()
 }
@@ -179,11 +157,7 @@ type Generator = fn() -> Vec<u8>;
 // ---------- quality ----------
 
 fn frames_of(bytes: &[u8]) -> Vec<RgbaImage> {
-    GifDecoder::new(Cursor::new(bytes))
-        .unwrap()
-        .into_frames()
-        .map(|f| f.unwrap().into_buffer())
-        .collect()
+    GifDecoder::new(Cursor::new(bytes)).unwrap().into_frames().map(|f| f.unwrap().into_buffer()).collect()
 }
 
 fn over_white(p: &image::Rgba<u8>) -> [f64; 3] {
@@ -218,14 +192,7 @@ fn psnr(source: &[RgbaImage], test: &[u8]) -> (f64, usize) {
         used += 1;
     }
     let mse = se / n;
-    (
-        if mse == 0.0 {
-            99.0
-        } else {
-            10.0 * (255.0f64 * 255.0 / mse).log10()
-        },
-        used,
-    )
+    (if mse == 0.0 { 99.0 } else { 10.0 * (255.0f64 * 255.0 / mse).log10() }, used)
 }
 
 fn main() {
@@ -234,16 +201,13 @@ fn main() {
         child(Path::new(&args[i + 1]));
         return;
     }
-    let dir = PathBuf::from(std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".into()))
-        .join("bench-corpus");
+    let dir = PathBuf::from(std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".into())).join("bench-corpus");
     std::fs::create_dir_all(&dir).unwrap();
     let mut cases: Vec<(String, PathBuf)> = Vec::new();
     let gens: [(&str, Generator); 4] = [
         ("gen_100x100_10f", || gen_full(100, 100, 10, 30)),
         ("gen_480x270_60f", || gen_full(480, 270, 60, 30)),
-        ("gen_800x600_120f_small", || {
-            gen_small_changes(800, 600, 120)
-        }),
+        ("gen_800x600_120f_small", || gen_small_changes(800, 600, 120)),
         ("gen_1280x720_200f", || gen_big(200)),
     ];
     for (name, g) in gens {
@@ -274,8 +238,23 @@ fn main() {
     let exe = std::env::current_exe().unwrap();
     println!(
         "{:<24} {:>9} {:>5} {:>5} {:>8} {:>8} {:>8} {:>7} {:>9} {:>8} {:>8} | {:>9} {:>9} {:>6} {:>6} | {:>6} {:>6}",
-        "case", "src B", "fr", "tw", "probe ms", "cpu ms", "wall ms", "peak MB", "anim B", "still B", "still ms",
-        "gs cpu ms", "gs B", "cpu x", "B x", "PSNR", "gsPSNR"
+        "case",
+        "src B",
+        "fr",
+        "tw",
+        "probe ms",
+        "cpu ms",
+        "wall ms",
+        "peak MB",
+        "anim B",
+        "still B",
+        "still ms",
+        "gs cpu ms",
+        "gs B",
+        "cpu x",
+        "B x",
+        "PSNR",
+        "gsPSNR"
     );
     for (name, path) in &cases {
         let src_len = std::fs::metadata(path).unwrap().len();
@@ -284,23 +263,13 @@ fn main() {
         if !work.exists() {
             std::fs::copy(path, &work).unwrap();
         }
-        let out = Command::new(&exe)
-            .arg("--child")
-            .arg(&work)
-            .output()
-            .unwrap();
+        let out = Command::new(&exe).arg("--child").arg(&work).output().unwrap();
         let text = String::from_utf8_lossy(&out.stdout);
         let Some(line) = text.lines().find(|l| l.starts_with("RESULT ")) else {
-            println!(
-                "{name}: child failed: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            println!("{name}: child failed: {}", String::from_utf8_lossy(&out.stderr));
             continue;
         };
-        let v: Vec<f64> = line[7..]
-            .split_whitespace()
-            .map(|x| x.parse().unwrap())
-            .collect();
+        let v: Vec<f64> = line[7..].split_whitespace().map(|x| x.parse().unwrap()).collect();
         let (probe_ms, cpu, wall, static_ms, anim_b, still_b, hwm, frames, tw) =
             (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]);
         let ours = std::fs::read(work.with_extension("ours.gif")).unwrap();

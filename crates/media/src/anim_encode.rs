@@ -76,10 +76,8 @@ impl AnimEncoder {
 
     fn start(&mut self) -> Result<(), MediaError> {
         if self.enc.is_none() {
-            let w = u16::try_from(self.width)
-                .map_err(|_| MediaError::internal("thumbnail too wide"))?;
-            let h = u16::try_from(self.height)
-                .map_err(|_| MediaError::internal("thumbnail too tall"))?;
+            let w = u16::try_from(self.width).map_err(|_| MediaError::internal("thumbnail too wide"))?;
+            let h = u16::try_from(self.height).map_err(|_| MediaError::internal("thumbnail too tall"))?;
             let table = self.global.as_ref().map(Palette::table).unwrap_or_default();
             let mut enc = Encoder::new(Vec::new(), w, h, &table).map_err(enc_err)?;
             enc.set_repeat(self.repeat).map_err(enc_err)?;
@@ -114,20 +112,10 @@ impl AnimEncoder {
     /// Adds one frame. `rgba` is the whole thumbnail; only `dirty` changed since the last call
     /// (the first call treats everything as changed). `own_table` says the source frame had its
     /// own colour table (or there is no global one). `delay` is in hundredths of a second.
-    pub(crate) fn push(
-        &mut self,
-        rgba: &[u8],
-        dirty: Rect,
-        delay: u16,
-        own_table: bool,
-    ) -> Result<(), MediaError> {
+    pub(crate) fn push(&mut self, rgba: &[u8], dirty: Rect, delay: u16, own_table: bool) -> Result<(), MediaError> {
         let full = Rect::full(self.width, self.height);
         let first = self.frames == 0;
-        let dirty = if first {
-            full
-        } else {
-            dirty.clip(self.width, self.height)
-        };
+        let dirty = if first { full } else { dirty.clip(self.width, self.height) };
         self.start()?;
         let colors = self.find_changes(rgba, dirty, first);
         let use_local = own_table || self.global.is_none();
@@ -210,13 +198,7 @@ impl AnimEncoder {
             (full, buf)
         } else {
             let rect = bbox(dirty, w, |p| self.cur[p] != self.prev[p]);
-            let buf = extract(rect, w, |p| {
-                if self.cur[p] == self.prev[p] {
-                    t
-                } else {
-                    self.idx[p]
-                }
-            });
+            let buf = extract(rect, w, |p| if self.cur[p] == self.prev[p] { t } else { self.idx[p] });
             for y in dirty.y0..dirty.y1 {
                 let a = y as usize * w + dirty.x0 as usize;
                 let b = y as usize * w + dirty.x1 as usize;
@@ -227,25 +209,8 @@ impl AnimEncoder {
         if let Some(p) = self.pending.take() {
             self.write(p, dispose_prev)?;
         }
-        let (rect, buf) = if rect.is_empty() {
-            (
-                Rect {
-                    x0: 0,
-                    y0: 0,
-                    x1: 1,
-                    y1: 1,
-                },
-                vec![t],
-            )
-        } else {
-            (rect, buf)
-        };
-        self.pending = Some(Pending {
-            rect,
-            buf,
-            delay,
-            local: use_local.then_some(palette),
-        });
+        let (rect, buf) = if rect.is_empty() { (Rect { x0: 0, y0: 0, x1: 1, y1: 1 }, vec![t]) } else { (rect, buf) };
+        self.pending = Some(Pending { rect, buf, delay, local: use_local.then_some(palette) });
         self.frames += 1;
         Ok(())
     }
@@ -267,10 +232,7 @@ impl AnimEncoder {
             buffer: Cow::Borrowed(&p.buf),
             ..Frame::default()
         };
-        let enc = self
-            .enc
-            .as_mut()
-            .ok_or_else(|| MediaError::internal("GIF encoder missing"))?;
+        let enc = self.enc.as_mut().ok_or_else(|| MediaError::internal("GIF encoder missing"))?;
         enc.write_frame(&frame).map_err(enc_err)
     }
 
@@ -303,12 +265,7 @@ fn remap(colors: &[u32], palette: &Palette, mut m: Mapper) -> Vec<u8> {
 
 /// Bounding box of the pixels of `area` for which `hit` holds.
 fn bbox(area: Rect, w: usize, hit: impl Fn(usize) -> bool) -> Rect {
-    let mut r = Rect {
-        x0: u32::MAX,
-        y0: u32::MAX,
-        x1: 0,
-        y1: 0,
-    };
+    let mut r = Rect { x0: u32::MAX, y0: u32::MAX, x1: 0, y1: 0 };
     for y in area.y0..area.y1 {
         let row = y as usize * w;
         let mut first = None;

@@ -25,14 +25,10 @@ pub enum MediaError {
 
 impl MediaError {
     pub(crate) fn corrupt(what: &str, detail: impl std::fmt::Display) -> Self {
-        MediaError::Corrupt(format!(
-            "The {what} file is damaged or incomplete ({detail})."
-        ))
+        MediaError::Corrupt(format!("The {what} file is damaged or incomplete ({detail})."))
     }
 
     pub(crate) fn internal(what: impl std::fmt::Display) -> Self {
-        MediaError::Internal(format!(
-            "The image could not be processed because of an internal error ({what})."
-        ))
+        MediaError::Internal(format!("The image could not be processed because of an internal error ({what})."))
     }
 }

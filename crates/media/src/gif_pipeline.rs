@@ -13,9 +13,9 @@ use crate::{MediaError, MediaKind, Processed, Rendition};
 
 fn gif_err(e: gif::DecodingError) -> MediaError {
     match e {
-        gif::DecodingError::MemoryLimit => MediaError::TooLarge(
-            "A frame of the GIF needs more memory than the limit allows.".into(),
-        ),
+        gif::DecodingError::MemoryLimit => {
+            MediaError::TooLarge("A frame of the GIF needs more memory than the limit allows.".into())
+        }
         other => MediaError::corrupt("GIF", other),
     }
 }
@@ -23,9 +23,8 @@ fn gif_err(e: gif::DecodingError) -> MediaError {
 /// Allocates a zeroed buffer, failing cleanly instead of aborting when memory is short.
 pub(crate) fn try_zeroed(len: usize) -> Result<Vec<u8>, MediaError> {
     let mut v = Vec::new();
-    v.try_reserve_exact(len).map_err(|_| {
-        MediaError::TooLarge("The image needs more memory than the server can spare.".into())
-    })?;
+    v.try_reserve_exact(len)
+        .map_err(|_| MediaError::TooLarge("The image needs more memory than the server can spare.".into()))?;
     v.resize(len, 0);
     Ok(v)
 }
@@ -101,9 +100,7 @@ impl Canvas {
         let top = u32::from(frame.top);
         for y in clip.y0..clip.y1 {
             let src_row = (y - top) as usize * fw;
-            let Some(src) = frame
-                .buffer
-                .get(src_row + (clip.x0 - left) as usize..src_row + (clip.x1 - left) as usize)
+            let Some(src) = frame.buffer.get(src_row + (clip.x0 - left) as usize..src_row + (clip.x1 - left) as usize)
             else {
                 continue;
             };
@@ -153,12 +150,8 @@ pub(crate) fn process_gif(
     let global: Option<Vec<u8>> = dec.global_palette().map(<[u8]>::to_vec);
     let global_lut = global.as_deref().map(build_lut);
 
-    let mut canvas = Canvas {
-        w: cw,
-        h: ch,
-        px: try_zeroed(cw as usize * ch as usize * 4)?,
-        clear: cw as usize * ch as usize,
-    };
+    let mut canvas =
+        Canvas { w: cw, h: ch, px: try_zeroed(cw as usize * ch as usize * 4)?, clear: cw as usize * ch as usize };
     let mut saved = Vec::new();
     let mut thumb = Thumbnailer::new(cw, ch, tw, th);
     let mut enc = AnimEncoder::new(tw, th, repeat_of(info.loop_count), global.as_deref());
@@ -213,10 +206,7 @@ pub(crate) fn process_gif(
         };
         canvas.draw(frame, rect, lut);
         dirty = dirty.union(&rect);
-        if matches!(
-            frame.dispose,
-            DisposalMethod::Background | DisposalMethod::Previous
-        ) {
+        if matches!(frame.dispose, DisposalMethod::Background | DisposalMethod::Previous) {
             pending_disposal = Some((frame.dispose, rect));
         }
         let out = thumb.update(&canvas.px, dirty, canvas.clear == 0)?;
@@ -229,9 +219,7 @@ pub(crate) fn process_gif(
         enc.push(&thumb.rgba, out, frame.delay, frame.palette.is_some())?;
     }
     let Some(first) = first else {
-        return Err(MediaError::Corrupt(
-            "The GIF file contains no frames.".into(),
-        ));
+        return Err(MediaError::Corrupt("The GIF file contains no frames.".into()));
     };
     // Free the big buffers before encoding the still.
     drop(canvas);
@@ -240,12 +228,7 @@ pub(crate) fn process_gif(
     let thumbnail = if first_only {
         static_thumbnail.clone()
     } else {
-        Rendition {
-            bytes: enc.finish()?,
-            mime: "image/gif",
-            width: tw,
-            height: th,
-        }
+        Rendition { bytes: enc.finish()?, mime: "image/gif", width: tw, height: th }
     };
     Ok(Processed {
         kind: MediaKind::Gif,

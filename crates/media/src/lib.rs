@@ -1,8 +1,5 @@
 #![doc = include_str!("../README.md")]
-#![cfg_attr(
-    not(test),
-    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
-)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 #![warn(missing_docs)]
 
 mod anim_encode;
@@ -76,6 +73,5 @@ fn run(bytes: &[u8], limits: &Limits, first_only: bool) -> Result<Processed, Med
         Some(kind) => still::process_still(kind, bytes, limits, &deadline),
     };
     // Defence in depth: a bug in a decoder must not take the server down with it.
-    catch_unwind(AssertUnwindSafe(run))
-        .unwrap_or_else(|_| Err(MediaError::internal("a decoder failed unexpectedly")))
+    catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|_| Err(MediaError::internal("a decoder failed unexpectedly")))
 }

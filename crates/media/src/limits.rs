@@ -51,9 +51,7 @@ impl Limits {
     /// Checks a canvas (or a still image's) dimensions.
     pub(crate) fn check_canvas(&self, width: u32, height: u32) -> Result<(), MediaError> {
         if width == 0 || height == 0 {
-            return Err(MediaError::Corrupt(format!(
-                "The image declares an empty size of {width}×{height} pixels."
-            )));
+            return Err(MediaError::Corrupt(format!("The image declares an empty size of {width}×{height} pixels.")));
         }
         if width > self.max_width || height > self.max_height {
             return Err(MediaError::TooLarge(format!(
@@ -73,12 +71,7 @@ impl Limits {
     }
 
     /// Checks one animation frame's rectangle (its own size, not its position).
-    pub(crate) fn check_frame(
-        &self,
-        index: u32,
-        width: u32,
-        height: u32,
-    ) -> Result<(), MediaError> {
+    pub(crate) fn check_frame(&self, index: u32, width: u32, height: u32) -> Result<(), MediaError> {
         let pixels = u64::from(width) * u64::from(height);
         if width > self.max_width || height > self.max_height || pixels > self.max_canvas_pixels {
             return Err(MediaError::TooLarge(format!(
@@ -136,10 +129,7 @@ pub(crate) struct Deadline {
 
 impl Deadline {
     pub(crate) fn new(budget: Duration) -> Self {
-        Deadline {
-            start: Instant::now(),
-            budget,
-        }
+        Deadline { start: Instant::now(), budget }
     }
 
     pub(crate) fn check(&self) -> Result<(), MediaError> {

@@ -27,13 +27,7 @@ pub fn probe(bytes: &[u8], limits: &Limits) -> Result<Probe, MediaError> {
     match kind {
         MediaKind::Gif => {
             let info = gif_info(bytes, limits)?;
-            Ok(Probe {
-                kind,
-                width: info.width,
-                height: info.height,
-                frames: info.frames,
-                animated: info.frames > 1,
-            })
+            Ok(Probe { kind, width: info.width, height: info.height, frames: info.frames, animated: info.frames > 1 })
         }
         MediaKind::Png => {
             let (width, height) = png_size(bytes)?;
@@ -43,34 +37,19 @@ pub fn probe(bytes: &[u8], limits: &Limits) -> Result<Probe, MediaError> {
         MediaKind::Jpeg => {
             let info = jpeg_info(bytes)?;
             limits.check_canvas(info.width, info.height)?;
-            let (width, height) = if info.orientation >= 5 {
-                (info.height, info.width)
-            } else {
-                (info.width, info.height)
-            };
+            let (width, height) =
+                if info.orientation >= 5 { (info.height, info.width) } else { (info.width, info.height) };
             Ok(still(kind, width, height))
         }
         MediaKind::Webp => {
             let info = webp::webp_info(bytes, limits)?;
-            Ok(Probe {
-                kind,
-                width: info.width,
-                height: info.height,
-                frames: info.frames,
-                animated: info.animated,
-            })
+            Ok(Probe { kind, width: info.width, height: info.height, frames: info.frames, animated: info.animated })
         }
     }
 }
 
 fn still(kind: MediaKind, width: u32, height: u32) -> Probe {
-    Probe {
-        kind,
-        width,
-        height,
-        frames: 1,
-        animated: false,
-    }
+    Probe { kind, width, height, frames: 1, animated: false }
 }
 
 /// What the GIF block walk found.
@@ -117,9 +96,7 @@ fn skip_sub_blocks(b: &[u8], mut pos: usize) -> Result<usize, MediaError> {
 /// Walks the GIF block structure, checking the limits as it goes.
 pub(crate) fn gif_info(b: &[u8], limits: &Limits) -> Result<GifInfo, MediaError> {
     if b.len() < 13 {
-        return Err(MediaError::Corrupt(
-            "The GIF file is truncated: it has no complete header.".into(),
-        ));
+        return Err(MediaError::Corrupt("The GIF file is truncated: it has no complete header.".into()));
     }
     let width = le16(b, 6)?;
     let height = le16(b, 8)?;
@@ -178,27 +155,17 @@ pub(crate) fn gif_info(b: &[u8], limits: &Limits) -> Result<GifInfo, MediaError>
         }
     }
     if frames == 0 {
-        return Err(MediaError::Corrupt(
-            "The GIF file contains no frames.".into(),
-        ));
+        return Err(MediaError::Corrupt("The GIF file contains no frames.".into()));
     }
-    Ok(GifInfo {
-        width,
-        height,
-        frames,
-        loop_count,
-    })
+    Ok(GifInfo { width, height, frames, loop_count })
 }
 
 fn png_size(b: &[u8]) -> Result<(u32, u32), MediaError> {
     match b.get(8..24) {
-        Some(h) if &h[4..8] == b"IHDR" => Ok((
-            u32::from_be_bytes([h[8], h[9], h[10], h[11]]),
-            u32::from_be_bytes([h[12], h[13], h[14], h[15]]),
-        )),
-        _ => Err(MediaError::Corrupt(
-            "The PNG file is damaged: it has no image header (IHDR).".into(),
-        )),
+        Some(h) if &h[4..8] == b"IHDR" => {
+            Ok((u32::from_be_bytes([h[8], h[9], h[10], h[11]]), u32::from_be_bytes([h[12], h[13], h[14], h[15]])))
+        }
+        _ => Err(MediaError::Corrupt("The PNG file is damaged: it has no image header (IHDR).".into())),
     }
 }
 
@@ -243,9 +210,7 @@ pub(crate) fn jpeg_info(b: &[u8]) -> Result<JpegInfo, MediaError> {
         if len < 2 {
             return Err(jpeg_corrupt("a segment has an invalid length"));
         }
-        let seg = b
-            .get(pos + 2..pos + len)
-            .ok_or_else(|| jpeg_corrupt("it ends in the middle of a header segment"))?;
+        let seg = b.get(pos + 2..pos + len).ok_or_else(|| jpeg_corrupt("it ends in the middle of a header segment"))?;
         match marker {
             0xE1 => {
                 if let Some(o) = exif_orientation(seg) {
@@ -263,17 +228,9 @@ pub(crate) fn jpeg_info(b: &[u8]) -> Result<JpegInfo, MediaError> {
                         "The JPEG file declares an unsupported size of {width}×{height} pixels."
                     )));
                 }
-                return Ok(JpegInfo {
-                    width,
-                    height,
-                    orientation,
-                });
+                return Ok(JpegInfo { width, height, orientation });
             }
-            0xDA | 0xD9 => {
-                return Err(jpeg_corrupt(
-                    "the image data starts before its size is declared",
-                ))
-            }
+            0xDA | 0xD9 => return Err(jpeg_corrupt("the image data starts before its size is declared")),
             _ => {}
         }
         pos += len;
@@ -290,11 +247,7 @@ pub(crate) fn exif_orientation(seg: &[u8]) -> Option<u8> {
     };
     let u16_at = |at: usize| -> Option<u16> {
         let s = tiff.get(at..at + 2)?;
-        Some(if big {
-            u16::from_be_bytes([s[0], s[1]])
-        } else {
-            u16::from_le_bytes([s[0], s[1]])
-        })
+        Some(if big { u16::from_be_bytes([s[0], s[1]]) } else { u16::from_le_bytes([s[0], s[1]]) })
     };
     let u32_at = |at: usize| -> Option<u32> {
         let s = tiff.get(at..at + 4)?;

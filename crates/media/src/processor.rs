@@ -23,21 +23,12 @@ pub struct MediaService {
 impl MediaService {
     /// `concurrency` jobs at once (each takes at most about `limits.max_canvas_pixels * 12` bytes).
     pub fn new(limits: Limits, concurrency: usize, queue_wait: Duration) -> Self {
-        Self {
-            limits,
-            slots: Arc::new(Semaphore::new(concurrency.max(1))),
-            queue_wait,
-        }
+        Self { limits, slots: Arc::new(Semaphore::new(concurrency.max(1))), queue_wait }
     }
 }
 
 fn encoded(r: Rendition) -> EncodedImage {
-    EncodedImage {
-        bytes: r.bytes,
-        content_type: r.mime.to_owned(),
-        width: r.width,
-        height: r.height,
-    }
+    EncodedImage { bytes: r.bytes, content_type: r.mime.to_owned(), width: r.width, height: r.height }
 }
 
 fn rejection(err: MediaError) -> MediaRejection {

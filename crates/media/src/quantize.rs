@@ -47,9 +47,7 @@ impl Palette {
             [b[1], b[2], b[3]]
         };
         if colors.is_empty() {
-            return Palette {
-                rgb: vec![[0, 0, 0]],
-            };
+            return Palette { rgb: vec![[0, 0, 0]] };
         }
         let pixels = colors.len();
         let mut distinct = colors.clone();
@@ -69,11 +67,7 @@ impl Palette {
             })
             .collect();
         let nq = color_quant::NeuQuant::new(sample, 255, &rgba);
-        let mut rgb: Vec<[u8; 3]> = nq
-            .color_map_rgb()
-            .chunks_exact(3)
-            .map(|c| [c[0], c[1], c[2]])
-            .collect();
+        let mut rgb: Vec<[u8; 3]> = nq.color_map_rgb().chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect();
         rgb.sort_unstable();
         rgb.dedup();
         Palette { rgb }
@@ -122,19 +116,10 @@ impl Mapper {
             .rgb
             .iter()
             .enumerate()
-            .map(|(i, c)| {
-                (
-                    [i32::from(c[0]), i32::from(c[1]), i32::from(c[2])],
-                    u8::try_from(i).unwrap_or(0),
-                )
-            })
+            .map(|(i, c)| ([i32::from(c[0]), i32::from(c[1]), i32::from(c[2])], u8::try_from(i).unwrap_or(0)))
             .collect();
         sorted.sort_by_key(|(c, _)| c[1]);
-        Mapper {
-            sorted,
-            keys: vec![0; 1 << CACHE_BITS],
-            vals: vec![0; 1 << CACHE_BITS],
-        }
+        Mapper { sorted, keys: vec![0; 1 << CACHE_BITS], vals: vec![0; 1 << CACHE_BITS] }
     }
 
     /// The index of the palette colour nearest to `rgb` (squared RGB distance).
@@ -203,15 +188,7 @@ mod tests {
 
     #[test]
     fn mapper_finds_nearest() {
-        let p = Palette {
-            rgb: vec![
-                [0, 0, 0],
-                [255, 255, 255],
-                [255, 0, 0],
-                [0, 0, 255],
-                [10, 200, 10],
-            ],
-        };
+        let p = Palette { rgb: vec![[0, 0, 0], [255, 255, 255], [255, 0, 0], [0, 0, 255], [10, 200, 10]] };
         let mut m = Mapper::new(&p);
         for (i, c) in p.rgb.iter().enumerate() {
             assert_eq!(usize::from(m.map(c[0], c[1], c[2])), i);
@@ -223,17 +200,9 @@ mod tests {
         for r in (0..=255).step_by(37) {
             for g in (0..=255).step_by(29) {
                 for b in (0..=255).step_by(41) {
-                    let want = p
-                        .rgb
-                        .iter()
-                        .map(|c| dist(*c, [r as u8, g as u8, b as u8]))
-                        .min()
-                        .unwrap();
+                    let want = p.rgb.iter().map(|c| dist(*c, [r as u8, g as u8, b as u8])).min().unwrap();
                     let got = m.map(r as u8, g as u8, b as u8);
-                    assert_eq!(
-                        dist(p.rgb[usize::from(got)], [r as u8, g as u8, b as u8]),
-                        want
-                    );
+                    assert_eq!(dist(p.rgb[usize::from(got)], [r as u8, g as u8, b as u8]), want);
                 }
             }
         }

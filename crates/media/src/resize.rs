@@ -16,12 +16,7 @@ pub(crate) struct Rect {
 
 impl Rect {
     pub(crate) fn full(width: u32, height: u32) -> Self {
-        Rect {
-            x0: 0,
-            y0: 0,
-            x1: width,
-            y1: height,
-        }
+        Rect { x0: 0, y0: 0, x1: width, y1: height }
     }
 
     pub(crate) fn is_empty(&self) -> bool {
@@ -52,12 +47,7 @@ impl Rect {
     }
 
     pub(crate) fn clip(&self, width: u32, height: u32) -> Rect {
-        Rect {
-            x0: self.x0.min(width),
-            y0: self.y0.min(height),
-            x1: self.x1.min(width),
-            y1: self.y1.min(height),
-        }
+        Rect { x0: self.x0.min(width), y0: self.y0.min(height), x1: self.x1.min(width), y1: self.y1.min(height) }
     }
 }
 
@@ -100,12 +90,7 @@ impl Thumbnailer {
     /// Re-renders the part of the thumbnail that depends on `dirty` (in source coordinates) and
     /// returns that part (in thumbnail coordinates). `opaque` says no pixel of the canvas is
     /// transparent, which lets the resizer skip alpha premultiplication.
-    pub(crate) fn update(
-        &mut self,
-        canvas: &[u8],
-        dirty: Rect,
-        opaque: bool,
-    ) -> Result<Rect, MediaError> {
+    pub(crate) fn update(&mut self, canvas: &[u8], dirty: Rect, opaque: bool) -> Result<Rect, MediaError> {
         let dirty = dirty.clip(self.src_w, self.src_h);
         if dirty.is_empty() {
             return Ok(Rect::default());
@@ -134,26 +119,17 @@ impl Thumbnailer {
         // Render a margin around it so that its pixels see their whole kernel.
         let m_x = reach_x.ceil() as u32 + 1;
         let m_y = reach_y.ceil() as u32 + 1;
-        let region = Rect {
-            x0: out.x0.saturating_sub(m_x),
-            y0: out.y0.saturating_sub(m_y),
-            x1: out.x1 + m_x,
-            y1: out.y1 + m_y,
-        }
-        .clip(self.width, self.height);
+        let region =
+            Rect { x0: out.x0.saturating_sub(m_x), y0: out.y0.saturating_sub(m_y), x1: out.x1 + m_x, y1: out.y1 + m_y }
+                .clip(self.width, self.height);
         let full = region == Rect::full(self.width, self.height);
-        let src =
-            ImageRef::new(self.src_w, self.src_h, canvas, PixelType::U8x4).map_err(resize_err)?;
-        let mut options = ResizeOptions::new()
-            .resize_alg(ResizeAlg::Convolution(FilterType::Lanczos3))
-            .use_alpha(!opaque);
+        let src = ImageRef::new(self.src_w, self.src_h, canvas, PixelType::U8x4).map_err(resize_err)?;
+        let mut options =
+            ResizeOptions::new().resize_alg(ResizeAlg::Convolution(FilterType::Lanczos3)).use_alpha(!opaque);
         if full {
             let mut dst =
-                Image::from_slice_u8(self.width, self.height, &mut self.rgba, PixelType::U8x4)
-                    .map_err(resize_err)?;
-            self.resizer
-                .resize(&src, &mut dst, &options)
-                .map_err(resize_err)?;
+                Image::from_slice_u8(self.width, self.height, &mut self.rgba, PixelType::U8x4).map_err(resize_err)?;
+            self.resizer.resize(&src, &mut dst, &options).map_err(resize_err)?;
             return Ok(Rect::full(self.width, self.height));
         }
         options = options.crop(
@@ -165,16 +141,9 @@ impl Thumbnailer {
         let rw = region.width() as usize * 4;
         self.tmp.resize(rw * region.height() as usize, 0);
         {
-            let mut dst = Image::from_slice_u8(
-                region.width(),
-                region.height(),
-                &mut self.tmp,
-                PixelType::U8x4,
-            )
-            .map_err(resize_err)?;
-            self.resizer
-                .resize(&src, &mut dst, &options)
+            let mut dst = Image::from_slice_u8(region.width(), region.height(), &mut self.tmp, PixelType::U8x4)
                 .map_err(resize_err)?;
+            self.resizer.resize(&src, &mut dst, &options).map_err(resize_err)?;
         }
         for y in out.y0..out.y1 {
             let t = (y - region.y0) as usize * rw + (out.x0 - region.x0) as usize * 4;
@@ -195,20 +164,14 @@ pub(crate) fn resize_image(
     width: u32,
     height: u32,
 ) -> Result<Vec<u8>, MediaError> {
-    let pt = if channels == 4 {
-        PixelType::U8x4
-    } else {
-        PixelType::U8x3
-    };
+    let pt = if channels == 4 { PixelType::U8x4 } else { PixelType::U8x3 };
     if src_w == width && src_h == height {
         return Ok(src.to_vec());
     }
     let src = ImageRef::new(src_w, src_h, src, pt).map_err(resize_err)?;
     let mut dst = Image::new(width, height, pt);
     let options = ResizeOptions::new().resize_alg(ResizeAlg::Convolution(FilterType::Lanczos3));
-    Resizer::new()
-        .resize(&src, &mut dst, &options)
-        .map_err(resize_err)?;
+    Resizer::new().resize(&src, &mut dst, &options).map_err(resize_err)?;
     Ok(dst.into_vec())
 }
 
@@ -239,12 +202,7 @@ mod tests {
         let mut t = Thumbnailer::new(sw, sh, tw, th);
         t.update(&canvas, Rect::full(sw, sh), true).unwrap();
         // Change a small area.
-        let dirty = Rect {
-            x0: 200,
-            y0: 100,
-            x1: 260,
-            y1: 140,
-        };
+        let dirty = Rect { x0: 200, y0: 100, x1: 260, y1: 140 };
         let patch = pattern(60, 40, 2);
         for y in 0..40usize {
             let d = ((100 + y) * sw as usize + 200) * 4;
@@ -254,16 +212,7 @@ mod tests {
         assert!(out.width() < tw && out.height() < th);
         let mut full = Thumbnailer::new(sw, sh, tw, th);
         full.update(&canvas, Rect::full(sw, sh), true).unwrap();
-        let diff = t
-            .rgba
-            .iter()
-            .zip(&full.rgba)
-            .map(|(a, b)| a.abs_diff(*b))
-            .max()
-            .unwrap();
-        assert!(
-            diff <= 1,
-            "region update differs from a full resize by {diff}"
-        );
+        let diff = t.rgba.iter().zip(&full.rgba).map(|(a, b)| a.abs_diff(*b)).max().unwrap();
+        assert!(diff <= 1, "region update differs from a full resize by {diff}");
     }
 }

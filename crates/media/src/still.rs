@@ -30,30 +30,19 @@ fn decode_err(kind: MediaKind, e: image::ImageError) -> MediaError {
 /// Encodes an RGBA image as a PNG (RGB when it is fully opaque).
 pub(crate) fn encode_png(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>, MediaError> {
     let mut out = Vec::new();
-    let enc =
-        PngEncoder::new_with_quality(&mut out, CompressionType::Default, FilterType::Adaptive);
+    let enc = PngEncoder::new_with_quality(&mut out, CompressionType::Default, FilterType::Adaptive);
     if rgba.chunks_exact(4).all(|p| p[3] == 255) {
-        let rgb: Vec<u8> = rgba
-            .chunks_exact(4)
-            .flat_map(|p| [p[0], p[1], p[2]])
-            .collect();
-        enc.write_image(&rgb, width, height, ExtendedColorType::Rgb8)
-            .map_err(encode_err)?;
+        let rgb: Vec<u8> = rgba.chunks_exact(4).flat_map(|p| [p[0], p[1], p[2]]).collect();
+        enc.write_image(&rgb, width, height, ExtendedColorType::Rgb8).map_err(encode_err)?;
     } else {
-        enc.write_image(rgba, width, height, ExtendedColorType::Rgba8)
-            .map_err(encode_err)?;
+        enc.write_image(rgba, width, height, ExtendedColorType::Rgba8).map_err(encode_err)?;
     }
     Ok(out)
 }
 
 /// The static thumbnail of an animation: its first composited frame as a PNG.
 pub(crate) fn encode_static(rgba: &[u8], width: u32, height: u32) -> Result<Rendition, MediaError> {
-    Ok(Rendition {
-        bytes: encode_png(rgba, width, height)?,
-        mime: "image/png",
-        width,
-        height,
-    })
+    Ok(Rendition { bytes: encode_png(rgba, width, height)?, mime: "image/png", width, height })
 }
 
 fn encode_jpeg(rgb: &[u8], width: u32, height: u32) -> Result<Vec<u8>, MediaError> {
@@ -69,12 +58,7 @@ fn image_limits(limits: &Limits) -> image::Limits {
     l.max_image_width = Some(limits.max_width);
     l.max_image_height = Some(limits.max_height);
     // Room for the decoded image at up to 16 bytes a pixel (16-bit RGBA) plus the decoder's own.
-    l.max_alloc = Some(
-        limits
-            .max_canvas_pixels
-            .saturating_mul(16)
-            .saturating_add(64 << 20),
-    );
+    l.max_alloc = Some(limits.max_canvas_pixels.saturating_mul(16).saturating_add(64 << 20));
     l
 }
 
@@ -108,11 +92,7 @@ pub(crate) fn process_still(
     deadline: &Deadline,
 ) -> Result<Processed, MediaError> {
     let p = probe(bytes, limits)?;
-    let orientation = if kind == MediaKind::Jpeg {
-        jpeg_info(bytes)?.orientation
-    } else {
-        1
-    };
+    let orientation = if kind == MediaKind::Jpeg { jpeg_info(bytes)?.orientation } else { 1 };
     let img = decode(kind, bytes, limits)?;
     deadline.check()?;
     // Thumbnail size in display orientation, resize in stored orientation, then rotate.
@@ -130,27 +110,16 @@ pub(crate) fn process_still(
         let buf = resize_image(src.as_raw(), sw, sh, 3, rw, rh)?;
         image::RgbImage::from_raw(rw, rh, buf).map(DynamicImage::ImageRgb8)
     };
-    let mut small =
-        small.ok_or_else(|| MediaError::internal("resized buffer has the wrong size"))?;
+    let mut small = small.ok_or_else(|| MediaError::internal("resized buffer has the wrong size"))?;
     if let Some(o) = Orientation::from_exif(orientation) {
         small.apply_orientation(o);
     }
     deadline.check()?;
     let (w, h) = (small.width(), small.height());
     let rendition = if kind == MediaKind::Jpeg {
-        Rendition {
-            bytes: encode_jpeg(small.to_rgb8().as_raw(), w, h)?,
-            mime: "image/jpeg",
-            width: w,
-            height: h,
-        }
+        Rendition { bytes: encode_jpeg(small.to_rgb8().as_raw(), w, h)?, mime: "image/jpeg", width: w, height: h }
     } else {
-        Rendition {
-            bytes: encode_png(small.to_rgba8().as_raw(), w, h)?,
-            mime: "image/png",
-            width: w,
-            height: h,
-        }
+        Rendition { bytes: encode_png(small.to_rgba8().as_raw(), w, h)?, mime: "image/png", width: w, height: h }
     };
     Ok(Processed {
         kind,

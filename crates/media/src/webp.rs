@@ -79,18 +79,11 @@ pub(crate) fn webp_info(b: &[u8], limits: &Limits) -> Result<WebpInfo, MediaErro
         b"VP8 " => vp8_size(data)?,
         b"VP8L" => vp8l_size(data)?,
         b"VP8X" => {
-            let d = data
-                .get(0..10)
-                .ok_or_else(|| corrupt("its VP8X header is too short"))?;
+            let d = data.get(0..10).ok_or_else(|| corrupt("its VP8X header is too short"))?;
             let (w, h) = (u24(&d[4..7]) + 1, u24(&d[7..10]) + 1);
             limits.check_canvas(w, h)?;
             if d[0] & 0x02 == 0 {
-                return Ok(WebpInfo {
-                    width: w,
-                    height: h,
-                    frames: 1,
-                    animated: false,
-                });
+                return Ok(WebpInfo { width: w, height: h, frames: 1, animated: false });
             }
             let canvas = u64::from(w) * u64::from(h);
             let mut frames = 0u32;
@@ -99,9 +92,7 @@ pub(crate) fn webp_info(b: &[u8], limits: &Limits) -> Result<WebpInfo, MediaErro
                 if &fourcc != b"ANMF" {
                     continue;
                 }
-                let d = data
-                    .get(0..16)
-                    .ok_or_else(|| corrupt("a frame header is too short"))?;
+                let d = data.get(0..16).ok_or_else(|| corrupt("a frame header is too short"))?;
                 let (fw, fh) = (u24(&d[6..9]) + 1, u24(&d[9..12]) + 1);
                 limits.check_frame(frames, fw, fh)?;
                 frames += 1;
@@ -112,22 +103,12 @@ pub(crate) fn webp_info(b: &[u8], limits: &Limits) -> Result<WebpInfo, MediaErro
             if frames == 0 {
                 return Err(corrupt("it is marked as animated but contains no frames"));
             }
-            return Ok(WebpInfo {
-                width: w,
-                height: h,
-                frames,
-                animated: true,
-            });
+            return Ok(WebpInfo { width: w, height: h, frames, animated: true });
         }
         _ => return Err(corrupt("its first chunk is not an image")),
     };
     limits.check_canvas(width, height)?;
-    Ok(WebpInfo {
-        width,
-        height,
-        frames: 1,
-        animated: false,
-    })
+    Ok(WebpInfo { width, height, frames: 1, animated: false })
 }
 
 fn decode_err(e: image::ImageError) -> MediaError {
@@ -188,12 +169,7 @@ pub(crate) fn process_webp(
     let thumbnail = if first_only {
         static_thumbnail.clone()
     } else {
-        Rendition {
-            bytes: enc.finish()?,
-            mime: "image/gif",
-            width: tw,
-            height: th,
-        }
+        Rendition { bytes: enc.finish()?, mime: "image/gif", width: tw, height: th }
     };
     Ok(Processed {
         kind: MediaKind::Webp,

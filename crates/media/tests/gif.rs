@@ -38,13 +38,7 @@ fn disposal_gif() -> Vec<u8> {
     let mut f4 = F::solid(0, 0, 1, 1, 0);
     f4.palette = Some(vec![255, 255, 255, 9, 9, 9]);
     f4.delay = 7;
-    make_gif(
-        40,
-        30,
-        &PAL,
-        Some(Repeat::Infinite),
-        &[F::solid(0, 0, 40, 30, 0), f2, f3, f4],
-    )
+    make_gif(40, 30, &PAL, Some(Repeat::Infinite), &[F::solid(0, 0, 40, 30, 0), f2, f3, f4])
 }
 
 #[test]
@@ -79,10 +73,7 @@ fn disposal_methods_and_transparency_are_composited() {
     for (i, (a, b)) in frames.iter().zip(&want).enumerate() {
         for (x, y, p) in a.enumerate_pixels() {
             let q = b.get_pixel(x, y);
-            let (p, q) = (
-                if p[3] == 0 { CLEAR } else { p.0 },
-                if q[3] == 0 { CLEAR } else { q.0 },
-            );
+            let (p, q) = (if p[3] == 0 { CLEAR } else { p.0 }, if q[3] == 0 { CLEAR } else { q.0 });
             assert_eq!(p, q, "frame {i} pixel {x},{y}");
         }
     }
@@ -91,9 +82,7 @@ fn disposal_methods_and_transparency_are_composited() {
     assert_eq!(meta.repeat, Repeat::Infinite);
     // Static thumbnail: one still PNG frame of the same size.
     assert_eq!(out.static_thumbnail.mime, "image/png");
-    let still = image::load_from_memory(&out.static_thumbnail.bytes)
-        .unwrap()
-        .to_rgba8();
+    let still = image::load_from_memory(&out.static_thumbnail.bytes).unwrap().to_rgba8();
     assert_eq!(still.dimensions(), (40, 30));
     assert_eq!(still.get_pixel(3, 3).0, RED);
 }
@@ -102,23 +91,14 @@ fn disposal_methods_and_transparency_are_composited() {
 fn interlaced_frames_are_deinterlaced() {
     // 16 rows, each its own colour (index = row % 5), stored in interlaced order.
     let (w, h) = (8u16, 16u16);
-    let rows: Vec<u32> = (0..16)
-        .step_by(8)
-        .chain((4..16).step_by(8))
-        .chain((2..16).step_by(4))
-        .chain((1..16).step_by(2))
-        .collect();
+    let rows: Vec<u32> =
+        (0..16).step_by(8).chain((4..16).step_by(8)).chain((2..16).step_by(4)).chain((1..16).step_by(2)).collect();
     let mut f = F::solid(0, 0, w, h, 0);
     f.interlaced = true;
-    f.idx = rows
-        .iter()
-        .flat_map(|&r| vec![(r % 5) as u8; usize::from(w)])
-        .collect();
+    f.idx = rows.iter().flat_map(|&r| vec![(r % 5) as u8; usize::from(w)]).collect();
     let src = make_gif(w, h, &PAL, None, &[f]);
     let out = process(&src, &Limits::default()).unwrap();
-    let still = image::load_from_memory(&out.static_thumbnail.bytes)
-        .unwrap()
-        .to_rgba8();
+    let still = image::load_from_memory(&out.static_thumbnail.bytes).unwrap().to_rgba8();
     let frames = composited(&out.thumbnail.bytes);
     for y in 0..16u32 {
         let i = (y % 5) as usize;
@@ -148,10 +128,7 @@ fn wide_gif_is_scaled_to_320_with_delays_and_loops_kept() {
     let src = gradient_gif(640, 100, 6, Some(Repeat::Finite(3)));
     let out = process(&src, &Limits::default()).unwrap();
     assert_eq!((out.thumbnail.width, out.thumbnail.height), (320, 50));
-    assert_eq!(
-        (out.static_thumbnail.width, out.static_thumbnail.height),
-        (320, 50)
-    );
+    assert_eq!((out.static_thumbnail.width, out.static_thumbnail.height), (320, 50));
     let meta = gif_meta(&out.thumbnail.bytes);
     assert_eq!((meta.width, meta.height), (320, 50));
     assert_eq!(meta.delays, vec![3, 4, 5, 6, 7, 8]);
@@ -201,10 +178,7 @@ fn frame_turning_transparent_is_cleared_in_the_output() {
 fn probe_counts_frames_without_decoding() {
     let src = gradient_gif(640, 100, 6, Some(Repeat::Infinite));
     let p = probe(&src, &Limits::default()).unwrap();
-    assert_eq!(
-        (p.kind, p.width, p.height, p.frames, p.animated),
-        (MediaKind::Gif, 640, 100, 6, true)
-    );
+    assert_eq!((p.kind, p.width, p.height, p.frames, p.animated), (MediaKind::Gif, 640, 100, 6, true));
 }
 
 #[test]
@@ -230,11 +204,7 @@ fn corpus_files_keep_frames_delays_and_loop() {
         assert_eq!(u32::from(got.width), expect_w, "{name}");
         assert_eq!(out.thumbnail.width, expect_w, "{name}");
         assert_eq!(out.static_thumbnail.width, expect_w, "{name}");
-        assert_eq!(
-            composited(&out.thumbnail.bytes).len(),
-            want.delays.len(),
-            "{name}"
-        );
+        assert_eq!(composited(&out.thumbnail.bytes).len(), want.delays.len(), "{name}");
         eprintln!(
             "{name}: {}x{} {} frames -> gif {} bytes, static {} bytes",
             p.width,

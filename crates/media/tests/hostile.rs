@@ -40,10 +40,7 @@ fn canvas_bomb_is_refused_before_allocation() {
     let b = canvas_bomb();
     assert!(b.len() < 70, "{} bytes", b.len());
     let msg = assert_too_large(probe(&b, &Limits::default()));
-    assert_eq!(
-        msg,
-        "The image is 65535×65535 pixels; the limit is 8192×8192."
-    );
+    assert_eq!(msg, "The image is 65535×65535 pixels; the limit is 8192×8192.");
     assert_too_large(process(&b, &Limits::default()));
 }
 
@@ -54,10 +51,7 @@ fn png_pixel_flood_is_refused_before_allocation() {
     ihdr.extend_from_slice(&50_000u32.to_be_bytes());
     ihdr.extend_from_slice(&[8, 6, 0, 0, 0]);
     b.extend(png_chunk(b"IHDR", &ihdr));
-    b.extend(png_chunk(
-        b"IDAT",
-        &[0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01],
-    ));
+    b.extend(png_chunk(b"IDAT", &[0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]));
     b.extend(png_chunk(b"IEND", &[]));
     let msg = assert_too_large(probe(&b, &Limits::default()));
     assert!(msg.contains("50000×50000"), "{msg}");
@@ -98,10 +92,7 @@ fn total_pixel_budget_is_enforced() {
     let b = frame_flood(1200, 1000, 1000);
     let msg = assert_too_large(probe(&b, &Limits::default()));
     assert!(msg.contains("megapixels"), "{msg}");
-    let small = Limits {
-        max_total_pixels: 1_000_000,
-        ..Limits::default()
-    };
+    let small = Limits { max_total_pixels: 1_000_000, ..Limits::default() };
     assert_too_large(process(&frame_flood(5, 1000, 1000), &small));
 }
 
@@ -130,9 +121,7 @@ fn small_gif() -> Vec<u8> {
     let frames: Vec<F> = (0..4u8)
         .map(|k| {
             let mut f = F::solid(0, 0, 64, 64, 0);
-            f.idx = (0..64 * 64)
-                .map(|i| ((i / 7 + usize::from(k)) % 2) as u8)
-                .collect();
+            f.idx = (0..64 * 64).map(|i| ((i / 7 + usize::from(k)) % 2) as u8).collect();
             f
         })
         .collect();
@@ -153,10 +142,7 @@ fn garbage_after_the_header_is_corrupt() {
     let mut g = small_gif()[..13 + 6].to_vec();
     g.extend((0..500u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8 | 1));
     let msg = assert_corrupt(process(&g, &Limits::default()));
-    assert!(
-        msg.contains("damaged") || msg.contains("truncated"),
-        "{msg}"
-    );
+    assert!(msg.contains("damaged") || msg.contains("truncated"), "{msg}");
 }
 
 #[test]
@@ -180,25 +166,16 @@ fn other_formats_are_unsupported() {
     ];
     for c in cases {
         assert!(sniff(c).is_none());
-        assert!(matches!(
-            probe(c, &Limits::default()),
-            Err(MediaError::UnsupportedType)
-        ));
+        assert!(matches!(probe(c, &Limits::default()), Err(MediaError::UnsupportedType)));
         let err = process(c, &Limits::default()).unwrap_err();
         assert!(matches!(err, MediaError::UnsupportedType));
-        assert_eq!(
-            err.to_string(),
-            "The file is not a supported image; upload a GIF, PNG, JPEG or WebP file."
-        );
+        assert_eq!(err.to_string(), "The file is not a supported image; upload a GIF, PNG, JPEG or WebP file.");
     }
 }
 
 #[test]
 fn timeout_is_reported() {
-    let limits = Limits {
-        timeout: Duration::ZERO,
-        ..Limits::default()
-    };
+    let limits = Limits { timeout: Duration::ZERO, ..Limits::default() };
     let err = process(&small_gif(), &limits).unwrap_err();
     assert!(matches!(err, MediaError::Timeout), "{err:?}");
 }

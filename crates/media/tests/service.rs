@@ -15,37 +15,17 @@ use gifshelf_media::{Limits, MediaService};
 async fn accepts_a_gif_and_refuses_bad_bytes_clearly() {
     let service = MediaService::new(Limits::default(), 2, Duration::from_secs(5));
     let gif = common::solid_gif(64, 48, 3);
-    let processed = service
-        .process(Arc::new(gif))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(
-        (
-            processed.content_type.as_str(),
-            processed.extension.as_str()
-        ),
-        ("image/gif", "gif")
-    );
-    assert_eq!(
-        (processed.width, processed.height, processed.frames),
-        (64, 48, 3)
-    );
+    let processed = service.process(Arc::new(gif)).await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((processed.content_type.as_str(), processed.extension.as_str()), ("image/gif", "gif"));
+    assert_eq!((processed.width, processed.height, processed.frames), (64, 48, 3));
     assert_eq!(processed.thumbnail.content_type, "image/gif");
 
-    let html = service
-        .process(Arc::new(b"<html><script>alert(1)</script></html>".to_vec()))
-        .await;
-    assert!(
-        matches!(html, Err(MediaRejection::UnsupportedType(_))),
-        "{html:?}"
-    );
+    let html = service.process(Arc::new(b"<html><script>alert(1)</script></html>".to_vec())).await;
+    assert!(matches!(html, Err(MediaRejection::UnsupportedType(_))), "{html:?}");
     let mut bomb = b"GIF89a".to_vec();
     bomb.extend_from_slice(&[0xff, 0xff, 0xff, 0xff, 0, 0, 0]);
     bomb.extend_from_slice(&[0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0, 0x3b]);
-    assert!(matches!(
-        service.process(Arc::new(bomb)).await,
-        Err(MediaRejection::TooLarge(_))
-    ));
+    assert!(matches!(service.process(Arc::new(bomb)).await, Err(MediaRejection::TooLarge(_))));
 }
 
 #[tokio::test]

@@ -9,11 +9,7 @@ use image::{ExtendedColorType, ImageEncoder};
 
 fn png(w: u32, h: u32, alpha: bool) -> Vec<u8> {
     let mut out = Vec::new();
-    let ct = if alpha {
-        ExtendedColorType::Rgba8
-    } else {
-        ExtendedColorType::Rgb8
-    };
+    let ct = if alpha { ExtendedColorType::Rgba8 } else { ExtendedColorType::Rgb8 };
     let ch = if alpha { 4 } else { 3 };
     let data: Vec<u8> = (0..w * h)
         .flat_map(|i| {
@@ -26,9 +22,7 @@ fn png(w: u32, h: u32, alpha: bool) -> Vec<u8> {
         })
         .collect();
     assert_eq!(data.len(), (w * h * ch) as usize);
-    PngEncoder::new(&mut out)
-        .write_image(&data, w, h, ct)
-        .unwrap();
+    PngEncoder::new(&mut out).write_image(&data, w, h, ct).unwrap();
     out
 }
 
@@ -60,19 +54,9 @@ fn narrow_png_keeps_its_size() {
 /// A JPEG whose stored pixels are red on the left and blue on the right, with an EXIF
 /// orientation tag and a GPS-ish payload.
 fn jpeg_with_orientation(w: u32, h: u32, orientation: u16) -> Vec<u8> {
-    let data: Vec<u8> = (0..w * h)
-        .flat_map(|i| {
-            if i % w < w / 2 {
-                [255, 0, 0]
-            } else {
-                [0, 0, 255]
-            }
-        })
-        .collect();
+    let data: Vec<u8> = (0..w * h).flat_map(|i| if i % w < w / 2 { [255, 0, 0] } else { [0, 0, 255] }).collect();
     let mut plain = Vec::new();
-    JpegEncoder::new_with_quality(&mut plain, 95)
-        .write_image(&data, w, h, ExtendedColorType::Rgb8)
-        .unwrap();
+    JpegEncoder::new_with_quality(&mut plain, 95).write_image(&data, w, h, ExtendedColorType::Rgb8).unwrap();
     // APP1: "Exif\0\0" + little-endian TIFF with one IFD0 entry (orientation) + a marker string.
     let mut tiff = b"II*\0".to_vec();
     tiff.extend_from_slice(&8u32.to_le_bytes());
@@ -128,10 +112,7 @@ fn wide_jpeg_without_exif_is_scaled() {
 fn still_webp_gives_still_renditions() {
     let src = webp_still(500, 300, |x, y| [(x % 256) as u8, (y % 256) as u8, 50, 255]);
     let p = probe(&src, &Limits::default()).unwrap();
-    assert_eq!(
-        (p.kind, p.width, p.height, p.frames, p.animated),
-        (MediaKind::Webp, 500, 300, 1, false)
-    );
+    assert_eq!((p.kind, p.width, p.height, p.frames, p.animated), (MediaKind::Webp, 500, 300, 1, false));
     let out = process(&src, &Limits::default()).unwrap();
     assert_eq!(out.thumbnail.mime, "image/png");
     assert_eq!((out.thumbnail.width, out.thumbnail.height), (320, 192));
@@ -149,11 +130,7 @@ fn anim_webp() -> Vec<u8> {
             (
                 0,
                 0,
-                webp_still(
-                    640,
-                    200,
-                    move |x, _| if x < 100 { c } else { [200, 200, 200, 255] },
-                ),
+                webp_still(640, 200, move |x, _| if x < 100 { c } else { [200, 200, 200, 255] }),
                 640,
                 200,
                 100 * (i as u32 + 1),
@@ -167,10 +144,7 @@ fn anim_webp() -> Vec<u8> {
 fn animated_webp_becomes_an_animated_gif_thumbnail() {
     let src = anim_webp();
     let p = probe(&src, &Limits::default()).unwrap();
-    assert_eq!(
-        (p.kind, p.width, p.height, p.frames, p.animated),
-        (MediaKind::Webp, 640, 200, 3, true)
-    );
+    assert_eq!((p.kind, p.width, p.height, p.frames, p.animated), (MediaKind::Webp, 640, 200, 3, true));
     let out = process(&src, &Limits::default()).unwrap();
     assert_eq!(out.frames, 3);
     assert_eq!(out.thumbnail.mime, "image/gif");
@@ -184,9 +158,7 @@ fn animated_webp_becomes_an_animated_gif_thumbnail() {
     assert_eq!(frames[2].get_pixel(10, 50).0, [0, 0, 255, 255]);
     assert_eq!(frames[2].get_pixel(200, 50).0, [200, 200, 200, 255]);
     assert_eq!(out.static_thumbnail.mime, "image/png");
-    let still = image::load_from_memory(&out.static_thumbnail.bytes)
-        .unwrap()
-        .to_rgba8();
+    let still = image::load_from_memory(&out.static_thumbnail.bytes).unwrap().to_rgba8();
     assert_eq!(still.dimensions(), (320, 100));
     assert_eq!(still.get_pixel(10, 50).0, [255, 0, 0, 255]);
 }

@@ -9,21 +9,11 @@ use serde::Deserialize;
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error("cannot read the configuration file {path}: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
+    Read { path: String, source: std::io::Error },
     #[error("the configuration file {path} is not valid: {source}")]
-    Parse {
-        path: String,
-        source: Box<toml::de::Error>,
-    },
+    Parse { path: String, source: Box<toml::de::Error> },
     #[error("{name} = {value:?} is not valid: {reason}")]
-    Invalid {
-        name: &'static str,
-        value: String,
-        reason: &'static str,
-    },
+    Invalid { name: &'static str, value: String, reason: &'static str },
 }
 
 /// Every setting, resolved. See `docs/configuration.md`.
@@ -90,16 +80,11 @@ impl Settings {
     ///
     /// # Errors
     /// As `load`.
-    pub fn from_sources(
-        config_file: Option<&Path>,
-        env: impl Fn(&str) -> Option<String>,
-    ) -> Result<Self, ConfigError> {
+    pub fn from_sources(config_file: Option<&Path>, env: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
         let file = match config_file {
             Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-                    path: path.display().to_string(),
-                    source,
-                })?;
+                let text = std::fs::read_to_string(path)
+                    .map_err(|source| ConfigError::Read { path: path.display().to_string(), source })?;
                 toml::from_str(&text).map_err(|source| ConfigError::Parse {
                     path: path.display().to_string(),
                     source: Box::new(source),
@@ -110,10 +95,7 @@ impl Settings {
         let env = |name: &str| env(name).filter(|v| !v.trim().is_empty());
         let text = |name: &'static str, from_file: Option<String>| env(name).or(from_file);
 
-        let data_dir = env("GIFSHELF_DATA_DIR")
-            .map(PathBuf::from)
-            .or(file.data_dir)
-            .unwrap_or_else(|| "./data".into());
+        let data_dir = env("GIFSHELF_DATA_DIR").map(PathBuf::from).or(file.data_dir).unwrap_or_else(|| "./data".into());
         let database_url = text("GIFSHELF_DATABASE_URL", file.database_url)
             .unwrap_or_else(|| format!("sqlite://{}", data_dir.join("gifshelf.db").display()));
         let storage_url = text("GIFSHELF_STORAGE_URL", file.storage_url)
@@ -123,8 +105,7 @@ impl Settings {
             bind: text("GIFSHELF_BIND", file.bind).unwrap_or_else(|| "127.0.0.1:8080".into()),
             database_url,
             storage_url,
-            public_url: text("GIFSHELF_PUBLIC_URL", file.public_url)
-                .map(|u| u.trim_end_matches('/').to_owned()),
+            public_url: text("GIFSHELF_PUBLIC_URL", file.public_url).map(|u| u.trim_end_matches('/').to_owned()),
             jwt_secret: text("GIFSHELF_JWT_SECRET", file.jwt_secret).map(SecretString::from),
             google_client_id: text("GIFSHELF_GOOGLE_CLIENT_ID", file.google_client_id),
             oidc_issuer: text("GIFSHELF_OIDC_ISSUER", file.oidc_issuer)
@@ -136,44 +117,14 @@ impl Settings {
                 .unwrap_or_else(|| "frontend/dist".into()),
             bcrypt_cost: number(&env, "GIFSHELF_BCRYPT_COST", file.bcrypt_cost, 12)?,
             token_ttl_hours: number(&env, "GIFSHELF_TOKEN_TTL_HOURS", file.token_ttl_hours, 24)?,
-            login_max_failures: number(
-                &env,
-                "GIFSHELF_LOGIN_MAX_FAILURES",
-                file.login_max_failures,
-                5,
-            )?,
-            login_lockout_secs: number(
-                &env,
-                "GIFSHELF_LOGIN_LOCKOUT_SECS",
-                file.login_lockout_secs,
-                30,
-            )?,
-            login_ip_max_failures: number(
-                &env,
-                "GIFSHELF_LOGIN_IP_MAX_FAILURES",
-                file.login_ip_max_failures,
-                100,
-            )?,
-            login_ip_window_secs: number(
-                &env,
-                "GIFSHELF_LOGIN_IP_WINDOW_SECS",
-                file.login_ip_window_secs,
-                900,
-            )?,
+            login_max_failures: number(&env, "GIFSHELF_LOGIN_MAX_FAILURES", file.login_max_failures, 5)?,
+            login_lockout_secs: number(&env, "GIFSHELF_LOGIN_LOCKOUT_SECS", file.login_lockout_secs, 30)?,
+            login_ip_max_failures: number(&env, "GIFSHELF_LOGIN_IP_MAX_FAILURES", file.login_ip_max_failures, 100)?,
+            login_ip_window_secs: number(&env, "GIFSHELF_LOGIN_IP_WINDOW_SECS", file.login_ip_window_secs, 900)?,
             trust_proxy: number(&env, "GIFSHELF_TRUST_PROXY", file.trust_proxy, false)?,
             workers: number(&env, "GIFSHELF_WORKERS", file.workers, default_workers())?,
-            db_max_connections: number(
-                &env,
-                "GIFSHELF_DB_MAX_CONNECTIONS",
-                file.db_max_connections,
-                10,
-            )?,
-            media_workers: number(
-                &env,
-                "GIFSHELF_MEDIA_WORKERS",
-                file.media_workers,
-                default_media_workers(),
-            )?,
+            db_max_connections: number(&env, "GIFSHELF_DB_MAX_CONNECTIONS", file.db_max_connections, 10)?,
+            media_workers: number(&env, "GIFSHELF_MEDIA_WORKERS", file.media_workers, default_media_workers())?,
             data_dir,
         };
         settings.check()?;
@@ -181,13 +132,7 @@ impl Settings {
     }
 
     fn check(&self) -> Result<(), ConfigError> {
-        let invalid = |name, value: String, reason| {
-            Err(ConfigError::Invalid {
-                name,
-                value,
-                reason,
-            })
-        };
+        let invalid = |name, value: String, reason| Err(ConfigError::Invalid { name, value, reason });
         if !(4..=31).contains(&self.bcrypt_cost) {
             return invalid(
                 "GIFSHELF_BCRYPT_COST",
@@ -196,25 +141,13 @@ impl Settings {
             );
         }
         if self.max_upload_mb == 0 || self.max_upload_mb > 1024 {
-            return invalid(
-                "GIFSHELF_MAX_UPLOAD_MB",
-                self.max_upload_mb.to_string(),
-                "it must be 1 to 1024",
-            );
+            return invalid("GIFSHELF_MAX_UPLOAD_MB", self.max_upload_mb.to_string(), "it must be 1 to 1024");
         }
         if self.token_ttl_hours <= 0 {
-            return invalid(
-                "GIFSHELF_TOKEN_TTL_HOURS",
-                self.token_ttl_hours.to_string(),
-                "it must be positive",
-            );
+            return invalid("GIFSHELF_TOKEN_TTL_HOURS", self.token_ttl_hours.to_string(), "it must be positive");
         }
         if self.workers == 0 || self.db_max_connections == 0 || self.media_workers == 0 {
-            return invalid(
-                "GIFSHELF_WORKERS",
-                self.workers.to_string(),
-                "workers and connections must be at least 1",
-            );
+            return invalid("GIFSHELF_WORKERS", self.workers.to_string(), "workers and connections must be at least 1");
         }
         if self.login_max_failures == 0 || self.login_ip_max_failures == 0 {
             return invalid(
@@ -247,11 +180,9 @@ fn number<T: std::str::FromStr>(
     default: T,
 ) -> Result<T, ConfigError> {
     match env(name) {
-        Some(value) => value.trim().parse().map_err(|_| ConfigError::Invalid {
-            name,
-            value,
-            reason: "not a valid value",
-        }),
+        Some(value) => {
+            value.trim().parse().map_err(|_| ConfigError::Invalid { name, value, reason: "not a valid value" })
+        }
         None => Ok(from_file.unwrap_or(default)),
     }
 }
@@ -263,10 +194,7 @@ mod tests {
     use super::*;
 
     fn with(vars: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
-        let map: HashMap<String, String> = vars
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-            .collect();
+        let map: HashMap<String, String> = vars.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
         move |name| map.get(name).cloned()
     }
 
@@ -285,11 +213,8 @@ mod tests {
     fn env_wins_over_file_and_paths_follow_the_data_dir() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let file = dir.path().join("gifshelf.toml");
-        std::fs::write(
-            &file,
-            "bind = \"0.0.0.0:9000\"\nmax_upload_mb = 20\ndata_dir = \"/srv/gif\"\n",
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(&file, "bind = \"0.0.0.0:9000\"\nmax_upload_mb = 20\ndata_dir = \"/srv/gif\"\n")
+            .unwrap_or_else(|e| panic!("{e}"));
         let s = Settings::from_sources(Some(&file), with(&[("GIFSHELF_MAX_UPLOAD_MB", "5")]))
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!((s.bind.as_str(), s.max_upload_mb), ("0.0.0.0:9000", 5));
@@ -299,27 +224,12 @@ mod tests {
     #[test]
     fn bad_values_name_the_setting() {
         let err = Settings::from_sources(None, with(&[("GIFSHELF_MAX_UPLOAD_MB", "lots")])).err();
-        assert!(matches!(
-            err,
-            Some(ConfigError::Invalid {
-                name: "GIFSHELF_MAX_UPLOAD_MB",
-                ..
-            })
-        ));
+        assert!(matches!(err, Some(ConfigError::Invalid { name: "GIFSHELF_MAX_UPLOAD_MB", .. })));
         let err = Settings::from_sources(None, with(&[("GIFSHELF_BCRYPT_COST", "2")])).err();
-        assert!(matches!(
-            err,
-            Some(ConfigError::Invalid {
-                name: "GIFSHELF_BCRYPT_COST",
-                ..
-            })
-        ));
+        assert!(matches!(err, Some(ConfigError::Invalid { name: "GIFSHELF_BCRYPT_COST", .. })));
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let file = dir.path().join("bad.toml");
         std::fs::write(&file, "bindd = 1").unwrap_or_else(|e| panic!("{e}"));
-        assert!(matches!(
-            Settings::from_sources(Some(&file), with(&[])),
-            Err(ConfigError::Parse { .. })
-        ));
+        assert!(matches!(Settings::from_sources(Some(&file), with(&[])), Err(ConfigError::Parse { .. })));
     }
 }

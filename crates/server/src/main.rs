@@ -103,11 +103,7 @@ fn migrate(settings: &Settings) -> Result<(), String> {
     if applied.is_empty() {
         println!("The database is up to date.");
     } else {
-        println!(
-            "Applied {} migration(s): {}",
-            applied.len(),
-            applied.join(", ")
-        );
+        println!("Applied {} migration(s): {}", applied.len(), applied.join(", "));
     }
     Ok(())
 }
@@ -117,10 +113,7 @@ fn admin(settings: &Settings, action: AdminAction) -> Result<(), String> {
         AdminAction::Grant { name } => (name, Role::Admin),
         AdminAction::Revoke { name } => (name, Role::User),
     };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| e.to_string())?;
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string())?;
     runtime.block_on(async {
         let db = gifshelf_server::open_database(settings).map_err(|e| e.to_string())?;
         match db.set_role(&name, role).await {
@@ -128,27 +121,18 @@ fn admin(settings: &Settings, action: AdminAction) -> Result<(), String> {
                 println!(
                     "{} is now {}.",
                     user.username,
-                    if role == Role::Admin {
-                        "an administrator"
-                    } else {
-                        "a regular user"
-                    }
+                    if role == Role::Admin { "an administrator" } else { "a regular user" }
                 );
                 Ok(())
             }
-            Err(gifshelf_domain::RepoError::NotFound) => {
-                Err(format!("there is no user named {name:?}"))
-            }
+            Err(gifshelf_domain::RepoError::NotFound) => Err(format!("there is no user named {name:?}")),
             Err(err) => Err(err.to_string()),
         }
     })
 }
 
 fn fsck(settings: &Settings, dry_run: bool) -> Result<(), String> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| e.to_string())?;
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
     runtime.block_on(async {
         let db = gifshelf_server::open_database(settings).map_err(|e| e.to_string())?;
         let gifs = gifshelf_server::gif_service(settings, &db).map_err(|e| e.to_string())?;
@@ -165,10 +149,7 @@ fn fsck(settings: &Settings, dry_run: bool) -> Result<(), String> {
                 report.orphans_too_young
             );
         }
-        println!(
-            "Interrupted writes removed: {}",
-            report.partial_writes_removed
-        );
+        println!("Interrupted writes removed: {}", report.partial_writes_removed);
         if report.missing_blobs.is_empty() {
             println!("Every GIF has its files.");
             Ok(())
@@ -176,10 +157,7 @@ fn fsck(settings: &Settings, dry_run: bool) -> Result<(), String> {
             for key in &report.missing_blobs {
                 println!("  missing: {key}");
             }
-            Err(format!(
-                "{} file(s) referenced by GIFs are missing",
-                report.missing_blobs.len()
-            ))
+            Err(format!("{} file(s) referenced by GIFs are missing", report.missing_blobs.len()))
         }
     })
 }

@@ -19,10 +19,7 @@ pub enum StartupError {
     #[error(transparent)]
     Secret(#[from] secret::SecretError),
     #[error("cannot listen on {addr}: {source}")]
-    Bind {
-        addr: String,
-        source: std::io::Error,
-    },
+    Bind { addr: String, source: std::io::Error },
     #[error("{0}")]
     Other(String),
 }
@@ -49,20 +46,9 @@ pub fn open_database(settings: &Settings) -> Result<Database, StartupError> {
 pub fn gif_service(settings: &Settings, db: &Database) -> Result<GifService, StartupError> {
     let blobs = gifshelf_storage::open(&settings.storage_url).map_err(StartupError::Other)?;
     let limits = gifshelf_media::Limits::default();
-    let media = gifshelf_media::MediaService::new(
-        limits,
-        settings.media_workers,
-        std::time::Duration::from_secs(10),
-    );
+    let media = gifshelf_media::MediaService::new(limits, settings.media_workers, std::time::Duration::from_secs(10));
     let db = Arc::new(db.clone());
-    Ok(GifService::new(
-        db.clone(),
-        db,
-        Arc::new(blobs),
-        Arc::new(media),
-        Arc::new(RandomIds),
-        Arc::new(SystemClock),
-    ))
+    Ok(GifService::new(db.clone(), db, Arc::new(blobs), Arc::new(media), Arc::new(RandomIds), Arc::new(SystemClock)))
 }
 
 /// A built, bound server that has not started yet.
@@ -79,17 +65,11 @@ impl Application {
     /// When the database, the secret or the listener cannot be set up.
     pub fn build(settings: &Settings) -> Result<Self, StartupError> {
         std::fs::create_dir_all(&settings.data_dir).map_err(|e| {
-            StartupError::Other(format!(
-                "cannot create the data folder {}: {e}",
-                settings.data_dir.display()
-            ))
+            StartupError::Other(format!("cannot create the data folder {}: {e}", settings.data_dir.display()))
         })?;
         let db = open_database(settings)?;
 
-        let configured = settings
-            .jwt_secret
-            .as_ref()
-            .map(|s| secrecy::ExposeSecret::expose_secret(s).to_owned());
+        let configured = settings.jwt_secret.as_ref().map(|s| secrecy::ExposeSecret::expose_secret(s).to_owned());
         let (secret, source) = secret::load_or_create(configured.as_deref(), &settings.data_dir)?;
         match source {
             SecretSource::Generated => tracing::info!(
@@ -135,16 +115,10 @@ impl Application {
             },
         };
 
-        let listener = TcpListener::bind(&settings.bind).map_err(|source| StartupError::Bind {
-            addr: settings.bind.clone(),
-            source,
-        })?;
-        let port = listener
-            .local_addr()
-            .map_err(|e| StartupError::Other(e.to_string()))?
-            .port();
-        let server = gifshelf_http::serve(listener, state)
-            .map_err(|e| StartupError::Other(e.to_string()))?;
+        let listener = TcpListener::bind(&settings.bind)
+            .map_err(|source| StartupError::Bind { addr: settings.bind.clone(), source })?;
+        let port = listener.local_addr().map_err(|e| StartupError::Other(e.to_string()))?.port();
+        let server = gifshelf_http::serve(listener, state).map_err(|e| StartupError::Other(e.to_string()))?;
         Ok(Self { port, server, gifs })
     }
 

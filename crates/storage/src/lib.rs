@@ -10,11 +10,7 @@ pub use local::LocalFolder;
 /// A message for an unsupported or unusable URL.
 pub fn open(url: &str) -> Result<LocalFolder, String> {
     match url.strip_prefix("file://") {
-        Some(path) if !path.is_empty() => {
-            LocalFolder::new(path).map_err(|e| format!("storage folder {path}: {e}"))
-        }
-        _ => Err(format!(
-            "unsupported storage URL {url:?}: use file:///path/to/folder"
-        )),
+        Some(path) if !path.is_empty() => LocalFolder::new(path).map_err(|e| format!("storage folder {path}: {e}")),
+        _ => Err(format!("unsupported storage URL {url:?}: use file:///path/to/folder")),
     }
 }

@@ -26,12 +26,8 @@ impl LocalFolder {
         let valid = !key.is_empty()
             && key.len() <= 512
             && !key.starts_with('/')
-            && key.split('/').all(|part| {
-                !part.is_empty() && part != "." && part != ".." && !part.starts_with('.')
-            })
-            && key
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-'));
+            && key.split('/').all(|part| !part.is_empty() && part != "." && part != ".." && !part.starts_with('.'))
+            && key.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-'));
         if valid {
             Ok(self.root.join(key))
         } else {
@@ -47,20 +43,14 @@ fn io(err: std::io::Error) -> BlobError {
 async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, BlobError> + Send + 'static,
 ) -> Result<T, BlobError> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|e| BlobError::Io(e.to_string()))?
+    tokio::task::spawn_blocking(f).await.map_err(|e| BlobError::Io(e.to_string()))?
 }
 
 /// Write to a temp file in the store, fsync it, rename it into place, fsync the folder.
 fn write_atomically(root: &Path, target: &Path, bytes: &[u8]) -> Result<(), BlobError> {
-    let parent = target
-        .parent()
-        .ok_or_else(|| BlobError::Io("blob has no folder".into()))?;
+    let parent = target.parent().ok_or_else(|| BlobError::Io("blob has no folder".into()))?;
     std::fs::create_dir_all(parent).map_err(io)?;
-    let temp = root
-        .join(TEMP_DIR)
-        .join(uuid::Uuid::new_v4().simple().to_string());
+    let temp = root.join(TEMP_DIR).join(uuid::Uuid::new_v4().simple().to_string());
     let result = (|| {
         let mut file = std::fs::File::create(&temp)?;
         file.write_all(bytes)?;
@@ -86,15 +76,8 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<BlobInfo>) -> std::io::Result<()>
         if meta.is_dir() {
             walk(root, &path, out)?;
         } else if let Ok(relative) = path.strip_prefix(root) {
-            let key = relative
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy())
-                .collect::<Vec<_>>()
-                .join("/");
-            let modified = meta
-                .modified()
-                .ok()
-                .map(|t| chrono::DateTime::<chrono::Utc>::from(t).naive_utc());
+            let key = relative.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+            let modified = meta.modified().ok().map(|t| chrono::DateTime::<chrono::Utc>::from(t).naive_utc());
             out.push(BlobInfo { key, modified });
         }
     }
@@ -151,11 +134,7 @@ impl BlobStore for LocalFolder {
             let mut removed = 0;
             for entry in std::fs::read_dir(&temp).map_err(io)? {
                 let entry = entry.map_err(io)?;
-                let old = entry
-                    .metadata()
-                    .and_then(|m| m.modified())
-                    .map(|m| m < cutoff)
-                    .unwrap_or(true);
+                let old = entry.metadata().and_then(|m| m.modified()).map(|m| m < cutoff).unwrap_or(true);
                 if old && std::fs::remove_file(entry.path()).is_ok() {
                     removed += 1;
                 }

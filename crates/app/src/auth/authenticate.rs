@@ -26,17 +26,10 @@ impl AuthService {
         let changed = user.credentials_changed_at.and_utc().timestamp();
         let created = user.created_at.and_utc().timestamp();
         if user.username.as_str() != claims.sub || claims.iat < changed || claims.iat < created {
-            tracing::info!(
-                user_id = user.id.0,
-                "refused a token issued before the account's last change"
-            );
+            tracing::info!(user_id = user.id.0, "refused a token issued before the account's last change");
             return Err(refused());
         }
-        Ok(CurrentUser {
-            id: user.id,
-            username: user.username,
-            role: user.role,
-        })
+        Ok(CurrentUser { id: user.id, username: user.username, role: user.role })
     }
 }
 
@@ -53,23 +46,14 @@ mod tests {
 
     fn claims(sub: &str, iat: chrono::NaiveDateTime) -> Claims {
         let iat = iat.and_utc().timestamp();
-        Claims {
-            sub: sub.into(),
-            roles: "ROLE_USER,ROLE_ADMIN".into(),
-            iat,
-            exp: iat + 3600,
-        }
+        Claims { sub: sub.into(), roles: "ROLE_USER,ROLE_ADMIN".into(), iat, exp: iat + 3600 }
     }
 
     #[tokio::test]
     async fn valid_token_gives_the_stored_role_not_the_claimed_one() {
         let mut m = Mocks::new(at(10, 0, 0));
-        m.tokens
-            .expect_verify()
-            .returning(|_| Ok(claims("alice", at(9, 30, 0))));
-        m.users
-            .expect_find_by_username()
-            .returning(|_| Ok(user("alice", Role::User)));
+        m.tokens.expect_verify().returning(|_| Ok(claims("alice", at(9, 30, 0))));
+        m.users.expect_find_by_username().returning(|_| Ok(user("alice", Role::User)));
         let current = m.service(AuthConfig::default()).authenticate("t").await;
         assert_eq!(
             current.map(|c| (c.username, c.role)).ok(),
@@ -81,23 +65,13 @@ mod tests {
     async fn renamed_or_deleted_user_is_refused() {
         // The account was renamed: the old name is not found.
         let mut gone = Mocks::new(at(10, 0, 0));
-        gone.tokens
-            .expect_verify()
-            .returning(|_| Ok(claims("alice", at(9, 30, 0))));
-        gone.users
-            .expect_find_by_username()
-            .returning(|_| Err(RepoError::NotFound));
-        assert!(matches!(
-            gone.service(AuthConfig::default()).authenticate("t").await,
-            Err(AppError::Unauthorized(_))
-        ));
+        gone.tokens.expect_verify().returning(|_| Ok(claims("alice", at(9, 30, 0))));
+        gone.users.expect_find_by_username().returning(|_| Err(RepoError::NotFound));
+        assert!(matches!(gone.service(AuthConfig::default()).authenticate("t").await, Err(AppError::Unauthorized(_))));
 
         // Someone else registered the old name afterwards: their account is newer than the token.
         let mut reused = Mocks::new(at(10, 0, 0));
-        reused
-            .tokens
-            .expect_verify()
-            .returning(|_| Ok(claims("alice", at(9, 30, 0))));
+        reused.tokens.expect_verify().returning(|_| Ok(claims("alice", at(9, 30, 0))));
         reused.users.expect_find_by_username().returning(|_| {
             let mut u = user("alice", Role::User);
             u.created_at = at(9, 45, 0);
@@ -105,51 +79,34 @@ mod tests {
             Ok(u)
         });
         assert!(matches!(
-            reused
-                .service(AuthConfig::default())
-                .authenticate("t")
-                .await,
+            reused.service(AuthConfig::default()).authenticate("t").await,
             Err(AppError::Unauthorized(_))
         ));
 
         // Renamed only in case ("Alice" -> "alice") still counts as renamed.
         let mut case = Mocks::new(at(10, 0, 0));
-        case.tokens
-            .expect_verify()
-            .returning(|_| Ok(claims("Alice", at(9, 30, 0))));
-        case.users
-            .expect_find_by_username()
-            .returning(|_| Ok(user("alice", Role::User)));
-        assert!(matches!(
-            case.service(AuthConfig::default()).authenticate("t").await,
-            Err(AppError::Unauthorized(_))
-        ));
+        case.tokens.expect_verify().returning(|_| Ok(claims("Alice", at(9, 30, 0))));
+        case.users.expect_find_by_username().returning(|_| Ok(user("alice", Role::User)));
+        assert!(matches!(case.service(AuthConfig::default()).authenticate("t").await, Err(AppError::Unauthorized(_))));
     }
 
     #[tokio::test]
     async fn token_issued_before_a_password_change_is_refused() {
         let mut m = Mocks::new(at(10, 0, 0));
-        m.tokens
-            .expect_verify()
-            .returning(|_| Ok(claims("alice", at(9, 30, 0))));
+        m.tokens.expect_verify().returning(|_| Ok(claims("alice", at(9, 30, 0))));
         m.users.expect_find_by_username().returning(|_| {
             let mut u = user("alice", Role::User);
             u.credentials_changed_at = at(9, 31, 0);
             Ok(u)
         });
-        assert!(matches!(
-            m.service(AuthConfig::default()).authenticate("t").await,
-            Err(AppError::Unauthorized(_))
-        ));
+        assert!(matches!(m.service(AuthConfig::default()).authenticate("t").await, Err(AppError::Unauthorized(_))));
     }
 
     #[tokio::test]
     async fn expired_and_invalid_tokens_are_told_apart() {
         for (err, expired) in [(TokenError::Expired, true), (TokenError::Invalid, false)] {
             let mut m = Mocks::new(at(10, 0, 0));
-            m.tokens
-                .expect_verify()
-                .returning(move |_| Err(err.clone()));
+            m.tokens.expect_verify().returning(move |_| Err(err.clone()));
             let got = m.service(AuthConfig::default()).authenticate("t").await;
             assert_eq!(matches!(got, Err(AppError::TokenExpired)), expired);
             assert_eq!(matches!(got, Err(AppError::Unauthorized(_))), !expired);

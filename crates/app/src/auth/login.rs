@@ -15,12 +15,7 @@ impl AuthService {
     /// `TooManyRequests` while the account or the address is throttled; `Unauthorized` with the same
     /// message for an unknown user and a wrong password.
     #[tracing::instrument(skip_all, fields(username = %username))]
-    pub async fn login(
-        &self,
-        username: &str,
-        password: &str,
-        client: Option<IpAddr>,
-    ) -> Result<String, AppError> {
+    pub async fn login(&self, username: &str, password: &str, client: Option<IpAddr>) -> Result<String, AppError> {
         let key = username.trim().to_lowercase();
         if let Some(retry_after_secs) = self.throttle.check(&key, client, self.clock.now()) {
             tracing::warn!(?client, "login throttled");
@@ -67,9 +62,7 @@ mod tests {
     #[tokio::test]
     async fn right_password_issues_a_token_with_the_stored_role() {
         let mut m = Mocks::new(at(10, 0, 0));
-        m.users
-            .expect_find_by_username()
-            .returning(|_| Ok(user("alice", Role::Admin)));
+        m.users.expect_find_by_username().returning(|_| Ok(user("alice", Role::Admin)));
         m.hasher.expect_verify().returning(|p, _| p == "secret1");
         m.tokens
             .expect_issue()
@@ -80,62 +73,31 @@ mod tests {
                     && c.exp == c.iat + 24 * 3600
             })
             .returning(|_| Ok("signed".into()));
-        let token = m
-            .service(AuthConfig::default())
-            .login("alice", "secret1", None)
-            .await;
+        let token = m.service(AuthConfig::default()).login("alice", "secret1", None).await;
         assert_eq!(token.ok().as_deref(), Some("signed"));
     }
 
     #[tokio::test]
     async fn unknown_user_and_wrong_password_look_the_same() {
         let mut unknown = Mocks::new(at(10, 0, 0));
-        unknown
-            .users
-            .expect_find_by_username()
-            .returning(|_| Err(RepoError::NotFound));
-        unknown
-            .hasher
-            .expect_verify_dummy()
-            .times(1)
-            .returning(|_| ());
-        let a = unknown
-            .service(AuthConfig::default())
-            .login("nobody", "secret1", None)
-            .await
-            .err();
+        unknown.users.expect_find_by_username().returning(|_| Err(RepoError::NotFound));
+        unknown.hasher.expect_verify_dummy().times(1).returning(|_| ());
+        let a = unknown.service(AuthConfig::default()).login("nobody", "secret1", None).await.err();
 
         let mut wrong = Mocks::new(at(10, 0, 0));
-        wrong
-            .users
-            .expect_find_by_username()
-            .returning(|_| Ok(user("alice", Role::User)));
-        wrong
-            .hasher
-            .expect_verify()
-            .times(1)
-            .returning(|_, _| false);
-        let b = wrong
-            .service(AuthConfig::default())
-            .login("alice", "wrong!", None)
-            .await
-            .err();
+        wrong.users.expect_find_by_username().returning(|_| Ok(user("alice", Role::User)));
+        wrong.hasher.expect_verify().times(1).returning(|_, _| false);
+        let b = wrong.service(AuthConfig::default()).login("alice", "wrong!", None).await.err();
 
         for err in [a, b] {
-            assert!(
-                matches!(&err, Some(AppError::Unauthorized(m)) if m == INVALID_CREDENTIALS),
-                "{err:?}"
-            );
+            assert!(matches!(&err, Some(AppError::Unauthorized(m)) if m == INVALID_CREDENTIALS), "{err:?}");
         }
     }
 
     #[tokio::test]
     async fn repeated_failures_are_throttled_without_checking_the_password() {
         let mut m = Mocks::new(at(10, 0, 0));
-        m.users
-            .expect_find_by_username()
-            .times(2)
-            .returning(|_| Ok(user("alice", Role::User)));
+        m.users.expect_find_by_username().times(2).returning(|_| Ok(user("alice", Role::User)));
         m.hasher.expect_verify().times(2).returning(|_, _| false);
         let config = AuthConfig {
             throttle: ThrottleConfig {
@@ -147,21 +109,10 @@ mod tests {
         };
         let service = m.service(config);
         for _ in 0..2 {
-            assert!(matches!(
-                service.login("alice", "bad", None).await,
-                Err(AppError::Unauthorized(_))
-            ));
+            assert!(matches!(service.login("alice", "bad", None).await, Err(AppError::Unauthorized(_))));
         }
         // Locked: the store and the hasher are not asked again (`times(2)` above).
         let third = service.login("ALICE", "secret1", None).await;
-        assert!(
-            matches!(
-                third,
-                Err(AppError::TooManyRequests {
-                    retry_after_secs: 30
-                })
-            ),
-            "{third:?}"
-        );
+        assert!(matches!(third, Err(AppError::TooManyRequests { retry_after_secs: 30 })), "{third:?}");
     }
 }

@@ -38,11 +38,7 @@ pub struct AuthConfig {
 
 impl Default for AuthConfig {
     fn default() -> Self {
-        Self {
-            token_ttl: chrono::Duration::hours(24),
-            first_user_is_admin: true,
-            throttle: ThrottleConfig::default(),
-        }
+        Self { token_ttl: chrono::Duration::hours(24), first_user_is_admin: true, throttle: ThrottleConfig::default() }
     }
 }
 
@@ -64,22 +60,11 @@ impl AuthService {
         clock: Arc<dyn Clock>,
         config: AuthConfig,
     ) -> Self {
-        Self {
-            throttle: LoginThrottle::new(config.throttle.clone()),
-            users,
-            hasher,
-            tokens,
-            clock,
-            config,
-        }
+        Self { throttle: LoginThrottle::new(config.throttle.clone()), users, hasher, tokens, clock, config }
     }
 
     /// Issues a session token for `user` as of now.
-    pub(crate) fn issue_token(
-        &self,
-        username: &Username,
-        role: Role,
-    ) -> Result<String, crate::AppError> {
+    pub(crate) fn issue_token(&self, username: &Username, role: Role) -> Result<String, crate::AppError> {
         let now = self.clock.now().and_utc().timestamp();
         let claims = gifshelf_domain::auth::Claims {
             sub: username.as_str().to_owned(),
@@ -87,24 +72,18 @@ impl AuthService {
             iat: now,
             exp: now + self.config.token_ttl.num_seconds(),
         };
-        self.tokens
-            .issue(&claims)
-            .map_err(crate::AppError::Internal)
+        self.tokens.issue(&claims).map_err(crate::AppError::Internal)
     }
 }
 
 #[cfg(test)]
 pub(crate) mod test_support {
     use chrono::{NaiveDate, NaiveDateTime};
-    use gifshelf_domain::ports::{
-        MockClock, MockPasswordHasher, MockTokenService, MockUserRepository,
-    };
+    use gifshelf_domain::ports::{MockClock, MockPasswordHasher, MockTokenService, MockUserRepository};
     use gifshelf_domain::user::{Email, PasswordHash, Role, User, UserId, Username};
 
     pub fn at(h: u32, m: u32, s: u32) -> NaiveDateTime {
-        NaiveDate::from_ymd_opt(2026, 11, 22)
-            .and_then(|d| d.and_hms_opt(h, m, s))
-            .unwrap_or_default()
+        NaiveDate::from_ymd_opt(2026, 11, 22).and_then(|d| d.and_hms_opt(h, m, s)).unwrap_or_default()
     }
 
     pub fn user(name: &str, role: Role) -> User {

@@ -56,20 +56,11 @@ pub struct LoginThrottle {
 
 impl LoginThrottle {
     pub fn new(config: ThrottleConfig) -> Self {
-        Self {
-            config,
-            accounts: Mutex::default(),
-            addresses: Mutex::default(),
-        }
+        Self { config, accounts: Mutex::default(), addresses: Mutex::default() }
     }
 
     /// Seconds to wait before another attempt is allowed, or `None` when it may go ahead.
-    pub fn check(
-        &self,
-        account_key: &str,
-        address: Option<IpAddr>,
-        now: NaiveDateTime,
-    ) -> Option<u64> {
+    pub fn check(&self, account_key: &str, address: Option<IpAddr>, now: NaiveDateTime) -> Option<u64> {
         let account_wait = lock(&self.accounts)
             .get(account_key)
             .and_then(|s| s.locked_until)
@@ -90,17 +81,14 @@ impl LoginThrottle {
         {
             let mut accounts = lock(&self.accounts);
             if accounts.len() > PRUNE_ABOVE {
-                accounts.retain(|_, s| {
-                    s.locked_until.is_some_and(|u| u > now) || s.consecutive_failures > 0
-                });
+                accounts.retain(|_, s| s.locked_until.is_some_and(|u| u > now) || s.consecutive_failures > 0);
             }
             let state = accounts.entry(account_key.to_owned()).or_default();
             state.consecutive_failures = state.consecutive_failures.saturating_add(1);
             if state.consecutive_failures >= self.config.account_max_failures {
                 let extra = state.consecutive_failures - self.config.account_max_failures;
                 let factor = 1_i32 << extra.min(16);
-                let lockout =
-                    (self.config.account_lockout * factor).min(self.config.account_lockout_max);
+                let lockout = (self.config.account_lockout * factor).min(self.config.account_lockout_max);
                 state.locked_until = Some(now + lockout);
             }
         }
@@ -129,9 +117,7 @@ impl LoginThrottle {
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     // A panic while holding the lock cannot leave the maps inconsistent; carry on.
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn ceil_secs(wait: Duration) -> u64 {
@@ -164,11 +150,7 @@ mod tests {
         assert_eq!(t.check("alice", None, now), None);
         t.failed("alice", None, now);
         assert_eq!(t.check("alice", None, now), Some(30));
-        assert_eq!(
-            t.check("bob", None, now),
-            None,
-            "other accounts are unaffected"
-        );
+        assert_eq!(t.check("bob", None, now), None, "other accounts are unaffected");
         assert_eq!(t.check("alice", None, at(10, 0, 31)), None);
         // The next failure doubles the lockout, capped at the maximum.
         t.failed("alice", None, at(10, 0, 31));
@@ -200,10 +182,6 @@ mod tests {
         }
         assert_eq!(t.check("fresh", Some(ip), at(10, 0, 10)), Some(50));
         assert_eq!(t.check("fresh", Some(other), at(10, 0, 10)), None);
-        assert_eq!(
-            t.check("fresh", Some(ip), at(10, 1, 0)),
-            None,
-            "the window has passed"
-        );
+        assert_eq!(t.check("fresh", Some(ip), at(10, 1, 0)), None, "the window has passed");
     }
 }

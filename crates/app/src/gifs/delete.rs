@@ -14,16 +14,10 @@ impl GifService {
     pub async fn delete(&self, current: &CurrentUser, id: GifId) -> Result<(), AppError> {
         let existing = self.gifs.find(id).await.map_err(gif_not_found)?;
         if existing.uploader_id != current.id {
-            return Err(AppError::Forbidden(
-                "Only the uploader can delete this GIF.".into(),
-            ));
+            return Err(AppError::Forbidden("Only the uploader can delete this GIF.".into()));
         }
         let removed = self.gifs.delete(id).await.map_err(gif_not_found)?;
-        let keys: Vec<String> = removed
-            .blob_keys()
-            .iter()
-            .map(|k| (*k).to_owned())
-            .collect();
+        let keys: Vec<String> = removed.blob_keys().iter().map(|k| (*k).to_owned()).collect();
         self.remove_blobs(&keys).await;
         tracing::info!("gif deleted");
         Ok(())
@@ -40,27 +34,16 @@ mod tests {
     use crate::AppError;
 
     fn user(id: i64, role: Role) -> CurrentUser {
-        CurrentUser {
-            id: UserId(id),
-            username: Username::from_trusted(format!("u{id}")),
-            role,
-        }
+        CurrentUser { id: UserId(id), username: Username::from_trusted(format!("u{id}")), role }
     }
 
     #[tokio::test]
     async fn owner_deletes_row_and_all_three_blobs() {
         let mut m = Mocks::new();
         m.gifs.expect_find().returning(|id| Ok(gif(id.0, 1)));
-        m.gifs
-            .expect_delete()
-            .times(1)
-            .returning(|id| Ok(gif(id.0, 1)));
+        m.gifs.expect_delete().times(1).returning(|id| Ok(gif(id.0, 1)));
         m.blobs.expect_delete().times(3).returning(|_| Ok(()));
-        assert!(m
-            .service()
-            .delete(&user(1, Role::User), GifId(4))
-            .await
-            .is_ok());
+        assert!(m.service().delete(&user(1, Role::User), GifId(4)).await.is_ok());
     }
 
     #[tokio::test]

@@ -27,17 +27,10 @@ impl GifService {
     pub async fn fsck(&self, dry_run: bool) -> Result<FsckReport, AppError> {
         let mut report = FsckReport::default();
         if !dry_run {
-            report.partial_writes_removed = self
-                .blobs
-                .sweep_partial_writes()
-                .await
-                .map_err(|e| AppError::Internal(e.to_string()))?;
+            report.partial_writes_removed =
+                self.blobs.sweep_partial_writes().await.map_err(|e| AppError::Internal(e.to_string()))?;
         }
-        let stored = self
-            .blobs
-            .list()
-            .await
-            .map_err(|e| AppError::Internal(e.to_string()))?;
+        let stored = self.blobs.list().await.map_err(|e| AppError::Internal(e.to_string()))?;
         let referenced: HashSet<String> = self.gifs.all_blob_keys().await?.into_iter().collect();
         report.blobs = stored.len();
         let cutoff = self.clock.now() - chrono::Duration::minutes(ORPHAN_GRACE_MINUTES);
@@ -51,23 +44,13 @@ impl GifService {
                 continue;
             }
             if !dry_run {
-                self.blobs
-                    .delete(&blob.key)
-                    .await
-                    .map_err(|e| AppError::Internal(e.to_string()))?;
+                self.blobs.delete(&blob.key).await.map_err(|e| AppError::Internal(e.to_string()))?;
             }
             report.orphans_removed.push(blob.key.clone());
         }
-        report.missing_blobs = referenced
-            .iter()
-            .filter(|k| !stored_keys.contains(k.as_str()))
-            .cloned()
-            .collect();
+        report.missing_blobs = referenced.iter().filter(|k| !stored_keys.contains(k.as_str())).cloned().collect();
         report.missing_blobs.sort();
-        if !report.orphans_removed.is_empty()
-            || !report.missing_blobs.is_empty()
-            || report.partial_writes_removed > 0
-        {
+        if !report.orphans_removed.is_empty() || !report.missing_blobs.is_empty() || report.partial_writes_removed > 0 {
             tracing::warn!(?report, "fsck found inconsistencies");
         }
         Ok(report)
@@ -86,36 +69,18 @@ mod tests {
         m.blobs.expect_sweep_partial_writes().returning(|| Ok(2));
         m.blobs.expect_list().returning(|| {
             Ok(vec![
-                BlobInfo {
-                    key: "gifs/a/original.gif".into(),
-                    modified: Some(now() - chrono::Duration::hours(2)),
-                },
-                BlobInfo {
-                    key: "gifs/orphan/original.gif".into(),
-                    modified: Some(now() - chrono::Duration::hours(2)),
-                },
+                BlobInfo { key: "gifs/a/original.gif".into(), modified: Some(now() - chrono::Duration::hours(2)) },
+                BlobInfo { key: "gifs/orphan/original.gif".into(), modified: Some(now() - chrono::Duration::hours(2)) },
                 BlobInfo {
                     key: "gifs/uploading/original.gif".into(),
                     modified: Some(now() - chrono::Duration::minutes(1)),
                 },
             ])
         });
-        m.gifs.expect_all_blob_keys().returning(|| {
-            Ok(vec![
-                "gifs/a/original.gif".into(),
-                "gifs/a/static.png".into(),
-            ])
-        });
-        m.blobs
-            .expect_delete()
-            .withf(|k| k == "gifs/orphan/original.gif")
-            .times(1)
-            .returning(|_| Ok(()));
+        m.gifs.expect_all_blob_keys().returning(|| Ok(vec!["gifs/a/original.gif".into(), "gifs/a/static.png".into()]));
+        m.blobs.expect_delete().withf(|k| k == "gifs/orphan/original.gif").times(1).returning(|_| Ok(()));
         let report = m.service().fsck(false).await.unwrap_or_default();
-        assert_eq!(
-            report.orphans_removed,
-            vec!["gifs/orphan/original.gif".to_owned()]
-        );
+        assert_eq!(report.orphans_removed, vec!["gifs/orphan/original.gif".to_owned()]);
         assert_eq!(report.orphans_too_young, 1);
         assert_eq!(report.partial_writes_removed, 2);
         assert_eq!(report.missing_blobs, vec!["gifs/a/static.png".to_owned()]);

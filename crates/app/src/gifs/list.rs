@@ -27,16 +27,9 @@ impl GifService {
     /// # Errors
     /// `NotFound`.
     pub async fn view_shared(&self, share_id: &str) -> Result<Gif, AppError> {
-        let gif = self
-            .gifs
-            .find_by_share_id(share_id)
-            .await
-            .map_err(gif_not_found)?;
+        let gif = self.gifs.find_by_share_id(share_id).await.map_err(gif_not_found)?;
         self.gifs.add_view(gif.id).await.map_err(gif_not_found)?;
-        Ok(Gif {
-            view_count: gif.view_count + 1,
-            ..gif
-        })
+        Ok(Gif { view_count: gif.view_count + 1, ..gif })
     }
 
     /// A shared GIF's bytes (no view counted: the page that shows them already counted one).
@@ -44,11 +37,7 @@ impl GifService {
     /// # Errors
     /// `NotFound`.
     pub async fn shared_content(&self, share_id: &str) -> Result<(Gif, Vec<u8>), AppError> {
-        let gif = self
-            .gifs
-            .find_by_share_id(share_id)
-            .await
-            .map_err(gif_not_found)?;
+        let gif = self.gifs.find_by_share_id(share_id).await.map_err(gif_not_found)?;
         let bytes = self.blob(&gif.content.key).await?;
         Ok((gif, bytes))
     }
@@ -59,9 +48,7 @@ impl GifService {
     /// `NotFound` when the blob is missing.
     pub async fn blob(&self, key: &str) -> Result<Vec<u8>, AppError> {
         self.blobs.get(key).await.map_err(|err| match err {
-            gifshelf_domain::ports::BlobError::NotFound => {
-                AppError::NotFound("GIF not found".into())
-            }
+            gifshelf_domain::ports::BlobError::NotFound => AppError::NotFound("GIF not found".into()),
             gifshelf_domain::ports::BlobError::Io(detail) => AppError::Internal(detail),
         })
     }
@@ -79,20 +66,12 @@ mod tests {
     async fn viewing_counts_first_then_reads() {
         let mut m = Mocks::new();
         let mut seq = mockall::Sequence::new();
-        m.gifs
-            .expect_add_view()
-            .times(1)
-            .in_sequence(&mut seq)
-            .returning(|_| Ok(()));
-        m.gifs
-            .expect_find()
-            .times(1)
-            .in_sequence(&mut seq)
-            .returning(|id| {
-                let mut g = gif(id.0, 1);
-                g.view_count = 8;
-                Ok(g)
-            });
+        m.gifs.expect_add_view().times(1).in_sequence(&mut seq).returning(|_| Ok(()));
+        m.gifs.expect_find().times(1).in_sequence(&mut seq).returning(|id| {
+            let mut g = gif(id.0, 1);
+            g.view_count = 8;
+            Ok(g)
+        });
         let viewed = m.service().view(GifId(3)).await;
         assert_eq!(viewed.map(|g| g.view_count).ok(), Some(8));
     }
@@ -100,19 +79,10 @@ mod tests {
     #[tokio::test]
     async fn missing_gifs_are_not_found() {
         let mut m = Mocks::new();
-        m.gifs
-            .expect_add_view()
-            .returning(|_| Err(RepoError::NotFound));
-        m.gifs
-            .expect_find_by_share_id()
-            .returning(|_| Err(RepoError::NotFound));
+        m.gifs.expect_add_view().returning(|_| Err(RepoError::NotFound));
+        m.gifs.expect_find_by_share_id().returning(|_| Err(RepoError::NotFound));
         let service = m.service();
-        assert!(
-            matches!(service.view(GifId(3)).await, Err(AppError::NotFound(m)) if m == "GIF not found")
-        );
-        assert!(matches!(
-            service.view_shared("nope").await,
-            Err(AppError::NotFound(_))
-        ));
+        assert!(matches!(service.view(GifId(3)).await, Err(AppError::NotFound(m)) if m == "GIF not found"));
+        assert!(matches!(service.view_shared("nope").await, Err(AppError::NotFound(_))));
     }
 }

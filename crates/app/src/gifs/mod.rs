@@ -10,9 +10,7 @@ mod upload;
 use std::sync::Arc;
 
 use gifshelf_domain::gif::{Gif, GifId};
-use gifshelf_domain::ports::{
-    BlobStore, Clock, GifRepository, IdGenerator, MediaProcessor, TagRepository,
-};
+use gifshelf_domain::ports::{BlobStore, Clock, GifRepository, IdGenerator, MediaProcessor, TagRepository};
 use gifshelf_domain::RepoError;
 
 pub use fsck::FsckReport;
@@ -39,14 +37,7 @@ impl GifService {
         ids: Arc<dyn IdGenerator>,
         clock: Arc<dyn Clock>,
     ) -> Self {
-        Self {
-            gifs,
-            tags,
-            blobs,
-            media,
-            ids,
-            clock,
-        }
+        Self { gifs, tags, blobs, media, ids, clock }
     }
 
     /// A GIF by id, without counting a view.
@@ -70,25 +61,16 @@ pub(crate) mod test_support {
     use chrono::{NaiveDate, NaiveDateTime};
     use gifshelf_domain::gif::{Description, Gif, GifId, Rendition, TagId, TagName, TagRef, Title};
     use gifshelf_domain::ports::{
-        MockBlobStore, MockClock, MockGifRepository, MockIdGenerator, MockMediaProcessor,
-        MockTagRepository,
+        MockBlobStore, MockClock, MockGifRepository, MockIdGenerator, MockMediaProcessor, MockTagRepository,
     };
     use gifshelf_domain::user::{UserId, Username};
 
     pub fn now() -> NaiveDateTime {
-        NaiveDate::from_ymd_opt(2026, 11, 22)
-            .and_then(|d| d.and_hms_opt(12, 0, 0))
-            .unwrap_or_default()
+        NaiveDate::from_ymd_opt(2026, 11, 22).and_then(|d| d.and_hms_opt(12, 0, 0)).unwrap_or_default()
     }
 
     fn rendition(key: &str) -> Rendition {
-        Rendition {
-            key: key.into(),
-            content_type: "image/gif".into(),
-            size: 10,
-            width: 10,
-            height: 10,
-        }
+        Rendition { key: key.into(), content_type: "image/gif".into(), size: 10, width: 10, height: 10 }
     }
 
     pub fn gif(id: i64, uploader: i64) -> Gif {
@@ -97,10 +79,7 @@ pub(crate) mod test_support {
             share_id: "share".into(),
             title: Title::from_trusted("A gif".into()),
             description: Description::default(),
-            tags: vec![TagRef {
-                id: TagId(1),
-                name: TagName::from_trusted("cats".into()),
-            }],
+            tags: vec![TagRef { id: TagId(1), name: TagName::from_trusted("cats".into()) }],
             view_count: 0,
             uploader_id: UserId(uploader),
             uploader: Username::from_trusted(format!("user{uploader}")),
@@ -126,8 +105,7 @@ pub(crate) mod test_support {
             let mut clock = MockClock::new();
             clock.expect_now().return_const(now());
             let mut ids = MockIdGenerator::new();
-            ids.expect_share_id()
-                .return_const("s3cr3tShareId".to_owned());
+            ids.expect_share_id().return_const("s3cr3tShareId".to_owned());
             ids.expect_blob_prefix().return_const("prefix".to_owned());
             Self {
                 gifs: MockGifRepository::new(),

@@ -25,9 +25,7 @@ impl GifService {
         };
         let existing = self.gifs.find(id).await.map_err(gif_not_found)?;
         if existing.uploader_id != current.id && !current.is_admin() {
-            return Err(AppError::Forbidden(
-                "You can only edit your own GIFs.".into(),
-            ));
+            return Err(AppError::Forbidden("You can only edit your own GIFs.".into()));
         }
         self.gifs.update(id, edit).await.map_err(gif_not_found)
     }
@@ -43,33 +41,21 @@ mod tests {
     use crate::AppError;
 
     fn user(id: i64, role: Role) -> CurrentUser {
-        CurrentUser {
-            id: UserId(id),
-            username: Username::from_trusted(format!("u{id}")),
-            role,
-        }
+        CurrentUser { id: UserId(id), username: Username::from_trusted(format!("u{id}")), role }
     }
 
     #[tokio::test]
     async fn owner_and_admin_may_edit_others_may_not() {
-        for (who, allowed) in [
-            (user(1, Role::User), true),
-            (user(2, Role::Admin), true),
-            (user(3, Role::User), false),
-        ] {
+        for (who, allowed) in [(user(1, Role::User), true), (user(2, Role::Admin), true), (user(3, Role::User), false)]
+        {
             let mut m = Mocks::new();
             m.gifs.expect_find().returning(|id| Ok(gif(id.0, 1)));
             m.gifs
                 .expect_update()
                 .times(usize::from(allowed))
-                .withf(|_, e| {
-                    e.title.as_str() == "New" && e.tags.iter().map(|t| t.as_str()).eq(["x"])
-                })
+                .withf(|_, e| e.title.as_str() == "New" && e.tags.iter().map(|t| t.as_str()).eq(["x"]))
                 .returning(|id, _| Ok(gif(id.0, 1)));
-            let result = m
-                .service()
-                .update(&who, GifId(9), " New ", "", &["X".into(), "x".into()])
-                .await;
+            let result = m.service().update(&who, GifId(9), " New ", "", &["X".into(), "x".into()]).await;
             assert_eq!(result.is_ok(), allowed, "{who:?}: {result:?}");
             if !allowed {
                 assert!(matches!(result, Err(AppError::Forbidden(_))));
@@ -81,11 +67,7 @@ mod tests {
     async fn blank_title_is_refused_before_loading() {
         let mut m = Mocks::new();
         m.gifs.expect_find().never();
-        let err = m
-            .service()
-            .update(&user(1, Role::User), GifId(9), " ", "", &[])
-            .await
-            .err();
+        let err = m.service().update(&user(1, Role::User), GifId(9), " ", "", &[]).await.err();
         assert!(matches!(err, Some(AppError::Validation(_))));
     }
 }

@@ -29,11 +29,7 @@ impl GifService {
         let description = Description::parse(&input.description)?;
         let tags = TagName::parse_list(&input.tags)?;
 
-        let processed = self
-            .media
-            .process(input.bytes.clone())
-            .await
-            .map_err(media_error)?;
+        let processed = self.media.process(input.bytes.clone()).await.map_err(media_error)?;
         let prefix = format!("gifs/{}", self.ids.blob_prefix());
         let original = EncodedImage {
             bytes: Arc::try_unwrap(input.bytes).unwrap_or_else(|shared| (*shared).clone()),
@@ -42,22 +38,10 @@ impl GifService {
             height: processed.height,
         };
         let parts = [
+            (format!("{prefix}/original.{}", processed.extension), original),
+            (format!("{prefix}/thumbnail.{}", extension_of(&processed.thumbnail.content_type)), processed.thumbnail),
             (
-                format!("{prefix}/original.{}", processed.extension),
-                original,
-            ),
-            (
-                format!(
-                    "{prefix}/thumbnail.{}",
-                    extension_of(&processed.thumbnail.content_type)
-                ),
-                processed.thumbnail,
-            ),
-            (
-                format!(
-                    "{prefix}/static.{}",
-                    extension_of(&processed.static_thumbnail.content_type)
-                ),
+                format!("{prefix}/static.{}", extension_of(&processed.static_thumbnail.content_type)),
                 processed.static_thumbnail,
             ),
         ];
@@ -79,9 +63,8 @@ impl GifService {
             written.push(key);
             renditions.push(rendition);
         }
-        let [content, thumbnail, static_thumbnail]: [Rendition; 3] = renditions
-            .try_into()
-            .map_err(|_| AppError::Internal("expected three renditions".into()))?;
+        let [content, thumbnail, static_thumbnail]: [Rendition; 3] =
+            renditions.try_into().map_err(|_| AppError::Internal("expected three renditions".into()))?;
 
         let new_gif = NewGif {
             share_id: self.ids.share_id(),
@@ -129,23 +112,12 @@ fn extension_of(content_type: &str) -> &'static str {
 
 pub(crate) fn media_error(rejection: MediaRejection) -> AppError {
     match rejection {
-        MediaRejection::UnsupportedType(message) => AppError::BadMedia {
-            code: "unsupported_type",
-            message,
-        },
-        MediaRejection::Invalid(message) => AppError::BadMedia {
-            code: "invalid_image",
-            message,
-        },
-        MediaRejection::TooLarge(message) => AppError::BadMedia {
-            code: "image_too_large",
-            message,
-        },
+        MediaRejection::UnsupportedType(message) => AppError::BadMedia { code: "unsupported_type", message },
+        MediaRejection::Invalid(message) => AppError::BadMedia { code: "invalid_image", message },
+        MediaRejection::TooLarge(message) => AppError::BadMedia { code: "image_too_large", message },
         MediaRejection::Timeout => AppError::BadMedia {
             code: "image_too_complex",
-            message:
-                "The image is too complex to process. Please try a smaller or shorter animation."
-                    .into(),
+            message: "The image is too complex to process. Please try a smaller or shorter animation.".into(),
         },
         busy @ MediaRejection::Busy => AppError::Unavailable(busy.to_string()),
         MediaRejection::Internal(detail) => AppError::Internal(detail),
@@ -167,11 +139,7 @@ mod tests {
     use crate::AppError;
 
     fn alice() -> CurrentUser {
-        CurrentUser {
-            id: UserId(1),
-            username: Username::from_trusted("alice".into()),
-            role: Role::User,
-        }
+        CurrentUser { id: UserId(1), username: Username::from_trusted("alice".into()), role: Role::User }
     }
 
     fn input(title: &str, tags: &[&str]) -> UploadInput {
@@ -184,12 +152,7 @@ mod tests {
     }
 
     fn processed() -> ProcessedMedia {
-        let image = |ct: &str| EncodedImage {
-            bytes: vec![1, 2, 3],
-            content_type: ct.into(),
-            width: 320,
-            height: 240,
-        };
+        let image = |ct: &str| EncodedImage { bytes: vec![1, 2, 3], content_type: ct.into(), width: 320, height: 240 };
         ProcessedMedia {
             content_type: "image/gif".into(),
             extension: "gif".into(),
@@ -223,10 +186,7 @@ mod tests {
                     && g.uploader_id == UserId(1)
             })
             .returning(|_| Ok(gif(5, 1)));
-        let result = m
-            .service()
-            .upload(&alice(), input(" Dancing ", &["Cats", " cats", "FUN "]))
-            .await;
+        let result = m.service().upload(&alice(), input(" Dancing ", &["Cats", " cats", "FUN "])).await;
         assert!(result.is_ok(), "{result:?}");
     }
 
@@ -243,11 +203,7 @@ mod tests {
                 Ok(())
             }
         });
-        m.blobs
-            .expect_delete()
-            .withf(|k| k == "gifs/prefix/original.gif")
-            .times(1)
-            .returning(|_| Ok(()));
+        m.blobs.expect_delete().withf(|k| k == "gifs/prefix/original.gif").times(1).returning(|_| Ok(()));
         m.gifs.expect_insert().never();
         let result = m.service().upload(&alice(), input("t", &[])).await;
         assert!(matches!(result, Err(AppError::Internal(_))), "{result:?}");
@@ -258,9 +214,7 @@ mod tests {
         let mut m = Mocks::new();
         m.media.expect_process().returning(|_| Ok(processed()));
         m.blobs.expect_put().times(3).returning(|_, _, _| Ok(()));
-        m.gifs
-            .expect_insert()
-            .returning(|_| Err(RepoError::Other("constraint".into())));
+        m.gifs.expect_insert().returning(|_| Err(RepoError::Other("constraint".into())));
         m.blobs.expect_delete().times(3).returning(|_| Ok(()));
         let result = m.service().upload(&alice(), input("t", &[])).await;
         assert!(matches!(result, Err(AppError::Internal(_))), "{result:?}");
@@ -277,29 +231,19 @@ mod tests {
             "{err:?}"
         );
         let err = service.upload(&alice(), input("ok", &["  "])).await.err();
-        assert!(
-            matches!(&err, Some(AppError::Validation(v)) if v.field == "tags"),
-            "{err:?}"
-        );
+        assert!(matches!(&err, Some(AppError::Validation(v)) if v.field == "tags"), "{err:?}");
     }
 
     #[tokio::test]
     async fn refused_bytes_become_clear_errors_and_store_nothing() {
         let cases = [
             (
-                MediaRejection::UnsupportedType(
-                    "Only GIF, PNG, JPEG and WebP images are accepted.".into(),
-                ),
+                MediaRejection::UnsupportedType("Only GIF, PNG, JPEG and WebP images are accepted.".into()),
                 Some("unsupported_type"),
             ),
+            (MediaRejection::Invalid("The GIF is truncated.".into()), Some("invalid_image")),
             (
-                MediaRejection::Invalid("The GIF is truncated.".into()),
-                Some("invalid_image"),
-            ),
-            (
-                MediaRejection::TooLarge(
-                    "The image is 65535×65535 pixels; the limit is 8192×8192.".into(),
-                ),
+                MediaRejection::TooLarge("The image is 65535×65535 pixels; the limit is 8192×8192.".into()),
                 Some("image_too_large"),
             ),
             (MediaRejection::Timeout, Some("image_too_complex")),
@@ -313,10 +257,9 @@ mod tests {
             m.gifs.expect_insert().never();
             let err = m.service().upload(&alice(), input("t", &[])).await.err();
             match code {
-                Some(code) => assert!(
-                    matches!(&err, Some(AppError::BadMedia { code: c, .. }) if *c == code),
-                    "{err:?}"
-                ),
+                Some(code) => {
+                    assert!(matches!(&err, Some(AppError::BadMedia { code: c, .. }) if *c == code), "{err:?}")
+                }
                 None => assert!(matches!(err, Some(AppError::Unavailable(_))), "{err:?}"),
             }
         }

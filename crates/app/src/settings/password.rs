@@ -17,27 +17,12 @@ impl AuthService {
         new_password: &str,
         confirm_password: &str,
     ) -> Result<String, AppError> {
-        let password = Password::parse_confirmed(
-            new_password,
-            confirm_password,
-            "newPassword",
-            SETTINGS_PASSWORD_MISMATCH,
-        )?;
-        let hash = self
-            .hasher
-            .hash(password.expose())
-            .await
-            .map_err(AppError::Internal)?;
+        let password =
+            Password::parse_confirmed(new_password, confirm_password, "newPassword", SETTINGS_PASSWORD_MISMATCH)?;
+        let hash = self.hasher.hash(password.expose()).await.map_err(AppError::Internal)?;
         let now = self.clock.now();
-        self.users
-            .update_password(current.id, &hash, now)
-            .await
-            .map_err(account_gone)?;
-        let user = self
-            .users
-            .find_by_id(current.id)
-            .await
-            .map_err(account_gone)?;
+        self.users.update_password(current.id, &hash, now).await.map_err(account_gone)?;
+        let user = self.users.find_by_id(current.id).await.map_err(account_gone)?;
         tracing::info!("password changed");
         self.issue_token(&user.username, user.role)
     }
@@ -52,51 +37,31 @@ mod tests {
     use crate::AppError;
 
     fn alice() -> CurrentUser {
-        CurrentUser {
-            id: UserId(7),
-            username: Username::from_trusted("alice".into()),
-            role: Role::User,
-        }
+        CurrentUser { id: UserId(7), username: Username::from_trusted("alice".into()), role: Role::User }
     }
 
     #[tokio::test]
     async fn mismatch_sends_nothing_to_the_store() {
         let m = Mocks::new(at(12, 0, 0));
-        let err = m
-            .service(AuthConfig::default())
-            .change_password(&alice(), "secret1", "secret2")
-            .await
-            .err();
-        assert!(
-            matches!(&err, Some(AppError::Validation(v)) if v.message == "New passwords do not match"),
-            "{err:?}"
-        );
+        let err = m.service(AuthConfig::default()).change_password(&alice(), "secret1", "secret2").await.err();
+        assert!(matches!(&err, Some(AppError::Validation(v)) if v.message == "New passwords do not match"), "{err:?}");
     }
 
     #[tokio::test]
     async fn change_stores_the_new_hash_as_of_now_and_issues_a_fresh_token() {
         let mut m = Mocks::new(at(12, 0, 0));
-        m.hasher
-            .expect_hash()
-            .returning(|p| Ok(PasswordHash(format!("bcrypt${p}"))));
+        m.hasher.expect_hash().returning(|p| Ok(PasswordHash(format!("bcrypt${p}"))));
         m.users
             .expect_update_password()
-            .withf(|id, hash, changed| {
-                *id == UserId(7) && hash.0 == "bcrypt$newsecret" && *changed == at(12, 0, 0)
-            })
+            .withf(|id, hash, changed| *id == UserId(7) && hash.0 == "bcrypt$newsecret" && *changed == at(12, 0, 0))
             .times(1)
             .returning(|_, _, _| Ok(()));
-        m.users
-            .expect_find_by_id()
-            .returning(|_| Ok(user("alice", Role::User)));
+        m.users.expect_find_by_id().returning(|_| Ok(user("alice", Role::User)));
         m.tokens
             .expect_issue()
             .withf(|c| c.iat == at(12, 0, 0).and_utc().timestamp())
             .returning(|_| Ok("fresh".into()));
-        let token = m
-            .service(AuthConfig::default())
-            .change_password(&alice(), "newsecret", "newsecret")
-            .await;
+        let token = m.service(AuthConfig::default()).change_password(&alice(), "newsecret", "newsecret").await;
         assert_eq!(token.ok().as_deref(), Some("fresh"));
     }
 }

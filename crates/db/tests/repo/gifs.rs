@@ -1,8 +1,6 @@
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use gifshelf_db::Database;
-use gifshelf_domain::gif::{
-    Description, GifEdit, GifFilter, GifId, NewGif, PageRequest, Rendition, TagName, Title,
-};
+use gifshelf_domain::gif::{Description, GifEdit, GifFilter, GifId, NewGif, PageRequest, Rendition, TagName, Title};
 use gifshelf_domain::ports::{GifRepository, TagRepository, UserRepository};
 use gifshelf_domain::user::{Email, NewUser, PasswordHash, Role, UserId, Username};
 use gifshelf_domain::RepoError;
@@ -10,9 +8,7 @@ use gifshelf_domain::RepoError;
 use crate::on_both_backends;
 
 fn t0() -> NaiveDateTime {
-    NaiveDate::from_ymd_opt(2026, 11, 1)
-        .and_then(|d| d.and_hms_opt(8, 0, 0))
-        .unwrap_or_default()
+    NaiveDate::from_ymd_opt(2026, 11, 1).and_then(|d| d.and_hms_opt(8, 0, 0)).unwrap_or_default()
 }
 
 async fn user(db: &Database, name: &str) -> UserId {
@@ -23,20 +19,11 @@ async fn user(db: &Database, name: &str) -> UserId {
         role: Role::User,
         created_at: t0(),
     };
-    UserRepository::create(db, new, false)
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-        .id
+    UserRepository::create(db, new, false).await.unwrap_or_else(|e| panic!("{e}")).id
 }
 
 fn rendition(prefix: &str, what: &str, size: i64) -> Rendition {
-    Rendition {
-        key: format!("gifs/{prefix}/{what}"),
-        content_type: "image/gif".into(),
-        size,
-        width: 320,
-        height: 240,
-    }
+    Rendition { key: format!("gifs/{prefix}/{what}"), content_type: "image/gif".into(), size, width: 320, height: 240 }
 }
 
 fn new_gif(uploader: UserId, n: i64, title: &str, description: &str, tags: &[&str]) -> NewGif {
@@ -213,5 +200,39 @@ on_both_backends! {
         }
         let tags = db.list_with_counts().await.unwrap_or_default();
         assert_eq!(tags.iter().map(|t| (t.name.as_str(), t.count)).collect::<Vec<_>>(), [("brand", 6), ("new", 6)]);
+    }
+}
+
+on_both_backends! {
+    async fn rename_delete_and_delete_empty_keep_search_in_step(db: &Database) {
+        let alice = user(db, "alice").await;
+        db.insert(new_gif(alice, 1, "one", "", &["kitty", "misc"])).await.unwrap_or_else(|e| panic!("{e}"));
+        db.insert(new_gif(alice, 2, "two", "", &["kitty"])).await.unwrap_or_else(|e| panic!("{e}"));
+        let empty_a = TagRepository::create(db, &TagName::from_trusted("zzz-empty".into())).await.unwrap_or_else(|e| panic!("{e}"));
+        let empty_b = TagRepository::create(db, &TagName::from_trusted("aaa-empty".into())).await.unwrap_or_else(|e| panic!("{e}"));
+        let kitty = db.find_by_name(&TagName::from_trusted("kitty".into())).await.unwrap_or_else(|e| panic!("{e}"));
+
+        let renamed = db.rename(kitty.id, &TagName::from_trusted("cat".into())).await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((renamed.name.as_str(), renamed.count), ("cat", 2));
+        assert_eq!(db.list(&GifFilter::search("kitty"), page(0, 5)).await.map(|p| p.total).ok(), Some(0));
+        assert_eq!(db.list(&GifFilter::search("cat"), page(0, 5)).await.map(|p| p.total).ok(), Some(2));
+        let clash = db.rename(kitty.id, &TagName::from_trusted("misc".into())).await;
+        assert!(matches!(clash, Err(RepoError::Conflict("tag"))), "{clash:?}");
+        assert!(matches!(db.rename(gifshelf_domain::gif::TagId(999), &TagName::from_trusted("x".into())).await, Err(RepoError::NotFound)));
+
+        db.delete_tag(kitty.id).await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(db.list(&GifFilter::All, page(0, 5)).await.map(|p| p.total).ok(), Some(2), "the GIFs stay");
+        assert_eq!(db.list(&GifFilter::search("cat"), page(0, 5)).await.map(|p| p.total).ok(), Some(0));
+        assert!(matches!(db.find_tag(kitty.id).await, Err(RepoError::NotFound)));
+        assert!(matches!(db.delete_tag(kitty.id).await, Err(RepoError::NotFound)));
+
+        let mut deleted = db.delete_empty().await.unwrap_or_else(|e| panic!("{e}"));
+        deleted.sort();
+        let mut expected = vec![empty_a.id, empty_b.id];
+        expected.sort();
+        assert_eq!(deleted, expected);
+        let left: Vec<(String, i64)> = db.list_with_counts().await.unwrap_or_default().into_iter().map(|t| (t.name.as_str().to_owned(), t.count)).collect();
+        assert_eq!(left, [("misc".to_owned(), 1)]);
+        assert!(db.delete_empty().await.unwrap_or_default().is_empty());
     }
 }

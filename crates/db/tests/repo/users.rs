@@ -7,9 +7,7 @@ use gifshelf_domain::RepoError;
 use crate::on_both_backends;
 
 fn at(h: u32) -> NaiveDateTime {
-    NaiveDate::from_ymd_opt(2026, 11, 22)
-        .and_then(|d| d.and_hms_opt(h, 0, 0))
-        .unwrap_or_default()
+    NaiveDate::from_ymd_opt(2026, 11, 22).and_then(|d| d.and_hms_opt(h, 0, 0)).unwrap_or_default()
 }
 
 fn new_user(name: &str, email: &str) -> NewUser {

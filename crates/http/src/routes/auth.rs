@@ -10,23 +10,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 }
 
 #[post("/auth/register")]
-async fn register(
-    state: web::Data<AppState>,
-    body: web::Json<RegisterRequest>,
-) -> Result<HttpResponse, ApiError> {
+async fn register(state: web::Data<AppState>, body: web::Json<RegisterRequest>) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
-    let registration = Registration::parse(
-        &body.username,
-        &body.email,
-        &body.password,
-        &body.confirm_password,
-    )
-    .map_err(gifshelf_app::AppError::from)?;
+    let registration = Registration::parse(&body.username, &body.email, &body.password, &body.confirm_password)
+        .map_err(gifshelf_app::AppError::from)?;
     let user = state.auth.register(registration).await?;
-    Ok(HttpResponse::Created().json(ProfileDto {
-        username: user.username.into_inner(),
-        email: user.email.as_str().to_owned(),
-    }))
+    Ok(HttpResponse::Created()
+        .json(ProfileDto { username: user.username.into_inner(), email: user.email.as_str().to_owned() }))
 }
 
 #[post("/auth/login")]

@@ -33,11 +33,7 @@ impl Paging {
     }
 }
 
-async fn list(
-    state: &AppState,
-    filter: GifFilter,
-    paging: &Paging,
-) -> Result<HttpResponse, ApiError> {
+async fn list(state: &AppState, filter: GifFilter, paging: &Paging) -> Result<HttpResponse, ApiError> {
     let page = state.gifs.list(&filter, paging.request()?).await?;
     Ok(HttpResponse::Ok().json(PagedGifs::from(page)))
 }
@@ -87,24 +83,15 @@ async fn search(
     query: web::Query<SearchQuery>,
 ) -> Result<HttpResponse, ApiError> {
     if query.q.len() > 200 {
-        return Err(ApiError::bad_request(
-            "The search term is too long (at most 200 characters).",
-        ));
+        return Err(ApiError::bad_request("The search term is too long (at most 200 characters)."));
     }
-    let paging = Paging {
-        page: query.page,
-        size: query.size,
-    };
+    let paging = Paging { page: query.page, size: query.size };
     list(&state, GifFilter::search(&query.q), &paging).await
 }
 
 /// Opening a GIF counts a view.
 #[get("/gifs/dto/{id}")]
-async fn detail(
-    state: web::Data<AppState>,
-    _user: AuthUser,
-    id: web::Path<i64>,
-) -> Result<HttpResponse, ApiError> {
+async fn detail(state: web::Data<AppState>, _user: AuthUser, id: web::Path<i64>) -> Result<HttpResponse, ApiError> {
     let gif = state.gifs.view(GifId(*id)).await?;
     Ok(HttpResponse::Ok().json(GifDto::from(&gif)))
 }
@@ -113,10 +100,7 @@ fn too_large(max: u64) -> ApiError {
     ApiError::new(
         StatusCode::PAYLOAD_TOO_LARGE,
         "too_large",
-        format!(
-            "The file is larger than the {} MB limit.",
-            max / (1024 * 1024)
-        ),
+        format!("The file is larger than the {} MB limit.", max / (1024 * 1024)),
     )
 }
 
@@ -128,8 +112,7 @@ async fn read_field(
 ) -> Result<Vec<u8>, ApiError> {
     let mut bytes = Vec::new();
     while let Some(chunk) = field.next().await {
-        let chunk =
-            chunk.map_err(|_| ApiError::bad_request("The upload was interrupted or malformed."))?;
+        let chunk = chunk.map_err(|_| ApiError::bad_request("The upload was interrupted or malformed."))?;
         if (bytes.len() + chunk.len()) as u64 > cap {
             return Err(over());
         }
@@ -160,32 +143,26 @@ async fn upload(
     let mut file: Option<Vec<u8>> = None;
     let mut data: Option<GifUploadData> = None;
     while let Some(field) = payload.next().await {
-        let mut field = field
-            .map_err(|_| ApiError::bad_request("The upload is not valid multipart/form-data."))?;
+        let mut field = field.map_err(|_| ApiError::bad_request("The upload is not valid multipart/form-data."))?;
         match field.name() {
             Some("file") => file = Some(read_field(&mut field, max, || too_large(max)).await?),
             Some("gifData") => {
-                let bytes = read_field(&mut field, 64 * 1024, || {
-                    ApiError::bad_request("gifData is too large.")
-                })
-                .await?;
-                data = Some(serde_json::from_slice(&bytes).map_err(|e| {
-                    ApiError::bad_request(format!("gifData is not valid JSON: {e}"))
-                })?);
+                let bytes =
+                    read_field(&mut field, 64 * 1024, || ApiError::bad_request("gifData is too large.")).await?;
+                data = Some(
+                    serde_json::from_slice(&bytes)
+                        .map_err(|e| ApiError::bad_request(format!("gifData is not valid JSON: {e}")))?,
+                );
             }
             _ => {
-                read_field(&mut field, 64 * 1024, || {
-                    ApiError::bad_request("The upload has an unexpected large part.")
-                })
-                .await?;
+                read_field(&mut field, 64 * 1024, || ApiError::bad_request("The upload has an unexpected large part."))
+                    .await?;
             }
         }
     }
-    let file = file
-        .filter(|f| !f.is_empty())
-        .ok_or_else(|| ApiError::bad_request("Please select a file to upload."))?;
-    let data = data
-        .ok_or_else(|| ApiError::bad_request("The upload needs a gifData part with the title."))?;
+    let file =
+        file.filter(|f| !f.is_empty()).ok_or_else(|| ApiError::bad_request("Please select a file to upload."))?;
+    let data = data.ok_or_else(|| ApiError::bad_request("The upload needs a gifData part with the title."))?;
     let gif = state
         .gifs
         .upload(
@@ -208,16 +185,7 @@ async fn update(
     id: web::Path<i64>,
     body: web::Json<UpdateGifRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let gif = state
-        .gifs
-        .update(
-            &user,
-            GifId(*id),
-            &body.title,
-            &body.description,
-            &body.tags,
-        )
-        .await?;
+    let gif = state.gifs.update(&user, GifId(*id), &body.title, &body.description, &body.tags).await?;
     Ok(HttpResponse::Ok().json(GifDto::from(&gif)))
 }
 

@@ -9,9 +9,7 @@ use gifshelf_domain::gif::{Gif, GifId, Rendition};
 use crate::{ApiError, AppState};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(content)
-        .service(thumbnail)
-        .service(static_thumbnail);
+    cfg.service(content).service(thumbnail).service(static_thumbnail);
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -58,21 +56,13 @@ fn matches_etag(req: &HttpRequest, tag: &str) -> bool {
     req.headers()
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| {
-            v.split(',')
-                .map(str::trim)
-                .any(|t| t == "*" || t == tag || t.strip_prefix("W/") == Some(tag))
-        })
+        .is_some_and(|v| v.split(',').map(str::trim).any(|t| t == "*" || t == tag || t.strip_prefix("W/") == Some(tag)))
 }
 
 /// A single `bytes=a-b`, `bytes=a-` or `bytes=-n` range within `len`; `Err` when unsatisfiable,
 /// `Ok(None)` when absent or not understood (then the whole body is sent).
 fn byte_range(req: &HttpRequest, len: u64) -> Result<Option<(u64, u64)>, ()> {
-    let Some(value) = req
-        .headers()
-        .get(header::RANGE)
-        .and_then(|v| v.to_str().ok())
-    else {
+    let Some(value) = req.headers().get(header::RANGE).and_then(|v| v.to_str().ok()) else {
         return Ok(None);
     };
     let Some(spec) = value.trim().strip_prefix("bytes=") else {
@@ -88,9 +78,7 @@ fn byte_range(req: &HttpRequest, len: u64) -> Result<Option<(u64, u64)>, ()> {
     let range = match (start.parse::<u64>(), end.parse::<u64>()) {
         (Ok(s), Ok(e)) if s <= e => (s, e.min(len.saturating_sub(1))),
         (Ok(s), Err(_)) if end.is_empty() => (s, len.saturating_sub(1)),
-        (Err(_), Ok(n)) if start.is_empty() && n > 0 => {
-            (len.saturating_sub(n), len.saturating_sub(1))
-        }
+        (Err(_), Ok(n)) if start.is_empty() && n > 0 => (len.saturating_sub(n), len.saturating_sub(1)),
         _ => return Ok(None),
     };
     if len == 0 || range.0 >= len {
@@ -99,40 +87,20 @@ fn byte_range(req: &HttpRequest, len: u64) -> Result<Option<(u64, u64)>, ()> {
     Ok(Some(range))
 }
 
-fn media_headers(
-    response: &mut actix_web::HttpResponseBuilder,
-    rendition: &Rendition,
-    filename: &str,
-) {
+fn media_headers(response: &mut actix_web::HttpResponseBuilder, rendition: &Rendition, filename: &str) {
     response
         .insert_header((header::ETAG, etag(rendition)))
         .insert_header((header::CACHE_CONTROL, "public, max-age=31536000, immutable"))
         .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-        .insert_header((
-            header::CONTENT_SECURITY_POLICY,
-            "sandbox; default-src 'none'",
-        ))
-        .insert_header((
-            header::CONTENT_DISPOSITION,
-            format!("inline; filename=\"{filename}\""),
-        ))
+        .insert_header((header::CONTENT_SECURITY_POLICY, "sandbox; default-src 'none'"))
+        .insert_header((header::CONTENT_DISPOSITION, format!("inline; filename=\"{filename}\"")))
         .insert_header((header::ACCEPT_RANGES, "bytes"));
 }
 
 /// Serves one rendition with validators, `If-None-Match` → 304 and `Range` → 206.
-pub async fn serve(
-    state: &AppState,
-    req: &HttpRequest,
-    gif: &Gif,
-    which: Which,
-) -> Result<HttpResponse, ApiError> {
+pub async fn serve(state: &AppState, req: &HttpRequest, gif: &Gif, which: Which) -> Result<HttpResponse, ApiError> {
     let rendition = which.of(gif);
-    let filename = format!(
-        "gif-{}-{}.{}",
-        gif.id.0,
-        which.name(),
-        extension(&rendition.content_type)
-    );
+    let filename = format!("gif-{}-{}.{}", gif.id.0, which.name(), extension(&rendition.content_type));
     if matches_etag(req, &etag(rendition)) {
         let mut response = HttpResponse::NotModified();
         media_headers(&mut response, rendition, &filename);
@@ -140,23 +108,18 @@ pub async fn serve(
     }
     let bytes = state.gifs.blob(&rendition.key).await?;
     let len = bytes.len() as u64;
-    let content_type = HeaderValue::from_str(&rendition.content_type)
-        .unwrap_or(HeaderValue::from_static("application/octet-stream"));
+    let content_type =
+        HeaderValue::from_str(&rendition.content_type).unwrap_or(HeaderValue::from_static("application/octet-stream"));
     match byte_range(req, len) {
         Err(()) => {
             let mut response = HttpResponse::build(StatusCode::RANGE_NOT_SATISFIABLE);
             media_headers(&mut response, rendition, &filename);
-            Ok(response
-                .insert_header((header::CONTENT_RANGE, format!("bytes */{len}")))
-                .finish())
+            Ok(response.insert_header((header::CONTENT_RANGE, format!("bytes */{len}"))).finish())
         }
         Ok(Some((start, end))) => {
             let mut response = HttpResponse::PartialContent();
             media_headers(&mut response, rendition, &filename);
-            let slice = bytes
-                .get(start as usize..=end as usize)
-                .map(<[u8]>::to_vec)
-                .unwrap_or_default();
+            let slice = bytes.get(start as usize..=end as usize).map(<[u8]>::to_vec).unwrap_or_default();
             Ok(response
                 .insert_header((header::CONTENT_TYPE, content_type))
                 .insert_header((header::CONTENT_RANGE, format!("bytes {start}-{end}/{len}")))
@@ -165,38 +128,23 @@ pub async fn serve(
         Ok(None) => {
             let mut response = HttpResponse::Ok();
             media_headers(&mut response, rendition, &filename);
-            Ok(response
-                .insert_header((header::CONTENT_TYPE, content_type))
-                .body(bytes))
+            Ok(response.insert_header((header::CONTENT_TYPE, content_type)).body(bytes))
         }
     }
 }
 
-async fn by_id(
-    state: web::Data<AppState>,
-    req: HttpRequest,
-    id: i64,
-    which: Which,
-) -> Result<HttpResponse, ApiError> {
+async fn by_id(state: web::Data<AppState>, req: HttpRequest, id: i64, which: Which) -> Result<HttpResponse, ApiError> {
     let gif = state.gifs.get(GifId(id)).await?;
     serve(&state, &req, &gif, which).await
 }
 
 #[get("/gifs/content/{id}")]
-async fn content(
-    state: web::Data<AppState>,
-    req: HttpRequest,
-    id: web::Path<i64>,
-) -> Result<HttpResponse, ApiError> {
+async fn content(state: web::Data<AppState>, req: HttpRequest, id: web::Path<i64>) -> Result<HttpResponse, ApiError> {
     by_id(state, req, *id, Which::Content).await
 }
 
 #[get("/gifs/thumbnail/{id}")]
-async fn thumbnail(
-    state: web::Data<AppState>,
-    req: HttpRequest,
-    id: web::Path<i64>,
-) -> Result<HttpResponse, ApiError> {
+async fn thumbnail(state: web::Data<AppState>, req: HttpRequest, id: web::Path<i64>) -> Result<HttpResponse, ApiError> {
     by_id(state, req, *id, Which::Thumbnail).await
 }
 

@@ -12,17 +12,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 #[get("/health")]
 async fn health(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
     match state.users.ping().await {
-        Ok(()) => Ok(HttpResponse::Ok().json(HealthDto {
-            status: "ok".into(),
-            database: "ok".into(),
-        })),
+        Ok(()) => Ok(HttpResponse::Ok().json(HealthDto { status: "ok".into(), database: "ok".into() })),
         Err(err) => {
             tracing::warn!(error = %err, "health check: database unreachable");
-            Err(ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "unavailable",
-                "The database is not reachable.",
-            ))
+            Err(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", "The database is not reachable."))
         }
     }
 }

@@ -43,10 +43,7 @@ fn origin(state: &AppState, req: &HttpRequest) -> String {
         .headers()
         .get(header::HOST)
         .and_then(|h| h.to_str().ok())
-        .filter(|h| {
-            h.chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'))
-        })
+        .filter(|h| h.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']')))
         .unwrap_or("localhost");
     format!("http://{host}")
 }
@@ -74,11 +71,8 @@ fn page(origin: &str, gif: &Gif) -> String {
     let share = escape(&gif.share_id);
     let image_url = format!("{origin}/s/{share}.{ext}");
     let page_url = format!("{origin}/s/{share}");
-    let summary = if description.is_empty() {
-        format!("A GIF shared by {uploader} on gifshelf")
-    } else {
-        description.clone()
-    };
+    let summary =
+        if description.is_empty() { format!("A GIF shared by {uploader} on gifshelf") } else { description.clone() };
     let (w, h) = (gif.content.width, gif.content.height);
     let content_type = escape(&gif.content.content_type);
     format!(
@@ -105,11 +99,7 @@ fn page(origin: &str, gif: &Gif) -> String {
 <img src=\"/s/{share}.{ext}\" width=\"{w}\" height=\"{h}\" alt=\"{title}\">\
 <p>Shared by {uploader}</p>{desc}\
 <a href=\"/\">Open gifshelf</a></main></body></html>\n",
-        desc = if description.is_empty() {
-            String::new()
-        } else {
-            format!("<p>{description}</p>")
-        },
+        desc = if description.is_empty() { String::new() } else { format!("<p>{description}</p>") },
     )
 }
 
@@ -137,9 +127,7 @@ async fn share_link(
     };
     if share_id.is_empty()
         || share_id.len() > 64
-        || !share_id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        || !share_id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
     {
         return Ok(not_found_page());
     }

@@ -1,12 +1,14 @@
-use actix_web::{get, post, web, HttpResponse};
+use actix_web::{delete, get, post, put, web, HttpResponse};
+use gifshelf_domain::gif::TagId;
 use serde::Deserialize;
 
-use crate::dto::TagDto;
-use crate::extract::AuthUser;
+use crate::dto::{DeletedTagsResponse, TagDto};
+use crate::extract::{AdminUser, AuthUser};
 use crate::{ApiError, AppState};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(list).service(create).service(one);
+    // `/tags/empty` before `/tags/{id}`, which would not parse "empty" as an id.
+    cfg.service(list).service(create).service(one).service(delete_empty).service(rename).service(remove);
 }
 
 /// Every tag with its GIF count, by count descending then name.
@@ -17,11 +19,7 @@ async fn list(state: web::Data<AppState>, _user: AuthUser) -> Result<HttpRespons
 }
 
 #[get("/tags/{name}")]
-async fn one(
-    state: web::Data<AppState>,
-    _user: AuthUser,
-    name: web::Path<String>,
-) -> Result<HttpResponse, ApiError> {
+async fn one(state: web::Data<AppState>, _user: AuthUser, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
     let tag = state.gifs.tag(&name).await?;
     Ok(HttpResponse::Ok().json(TagDto::from(&tag)))
 }
@@ -41,4 +39,30 @@ async fn create(
 ) -> Result<HttpResponse, ApiError> {
     let tag = state.gifs.create_tag(&query.name).await?;
     Ok(HttpResponse::Created().json(TagDto::from(&tag)))
+}
+
+/// Admins only: rename (a blank or unchanged name is a 400, a taken one a 409).
+#[put("/tags/{id}")]
+async fn rename(
+    state: web::Data<AppState>,
+    _admin: AdminUser,
+    id: web::Path<i64>,
+    query: web::Query<NameQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let tag = state.gifs.rename_tag(TagId(*id), &query.name).await?;
+    Ok(HttpResponse::Ok().json(TagDto::from(&tag)))
+}
+
+/// Admins only: the GIFs stay and lose the tag.
+#[delete("/tags/{id}")]
+async fn remove(state: web::Data<AppState>, _admin: AdminUser, id: web::Path<i64>) -> Result<HttpResponse, ApiError> {
+    state.gifs.delete_tag(TagId(*id)).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Admins only: removes every tag with no GIFs.
+#[delete("/tags/empty")]
+async fn delete_empty(state: web::Data<AppState>, _admin: AdminUser) -> Result<HttpResponse, ApiError> {
+    let deleted = state.gifs.delete_empty_tags().await?;
+    Ok(HttpResponse::Ok().json(DeletedTagsResponse { deleted_ids: deleted.into_iter().map(|id| id.0).collect() }))
 }

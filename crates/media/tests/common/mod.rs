@@ -81,12 +81,7 @@ pub fn gif_meta(bytes: &[u8]) -> GifMeta {
     while let Some(f) = d.read_next_frame().unwrap() {
         delays.push(f.delay);
     }
-    GifMeta {
-        width: d.width(),
-        height: d.height(),
-        delays,
-        repeat: d.repeat(),
-    }
+    GifMeta { width: d.width(), height: d.height(), delays, repeat: d.repeat() }
 }
 
 /// Fully composited RGBA frames (as the `image` crate renders them).
@@ -205,11 +200,7 @@ pub fn crc32(data: &[u8]) -> u32 {
     for &b in data {
         crc ^= u32::from(b);
         for _ in 0..8 {
-            crc = if crc & 1 != 0 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
+            crc = if crc & 1 != 0 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
         }
     }
     !crc
@@ -227,9 +218,7 @@ pub fn png_chunk(kind: &[u8; 4], data: &[u8]) -> Vec<u8> {
 /// A `w`×`h` GIF of `n` frames, each a different colour over the whole canvas, with some noise so
 /// the work is real.
 pub fn solid_gif(w: u16, h: u16, n: u8) -> Vec<u8> {
-    let palette: Vec<u8> = (0..=255u8)
-        .flat_map(|i| [i, i.wrapping_mul(7), i.wrapping_mul(13)])
-        .collect();
+    let palette: Vec<u8> = (0..=255u8).flat_map(|i| [i, i.wrapping_mul(7), i.wrapping_mul(13)]).collect();
     let frames: Vec<F> = (0..n)
         .map(|k| {
             let mut f = F::solid(0, 0, w, h, k);

@@ -37,10 +37,7 @@ impl TestApp {
         std::fs::write(web.join("app.js"), "console.log('hi')").unwrap_or_else(|e| panic!("{e}"));
         let mut vars: HashMap<String, String> = [
             ("GIFSHELF_BIND", "127.0.0.1:0".to_owned()),
-            (
-                "GIFSHELF_DATA_DIR",
-                data.path().join("data").display().to_string(),
-            ),
+            ("GIFSHELF_DATA_DIR", data.path().join("data").display().to_string()),
             ("GIFSHELF_DATABASE_URL", db.url.clone()),
             ("GIFSHELF_WEB_DIR", web.display().to_string()),
             ("GIFSHELF_BCRYPT_COST", "4".to_owned()),
@@ -54,8 +51,7 @@ impl TestApp {
         for (k, v) in extra {
             vars.insert((*k).to_owned(), (*v).to_owned());
         }
-        let settings = Settings::from_sources(None, |name| vars.get(name).cloned())
-            .unwrap_or_else(|e| panic!("{e}"));
+        let settings = Settings::from_sources(None, |name| vars.get(name).cloned()).unwrap_or_else(|e| panic!("{e}"));
         let app = Application::build(&settings).unwrap_or_else(|e| panic!("{e}"));
         let address = format!("http://127.0.0.1:{}", app.port());
         tokio::spawn(app.run_until_stopped());
@@ -64,13 +60,7 @@ impl TestApp {
             .build()
             .unwrap_or_else(|e| panic!("{e}"));
         let data_dir = data.path().join("data");
-        Some(Self {
-            address,
-            client,
-            data_dir,
-            _data: data,
-            _db: db,
-        })
+        Some(Self { address, client, data_dir, _data: data, _db: db })
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -82,18 +72,10 @@ impl TestApp {
         if let Some(token) = token {
             req = req.bearer_auth(token);
         }
-        req.send()
-            .await
-            .unwrap_or_else(|e| panic!("GET {path}: {e}"))
+        req.send().await.unwrap_or_else(|e| panic!("GET {path}: {e}"))
     }
 
-    pub async fn send_json(
-        &self,
-        method: reqwest::Method,
-        path: &str,
-        token: Option<&str>,
-        body: &Value,
-    ) -> Response {
+    pub async fn send_json(&self, method: reqwest::Method, path: &str, token: Option<&str>, body: &Value) -> Response {
         let mut req = self.client.request(method, self.url(path)).json(body);
         if let Some(token) = token {
             req = req.bearer_auth(token);
@@ -102,13 +84,11 @@ impl TestApp {
     }
 
     pub async fn post_json(&self, path: &str, body: &Value) -> Response {
-        self.send_json(reqwest::Method::POST, path, None, body)
-            .await
+        self.send_json(reqwest::Method::POST, path, None, body).await
     }
 
     pub async fn put_json(&self, path: &str, token: &str, body: &Value) -> Response {
-        self.send_json(reqwest::Method::PUT, path, Some(token), body)
-            .await
+        self.send_json(reqwest::Method::PUT, path, Some(token), body).await
     }
 
     pub async fn register(&self, username: &str, password: &str) -> Response {
@@ -120,21 +100,13 @@ impl TestApp {
     }
 
     pub async fn login(&self, username: &str, password: &str) -> Response {
-        self.post_json(
-            "/api/auth/login",
-            &json!({"username": username, "password": password}),
-        )
-        .await
+        self.post_json("/api/auth/login", &json!({"username": username, "password": password})).await
     }
 
     /// Registers and signs in; returns the token.
     pub async fn signed_in(&self, username: &str) -> String {
         let registered = self.register(username, "secret1").await;
-        assert_eq!(
-            registered.status(),
-            StatusCode::CREATED,
-            "register {username}"
-        );
+        assert_eq!(registered.status(), StatusCode::CREATED, "register {username}");
         let body = json_of(self.login(username, "secret1").await, StatusCode::OK).await;
         body["token"].as_str().unwrap_or_default().to_owned()
     }
@@ -151,10 +123,7 @@ pub async fn json_of(response: Response, status: StatusCode) -> Value {
 /// Asserts an error response: status, `{error, code}` and nothing else.
 pub async fn error_of(response: Response, status: StatusCode, code: &str) -> String {
     assert_eq!(
-        response
-            .headers()
-            .get("content-type")
-            .and_then(|v| v.to_str().ok()),
+        response.headers().get("content-type").and_then(|v| v.to_str().ok()),
         Some("application/json"),
         "errors are JSON"
     );
@@ -169,9 +138,7 @@ pub async fn error_of(response: Response, status: StatusCode, code: &str) -> Str
 pub fn claims_of(token: &str) -> Value {
     use base64::Engine;
     let payload = token.split('.').nth(1).unwrap_or_default();
-    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .decode(payload)
-        .unwrap_or_default();
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(payload).unwrap_or_default();
     serde_json::from_slice(&bytes).unwrap_or(Value::Null)
 }
 
@@ -248,23 +215,9 @@ impl TestApp {
     }
 
     /// Uploads a small animated GIF and returns its JSON.
-    pub async fn upload_gif(
-        &self,
-        token: &str,
-        title: &str,
-        description: &str,
-        tags: &[&str],
-    ) -> Value {
+    pub async fn upload_gif(&self, token: &str, title: &str, description: &str, tags: &[&str]) -> Value {
         json_of(
-            self.upload(
-                token,
-                "cat.gif",
-                animated_gif(64, 48, 3),
-                title,
-                description,
-                tags,
-            )
-            .await,
+            self.upload(token, "cat.gif", animated_gif(64, 48, 3), title, description, tags).await,
             StatusCode::CREATED,
         )
         .await
@@ -295,20 +248,14 @@ pub fn animated_gif(w: u16, h: u16, frames: u8) -> Vec<u8> {
     let palette: Vec<u8> = (0..=255u8).flat_map(|i| [i, 255 - i, i / 2]).collect();
     let mut out = Vec::new();
     {
-        let mut encoder =
-            gif::Encoder::new(&mut out, w, h, &palette).unwrap_or_else(|e| panic!("{e}"));
-        encoder
-            .set_repeat(gif::Repeat::Infinite)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let mut encoder = gif::Encoder::new(&mut out, w, h, &palette).unwrap_or_else(|e| panic!("{e}"));
+        encoder.set_repeat(gif::Repeat::Infinite).unwrap_or_else(|e| panic!("{e}"));
         for k in 0..frames {
-            let pixels: Vec<u8> = (0..usize::from(w) * usize::from(h))
-                .map(|i| (i as u8).wrapping_add(k.wrapping_mul(40)))
-                .collect();
+            let pixels: Vec<u8> =
+                (0..usize::from(w) * usize::from(h)).map(|i| (i as u8).wrapping_add(k.wrapping_mul(40))).collect();
             let mut frame = gif::Frame::from_indexed_pixels(w, h, pixels, None);
             frame.delay = 10;
-            encoder
-                .write_frame(&frame)
-                .unwrap_or_else(|e| panic!("{e}"));
+            encoder.write_frame(&frame).unwrap_or_else(|e| panic!("{e}"));
         }
     }
     out
@@ -318,9 +265,7 @@ pub fn animated_gif(w: u16, h: u16, frames: u8) -> Vec<u8> {
 pub fn png(w: u32, h: u32) -> Vec<u8> {
     let image = image::RgbaImage::from_fn(w, h, |x, y| image::Rgba([x as u8, y as u8, 128, 255]));
     let mut out = std::io::Cursor::new(Vec::new());
-    image
-        .write_to(&mut out, image::ImageFormat::Png)
-        .unwrap_or_else(|e| panic!("{e}"));
+    image.write_to(&mut out, image::ImageFormat::Png).unwrap_or_else(|e| panic!("{e}"));
     out.into_inner()
 }
 

@@ -8,4 +8,5 @@ mod gifs;
 mod meta;
 mod settings;
 mod share;
+mod tags;
 mod tokens;

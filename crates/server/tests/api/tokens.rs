@@ -8,12 +8,7 @@ use crate::helpers::{error_of, json_of, Backend, SECRET};
 use crate::{api_tests, app};
 
 fn mint(claims: &serde_json::Value, secret: &str) -> String {
-    encode(
-        &Header::default(),
-        claims,
-        &EncodingKey::from_secret(secret.as_bytes()),
-    )
-    .unwrap_or_default()
+    encode(&Header::default(), claims, &EncodingKey::from_secret(secret.as_bytes())).unwrap_or_default()
 }
 
 fn now() -> i64 {
