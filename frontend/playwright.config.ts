@@ -24,6 +24,8 @@ function serverBinary(): string {
 // The config is evaluated in the runner and in each worker: create the data dir once and
 // hand it down through the environment.
 process.env.GIFSHELF_E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'gifshelf-e2e-'));
+// The server binary too, for tests that run its CLI against the same data dir (`grantAdmin`).
+process.env.GIFSHELF_E2E_BIN ??= serverBinary();
 
 export default defineConfig({
   testDir: './e2e',
@@ -54,7 +56,7 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: {
-    command: `"${serverBinary()}" serve`,
+    command: `"${process.env.GIFSHELF_E2E_BIN}" serve`,
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -1,7 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { animatedGif } from './gif-encoder';
 
 const shotsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../target/e2e-shots');
 
@@ -71,4 +73,49 @@ export async function registerAndLogIn(page: Page, prefix: string): Promise<stri
   await register(page, username);
   await logIn(page, username);
   return username;
+}
+
+/**
+ * Makes `username` an administrator with the server's CLI (`gifshelf admin grant`) on the e2e
+ * server's data dir. Roles travel in the token: log in again afterwards.
+ */
+export function grantAdmin(username: string): void {
+  const bin = process.env.GIFSHELF_E2E_BIN;
+  const dataDir = process.env.GIFSHELF_E2E_DATA_DIR;
+  if (!bin || !dataDir) throw new Error('GIFSHELF_E2E_BIN and GIFSHELF_E2E_DATA_DIR come from playwright.config.ts');
+  execFileSync(bin, ['admin', 'grant', username], {
+    env: { ...process.env, GIFSHELF_DATA_DIR: dataDir },
+    stdio: 'pipe',
+  });
+}
+
+/** The signed-in page's bearer token. */
+export async function tokenOf(page: Page): Promise<string> {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  if (!token) throw new Error('not signed in');
+  return token;
+}
+
+export type UploadedGif = { id: number; title: string; tags: { id: number; name: string }[] };
+
+/** Uploads a generated GIF through the API (for tests that are not about the upload screen). */
+export async function uploadGifViaApi(
+  request: APIRequestContext,
+  token: string,
+  data: { title: string; description?: string; tags?: string[] },
+  seed = 0,
+): Promise<UploadedGif> {
+  const response = await request.post('/api/gifs', {
+    headers: { Authorization: `Bearer ${token}` },
+    multipart: {
+      file: { name: `seed${seed}.gif`, mimeType: 'image/gif', buffer: animatedGif({ seed, width: 160, height: 120 }) },
+      gifData: {
+        name: 'blob',
+        mimeType: 'application/json',
+        buffer: Buffer.from(JSON.stringify({ description: '', tags: [], ...data })),
+      },
+    },
+  });
+  expect(response.status()).toBe(201);
+  return (await response.json()) as UploadedGif;
 }

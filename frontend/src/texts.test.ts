@@ -108,6 +108,57 @@ const gifTexts = [
   'Failed to upload GIF. Please try again.',
 ];
 
+/** The texts of the Tags page and the tag cloud, and the tag errors of §8. */
+const tagTexts = [
+  'Browse by Tags',
+  'Manage Tags',
+  'Create a New Tag',
+  '{name} ({count})',
+  'No tags found.',
+  'Delete Tag',
+  'Delete Empty Tags',
+  'Are you sure you want to delete all tags with 0 GIFs?',
+  'Loading tags...',
+  'Error: {message}',
+  'Failed to fetch tags',
+  'Failed to create tag',
+  'Failed to delete tag',
+  'Failed to update tag',
+  'Failed to delete empty tags',
+];
+
+/** The texts of the admin Statistics dashboard and its errors (§2, §8). */
+const statsTexts = [
+  'Application Statistics',
+  'Analytics and insights',
+  'Last updated',
+  'Refreshing...',
+  'Detailed Analysis',
+  'Loading statistics...',
+  'Error Loading Statistics',
+  '{n} empty',
+  'Today | {n} this week',
+  'Click on bars to see GIFs with this tag',
+  'Daily Uploads (Last 7 Days)',
+  'Size Distribution Details',
+  'Content Type Details',
+  'Detailed Data: {range, name or type}',
+  'Loading detailed data...',
+  'No data available',
+  'Failed to fetch application stats',
+  'Failed to fetch detailed stats',
+];
+
+/** Statistics labels the spec names without quotes. */
+const statsLabels = [
+  'Refresh Data', 'Overview', 'Retry', 'Total GIFs', 'Total Users', 'Total Tags', 'Total Views',
+  'Avg Tags per GIF', 'Avg GIFs per User', 'Avg Views per GIF', 'Total Storage', 'Recent Activity',
+  'Most Used Tags', 'Top Users by GIF Count', 'Most Viewed GIFs', 'Tag Distribution',
+  'User Activity Distribution', 'GIF Size Distribution', 'Content Type Statistics', 'Size Range', 'Type',
+  'Count', 'Avg Size (MB)', 'GIF ID', 'Title', 'Size (MB)', 'Views', 'User ID', 'Username', 'GIF Count',
+  'Content Type', 'Close',
+];
+
 /** GIF screen labels the spec names without quotes. */
 const gifLabels = [
   'Search', 'Static Thumbnail', 'Thumbnail', 'Original Gif', 'File Information', 'Copy', 'Edit',
@@ -133,10 +184,23 @@ describe('spec texts', () => {
   const textsMdPath = path.join(srcDir, '../../../shared/spec/texts.md');
   it.skipIf(!existsSync(textsMdPath))('the list matches texts.md', () => {
     const textsMd = readFileSync(textsMdPath, 'utf8');
-    for (const text of [...foundationTexts, ...gifTexts]) expect(textsMd).toContain(`\`${text}\``);
+    for (const text of [...foundationTexts, ...gifTexts, ...tagTexts, ...statsTexts]) expect(textsMd).toContain(`\`${text}\``);
+    for (const label of statsLabels) expect(textsMd).toContain(`\`${label}\``);
+  });
+
+  it.each(statsTexts)('Statistics text "%s" appears in the source', (text) => {
+    for (const piece of fragments(text)) expect(corpus).toContain(piece);
+  });
+
+  it.each(statsLabels)('Statistics label "%s" appears as a text node or string', (label) => {
+    expect(corpus).toMatch(new RegExp(`[>'"\`]\\s*${escapeRegExp(label)}\\s*[<'"\`]`));
   });
 
   it.each(gifTexts)('GIF screen text "%s" appears in the source', (text) => {
+    for (const piece of fragments(text)) expect(corpus).toContain(piece);
+  });
+
+  it.each(tagTexts)('Tags / Tag cloud text "%s" appears in the source', (text) => {
     for (const piece of fragments(text)) expect(corpus).toContain(piece);
   });
 

@@ -8,24 +8,14 @@ use std::process::Command;
 use serde_json::Value;
 
 /// Normal (non-dev) dependencies each inner crate may have, besides its allowed crates of ours.
-const DOMAIN_ALLOWED: &[&str] = &[
-    "serde",
-    "thiserror",
-    "async-trait",
-    "chrono",
-    "time",
-    "uuid",
-    "mockall",
-];
+const DOMAIN_ALLOWED: &[&str] = &["serde", "thiserror", "async-trait", "chrono", "time", "uuid", "mockall"];
 const APP_EXTRA: &[&str] = &["tracing"];
 
 fn ours_allowed(package: &str) -> Option<&'static [&'static str]> {
     Some(match package {
         "gifshelf-domain" => &[],
         "gifshelf-app" => &["gifshelf-domain"],
-        "gifshelf-db" | "gifshelf-auth" | "gifshelf-media" | "gifshelf-storage" => {
-            &["gifshelf-domain"]
-        }
+        "gifshelf-db" | "gifshelf-auth" | "gifshelf-media" | "gifshelf-storage" => &["gifshelf-domain"],
         "gifshelf-http" => &["gifshelf-domain", "gifshelf-app"],
         _ => return None, // server and xtask may depend on anything
     })
@@ -38,10 +28,7 @@ pub fn check(root: &Path) -> Result<(), String> {
         .output()
         .map_err(|e| format!("cargo metadata: {e}"))?;
     if !output.status.success() {
-        return Err(format!(
-            "cargo metadata failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        ));
+        return Err(format!("cargo metadata failed: {}", String::from_utf8_lossy(&output.stderr)));
     }
     let metadata: Value = serde_json::from_slice(&output.stdout).map_err(|e| e.to_string())?;
     let problems = violations(&metadata);
@@ -49,10 +36,7 @@ pub fn check(root: &Path) -> Result<(), String> {
         println!("dependency rule: ok");
         Ok(())
     } else {
-        Err(format!(
-            "the dependency rule is broken:\n  {}",
-            problems.join("\n  ")
-        ))
+        Err(format!("the dependency rule is broken:\n  {}", problems.join("\n  ")))
     }
 }
 
@@ -75,9 +59,7 @@ fn violations(metadata: &Value) -> Vec<String> {
             } else {
                 match name {
                     "gifshelf-domain" => DOMAIN_ALLOWED.contains(&dep_name),
-                    "gifshelf-app" => {
-                        DOMAIN_ALLOWED.contains(&dep_name) || APP_EXTRA.contains(&dep_name)
-                    }
+                    "gifshelf-app" => DOMAIN_ALLOWED.contains(&dep_name) || APP_EXTRA.contains(&dep_name),
                     _ => true,
                 }
             };
@@ -96,20 +78,14 @@ mod tests {
     use super::violations;
 
     fn metadata(name: &str, deps: &[(&str, Option<&str>)]) -> serde_json::Value {
-        let deps: Vec<_> = deps
-            .iter()
-            .map(|(n, kind)| json!({"name": n, "kind": kind}))
-            .collect();
+        let deps: Vec<_> = deps.iter().map(|(n, kind)| json!({"name": n, "kind": kind})).collect();
         json!({"packages": [{"name": name, "dependencies": deps}]})
     }
 
     #[test]
     fn flags_frameworks_inward_and_adapters_sideways() {
         assert_eq!(
-            violations(&metadata(
-                "gifshelf-domain",
-                &[("serde", None), ("diesel", None)]
-            )),
+            violations(&metadata("gifshelf-domain", &[("serde", None), ("diesel", None)])),
             vec!["gifshelf-domain must not depend on diesel"]
         );
         assert_eq!(
@@ -120,15 +96,7 @@ mod tests {
             violations(&metadata("gifshelf-db", &[("gifshelf-auth", None)])),
             vec!["gifshelf-db must not depend on gifshelf-auth"]
         );
-        assert!(violations(&metadata(
-            "gifshelf-app",
-            &[("gifshelf-domain", None), ("tokio", Some("dev"))]
-        ))
-        .is_empty());
-        assert!(violations(&metadata(
-            "gifshelf-server",
-            &[("gifshelf-db", None), ("actix-web", None)]
-        ))
-        .is_empty());
+        assert!(violations(&metadata("gifshelf-app", &[("gifshelf-domain", None), ("tokio", Some("dev"))])).is_empty());
+        assert!(violations(&metadata("gifshelf-server", &[("gifshelf-db", None), ("actix-web", None)])).is_empty());
     }
 }

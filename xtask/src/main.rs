@@ -29,11 +29,7 @@ fn main() -> ExitCode {
         "bench" => bench(rest),
         _ => {
             eprintln!("usage: cargo xtask <run|dev|test|ci|gen-types|bench>");
-            return if task == "help" {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(2)
-            };
+            return if task == "help" { ExitCode::SUCCESS } else { ExitCode::from(2) };
         }
     };
     match result {
@@ -47,9 +43,7 @@ fn main() -> ExitCode {
 
 /// The workspace root (xtask lives one level below it).
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf)
 }
 
 fn frontend() -> PathBuf {
@@ -72,9 +66,7 @@ fn npm(args: &[&str]) -> Command {
 fn exec(cmd: &mut Command) -> Result {
     let shown = format!("{cmd:?}");
     eprintln!("$ {shown}");
-    let status = cmd
-        .status()
-        .map_err(|e| format!("cannot start {shown}: {e}"))?;
+    let status = cmd.status().map_err(|e| format!("cannot start {shown}: {e}"))?;
     if status.success() {
         Ok(())
     } else {
@@ -130,14 +122,7 @@ fn dev() -> Result {
 fn gen_types() -> Result {
     exec(
         cargo()
-            .args([
-                "test",
-                "-q",
-                "-p",
-                "gifshelf-http",
-                "--test",
-                "generated_types",
-            ])
+            .args(["test", "-q", "-p", "gifshelf-http", "--test", "generated_types"])
             .env("GIFSHELF_UPDATE_TYPES", "1"),
     )
 }
@@ -169,19 +154,15 @@ fn find_chromium() -> Result<PathBuf> {
         .iter()
         .map(PathBuf::from)
         .find(|p| p.exists())
-        .ok_or_else(|| "no Chromium found: install Debian's `chromium` package (apt-get install chromium) or set CHROMIUM_PATH".into())
+        .ok_or_else(|| {
+            "no Chromium found: install Debian's `chromium` package (apt-get install chromium) or set CHROMIUM_PATH"
+                .into()
+        })
 }
 
 fn ci() -> Result {
     exec(cargo().args(["fmt", "--all", "--check"]))?;
-    exec(cargo().args([
-        "clippy",
-        "--workspace",
-        "--all-targets",
-        "--",
-        "-D",
-        "warnings",
-    ]))?;
+    exec(cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
     deps::check(&root())?;
     test()
 }

@@ -4,5 +4,6 @@ pub mod auth;
 mod error;
 pub mod gifs;
 pub mod settings;
+pub mod stats;
 
 pub use error::AppError;

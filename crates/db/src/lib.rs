@@ -6,6 +6,7 @@ mod gifs;
 mod migrate;
 mod schema;
 mod search;
+mod stats;
 mod tags;
 mod users;
 

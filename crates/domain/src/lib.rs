@@ -5,6 +5,7 @@ pub mod error;
 pub mod gif;
 pub mod media;
 pub mod ports;
+pub mod stats;
 pub mod user;
 
 pub use error::{RepoError, ValidationError};

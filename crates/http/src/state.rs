@@ -3,6 +3,7 @@ use std::sync::Arc;
 
 use gifshelf_app::auth::AuthService;
 use gifshelf_app::gifs::GifService;
+use gifshelf_app::stats::StatsService;
 use gifshelf_domain::ports::UserRepository;
 
 /// What the HTTP layer needs from configuration.
@@ -26,6 +27,7 @@ pub struct HttpSettings {
 pub struct AppState {
     pub auth: Arc<AuthService>,
     pub gifs: Arc<GifService>,
+    pub stats: Arc<StatsService>,
     pub users: Arc<dyn UserRepository>,
     pub settings: HttpSettings,
 }

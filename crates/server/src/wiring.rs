@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use gifshelf_app::auth::{AuthConfig, AuthService, ThrottleConfig};
 use gifshelf_app::gifs::GifService;
+use gifshelf_app::stats::StatsService;
 use gifshelf_auth::secret::{self, SecretSource};
 use gifshelf_auth::{BcryptHasher, JwtTokens, RandomIds, SystemClock};
 use gifshelf_db::{Database, DbConfig};
@@ -103,6 +104,7 @@ impl Application {
         let state = AppState {
             auth: Arc::new(auth),
             gifs: gifs.clone(),
+            stats: Arc::new(StatsService::new(users.clone(), Arc::new(SystemClock))),
             users,
             settings: HttpSettings {
                 web_dir: settings.web_dir.clone(),

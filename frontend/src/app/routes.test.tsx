@@ -84,7 +84,7 @@ describe('signed in', () => {
       ['Settings', '/settings'],
     ]);
     expect(screen.getByText('Hello, alice')).toBeInTheDocument();
-    expect(screen.getByRole('heading', { name: 'Welcome back, alice' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'Tag Cloud' })).toBeInTheDocument();
   });
 
   it.each([
@@ -93,6 +93,8 @@ describe('signed in', () => {
     ['/tags/funny', 'GIFs tagged with "funny"'],
     ['/user/bob', 'GIFs by bob'],
     ['/upload', 'Upload a GIF'],
+    ['/tags', 'Browse by Tags'],
+    ['/tags/cloud', 'Tag Cloud'],
   ])('%s shows the GIF screen "%s"', async (path, heading) => {
     login(tokenFor('alice', 3600), 'alice');
     renderAt(path);

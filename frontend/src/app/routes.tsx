@@ -5,10 +5,13 @@ import { GalleryPage } from '@/features/gifs/components/gallery-page';
 import { GifDetailPage } from '@/features/gifs/components/gif-detail-page';
 import { UploadPage } from '@/features/gifs/components/upload-page';
 import { SettingsPage } from '@/features/settings/components/settings-page';
+import { TagCloudPage } from '@/features/tags/components/tag-cloud-page';
+import { TagsPage } from '@/features/tags/components/tags-page';
 import { RedirectIfAuthenticated, RequireAdmin, RequireAuth } from './guards';
 import { AppLayout } from './layout/app-layout';
 import { paths } from './paths';
 import { HomeRoute } from './routes/home';
+import { StatisticsRoute } from './routes/statistics';
 
 /** The route table of spec §2 (screens arrive feature by feature; unknown paths go to /). */
 export const routes: RouteObject[] = [
@@ -28,6 +31,8 @@ export const routes: RouteObject[] = [
         children: [
           { path: paths.gifs, element: <GalleryPage /> },
           { path: '/gifs/:id', element: <GifDetailPage /> },
+          { path: paths.tags, element: <TagsPage /> },
+          { path: paths.tagCloud, element: <TagCloudPage /> },
           { path: '/tags/:tagName', element: <GalleryPage /> },
           { path: '/user/:username', element: <GalleryPage /> },
           { path: paths.upload, element: <UploadPage /> },
@@ -35,9 +40,9 @@ export const routes: RouteObject[] = [
         ],
       },
       {
-        // Admin-only screens (the statistics dashboard) go here.
+        // Admin-only screens: the statistics dashboard (a lazily loaded chunk).
         element: <RequireAdmin />,
-        children: [],
+        children: [{ path: paths.statistics, element: <StatisticsRoute /> }],
       },
       { path: '*', element: <Navigate to={paths.home} replace /> },
     ],

@@ -1,6 +1,7 @@
 //! The repository suite: every test runs on a fresh SQLite file and on a fresh PostgreSQL database.
 
 mod gifs;
+mod stats;
 mod users;
 
 /// Declares `$name` twice: `sqlite::$name` and `postgres::$name`, each with its own database.

@@ -4,6 +4,7 @@ mod media;
 mod meta;
 mod settings;
 mod share;
+mod stats;
 mod tags;
 
 use actix_web::web;
@@ -17,6 +18,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .configure(media::configure)
             .configure(gifs::configure)
             .configure(tags::configure)
+            .configure(stats::configure)
             .default_service(web::to(crate::spa::api_not_found)),
     )
     .configure(share::configure);

@@ -8,5 +8,6 @@ mod gifs;
 mod meta;
 mod settings;
 mod share;
+mod stats;
 mod tags;
 mod tokens;

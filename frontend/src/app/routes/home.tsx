@@ -1,8 +1,8 @@
+import { TagCloudPage } from '@/features/tags/components/tag-cloud-page';
 import { useIsAuthenticated } from '@/lib/session';
-import { HomeSignedIn } from './home-signed-in';
 import { Welcome } from './welcome';
 
-/** `/`: the welcome view when signed out, the signed-in home otherwise. */
+/** `/`: the welcome view when signed out (no API call), the tag cloud when signed in (spec §2). */
 export function HomeRoute() {
-  return useIsAuthenticated() ? <HomeSignedIn /> : <Welcome />;
+  return useIsAuthenticated() ? <TagCloudPage /> : <Welcome />;
 }

@@ -1,3 +1,5 @@
+import { GIFS_QUERY_ROOT } from '@/lib/query-roots';
+
 /** Which GIFs a gallery shows (spec §2): all, a search, one tag, or one uploader. */
 export type GifFilter =
   | { kind: 'all' }
@@ -6,7 +8,7 @@ export type GifFilter =
   | { kind: 'user'; username: string };
 
 export const gifKeys = {
-  all: ['gifs'] as const,
+  all: GIFS_QUERY_ROOT,
   lists: () => [...gifKeys.all, 'list'] as const,
   list: (filter: GifFilter) => [...gifKeys.lists(), filter] as const,
   details: () => [...gifKeys.all, 'detail'] as const,

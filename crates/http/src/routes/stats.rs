@@ -1,0 +1,123 @@
+//! The statistics dashboard (admins only).
+
+use actix_web::{get, web, HttpResponse};
+use gifshelf_app::stats::{bytes_to_mb, round2};
+use gifshelf_domain::stats::GifStat;
+use serde::Deserialize;
+
+use crate::dto::{DetailedStats, GifStatRow, OverviewStats, UserStatRow};
+use crate::extract::AdminUser;
+use crate::{ApiError, AppState};
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(overview).service(detailed).service(by_size).service(by_tag).service(by_activity).service(by_type);
+}
+
+fn pairs(list: Vec<(String, i64)>) -> Vec<(String, String)> {
+    list.into_iter().map(|(label, n)| (label, n.to_string())).collect()
+}
+
+fn mb_text(bytes: f64) -> String {
+    format!("{:.2}", bytes_to_mb(bytes))
+}
+
+fn gif_rows(rows: Vec<GifStat>) -> Vec<GifStatRow> {
+    rows.into_iter()
+        .map(|g| GifStatRow {
+            id: g.id,
+            title: g.title,
+            size_mb: bytes_to_mb(g.size_bytes as f64),
+            views: g.views,
+            content_type: g.content_type,
+        })
+        .collect()
+}
+
+#[get("/stats")]
+async fn overview(state: web::Data<AppState>, _admin: AdminUser) -> Result<HttpResponse, ApiError> {
+    let o = state.stats.overview().await?;
+    let f = o.figures;
+    Ok(HttpResponse::Ok().json(OverviewStats {
+        total_gifs: f.total_gifs,
+        total_users: f.total_users,
+        total_tags: f.total_tags,
+        empty_tags_count: f.empty_tags,
+        total_views: f.total_views,
+        average_tags_per_gif: o.average_tags_per_gif,
+        average_gifs_per_user: o.average_gifs_per_user,
+        average_views_per_gif: o.average_views_per_gif,
+        total_content_size_bytes: f.total_content_bytes,
+        total_content_size_mb: round2(o.total_content_mb),
+        gifs_uploaded_today: f.uploaded_today,
+        gifs_uploaded_this_week: f.uploaded_this_week,
+        last_updated: o.computed_at.and_utc().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        most_used_tags: pairs(f.most_used_tags),
+        top_users: pairs(f.top_users),
+        most_viewed_gifs: pairs(f.most_viewed),
+    }))
+}
+
+#[get("/stats/detailed")]
+async fn detailed(state: web::Data<AppState>, _admin: AdminUser) -> Result<HttpResponse, ApiError> {
+    let d = state.stats.detailed().await?;
+    Ok(HttpResponse::Ok().json(DetailedStats {
+        daily_uploads_last_week: d.daily_uploads.into_iter().map(|(day, n)| (day.to_string(), n.to_string())).collect(),
+        tag_distribution: pairs(d.tag_distribution),
+        user_activity_stats: d
+            .activity
+            .into_iter()
+            .map(|(level, n)| (level.label().to_owned(), n.to_string()))
+            .collect(),
+        size_buckets: d
+            .size_buckets
+            .into_iter()
+            .map(|(bucket, n, avg)| (bucket.label().to_owned(), n.to_string(), mb_text(avg)))
+            .collect(),
+        content_type_stats: d.content_types.into_iter().map(|(t, n, avg)| (t, n.to_string(), mb_text(avg))).collect(),
+    }))
+}
+
+#[get("/stats/detailed/size/{range}")]
+async fn by_size(
+    state: web::Data<AppState>,
+    _admin: AdminUser,
+    range: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    Ok(HttpResponse::Ok().json(gif_rows(state.stats.gifs_in_range(&range).await?)))
+}
+
+#[get("/stats/detailed/tag/{tag}")]
+async fn by_tag(
+    state: web::Data<AppState>,
+    _admin: AdminUser,
+    tag: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    Ok(HttpResponse::Ok().json(gif_rows(state.stats.gifs_with_tag(&tag).await?)))
+}
+
+#[get("/stats/detailed/activity/{level}")]
+async fn by_activity(
+    state: web::Data<AppState>,
+    _admin: AdminUser,
+    level: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let users = state.stats.users_at_level(&level).await?;
+    let rows: Vec<UserStatRow> =
+        users.into_iter().map(|u| UserStatRow { id: u.id, username: u.username, gif_count: u.gif_count }).collect();
+    Ok(HttpResponse::Ok().json(rows))
+}
+
+#[derive(Debug, Deserialize)]
+struct TypeQuery {
+    #[serde(rename = "type", default)]
+    content_type: String,
+}
+
+#[get("/stats/detailed/content-type")]
+async fn by_type(
+    state: web::Data<AppState>,
+    _admin: AdminUser,
+    query: web::Query<TypeQuery>,
+) -> Result<HttpResponse, ApiError> {
+    Ok(HttpResponse::Ok().json(gif_rows(state.stats.gifs_of_type(&query.content_type).await?)))
+}

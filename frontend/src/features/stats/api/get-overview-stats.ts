@@ -1,0 +1,19 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { OverviewStats } from '@/api/generated/OverviewStats';
+import { apiRequest } from '@/lib/api-client';
+import { statsKeys } from './query-keys';
+
+/** GET /api/stats → the overview statistics (admin only). */
+export const getOverviewStats = (signal?: AbortSignal) =>
+  apiRequest<OverviewStats>('/api/stats', {
+    defaultError: 'Failed to fetch application stats',
+    ...(signal ? { signal } : {}),
+  });
+
+export const overviewStatsQueryOptions = () =>
+  queryOptions({
+    queryKey: statsKeys.overview(),
+    queryFn: ({ signal }) => getOverviewStats(signal),
+  });
+
+export const useOverviewStats = () => useQuery(overviewStatsQueryOptions());

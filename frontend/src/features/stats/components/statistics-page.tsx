@@ -1,0 +1,117 @@
+import { useState } from 'react';
+import { errorMessage } from '@/lib/api-client';
+import { formatDateTime } from '@/lib/format';
+import { useDetailedStats } from '../api/get-detailed-stats';
+import { useOverviewStats } from '../api/get-overview-stats';
+import type { DetailKind, DetailTarget } from '../api/query-keys';
+import '../chart-setup';
+import { useClearStatsOnLeave } from '../hooks/use-clear-stats-on-leave';
+import { statsSummary } from '../stats-format';
+import { DetailModal } from './detail-modal';
+import { DetailedTab } from './detailed-tab';
+import { OverviewTab } from './overview-tab';
+import { StatsError } from './stats-error';
+import { StatsTabs, panelId, tabId, type StatsTab } from './stats-tabs';
+import './stats.css';
+
+const Loading = () => (
+  <p className="state-line" role="status">
+    Loading statistics...
+  </p>
+);
+
+/**
+ * The admin statistics dashboard (spec §2, §4): overview and detailed tabs, refresh, error view
+ * with retry, and the detail modals. Loaded lazily with chart.js (see app/routes/statistics.tsx).
+ */
+export function StatisticsPage() {
+  useClearStatsOnLeave();
+  const [tab, setTab] = useState<StatsTab>('overview');
+  const [detailedRequested, setDetailedRequested] = useState(false);
+  const [detail, setDetail] = useState<DetailTarget | null>(null);
+  const overview = useOverviewStats();
+  const detailed = useDetailedStats(detailedRequested);
+
+  const refreshing = overview.isFetching || detailed.isFetching;
+  const refresh = () => {
+    void overview.refetch();
+    if (detailedRequested) void detailed.refetch();
+  };
+  const selectTab = (next: StatsTab) => {
+    setTab(next);
+    if (next === 'detailed') setDetailedRequested(true);
+  };
+  const open = (kind: DetailKind, value: string) => setDetail({ kind, value });
+
+  const overviewLoading = overview.isPending || (overview.isError && overview.isFetching);
+  const detailedLoading = detailed.isPending || (detailed.isError && detailed.isFetching);
+
+  return (
+    <div className="stats">
+      <header className="stats-header">
+        <div className="stats-header__text">
+          <h1 className="page-title stats-header__title">Application Statistics</h1>
+          <p className="stats-header__subtitle">Analytics and insights</p>
+          {overview.data?.lastUpdated ? (
+            <p className="stats-header__updated">
+              Last updated: <time dateTime={overview.data.lastUpdated}>{formatDateTime(overview.data.lastUpdated)}</time>
+            </p>
+          ) : null}
+        </div>
+        <div className="stats-header__aside">
+          {overview.data ? <p className="stats-header__summary">{statsSummary(overview.data)}</p> : null}
+          <button type="button" className="btn btn--primary" disabled={refreshing} onClick={refresh}>
+            {refreshing ? 'Refreshing...' : 'Refresh Data'}
+          </button>
+        </div>
+      </header>
+
+      {overviewLoading ? (
+        <Loading />
+      ) : overview.isError ? (
+        <StatsError
+          message={errorMessage(overview.error, 'Failed to fetch application stats')}
+          onRetry={() => void overview.refetch()}
+        />
+      ) : (
+        <>
+          <StatsTabs selected={tab} onSelect={selectTab} />
+          <div
+            role="tabpanel"
+            id={panelId('overview')}
+            aria-labelledby={tabId('overview')}
+            hidden={tab !== 'overview'}
+            className="stats-tabpanel"
+          >
+            {tab === 'overview' ? <OverviewTab stats={overview.data} onSelectTag={(tag) => open('tag', tag)} /> : null}
+          </div>
+          <div
+            role="tabpanel"
+            id={panelId('detailed')}
+            aria-labelledby={tabId('detailed')}
+            hidden={tab !== 'detailed'}
+            className="stats-tabpanel"
+          >
+            {tab !== 'detailed' ? null : detailedLoading ? (
+              <Loading />
+            ) : detailed.isError ? (
+              <StatsError
+                message={errorMessage(detailed.error, 'Failed to fetch detailed stats')}
+                onRetry={() => {
+                  void overview.refetch();
+                  void detailed.refetch();
+                }}
+              />
+            ) : (
+              <DetailedTab stats={detailed.data} onSelect={open} />
+            )}
+          </div>
+        </>
+      )}
+
+      {detail ? <DetailModal target={detail} onClose={() => setDetail(null)} /> : null}
+    </div>
+  );
+}
+
+export default StatisticsPage;

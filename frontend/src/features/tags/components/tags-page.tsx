@@ -1,0 +1,114 @@
+import { useMemo } from 'react';
+import { Link } from 'react-router-dom';
+import { paths } from '@/app/paths';
+import type { TagDto } from '@/api/generated/TagDto';
+import { useToast } from '@/components/toast/toast-provider';
+import { errorMessage } from '@/lib/api-client';
+import { useIsAdmin } from '@/lib/session';
+import { useTags } from '@/lib/tags/get-tags';
+import { useDeleteEmptyTags } from '../api/delete-empty-tags';
+import { sortTags } from '../tag-order';
+import { CreateTagForm } from './create-tag-form';
+import { CloudIcon, TrashIcon } from './icons';
+import { TagRow } from './tag-row';
+import './tags.css';
+
+export const DELETE_EMPTY_CONFIRM = 'Are you sure you want to delete all tags with 0 GIFs?';
+export const emptyTagsDeletedMessage = (n: number) =>
+  n === 0 ? 'There were no empty tags to delete' : `Deleted ${n} empty ${n === 1 ? 'tag' : 'tags'}`;
+
+/** /tags: browse every tag ("Browse by Tags"); admins manage them ("Manage Tags", spec §2). */
+export function TagsPage() {
+  const isAdmin = useIsAdmin();
+  const tags = useTags();
+  const sorted = useMemo(() => sortTags(tags.data ?? []), [tags.data]);
+  const title = isAdmin ? 'Manage Tags' : 'Browse by Tags';
+
+  return (
+    <section className="tags-page" aria-labelledby="tags-title">
+      <div className="tags-page__head">
+        <h1 id="tags-title" className="page-title tags-page__title">
+          {title}
+        </h1>
+        <Link to={paths.tagCloud} className="btn btn--secondary btn--small">
+          <CloudIcon />
+          Tag Cloud
+        </Link>
+      </div>
+
+      <CreateTagForm />
+
+      <section className="tags-panel" aria-labelledby="tags-list-title">
+        <div className="tags-panel__head">
+          <h2 id="tags-list-title" className="tags-panel__title">
+            All tags
+            {tags.isSuccess && <span className="tags-panel__total"> {sorted.length}</span>}
+          </h2>
+          {isAdmin && <DeleteEmptyTagsButton />}
+        </div>
+        {tags.isPending ? (
+          <p className="state-line" role="status">
+            Loading tags...
+          </p>
+        ) : tags.isError ? (
+          <p className="form-message form-message--error" role="alert">
+            Error: {errorMessage(tags.error, 'Failed to fetch tags')}
+          </p>
+        ) : sorted.length === 0 ? (
+          <p className="state-line" role="status">
+            No tags found.
+          </p>
+        ) : isAdmin ? (
+          <ul className="tag-rows" aria-label="Tags">
+            {sorted.map((tag) => (
+              <TagRow key={tag.id} tag={tag} />
+            ))}
+          </ul>
+        ) : (
+          <TagGrid tags={sorted} />
+        )}
+      </section>
+    </section>
+  );
+}
+
+/** Browse mode: every tag as "{name} ({count})", linking to its gallery. */
+function TagGrid({ tags }: { tags: TagDto[] }) {
+  return (
+    <ul className="tag-grid" aria-label="Tags">
+      {tags.map((tag) => (
+        <li key={tag.id}>
+          <Link to={paths.tag(tag.name)} className="tag-entry">
+            <span className="tag-entry__name">{tag.name}</span>{' '}
+            <span className={tag.count === 0 ? 'tag-count tag-count--zero' : 'tag-count'}>
+              ({tag.count})
+            </span>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function DeleteEmptyTagsButton() {
+  const toast = useToast();
+  const deleteEmpty = useDeleteEmptyTags();
+  const onClick = () => {
+    if (!window.confirm(DELETE_EMPTY_CONFIRM)) return;
+    deleteEmpty.mutate(undefined, {
+      onSuccess: ({ deletedIds }) => toast.success(emptyTagsDeletedMessage(deletedIds.length)),
+      onError: (error) => toast.error(errorMessage(error, 'Failed to delete empty tags')),
+    });
+  };
+  return (
+    <button
+      type="button"
+      className="btn btn--small tags-danger-btn"
+      disabled={deleteEmpty.isPending}
+      onClick={onClick}
+    >
+      <TrashIcon />
+      Delete Empty Tags
+    </button>
+  );
+}
