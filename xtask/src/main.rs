@@ -134,16 +134,30 @@ fn test() -> Result {
     ensure_frontend_deps()?;
     exec(&mut npm(&["run", "typecheck"]))?;
     exec(&mut npm(&["test"]))?;
-    // 3. End to end: the real server (built by step 1) and the built SPA in headless Chromium.
+    // 3. End to end: the real server and the built SPA in headless Chromium. Step 1 built the
+    //    binary already (integration tests need it); building it again with other features would
+    //    recompile half the tree.
     exec(&mut npm(&["run", "build"]))?;
-    exec(cargo().args(["build", "-p", "gifshelf-server"]))?;
+    let binary = root().join("target/debug/gifshelf");
+    if !binary.exists() {
+        exec(cargo().args(["build", "-p", "gifshelf-server"]))?;
+    }
     let chromium = find_chromium()?;
+    let port = std::env::var("E2E_PORT").map_or_else(|_| free_port(), Ok)?;
     exec(
         npm(&["run", "e2e"])
-            .env("GIFSHELF_BIN", root().join("target/debug/gifshelf"))
+            .env("GIFSHELF_BIN", binary)
             .env("CHROMIUM_PATH", chromium)
+            .env("E2E_PORT", port)
             .env("CI", std::env::var("CI").unwrap_or_else(|_| "true".into())),
     )
+}
+
+/// A loopback port nobody listens on right now, so a stray server never fails the run.
+fn free_port() -> Result<String> {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| format!("no free port: {e}"))?;
+    let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+    Ok(port.to_string())
 }
 
 fn find_chromium() -> Result<PathBuf> {
@@ -170,9 +184,9 @@ fn ci() -> Result {
 fn bench(args: &[String]) -> Result {
     let filter = args.first().map(String::as_str);
     let mut ran = false;
-    for (name, package) in [("media", "gifshelf-media")] {
-        if filter.is_none_or(|f| f == name) && root().join("crates").join(name).exists() {
-            exec(cargo().args(["bench", "-p", package]))?;
+    for (name, package, bench) in [("media", "gifshelf-media", "media"), ("api", "gifshelf-server", "api")] {
+        if filter.is_none_or(|f| f == name) {
+            exec(cargo().args(["bench", "-p", package, "--bench", bench]))?;
             ran = true;
         }
     }

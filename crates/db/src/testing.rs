@@ -100,3 +100,106 @@ pub fn with_database(url: &str, name: &str) -> String {
         None => format!("{root}/{name}"),
     }
 }
+
+/// Fills the database with `users` users and `gifs` GIFs (tiny fake blob keys, up to three of
+/// `tags` tags each, titles and descriptions from a small vocabulary) in bulk, for benchmarks.
+///
+/// # Errors
+/// When the inserts fail.
+pub fn seed(db: &Database, users: usize, gifs: usize, tags: usize) -> Result<(), String> {
+    use std::fmt::Write;
+
+    const WORDS: [&str; 24] = [
+        "cat", "dog", "happy", "sad", "dance", "party", "reaction", "funny", "wow", "facepalm", "cool", "hello",
+        "thanks", "yes", "no", "coffee", "monday", "weekend", "rain", "sun", "pizza", "space", "robot", "wave",
+    ];
+    let users = users.max(1);
+    let mut rng_state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        rng_state ^= rng_state << 13;
+        rng_state ^= rng_state >> 7;
+        rng_state ^= rng_state << 17;
+        rng_state
+    };
+    let mut statements: Vec<String> = Vec::new();
+    let mut sql = String::from("INSERT INTO users (username, username_key, email, password_hash, role, created_at, credentials_changed_at) VALUES ");
+    for u in 0..users {
+        let _ = write!(sql, "{}('seed{u}', 'seed{u}', 'seed{u}@example.com', 'x', 'USER', '2026-01-01 00:00:00', '2026-01-01 00:00:00')", if u > 0 { "," } else { "" });
+    }
+    statements.push(sql);
+    let mut sql = String::from("INSERT INTO tags (name, created_at) VALUES ");
+    for t in 0..tags {
+        let _ =
+            write!(sql, "{}('{}-{t}', '2026-01-01 00:00:00')", if t > 0 { "," } else { "" }, WORDS[t % WORDS.len()]);
+    }
+    if tags > 0 {
+        statements.push(sql);
+    }
+    let base = chrono::NaiveDate::from_ymd_opt(2026, 1, 1).and_then(|d| d.and_hms_opt(0, 0, 0)).unwrap_or_default();
+    for chunk_start in (0..gifs).step_by(1000) {
+        let mut gif_sql = String::from(
+            "INSERT INTO gifs (id, share_id, title, description, uploader_id, uploaded_at, view_count, content_type, \
+             content_key, content_size, content_width, content_height, frame_count, thumbnail_type, thumbnail_key, \
+             thumbnail_size, thumbnail_width, thumbnail_height, static_type, static_key, static_size, static_width, \
+             static_height, search_text) VALUES ",
+        );
+        let mut link_sql = String::from("INSERT INTO gif_tags (gif_id, tag_id) VALUES ");
+        let mut links = 0;
+        for g in chunk_start..(chunk_start + 1000).min(gifs) {
+            let id = g + 1;
+            let w1 = WORDS[(next() % 24) as usize];
+            let w2 = WORDS[(next() % 24) as usize];
+            let w3 = WORDS[(next() % 24) as usize];
+            let title = format!("{w1} {w2} {id}");
+            let description = format!("a {w3} gif");
+            let uploader = (next() % users as u64) + 1;
+            let when = base + chrono::Duration::seconds((g as i64) * 300);
+            let size = 1000 + (next() % 9_000_000) as i64;
+            let mut tag_names = Vec::new();
+            if tags > 0 {
+                let mut chosen = Vec::new();
+                for _ in 0..(next() % 4) {
+                    let t = (next() % tags as u64) as usize;
+                    if !chosen.contains(&t) {
+                        chosen.push(t);
+                        tag_names.push(format!("{}-{t}", WORDS[t % WORDS.len()]));
+                        let _ = write!(link_sql, "{}({id}, {})", if links > 0 { "," } else { "" }, t + 1);
+                        links += 1;
+                    }
+                }
+            }
+            let search = format!("{title}\n{description}\n{}", tag_names.join("\n")).to_lowercase();
+            let _ = write!(
+                gif_sql,
+                "{}({id}, 'share{id}', '{title}', '{description}', {uploader}, '{}', {}, 'image/gif', 'k/{id}/o', {size}, \
+                 320, 240, 10, 'image/gif', 'k/{id}/t', 5000, 320, 240, 'image/png', 'k/{id}/s', 800, 320, 240, '{search}')",
+                if g > chunk_start { "," } else { "" },
+                when.format("%Y-%m-%d %H:%M:%S"),
+                next() % 1000,
+            );
+        }
+        statements.push(gif_sql);
+        if links > 0 {
+            statements.push(link_sql);
+        }
+    }
+    db.with_conn(|conn| {
+        let postgres = matches!(conn, crate::connection::AnyConnection::Postgresql(_));
+        conn.batch_execute("BEGIN").map_err(|e| crate::DbError::Migrate(e.to_string()))?;
+        for statement in &statements {
+            conn.batch_execute(statement).map_err(|e| crate::DbError::Migrate(e.to_string()))?;
+        }
+        if postgres {
+            conn.batch_execute(
+                "SELECT setval('gifs_id_seq', (SELECT MAX(id) FROM gifs)); ANALYZE gifs; ANALYZE gif_tags; ANALYZE tags; ANALYZE users;",
+            )
+            .map_err(|e| crate::DbError::Migrate(e.to_string()))?;
+        }
+        conn.batch_execute("COMMIT").map_err(|e| crate::DbError::Migrate(e.to_string()))?;
+        if !postgres {
+            conn.batch_execute("ANALYZE").map_err(|e| crate::DbError::Migrate(e.to_string()))?;
+        }
+        Ok(())
+    })
+    .map_err(|e| e.to_string())
+}

@@ -1,0 +1,127 @@
+//! `cargo xtask bench api`: p50/p95 of the gallery, a tag page, searches, details and the
+//! statistics over real HTTP, with 100,000 GIFs and 2,000 users seeded, on SQLite and (when
+//! `GIFSHELF_TEST_POSTGRES_URL` is set) PostgreSQL. It measures; it never fails on a figure.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use gifshelf_db::testing::{seed, TestDb};
+use gifshelf_domain::ports::UserRepository;
+use gifshelf_domain::user::Role;
+use gifshelf_server::{Application, Settings};
+
+const GIFS: usize = 100_000;
+const USERS: usize = 2_000;
+const TAGS: usize = 300;
+
+fn percentile(sorted: &[Duration], p: f64) -> f64 {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i].as_secs_f64() * 1000.0
+}
+
+async fn measure(client: &reqwest::Client, base: &str, token: &str, paths: &[String], rounds: usize) -> (f64, f64) {
+    for path in paths.iter().take(5) {
+        let _ = client.get(format!("{base}{path}")).bearer_auth(token).send().await.unwrap().bytes().await;
+    }
+    let mut times = Vec::with_capacity(rounds);
+    for i in 0..rounds {
+        let path = &paths[i % paths.len()];
+        let start = Instant::now();
+        let response = client.get(format!("{base}{path}")).bearer_auth(token).send().await.unwrap();
+        assert!(response.status().is_success(), "{path}: {}", response.status());
+        let _ = response.bytes().await.unwrap();
+        times.push(start.elapsed());
+    }
+    times.sort();
+    (percentile(&times, 0.5), percentile(&times, 0.95))
+}
+
+async fn run(name: &str, test_db: TestDb) {
+    let started = Instant::now();
+    seed(&test_db.db, USERS, GIFS, TAGS).unwrap();
+    println!("\n== {name}: seeded {GIFS} GIFs, {USERS} users, {TAGS} tags in {:.1} s", started.elapsed().as_secs_f64());
+    let data = tempfile::tempdir().unwrap();
+    let vars: HashMap<&str, String> = [
+        ("GIFSHELF_BIND", "127.0.0.1:0".to_owned()),
+        ("GIFSHELF_DATA_DIR", data.path().display().to_string()),
+        ("GIFSHELF_DATABASE_URL", test_db.url.clone()),
+        ("GIFSHELF_WEB_DIR", data.path().display().to_string()),
+        ("GIFSHELF_BCRYPT_COST", "4".to_owned()),
+    ]
+    .into_iter()
+    .collect();
+    let settings = Settings::from_sources(None, |k| vars.get(k).cloned()).unwrap();
+    let app = Application::build(&settings).unwrap();
+    let base = format!("http://127.0.0.1:{}", app.port());
+    tokio::spawn(app.run_until_stopped());
+    let client = reqwest::Client::new();
+    let body = serde_json::json!({"username": "benchadmin", "email": "b@example.com", "password": "secret1", "confirmPassword": "secret1"});
+    client.post(format!("{base}/api/auth/register")).json(&body).send().await.unwrap();
+    test_db.db.set_role("benchadmin", Role::Admin).await.unwrap();
+    let login: serde_json::Value = client
+        .post(format!("{base}/api/auth/login"))
+        .json(&serde_json::json!({"username": "benchadmin", "password": "secret1"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let token = login["token"].as_str().unwrap().to_owned();
+
+    let cases: Vec<(&str, Vec<String>, usize)> = vec![
+        ("gallery, first page", vec!["/api/gifs/dtos?page=0&size=12".into()], 300),
+        ("gallery, page 400", vec!["/api/gifs/dtos?page=400&size=12".into()], 200),
+        (
+            "tag page",
+            (0..20)
+                .map(|t| {
+                    format!(
+                        "/api/gifs/dtos/tag/{}-{t}?size=12",
+                        [
+                            "cat", "dog", "happy", "sad", "dance", "party", "reaction", "funny", "wow", "facepalm",
+                            "cool", "hello", "thanks", "yes", "no", "coffee", "monday", "weekend", "rain", "sun"
+                        ][t]
+                    )
+                })
+                .collect(),
+            300,
+        ),
+        ("user page", (1..=20).map(|u| format!("/api/gifs/dtos/user/seed{u}?size=12")).collect(), 300),
+        (
+            "search, one word",
+            ["pizza", "robot", "coffee", "monday", "space"]
+                .iter()
+                .map(|w| format!("/api/gifs/dtos/search?q={w}&size=12"))
+                .collect(),
+            300,
+        ),
+        (
+            "search, two words",
+            ["cat%20dance", "happy%20monday", "robot%20wave", "sun%20pizza"]
+                .iter()
+                .map(|w| format!("/api/gifs/dtos/search?q={w}&size=12"))
+                .collect(),
+            300,
+        ),
+        ("search, rare word", vec!["/api/gifs/dtos/search?q=12345&size=12".into()], 200),
+        ("detail", (0..50).map(|i| format!("/api/gifs/dto/{}", 1 + i * 1999)).collect(), 300),
+        ("stats overview", vec!["/api/stats".into()], 40),
+        ("stats detailed", vec!["/api/stats/detailed".into()], 40),
+    ];
+    println!("{:<22} {:>9} {:>9}", "request", "p50 ms", "p95 ms");
+    for (label, paths, rounds) in cases {
+        let (p50, p95) = measure(&client, &base, &token, &paths, rounds).await;
+        println!("{label:<22} {p50:>9.2} {p95:>9.2}");
+    }
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    run("SQLite", TestDb::sqlite()).await;
+    match TestDb::postgres("bench") {
+        Some(db) => run("PostgreSQL", db).await,
+        None => println!("\nPostgreSQL skipped: set GIFSHELF_TEST_POSTGRES_URL"),
+    }
+}
