@@ -156,8 +156,20 @@ type Generator = fn() -> Vec<u8>;
 
 // ---------- quality ----------
 
-fn frames_of(bytes: &[u8]) -> Vec<RgbaImage> {
-    GifDecoder::new(Cursor::new(bytes)).unwrap().into_frames().map(|f| f.unwrap().into_buffer()).collect()
+/// The composited frames of a GIF with the time (ms) at which each starts showing.
+fn frames_of(bytes: &[u8]) -> Vec<(RgbaImage, u64)> {
+    let mut t = 0u64;
+    GifDecoder::new(Cursor::new(bytes))
+        .unwrap()
+        .into_frames()
+        .map(|f| {
+            let f = f.unwrap();
+            let (n, d) = f.delay().numer_denom_ms();
+            let start = t;
+            t += u64::from(n) / u64::from(d.max(1));
+            (f.into_buffer(), start)
+        })
+        .collect()
 }
 
 fn over_white(p: &image::Rgba<u8>) -> [f64; 3] {
@@ -166,33 +178,83 @@ fn over_white(p: &image::Rgba<u8>) -> [f64; 3] {
 }
 
 /// PSNR (dB) of `test` frames against a float Lanczos3 downscale of the composited source
-/// frames, over white, on up to 40 evenly spaced frames.
-fn psnr(source: &[RgbaImage], test: &[u8]) -> (f64, usize) {
+/// frames, over white, on up to 40 evenly spaced source frames. Each source frame is compared
+/// with the test frame on screen at its start time, so an optimiser that merges or drops
+/// frames (gifsicle does) is still measured; `None` when the test has no frames.
+fn psnr(source: &[(RgbaImage, u64)], test: &[u8]) -> Option<f64> {
     let test = frames_of(test);
-    if test.len() != source.len() || test.is_empty() {
-        return (f64::NAN, 0);
+    if test.is_empty() || source.is_empty() {
+        return None;
     }
-    let (tw, th) = test[0].dimensions();
+    let (tw, th) = test[0].0.dimensions();
     let step = source.len().div_ceil(40);
     let (mut se, mut n) = (0.0, 0.0);
-    let mut used = 0;
     for i in (0..source.len()).step_by(step) {
-        let reference = if source[i].dimensions() == (tw, th) {
-            source[i].clone()
+        let (src, at) = &source[i];
+        let j = if test.len() == source.len() { i } else { test.partition_point(|(_, s)| s <= at).saturating_sub(1) };
+        let reference = if src.dimensions() == (tw, th) {
+            src.clone()
         } else {
-            image::imageops::resize(&source[i], tw, th, image::imageops::FilterType::Lanczos3)
+            image::imageops::resize(src, tw, th, image::imageops::FilterType::Lanczos3)
         };
-        for (a, b) in reference.pixels().zip(test[i].pixels()) {
+        for (a, b) in reference.pixels().zip(test[j].0.pixels()) {
             let (a, b) = (over_white(a), over_white(b));
             for c in 0..3 {
                 se += (a[c] - b[c]).powi(2);
             }
             n += 3.0;
         }
-        used += 1;
     }
     let mse = se / n;
-    (if mse == 0.0 { 99.0 } else { 10.0 * (255.0f64 * 255.0 / mse).log10() }, used)
+    Some(if mse == 0.0 { 99.0 } else { 10.0 * (255.0f64 * 255.0 / mse).log10() })
+}
+
+/// One case's figures, for the summary.
+struct Row {
+    name: String,
+    src_b: f64,
+    probe_ms: f64,
+    static_ms: f64,
+    peak_mb: f64,
+    cpu_x: f64,
+    b_x: f64,
+    psnr: Option<f64>,
+    gs_psnr: Option<f64>,
+}
+
+fn verdict(label: &str, rows: &[Row], ok: impl Fn(&Row) -> Option<bool>, show: impl Fn(&Row) -> String) {
+    let checked: Vec<(&Row, bool)> = rows.iter().filter_map(|r| ok(r).map(|b| (r, b))).collect();
+    if checked.is_empty() {
+        println!("target {label:<34} n/a (nothing to compare)");
+        return;
+    }
+    let failed: Vec<String> =
+        checked.iter().filter(|(_, b)| !b).map(|(r, _)| format!("{} {}", r.name, show(r))).collect();
+    if failed.is_empty() {
+        println!("target {label:<34} met ({} cases)", checked.len());
+    } else {
+        println!("target {label:<34} NOT met: {} of {} cases fail: {}", failed.len(), checked.len(), failed.join(", "));
+    }
+}
+
+fn summary(rows: &[Row]) {
+    let fin = |v: f64| v.is_finite().then_some(v);
+    verdict("animated bytes <= 1.0x gifsicle", rows, |r| fin(r.b_x).map(|v| v <= 1.0), |r| format!("{:.2}x", r.b_x));
+    verdict("CPU <= 0.5x gifsicle", rows, |r| fin(r.cpu_x).map(|v| v <= 0.5), |r| format!("{:.2}x", r.cpu_x));
+    verdict(
+        "PSNR >= gifsicle's",
+        rows,
+        |r| Some(r.psnr? >= r.gs_psnr? - 0.005),
+        |r| format!("{:.2} < {:.2}", r.psnr.unwrap_or(f64::NAN), r.gs_psnr.unwrap_or(f64::NAN)),
+    );
+    verdict(
+        "peak memory < 64 MB (uploads <= 10 MB)",
+        rows,
+        |r| (r.src_b <= 11e6).then_some(r.peak_mb < 64.0),
+        |r| format!("{:.1} MB", r.peak_mb),
+    );
+    verdict("static thumbnail < 30 ms", rows, |r| Some(r.static_ms < 30.0), |r| format!("{:.1} ms", r.static_ms));
+    verdict("probe < 10 ms", rows, |r| Some(r.probe_ms < 10.0), |r| format!("{:.2} ms", r.probe_ms));
 }
 
 fn main() {
@@ -256,6 +318,8 @@ fn main() {
         "PSNR",
         "gsPSNR"
     );
+    let db = |q: Option<f64>| q.map_or_else(|| "n/a".to_string(), |v| format!("{v:.2}"));
+    let mut rows = Vec::new();
     for (name, path) in &cases {
         let src_len = std::fs::metadata(path).unwrap().len();
         // Our run, in a child process; work on a copy path for outputs.
@@ -274,8 +338,8 @@ fn main() {
             (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]);
         let ours = std::fs::read(work.with_extension("ours.gif")).unwrap();
         let source = frames_of(&std::fs::read(path).unwrap());
-        let (q_ours, _) = psnr(&source, &ours);
-        let (mut gs_cpu, mut gs_b, mut q_gs) = (f64::NAN, f64::NAN, f64::NAN);
+        let q_ours = psnr(&source, &ours);
+        let (mut gs_cpu, mut gs_b, mut q_gs) = (f64::NAN, f64::NAN, None);
         if has_gifsicle {
             let gs_out = dir.join(format!("{name}.gifsicle.gif"));
             let c0 = cpu_ms(libc::RUSAGE_CHILDREN);
@@ -290,14 +354,26 @@ fn main() {
             if st.success() {
                 let gb = std::fs::read(&gs_out).unwrap();
                 gs_b = gb.len() as f64;
-                q_gs = psnr(&source, &gb).0;
+                q_gs = psnr(&source, &gb);
             }
         }
         println!(
-            "{:<24} {:>9} {:>5} {:>5} {:>8.3} {:>8.1} {:>8.1} {:>7.1} {:>9} {:>8} {:>8.2} | {:>9.1} {:>9} {:>6.2} {:>6.2} | {:>6.2} {:>6.2}",
+            "{:<24} {:>9} {:>5} {:>5} {:>8.3} {:>8.1} {:>8.1} {:>7.1} {:>9} {:>8} {:>8.2} | {:>9.1} {:>9} {:>6.2} {:>6.2} | {:>6} {:>6}",
             name, src_len, frames, tw, probe_ms, cpu, wall, hwm / 1024.0, anim_b, still_b, static_ms,
-            gs_cpu, gs_b, cpu / gs_cpu, anim_b / gs_b, q_ours, q_gs
+            gs_cpu, gs_b, cpu / gs_cpu, anim_b / gs_b, db(q_ours), db(q_gs)
         );
+        rows.push(Row {
+            name: name.clone(),
+            src_b: src_len as f64,
+            probe_ms,
+            static_ms,
+            peak_mb: hwm / 1024.0,
+            cpu_x: cpu / gs_cpu,
+            b_x: anim_b / gs_b,
+            psnr: q_ours,
+            gs_psnr: q_gs,
+        });
     }
-    println!("cpu x = our CPU / gifsicle CPU; B x = our animated bytes / gifsicle bytes; PSNR in dB vs a float Lanczos3 downscale of the composited source (up to 40 frames, over white); peak MB = child VmHWM including the input bytes.");
+    println!("cpu x = our CPU / gifsicle CPU; B x = our animated bytes / gifsicle bytes; PSNR in dB vs a float Lanczos3 downscale of the composited source (up to 40 frames, over white); peak MB = child VmHWM including the input bytes; frames are paired by display time when the frame counts differ.");
+    summary(&rows);
 }

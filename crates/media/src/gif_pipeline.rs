@@ -4,7 +4,7 @@ use std::num::NonZeroU64;
 
 use gif::{ColorOutput, DecodeOptions, DisposalMethod, MemoryLimit, Repeat};
 
-use crate::anim_encode::AnimEncoder;
+use crate::anim_encode::{AnimEncoder, KEEP_CLOSE_RESIZED};
 use crate::limits::{Deadline, Limits};
 use crate::probe::gif_info;
 use crate::resize::{Rect, Thumbnailer};
@@ -154,7 +154,8 @@ pub(crate) fn process_gif(
         Canvas { w: cw, h: ch, px: try_zeroed(cw as usize * ch as usize * 4)?, clear: cw as usize * ch as usize };
     let mut saved = Vec::new();
     let mut thumb = Thumbnailer::new(cw, ch, tw, th);
-    let mut enc = AnimEncoder::new(tw, th, repeat_of(info.loop_count), global.as_deref());
+    let mut enc = AnimEncoder::new(tw, th, repeat_of(info.loop_count), global.as_deref())
+        .with_keep_close(if (tw, th) == (cw, ch) { 0 } else { KEEP_CLOSE_RESIZED });
     let mut pending_disposal: Option<(DisposalMethod, Rect)> = None;
     let mut first: Option<Vec<u8>> = None;
     let mut frames = 0u32;

@@ -6,6 +6,7 @@ mod anim_encode;
 mod error;
 mod gif_pipeline;
 mod limits;
+mod lzw;
 mod probe;
 mod processor;
 mod quantize;

@@ -245,3 +245,41 @@ fn narrow_corpus_file_is_rendered_exactly() {
         assert_eq!(bad, 0, "frame {i} differs in {bad} pixels");
     }
 }
+
+/// A sprite on a transparent canvas, cleared (Background) after each frame, beside a block that
+/// never changes: the output clears only what it must and stays pixel-exact.
+#[test]
+fn partial_clear_to_transparent_stays_pixel_correct() {
+    let (w, h) = (40u16, 30u16);
+    let mut f0 = F::solid(0, 0, w, h, 4);
+    f0.transparent = Some(4);
+    for y in 20..30usize {
+        for x in 30..40usize {
+            f0.idx[y * 40 + x] = 1;
+        }
+    }
+    let mut f1 = F::solid(0, 0, 10, 10, 0);
+    f1.dispose = DisposalMethod::Background;
+    let mut f2 = F::solid(15, 10, 10, 10, 2);
+    f2.dispose = DisposalMethod::Background;
+    let f3 = F::solid(39, 29, 1, 1, 1);
+    let src = make_gif(w, h, &PAL, Some(Repeat::Infinite), &[f0, f1, f2, f3]);
+    let out = process(&src, &Limits::default()).unwrap();
+    let got = composited(&out.thumbnail.bytes);
+    let want = composited(&src);
+    assert_eq!(got.len(), 4);
+    for (i, (a, b)) in got.iter().zip(&want).enumerate() {
+        for (x, y, _) in a.enumerate_pixels() {
+            assert_eq!(px(a, x, y), px(b, x, y), "frame {i} pixel {x},{y}");
+        }
+    }
+    // No output frame needs to redraw the whole canvas after the first.
+    let mut d = gif::DecodeOptions::new();
+    d.set_color_output(gif::ColorOutput::Indexed);
+    let mut d = d.read_info(out.thumbnail.bytes.as_slice()).unwrap();
+    let mut sizes = Vec::new();
+    while let Some(f) = d.read_next_frame().unwrap() {
+        sizes.push(u32::from(f.width) * u32::from(f.height));
+    }
+    assert!(sizes[1..].iter().all(|&s| s < 40 * 30), "{sizes:?}");
+}
