@@ -72,9 +72,14 @@ pub(crate) fn page(
             .bind::<BigInt, _>(offset)
             .load(conn)
             .map_err(repo_error)?;
-            let total: CountRow = bind_all(format!("SELECT COUNT(*) AS count FROM gifs WHERE {condition}"))
-                .get_result(conn)
-                .map_err(repo_error)?;
+            // The index holds exactly one row per GIF: when it alone decides, count it there
+            // without touching the table.
+            let count_sql = if short.is_empty() {
+                "SELECT COUNT(*) AS count FROM gifs_fts WHERE gifs_fts MATCH ?".to_owned()
+            } else {
+                format!("SELECT COUNT(*) AS count FROM gifs WHERE {condition}")
+            };
+            let total: CountRow = bind_all(count_sql).get_result(conn).map_err(repo_error)?;
             Ok((ids.into_iter().map(|r| r.id).collect(), total.count))
         }
         AnyConnection::Postgresql(conn) => {
