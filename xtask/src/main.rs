@@ -130,14 +130,14 @@ fn gen_types() -> Result {
 fn test() -> Result {
     // 1. Every Rust test (the PostgreSQL half runs when GIFSHELF_TEST_POSTGRES_URL is set).
     exec(cargo().args(["test", "--workspace", "--no-fail-fast"]))?;
-    // 2. Frontend: types, then unit tests.
+    // 2. Frontend: types, the production build (a unit test checks its chunks), unit tests.
     ensure_frontend_deps()?;
     exec(&mut npm(&["run", "typecheck"]))?;
+    exec(&mut npm(&["run", "build"]))?;
     exec(&mut npm(&["test"]))?;
     // 3. End to end: the real server and the built SPA in headless Chromium. Step 1 built the
     //    binary already (integration tests need it); building it again with other features would
     //    recompile half the tree.
-    exec(&mut npm(&["run", "build"]))?;
     let binary = root().join("target/debug/gifshelf");
     if !binary.exists() {
         exec(cargo().args(["build", "-p", "gifshelf-server"]))?;
