@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use chrono::{Datelike, Duration, NaiveDate, NaiveDateTime};
+use chrono::{Duration, NaiveDate, NaiveDateTime};
 use gifshelf_domain::gif::TagName;
 use gifshelf_domain::ports::{Clock, StatsRepository};
 use gifshelf_domain::stats::{ActivityLevel, DetailedFigures, GifStat, OverviewFigures, SizeBucket, UserStat};
@@ -91,10 +91,6 @@ impl StatsService {
             })
             .collect();
         figures.daily_uploads = days;
-        debug_assert!(figures
-            .daily_uploads
-            .first()
-            .is_some_and(|(d, _)| d.num_days_from_ce() <= today.num_days_from_ce()));
         Ok(figures)
     }
 

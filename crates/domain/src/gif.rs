@@ -134,6 +134,17 @@ pub struct TagRef {
     pub name: TagName,
 }
 
+/// The file extension for an image content type gifshelf stores.
+pub fn extension_for(content_type: &str) -> Option<&'static str> {
+    match content_type {
+        "image/gif" => Some("gif"),
+        "image/png" => Some("png"),
+        "image/jpeg" => Some("jpg"),
+        "image/webp" => Some("webp"),
+        _ => None,
+    }
+}
+
 /// One stored image file of a GIF.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rendition {
@@ -165,6 +176,13 @@ pub struct Gif {
     pub thumbnail: Rendition,
     /// The first frame, same width, a still format.
     pub static_thumbnail: Rendition,
+}
+
+impl Rendition {
+    /// The extension that matches the stored bytes (`bin` for a type we never store).
+    pub fn extension(&self) -> &'static str {
+        extension_for(&self.content_type).unwrap_or("bin")
+    }
 }
 
 impl Gif {
@@ -323,6 +341,20 @@ mod tests {
         let many: Vec<String> = (0..21).map(|i| format!("t{i}")).collect();
         assert!(TagName::parse_list(&many).is_err());
         assert_eq!(TagName::parse_list(&["ok", " "]).err().map(|e| e.field), Some("tags"));
+    }
+
+    #[test]
+    fn extensions_follow_the_stored_type() {
+        let cases = [
+            ("image/gif", Some("gif")),
+            ("image/png", Some("png")),
+            ("image/jpeg", Some("jpg")),
+            ("image/webp", Some("webp")),
+            ("text/html", None),
+        ];
+        for (content_type, expected) in cases {
+            assert_eq!(extension_for(content_type), expected, "{content_type}");
+        }
     }
 
     #[test]

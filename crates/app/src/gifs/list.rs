@@ -32,14 +32,13 @@ impl GifService {
         Ok(Gif { view_count: gif.view_count + 1, ..gif })
     }
 
-    /// A shared GIF's bytes (no view counted: the page that shows them already counted one).
+    /// A shared GIF without counting a view (its raw image is fetched by the page that already
+    /// counted one).
     ///
     /// # Errors
     /// `NotFound`.
-    pub async fn shared_content(&self, share_id: &str) -> Result<(Gif, Vec<u8>), AppError> {
-        let gif = self.gifs.find_by_share_id(share_id).await.map_err(gif_not_found)?;
-        let bytes = self.blob(&gif.content.key).await?;
-        Ok((gif, bytes))
+    pub async fn shared(&self, share_id: &str) -> Result<Gif, AppError> {
+        self.gifs.find_by_share_id(share_id).await.map_err(gif_not_found)
     }
 
     /// The bytes of one stored rendition.

@@ -1,6 +1,6 @@
 use std::sync::Arc;
 
-use gifshelf_domain::gif::{Description, Gif, NewGif, Rendition, TagName, Title};
+use gifshelf_domain::gif::{extension_for, Description, Gif, NewGif, Rendition, TagName, Title};
 use gifshelf_domain::media::{EncodedImage, MediaRejection};
 
 use super::GifService;
@@ -39,11 +39,8 @@ impl GifService {
         };
         let parts = [
             (format!("{prefix}/original.{}", processed.extension), original),
-            (format!("{prefix}/thumbnail.{}", extension_of(&processed.thumbnail.content_type)), processed.thumbnail),
-            (
-                format!("{prefix}/static.{}", extension_of(&processed.static_thumbnail.content_type)),
-                processed.static_thumbnail,
-            ),
+            (format!("{prefix}/thumbnail.{}", extension_of(&processed.thumbnail)), processed.thumbnail),
+            (format!("{prefix}/static.{}", extension_of(&processed.static_thumbnail)), processed.static_thumbnail),
         ];
 
         let mut written: Vec<String> = Vec::with_capacity(3);
@@ -100,14 +97,8 @@ impl GifService {
     }
 }
 
-fn extension_of(content_type: &str) -> &'static str {
-    match content_type {
-        "image/gif" => "gif",
-        "image/png" => "png",
-        "image/jpeg" => "jpg",
-        "image/webp" => "webp",
-        _ => "bin",
-    }
+fn extension_of(image: &EncodedImage) -> &'static str {
+    extension_for(&image.content_type).unwrap_or("bin")
 }
 
 pub(crate) fn media_error(rejection: MediaRejection) -> AppError {

@@ -37,16 +37,6 @@ impl Which {
     }
 }
 
-fn extension(content_type: &str) -> &'static str {
-    match content_type {
-        "image/gif" => "gif",
-        "image/png" => "png",
-        "image/jpeg" => "jpg",
-        "image/webp" => "webp",
-        _ => "bin",
-    }
-}
-
 /// The key is unique and its bytes never change: a strong validator.
 fn etag(rendition: &Rendition) -> String {
     format!("\"{}\"", rendition.key.replace('"', ""))
@@ -100,7 +90,7 @@ fn media_headers(response: &mut actix_web::HttpResponseBuilder, rendition: &Rend
 /// Serves one rendition with validators, `If-None-Match` → 304 and `Range` → 206.
 pub async fn serve(state: &AppState, req: &HttpRequest, gif: &Gif, which: Which) -> Result<HttpResponse, ApiError> {
     let rendition = which.of(gif);
-    let filename = format!("gif-{}-{}.{}", gif.id.0, which.name(), extension(&rendition.content_type));
+    let filename = format!("gif-{}-{}.{}", gif.id.0, which.name(), rendition.extension());
     if matches_etag(req, &etag(rendition)) {
         let mut response = HttpResponse::NotModified();
         media_headers(&mut response, rendition, &filename);

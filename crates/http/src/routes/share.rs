@@ -48,15 +48,6 @@ fn origin(state: &AppState, req: &HttpRequest) -> String {
     format!("http://{host}")
 }
 
-fn extension(content_type: &str) -> &'static str {
-    match content_type {
-        "image/png" => "png",
-        "image/jpeg" => "jpg",
-        "image/webp" => "webp",
-        _ => "gif",
-    }
-}
-
 const STYLE: &str = "body{margin:0;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;background:#f6f5fb;color:#1b1530;display:flex;min-height:100vh;align-items:center;justify-content:center}\
 main{max-width:760px;width:100%;padding:24px;box-sizing:border-box;text-align:center}\
 h1{font-size:1.6rem;margin:0 0 16px}img{max-width:100%;height:auto;border-radius:12px;box-shadow:0 8px 30px rgba(20,10,60,.18);background:#fff}\
@@ -67,7 +58,7 @@ fn page(origin: &str, gif: &Gif) -> String {
     let title = escape(gif.title.as_str());
     let uploader = escape(gif.uploader.as_str());
     let description = escape(gif.description.as_str());
-    let ext = extension(&gif.content.content_type);
+    let ext = gif.content.extension();
     let share = escape(&gif.share_id);
     let image_url = format!("{origin}/s/{share}.{ext}");
     let page_url = format!("{origin}/s/{share}");
@@ -132,8 +123,8 @@ async fn share_link(
         return Ok(not_found_page());
     }
     if raw {
-        return match state.gifs.shared_content(&share_id).await {
-            Ok((gif, _)) => serve(&state, &req, &gif, Which::Content).await,
+        return match state.gifs.shared(&share_id).await {
+            Ok(gif) => serve(&state, &req, &gif, Which::Content).await,
             Err(AppError::NotFound(_)) => Ok(not_found_page()),
             Err(other) => Err(other.into()),
         };
