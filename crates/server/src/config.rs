@@ -23,6 +23,8 @@ pub struct Settings {
     pub data_dir: PathBuf,
     pub database_url: String,
     pub storage_url: String,
+    /// How to reach an `s3://` storage URL's service (the `AWS_*` and `GIFSHELF_S3_*` variables).
+    pub s3: gifshelf_storage::S3Options,
     pub public_url: Option<String>,
     pub jwt_secret: Option<SecretString>,
     pub google_client_id: Option<String>,
@@ -49,6 +51,13 @@ struct FileSettings {
     data_dir: Option<PathBuf>,
     database_url: Option<String>,
     storage_url: Option<String>,
+    s3_force_path_style: Option<bool>,
+    s3_allow_http: Option<bool>,
+    aws_endpoint_url: Option<String>,
+    aws_region: Option<String>,
+    aws_access_key_id: Option<String>,
+    aws_secret_access_key: Option<String>,
+    aws_session_token: Option<String>,
     public_url: Option<String>,
     jwt_secret: Option<String>,
     google_client_id: Option<String>,
@@ -101,10 +110,22 @@ impl Settings {
         let storage_url = text("GIFSHELF_STORAGE_URL", file.storage_url)
             .unwrap_or_else(|| format!("file://{}", data_dir.join("media").display()));
 
+        let s3 = gifshelf_storage::S3Options {
+            endpoint: env("AWS_ENDPOINT_URL_S3").or_else(|| text("AWS_ENDPOINT_URL", file.aws_endpoint_url)),
+            region: env("AWS_REGION").or_else(|| text("AWS_DEFAULT_REGION", file.aws_region)),
+            access_key_id: text("AWS_ACCESS_KEY_ID", file.aws_access_key_id),
+            secret_access_key: text("AWS_SECRET_ACCESS_KEY", file.aws_secret_access_key).map(SecretString::from),
+            session_token: text("AWS_SESSION_TOKEN", file.aws_session_token).map(SecretString::from),
+            force_path_style: number(&env, "GIFSHELF_S3_FORCE_PATH_STYLE", file.s3_force_path_style, false)?,
+            allow_http: number(&env, "GIFSHELF_S3_ALLOW_HTTP", file.s3_allow_http, false)?,
+            ..gifshelf_storage::S3Options::default()
+        };
+
         let settings = Self {
             bind: text("GIFSHELF_BIND", file.bind).unwrap_or_else(|| "127.0.0.1:8080".into()),
             database_url,
             storage_url,
+            s3,
             public_url: text("GIFSHELF_PUBLIC_URL", file.public_url).map(|u| u.trim_end_matches('/').to_owned()),
             jwt_secret: text("GIFSHELF_JWT_SECRET", file.jwt_secret).map(SecretString::from),
             google_client_id: text("GIFSHELF_GOOGLE_CLIENT_ID", file.google_client_id),
@@ -219,6 +240,37 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!((s.bind.as_str(), s.max_upload_mb), ("0.0.0.0:9000", 5));
         assert_eq!(s.database_url, "sqlite:///srv/gif/gifshelf.db");
+    }
+
+    #[test]
+    fn s3_settings_come_from_the_aws_variables() {
+        use secrecy::ExposeSecret;
+
+        let s = Settings::from_sources(None, with(&[])).unwrap_or_else(|e| panic!("{e}"));
+        assert!(s.s3.endpoint.is_none() && s.s3.access_key_id.is_none() && !s.s3.force_path_style && !s.s3.allow_http);
+        let s = Settings::from_sources(
+            None,
+            with(&[
+                ("GIFSHELF_STORAGE_URL", "s3://gifs/media"),
+                ("AWS_ENDPOINT_URL", "http://minio:9000"),
+                ("AWS_DEFAULT_REGION", "eu-west-1"),
+                ("AWS_ACCESS_KEY_ID", "id"),
+                ("AWS_SECRET_ACCESS_KEY", "secret"),
+                ("GIFSHELF_S3_FORCE_PATH_STYLE", "true"),
+                ("GIFSHELF_S3_ALLOW_HTTP", "true"),
+            ]),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s.storage_url, "s3://gifs/media");
+        assert_eq!((s.s3.endpoint.as_deref(), s.s3.region.as_deref()), (Some("http://minio:9000"), Some("eu-west-1")));
+        assert_eq!(s.s3.secret_access_key.as_ref().map(|k| k.expose_secret().to_owned()), Some("secret".into()));
+        assert!(s.s3.force_path_style && s.s3.allow_http && s.s3.session_token.is_none());
+        assert!(!format!("{s:?}").contains("secret\""), "the secret stays out of debug output");
+        let s = Settings::from_sources(None, with(&[("AWS_REGION", "us-west-2"), ("AWS_DEFAULT_REGION", "eu-west-1")]))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s.s3.region.as_deref(), Some("us-west-2"));
+        let err = Settings::from_sources(None, with(&[("GIFSHELF_S3_ALLOW_HTTP", "yes please")])).err();
+        assert!(matches!(err, Some(ConfigError::Invalid { name: "GIFSHELF_S3_ALLOW_HTTP", .. })));
     }
 
     #[test]

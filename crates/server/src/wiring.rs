@@ -43,13 +43,14 @@ pub fn open_database(settings: &Settings) -> Result<Database, StartupError> {
 /// The GIF use cases on the configured database and blob store.
 ///
 /// # Errors
-/// When the storage URL is unusable.
+/// When the storage URL (`file://` or `s3://`) is unsupported or unusable.
 pub fn gif_service(settings: &Settings, db: &Database) -> Result<GifService, StartupError> {
-    let blobs = gifshelf_storage::open(&settings.storage_url).map_err(StartupError::Other)?;
+    let storage = gifshelf_storage::StorageOptions { s3: settings.s3.clone() };
+    let blobs = gifshelf_storage::open(&settings.storage_url, &storage).map_err(StartupError::Other)?;
     let limits = gifshelf_media::Limits::default();
     let media = gifshelf_media::MediaService::new(limits, settings.media_workers, std::time::Duration::from_secs(10));
     let db = Arc::new(db.clone());
-    Ok(GifService::new(db.clone(), db, Arc::new(blobs), Arc::new(media), Arc::new(RandomIds), Arc::new(SystemClock)))
+    Ok(GifService::new(db.clone(), db, blobs, Arc::new(media), Arc::new(RandomIds), Arc::new(SystemClock)))
 }
 
 /// A built, bound server that has not started yet.

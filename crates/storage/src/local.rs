@@ -23,16 +23,8 @@ impl LocalFolder {
     }
 
     fn path_of(&self, key: &str) -> Result<PathBuf, BlobError> {
-        let valid = !key.is_empty()
-            && key.len() <= 512
-            && !key.starts_with('/')
-            && key.split('/').all(|part| !part.is_empty() && part != "." && part != ".." && !part.starts_with('.'))
-            && key.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-'));
-        if valid {
-            Ok(self.root.join(key))
-        } else {
-            Err(BlobError::Io(format!("refused blob key {key:?}")))
-        }
+        crate::key::check(key)?;
+        Ok(self.root.join(key))
     }
 }
 
