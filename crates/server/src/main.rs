@@ -1,4 +1,4 @@
-//! `gifshelf`: serve (the default), migrate, admin grant|revoke.
+//! `gifshelf`: serve (the default), migrate, fsck, admin grant|revoke, migrate-storage.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -35,6 +35,19 @@ enum Command {
         #[command(subcommand)]
         action: AdminAction,
     },
+    /// Copy every media file from one store to another, verifying each copy (SHA-256).
+    ///
+    /// Resumable: files already at the target with the same size and hash are skipped. Both stores
+    /// use the configured S3 settings (AWS_*, GIFSHELF_S3_*). Point GIFSHELF_STORAGE_URL at the
+    /// target afterwards.
+    MigrateStorage {
+        /// The store to copy from: file:///path/to/folder or s3://bucket/prefix.
+        #[arg(long)]
+        from: String,
+        /// The store to copy to: file:///path/to/folder or s3://bucket/prefix.
+        #[arg(long)]
+        to: String,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -67,6 +80,7 @@ fn main() -> ExitCode {
         Command::Migrate => migrate(&settings),
         Command::Admin { action } => admin(&settings, action),
         Command::Fsck { dry_run } => fsck(&settings, dry_run),
+        Command::MigrateStorage { from, to } => migrate_storage(&settings, &from, &to),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -160,4 +174,73 @@ fn fsck(settings: &Settings, dry_run: bool) -> Result<(), String> {
             Err(format!("{} file(s) referenced by GIFs are missing", report.missing_blobs.len()))
         }
     })
+}
+
+fn migrate_storage(settings: &Settings, from: &str, to: &str) -> Result<(), String> {
+    use std::io::{IsTerminal, Write};
+
+    if from.trim_end_matches('/') == to.trim_end_matches('/') {
+        return Err("--from and --to name the same store".into());
+    }
+    let options = gifshelf_storage::StorageOptions { s3: settings.s3.clone() };
+    let source = gifshelf_storage::open(from, &options).map_err(|e| format!("--from: {e}"))?;
+    let target = gifshelf_storage::open(to, &options).map_err(|e| format!("--to: {e}"))?;
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
+    let terminal = std::io::stderr().is_terminal();
+    let report = runtime.block_on(gifshelf_storage::migrate(&*source, &*target, |p| {
+        let line = format!(
+            "{}/{} done: copied {} ({}), {} already there, {} failed",
+            p.done,
+            p.total,
+            p.copied,
+            human_bytes(p.bytes_copied),
+            p.skipped,
+            p.failed
+        );
+        // A line that updates in place on a terminal; every 100 blobs in a log.
+        if terminal {
+            eprint!("\r{line}");
+            let _ = std::io::stderr().flush();
+        } else if (p.done > 0 && p.done % 100 == 0) || p.done == p.total {
+            eprintln!("{line}");
+        }
+    }));
+    if terminal {
+        eprintln!();
+    }
+    let report = report.map_err(|e| format!("cannot list {from}: {e}"))?;
+    let p = &report.progress;
+    println!(
+        "{} blob(s) in {from}: {} copied ({}), {} already at {to}, {} failed.",
+        p.total,
+        p.copied,
+        human_bytes(p.bytes_copied),
+        p.skipped,
+        p.failed
+    );
+    if report.failures.is_empty() {
+        println!("Every blob is at {to} and verified.");
+        Ok(())
+    } else {
+        for (key, reason) in &report.failures {
+            println!("  failed: {key}: {reason}");
+        }
+        Err(format!("{} blob(s) were not copied; run the same command again to retry them", report.failures.len()))
+    }
+}
+
+/// `1.2 MB`, in powers of 1000.
+fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "kB", "MB", "GB", "TB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1000.0 && unit < UNITS.len() - 1 {
+        value /= 1000.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
 }
