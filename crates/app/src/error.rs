@@ -22,6 +22,9 @@ pub enum AppError {
     TooManyRequests { retry_after_secs: u64 },
     #[error("{0}")]
     Unavailable(String),
+    /// A feature this server was not configured for (third-party sign-in without a client id).
+    #[error("{0}")]
+    NotConfigured(String),
     /// The uploaded bytes were refused; `code` says why (`unsupported_type`, `invalid_image`,
     /// `image_too_large`, `image_too_complex`).
     #[error("{message}")]

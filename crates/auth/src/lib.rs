@@ -3,10 +3,14 @@
 mod clock;
 mod hasher;
 mod ids;
+mod oidc;
 pub mod secret;
+#[cfg(feature = "testing")]
+pub mod testing;
 mod tokens;
 
 pub use clock::SystemClock;
 pub use hasher::BcryptHasher;
 pub use ids::RandomIds;
+pub use oidc::{OidcVerifier, GOOGLE_ISSUER};
 pub use tokens::JwtTokens;

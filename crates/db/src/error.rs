@@ -18,7 +18,9 @@ pub(crate) fn repo_error(err: DieselError) -> RepoError {
         DieselError::NotFound => RepoError::NotFound,
         DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
             let what = format!("{} {}", info.message(), info.constraint_name().unwrap_or_default());
-            RepoError::Conflict(if what.contains("username") {
+            RepoError::Conflict(if what.contains("identities") {
+                "identity"
+            } else if what.contains("username") {
                 "username"
             } else if what.contains("email") {
                 "email"

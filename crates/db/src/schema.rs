@@ -60,4 +60,16 @@ diesel::table! {
 diesel::joinable!(gifs -> users (uploader_id));
 diesel::joinable!(gif_tags -> gifs (gif_id));
 diesel::joinable!(gif_tags -> tags (tag_id));
-diesel::allow_tables_to_appear_in_same_query!(users, gifs, tags, gif_tags);
+
+diesel::table! {
+    user_identities (issuer, subject) {
+        issuer -> Text,
+        subject -> Text,
+        user_id -> BigInt,
+        email -> Nullable<Text>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(user_identities -> users (user_id));
+diesel::allow_tables_to_appear_in_same_query!(users, gifs, tags, gif_tags, user_identities);

@@ -3,13 +3,14 @@
 use async_trait::async_trait;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
+use gifshelf_domain::auth::ExternalIdentity;
 use gifshelf_domain::ports::UserRepository;
 use gifshelf_domain::user::{Email, NewUser, PasswordHash, Role, User, UserId, Username};
 use gifshelf_domain::RepoError;
 
 use crate::connection::{write_tx, AnyConnection, Database};
 use crate::error::repo_error;
-use crate::schema::users;
+use crate::schema::{user_identities, users};
 
 #[derive(Queryable, Selectable)]
 #[diesel(table_name = users)]
@@ -52,41 +53,113 @@ fn load_by_key(conn: &mut AnyConnection, key: &str) -> Result<User, RepoError> {
         .try_into()
 }
 
+/// Inserts an account inside the caller's write transaction.
+fn insert_user(conn: &mut AnyConnection, user: &NewUser, first_becomes_admin: bool) -> Result<User, RepoError> {
+    if let AnyConnection::Postgresql(pg) = conn {
+        // Two first registrations at once must not both become admin.
+        diesel::sql_query("LOCK TABLE users IN SHARE ROW EXCLUSIVE MODE").execute(pg).map_err(repo_error)?;
+    }
+    let role = if first_becomes_admin {
+        let existing: i64 = users::table.count().get_result(conn).map_err(repo_error)?;
+        if existing == 0 {
+            Role::Admin
+        } else {
+            user.role
+        }
+    } else {
+        user.role
+    };
+    let id: i64 = diesel::insert_into(users::table)
+        .values((
+            users::username.eq(user.username.as_str()),
+            users::username_key.eq(user.username.key()),
+            users::email.eq(user.email.as_str()),
+            users::password_hash.eq(&user.password_hash.0),
+            users::role.eq(role.as_str()),
+            users::created_at.eq(user.created_at),
+            users::credentials_changed_at.eq(user.created_at),
+        ))
+        .returning(users::id)
+        .get_result(conn)
+        .map_err(repo_error)?;
+    load_by_id(conn, id)
+}
+
+fn insert_identity(
+    conn: &mut AnyConnection,
+    user_id: i64,
+    identity: &ExternalIdentity,
+    at: NaiveDateTime,
+) -> Result<(), RepoError> {
+    diesel::insert_into(user_identities::table)
+        .values((
+            user_identities::issuer.eq(&identity.issuer),
+            user_identities::subject.eq(&identity.subject),
+            user_identities::user_id.eq(user_id),
+            user_identities::email.eq(identity.email.as_deref()),
+            user_identities::created_at.eq(at),
+        ))
+        .execute(conn)
+        .map_err(repo_error)?;
+    Ok(())
+}
+
 #[async_trait]
 impl UserRepository for Database {
     async fn create(&self, user: NewUser, first_becomes_admin: bool) -> Result<User, RepoError> {
+        self.run(move |conn| write_tx(conn, |conn| insert_user(conn, &user, first_becomes_admin))).await
+    }
+
+    async fn find_by_identity(&self, issuer: &str, subject: &str) -> Result<User, RepoError> {
+        let (issuer, subject) = (issuer.to_owned(), subject.to_owned());
+        self.run(move |conn| {
+            users::table
+                .inner_join(user_identities::table)
+                .filter(user_identities::issuer.eq(&issuer).and(user_identities::subject.eq(&subject)))
+                .select(UserRow::as_select())
+                .first(conn)
+                .map_err(repo_error)?
+                .try_into()
+        })
+        .await
+    }
+
+    async fn find_by_email(&self, email: &Email) -> Result<User, RepoError> {
+        let email = email.as_str().to_owned();
+        self.run(move |conn| {
+            users::table
+                .filter(users::email.eq(&email))
+                .select(UserRow::as_select())
+                .first(conn)
+                .map_err(repo_error)?
+                .try_into()
+        })
+        .await
+    }
+
+    async fn link_identity(&self, id: UserId, identity: &ExternalIdentity, at: NaiveDateTime) -> Result<(), RepoError> {
+        let identity = identity.clone();
         self.run(move |conn| {
             write_tx(conn, |conn| {
-                if let AnyConnection::Postgresql(pg) = conn {
-                    // Two first registrations at once must not both become admin.
-                    diesel::sql_query("LOCK TABLE users IN SHARE ROW EXCLUSIVE MODE")
-                        .execute(pg)
-                        .map_err(repo_error)?;
-                }
-                let role = if first_becomes_admin {
-                    let existing: i64 = users::table.count().get_result(conn).map_err(repo_error)?;
-                    if existing == 0 {
-                        Role::Admin
-                    } else {
-                        user.role
-                    }
-                } else {
-                    user.role
-                };
-                let id: i64 = diesel::insert_into(users::table)
-                    .values((
-                        users::username.eq(user.username.as_str()),
-                        users::username_key.eq(user.username.key()),
-                        users::email.eq(user.email.as_str()),
-                        users::password_hash.eq(&user.password_hash.0),
-                        users::role.eq(role.as_str()),
-                        users::created_at.eq(user.created_at),
-                        users::credentials_changed_at.eq(user.created_at),
-                    ))
-                    .returning(users::id)
-                    .get_result(conn)
-                    .map_err(repo_error)?;
-                load_by_id(conn, id)
+                load_by_id(conn, id.0)?;
+                insert_identity(conn, id.0, &identity, at)
+            })
+        })
+        .await
+    }
+
+    async fn create_with_identity(
+        &self,
+        user: NewUser,
+        identity: &ExternalIdentity,
+        first_becomes_admin: bool,
+    ) -> Result<User, RepoError> {
+        let identity = identity.clone();
+        self.run(move |conn| {
+            write_tx(conn, |conn| {
+                let created = insert_user(conn, &user, first_becomes_admin)?;
+                insert_identity(conn, created.id.0, &identity, user.created_at)?;
+                Ok(created)
             })
         })
         .await

@@ -4,7 +4,7 @@
 use async_trait::async_trait;
 use chrono::NaiveDateTime;
 
-use crate::auth::Claims;
+use crate::auth::{Claims, ExternalIdentity, IdentityError};
 use crate::user::{Email, NewUser, PasswordHash, Role, User, UserId, Username};
 use crate::RepoError;
 
@@ -51,6 +51,34 @@ pub trait UserRepository: Send + Sync {
         changed_at: NaiveDateTime,
     ) -> Result<(), RepoError>;
 
+    /// The account an identity of a third-party provider is linked to.
+    ///
+    /// # Errors
+    /// `NotFound` when this (issuer, subject) is linked to no account.
+    async fn find_by_identity(&self, issuer: &str, subject: &str) -> Result<User, RepoError>;
+
+    /// # Errors
+    /// `NotFound` when no account has this email.
+    async fn find_by_email(&self, email: &Email) -> Result<User, RepoError>;
+
+    /// Links a provider identity to an existing account.
+    ///
+    /// # Errors
+    /// `Conflict("identity")` when the identity is already linked; `NotFound` for an unknown account.
+    async fn link_identity(&self, id: UserId, identity: &ExternalIdentity, at: NaiveDateTime) -> Result<(), RepoError>;
+
+    /// Stores a new account and links the identity to it in one transaction (the first-account rule
+    /// of `create` applies).
+    ///
+    /// # Errors
+    /// `Conflict("username" | "email" | "identity")`.
+    async fn create_with_identity(
+        &self,
+        user: NewUser,
+        identity: &ExternalIdentity,
+        first_becomes_admin: bool,
+    ) -> Result<User, RepoError>;
+
     /// # Errors
     /// `NotFound` when no account has this username.
     async fn set_role(&self, username: &str, role: Role) -> Result<User, RepoError>;
@@ -93,6 +121,17 @@ pub trait TokenService: Send + Sync {
     /// # Errors
     /// `Expired` or `Invalid` (bad signature, wrong algorithm, malformed claims).
     fn verify(&self, token: &str) -> Result<Claims, TokenError>;
+}
+
+/// Checks ID tokens of a third-party OpenID provider (Google by default): signature from the
+/// provider's published keys, issuer, audience (our client id), expiry.
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait IdentityVerifier: Send + Sync {
+    /// # Errors
+    /// `Rejected` for any token that does not pass every check; `Unavailable` when the provider's
+    /// keys cannot be fetched.
+    async fn verify(&self, id_token: &str) -> Result<ExternalIdentity, IdentityError>;
 }
 
 /// The time, injectable for tests. UTC.

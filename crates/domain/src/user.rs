@@ -79,6 +79,43 @@ impl std::fmt::Display for Username {
     }
 }
 
+/// Usernames to try, in order, for an account a third-party sign-in creates: the email's local part
+/// (or the display name, or "user") reduced to the allowed characters and the registration length,
+/// then the same with 2 to 9 appended, then with a suffix derived from the provider's subject.
+pub fn username_candidates(email: Option<&str>, name: Option<&str>, subject: &str) -> Vec<Username> {
+    let clean = |raw: &str| -> String {
+        raw.chars().filter(|c| c.is_alphanumeric() || matches!(c, '.' | '_' | '-')).collect::<String>()
+    };
+    let from_email = email.and_then(|e| e.split('@').next()).map(clean).unwrap_or_default();
+    let mut base = if from_email.is_empty() { name.map(clean).unwrap_or_default() } else { from_email };
+    if base.is_empty() {
+        base = "user".into();
+    }
+    let fit = |base: &str, suffix: &str| -> String {
+        let room = REGISTER_USERNAME_MAX - suffix.chars().count();
+        let mut name: String = base.chars().take(room).collect();
+        name.push_str(suffix);
+        while name.chars().count() < USERNAME_MIN {
+            name.push('_');
+        }
+        name
+    };
+    let digest: String = subject.chars().filter(char::is_ascii_alphanumeric).rev().take(6).collect();
+    let mut suffixes: Vec<String> = std::iter::once(String::new()).chain((2..=9).map(|n| n.to_string())).collect();
+    if !digest.is_empty() {
+        suffixes.push(format!("-{digest}"));
+    }
+    let mut candidates: Vec<Username> = Vec::new();
+    for suffix in suffixes {
+        if let Ok(name) = Username::parse_for_registration(&fit(&base, &suffix)) {
+            if !candidates.contains(&name) {
+                candidates.push(name);
+            }
+        }
+    }
+    candidates
+}
+
 /// A well-formed email address, trimmed and lower-cased.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Email(String);
@@ -166,6 +203,14 @@ pub const SETTINGS_PASSWORD_MISMATCH: &str = "New passwords do not match";
 /// A bcrypt (or other) hash as stored; opaque to the domain.
 #[derive(Clone, PartialEq, Eq)]
 pub struct PasswordHash(pub String);
+
+impl PasswordHash {
+    /// The hash of an account created by a third-party sign-in: no password matches it, so the
+    /// account signs in only through its provider.
+    pub fn unusable() -> Self {
+        Self("!external".into())
+    }
+}
 
 impl std::fmt::Debug for PasswordHash {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -271,6 +316,31 @@ mod tests {
             assert_eq!(got.as_deref(), *expected, "input {input:?}");
         }
         assert_eq!(Username::parse_for_registration("  abc ").map(|u| u.into_inner()), Ok("abc".to_owned()));
+    }
+
+    #[test]
+    fn usernames_for_third_party_accounts_are_valid_and_ordered() {
+        let names = |email: Option<&str>, name: Option<&str>, sub: &str| -> Vec<String> {
+            username_candidates(email, name, sub).into_iter().map(Username::into_inner).collect()
+        };
+        let alice = names(Some("alice.smith+gifs@example.com"), None, "1234567890");
+        assert_eq!(&alice[..3], ["alice.smithgifs", "alice.smithgifs2", "alice.smithgifs3"]);
+        assert_eq!(alice.last().map(String::as_str), Some("alice.smithgi-098765"));
+        assert_eq!(alice.len(), 10);
+        // Too short, too long, nothing usable: padded, cut, or taken from the name.
+        assert_eq!(names(Some("al@example.com"), None, "s")[0], "al_");
+        assert_eq!(names(Some("a@example.com"), None, "s")[1], "a2_");
+        assert_eq!(names(Some(&format!("{}@example.com", "x".repeat(40))), None, "s")[0].len(), 20);
+        assert_eq!(
+            names(Some(&format!("{}@example.com", "x".repeat(40))), None, "s")[1],
+            format!("{}2", "x".repeat(19))
+        );
+        assert_eq!(names(Some("李雷@example.com"), None, "s")[0], "李雷_");
+        assert_eq!(names(Some("+++@example.com"), Some("Bob Jones"), "s")[0], "BobJones");
+        assert_eq!(names(None, None, "s")[0], "user");
+        for name in names(Some("<script>@x.io"), Some("../../etc"), "../../../") {
+            assert!(Username::parse_for_registration(&name).is_ok(), "{name}");
+        }
     }
 
     #[test]

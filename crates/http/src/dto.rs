@@ -20,6 +20,13 @@ pub struct LoginRequest {
     pub password: String,
 }
 
+/// `POST /api/auth/google`: the ID token ("credential") the provider's sign-in gave the browser.
+#[derive(Debug, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct GoogleLoginRequest {
+    pub token: String,
+}
+
 #[derive(Debug, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TokenResponse {
@@ -82,6 +89,7 @@ macro_rules! for_each_dto {
         $m!(
             ApiErrorBody,
             LoginRequest,
+            GoogleLoginRequest,
             TokenResponse,
             RegisterRequest,
             ProfileDto,

@@ -48,6 +48,7 @@ impl From<AppError> for ApiError {
                 ..Self::new(StatusCode::TOO_MANY_REQUESTS, "too_many_requests", err.to_string())
             },
             AppError::Unavailable(m) => Self::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", m),
+            AppError::NotConfigured(m) => Self::new(StatusCode::NOT_FOUND, "not_configured", m),
             AppError::BadMedia { code, message } => Self::new(StatusCode::BAD_REQUEST, code, message),
             AppError::Internal(detail) => {
                 tracing::error!(error = %detail, "internal error");

@@ -7,7 +7,7 @@ use gifshelf_app::auth::{AuthConfig, AuthService, ThrottleConfig};
 use gifshelf_app::gifs::GifService;
 use gifshelf_app::stats::StatsService;
 use gifshelf_auth::secret::{self, SecretSource};
-use gifshelf_auth::{BcryptHasher, JwtTokens, RandomIds, SystemClock};
+use gifshelf_auth::{BcryptHasher, JwtTokens, OidcVerifier, RandomIds, SystemClock};
 use gifshelf_db::{Database, DbConfig};
 use gifshelf_http::{AppState, HttpSettings};
 
@@ -102,6 +102,14 @@ impl Application {
                 },
             },
         );
+        let auth = match &settings.google_client_id {
+            Some(client_id) => {
+                let verifier = OidcVerifier::new(&settings.oidc_issuer, client_id).map_err(StartupError::Other)?;
+                tracing::info!(issuer = %settings.oidc_issuer, "third-party sign-in enabled");
+                auth.with_identity_verifier(Arc::new(verifier))
+            }
+            None => auth,
+        };
         let state = AppState {
             auth: Arc::new(auth),
             gifs: gifs.clone(),

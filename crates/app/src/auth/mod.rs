@@ -1,15 +1,17 @@
 //! Accounts and sessions: register, log in, authenticate a token.
 
 mod authenticate;
+mod external;
 mod login;
 mod register;
 mod throttle;
 
 use std::sync::Arc;
 
-use gifshelf_domain::ports::{Clock, PasswordHasher, TokenService, UserRepository};
+use gifshelf_domain::ports::{Clock, IdentityVerifier, PasswordHasher, TokenService, UserRepository};
 use gifshelf_domain::user::{Role, UserId, Username};
 
+pub use external::{GOOGLE_LOGIN_FAILED, GOOGLE_NOT_CONFIGURED};
 pub use throttle::{LoginThrottle, ThrottleConfig};
 
 /// The signed-in user a request acts for, as the database knows them now (not as the token said).
@@ -48,6 +50,8 @@ pub struct AuthService {
     pub(crate) hasher: Arc<dyn PasswordHasher>,
     pub(crate) tokens: Arc<dyn TokenService>,
     pub(crate) clock: Arc<dyn Clock>,
+    /// Third-party sign-in; `None` when no client id is configured.
+    identities: Option<Arc<dyn IdentityVerifier>>,
     throttle: LoginThrottle,
     config: AuthConfig,
 }
@@ -60,7 +64,22 @@ impl AuthService {
         clock: Arc<dyn Clock>,
         config: AuthConfig,
     ) -> Self {
-        Self { throttle: LoginThrottle::new(config.throttle.clone()), users, hasher, tokens, clock, config }
+        Self {
+            throttle: LoginThrottle::new(config.throttle.clone()),
+            users,
+            hasher,
+            tokens,
+            clock,
+            identities: None,
+            config,
+        }
+    }
+
+    /// Enables sign-in with a third-party provider's ID tokens.
+    #[must_use]
+    pub fn with_identity_verifier(mut self, verifier: Arc<dyn IdentityVerifier>) -> Self {
+        self.identities = Some(verifier);
+        self
     }
 
     /// Issues a session token for `user` as of now.

@@ -109,3 +109,55 @@ on_both_backends! {
         assert!(db.ping().await.is_ok());
     }
 }
+
+fn google(subject: &str, email: &str) -> gifshelf_domain::auth::ExternalIdentity {
+    gifshelf_domain::auth::ExternalIdentity {
+        issuer: "https://accounts.google.com".into(),
+        subject: subject.into(),
+        email: Some(email.into()),
+        email_verified: true,
+        name: None,
+    }
+}
+
+on_both_backends! {
+    async fn identities_are_found_by_issuer_and_subject(db: &Database) {
+        let id = google("sub-1", "alice@example.com");
+        let alice = db.create_with_identity(new_user("alice", "alice@example.com"), &id, true).await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(alice.role, Role::Admin, "the first account is the admin, however it was created");
+        let found = db.find_by_identity("https://accounts.google.com", "sub-1").await.map(|u| u.id);
+        assert_eq!(found.ok(), Some(alice.id));
+        assert!(matches!(db.find_by_identity("https://other.example", "sub-1").await, Err(RepoError::NotFound)));
+        assert!(matches!(db.find_by_identity("https://accounts.google.com", "sub-2").await, Err(RepoError::NotFound)));
+        let by_email = db.find_by_email(&Email::parse("Alice@Example.com").unwrap_or_else(|e| panic!("{e}"))).await;
+        assert_eq!(by_email.map(|u| u.id).ok(), Some(alice.id));
+    }
+
+    async fn an_identity_belongs_to_one_account_and_an_account_has_one_per_issuer(db: &Database) {
+        let id = google("sub-1", "alice@example.com");
+        let alice = db.create_with_identity(new_user("alice", "alice@example.com"), &id, true).await.unwrap_or_else(|e| panic!("{e}"));
+        let bob = db.create(new_user("bob", "bob@example.com"), true).await.unwrap_or_else(|e| panic!("{e}"));
+        // The same identity again, on another account: refused, and no half-created account stays.
+        let again = db.create_with_identity(new_user("carol", "carol@example.com"), &id, true).await;
+        assert!(matches!(again, Err(RepoError::Conflict("identity"))), "{again:?}");
+        assert!(matches!(db.find_by_username("carol").await, Err(RepoError::NotFound)));
+        assert!(matches!(db.link_identity(bob.id, &id, at(10)).await, Err(RepoError::Conflict("identity"))));
+        // A second subject of the same issuer cannot be linked to an account that has one.
+        let other = google("sub-2", "alice@example.com");
+        assert!(matches!(db.link_identity(alice.id, &other, at(10)).await, Err(RepoError::Conflict("identity"))));
+        // Bob links one; an unknown account links nothing.
+        db.link_identity(bob.id, &google("sub-3", "bob@example.com"), at(10)).await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(db.find_by_identity("https://accounts.google.com", "sub-3").await.map(|u| u.id).ok(), Some(bob.id));
+        assert!(matches!(db.link_identity(UserId(4242), &google("sub-4", "x@example.com"), at(10)).await, Err(RepoError::NotFound)));
+    }
+
+    async fn a_taken_username_or_email_creates_neither_account_nor_identity(db: &Database) {
+        db.create(new_user("alice", "alice@example.com"), true).await.unwrap_or_else(|e| panic!("{e}"));
+        let id = google("sub-9", "x@example.com");
+        let clash = db.create_with_identity(new_user("alice", "x@example.com"), &id, true).await;
+        assert!(matches!(clash, Err(RepoError::Conflict("username"))), "{clash:?}");
+        let clash = db.create_with_identity(new_user("xavier", "alice@example.com"), &id, true).await;
+        assert!(matches!(clash, Err(RepoError::Conflict("email"))), "{clash:?}");
+        assert!(matches!(db.find_by_identity("https://accounts.google.com", "sub-9").await, Err(RepoError::NotFound)));
+    }
+}

@@ -1,12 +1,12 @@
 use actix_web::{post, web, HttpRequest, HttpResponse};
 use gifshelf_domain::user::Registration;
 
-use crate::dto::{LoginRequest, ProfileDto, RegisterRequest, TokenResponse};
+use crate::dto::{GoogleLoginRequest, LoginRequest, ProfileDto, RegisterRequest, TokenResponse};
 use crate::extract::client_ip;
 use crate::{ApiError, AppState};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(register).service(login);
+    cfg.service(register).service(login).service(google);
 }
 
 #[post("/auth/register")]
@@ -27,5 +27,13 @@ async fn login(
 ) -> Result<HttpResponse, ApiError> {
     let ip = client_ip(&req, state.settings.trust_forwarded_for);
     let token = state.auth.login(&body.username, &body.password, ip).await?;
+    Ok(HttpResponse::Ok().json(TokenResponse { token }))
+}
+
+/// Sign-in with a third-party provider's ID token (Google by default): our own token back, as for a
+/// password login.
+#[post("/auth/google")]
+async fn google(state: web::Data<AppState>, body: web::Json<GoogleLoginRequest>) -> Result<HttpResponse, ApiError> {
+    let token = state.auth.sign_in_with_id_token(&body.token).await?;
     Ok(HttpResponse::Ok().json(TokenResponse { token }))
 }

@@ -5,6 +5,7 @@ mod helpers;
 
 mod auth;
 mod gifs;
+mod google;
 mod meta;
 mod settings;
 mod share;

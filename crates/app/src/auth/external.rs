@@ -1,0 +1,249 @@
+use gifshelf_domain::auth::{ExternalIdentity, IdentityError};
+use gifshelf_domain::user::{username_candidates, Email, NewUser, PasswordHash, Role, User};
+use gifshelf_domain::RepoError;
+
+use super::AuthService;
+use crate::AppError;
+
+/// The spec's message for any refused third-party sign-in (§8).
+pub const GOOGLE_LOGIN_FAILED: &str = "Google login failed";
+pub const GOOGLE_NOT_CONFIGURED: &str = "Google sign-in is not enabled on this server";
+pub const EMAIL_TAKEN_UNVERIFIED: &str =
+    "An account with this email already exists. Sign in with your username and password.";
+pub const NO_EMAIL: &str = "Google login failed: the provider did not share an email address";
+
+impl AuthService {
+    /// Signs in with a third-party ID token and issues our own session token. The identity is
+    /// looked up by (issuer, subject); a first sign-in links an existing account only when the
+    /// provider vouches for the email, and otherwise creates one.
+    ///
+    /// # Errors
+    /// `NotConfigured` without a verifier; `Unauthorized` for a refused token; `Conflict` when the
+    /// email belongs to an account it may not be linked to; `Unavailable` when the provider cannot be
+    /// reached.
+    #[tracing::instrument(skip_all)]
+    pub async fn sign_in_with_id_token(&self, id_token: &str) -> Result<String, AppError> {
+        let verifier = self.identities.as_ref().ok_or_else(|| AppError::NotConfigured(GOOGLE_NOT_CONFIGURED.into()))?;
+        let identity = verifier.verify(id_token).await.map_err(|err| match err {
+            IdentityError::Rejected(reason) => {
+                tracing::info!(%reason, "third-party sign-in refused");
+                AppError::Unauthorized(GOOGLE_LOGIN_FAILED.into())
+            }
+            IdentityError::Unavailable(reason) => {
+                tracing::warn!(%reason, "identity provider unavailable");
+                AppError::Unavailable("Google sign-in is unavailable right now. Please try again in a moment.".into())
+            }
+        })?;
+        let user = self.account_for(&identity).await?;
+        tracing::info!(user_id = user.id.0, issuer = %identity.issuer, "signed in with a third-party identity");
+        self.issue_token(&user.username, user.role)
+    }
+
+    async fn account_for(&self, identity: &ExternalIdentity) -> Result<User, AppError> {
+        match self.users.find_by_identity(&identity.issuer, &identity.subject).await {
+            Ok(user) => return Ok(user),
+            Err(RepoError::NotFound) => {}
+            Err(other) => return Err(other.into()),
+        }
+        let email = identity.email.as_deref().map(Email::parse).transpose().ok().flatten();
+        let Some(email) = email else {
+            return Err(AppError::Unauthorized(NO_EMAIL.into()));
+        };
+        match self.users.find_by_email(&email).await {
+            Ok(existing) if identity.email_verified => {
+                self.users.link_identity(existing.id, identity, self.clock.now()).await.map_err(|err| match err {
+                    RepoError::Conflict(_) => AppError::Conflict(EMAIL_TAKEN_UNVERIFIED.into()),
+                    other => other.into(),
+                })?;
+                tracing::info!(user_id = existing.id.0, "linked a third-party identity through a verified email");
+                return Ok(existing);
+            }
+            Ok(_) => return Err(AppError::Conflict(EMAIL_TAKEN_UNVERIFIED.into())),
+            Err(RepoError::NotFound) => {}
+            Err(other) => return Err(other.into()),
+        }
+        self.create_for(identity, email).await
+    }
+
+    /// Creates the account of a first sign-in under the first free username candidate.
+    async fn create_for(&self, identity: &ExternalIdentity, email: Email) -> Result<User, AppError> {
+        for username in username_candidates(Some(email.as_str()), identity.name.as_deref(), &identity.subject) {
+            let new_user = NewUser {
+                username,
+                email: email.clone(),
+                password_hash: PasswordHash::unusable(),
+                role: Role::User,
+                created_at: self.clock.now(),
+            };
+            match self.users.create_with_identity(new_user, identity, self.config.first_user_is_admin).await {
+                Ok(user) => {
+                    tracing::info!(
+                        user_id = user.id.0,
+                        role = user.role.as_str(),
+                        "account created by third-party sign-in"
+                    );
+                    return Ok(user);
+                }
+                Err(RepoError::Conflict("username")) => continue,
+                // The same person signing in twice at once: the other request created the account.
+                Err(RepoError::Conflict("identity")) => {
+                    return self.users.find_by_identity(&identity.issuer, &identity.subject).await.map_err(Into::into)
+                }
+                Err(RepoError::Conflict("email")) => return Err(AppError::Conflict(EMAIL_TAKEN_UNVERIFIED.into())),
+                Err(other) => return Err(other.into()),
+            }
+        }
+        Err(AppError::Conflict("Could not find a free username for this account. Please register instead.".into()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use gifshelf_domain::auth::{ExternalIdentity, IdentityError};
+    use gifshelf_domain::ports::MockIdentityVerifier;
+    use gifshelf_domain::user::{PasswordHash, Role};
+    use gifshelf_domain::RepoError;
+
+    use super::{EMAIL_TAKEN_UNVERIFIED, GOOGLE_LOGIN_FAILED, GOOGLE_NOT_CONFIGURED, NO_EMAIL};
+    use crate::auth::test_support::{at, user, Mocks};
+    use crate::auth::{AuthConfig, AuthService};
+    use crate::AppError;
+
+    fn identity(email_verified: bool) -> ExternalIdentity {
+        ExternalIdentity {
+            issuer: "https://accounts.google.com".into(),
+            subject: "1234567890".into(),
+            email: Some("Alice@Example.com".into()),
+            email_verified,
+            name: Some("Alice".into()),
+        }
+    }
+
+    fn with_verifier(m: Mocks, result: Result<ExternalIdentity, IdentityError>) -> AuthService {
+        let mut verifier = MockIdentityVerifier::new();
+        verifier.expect_verify().times(1).return_once(move |_| result);
+        m.service(AuthConfig::default()).with_identity_verifier(Arc::new(verifier))
+    }
+
+    fn tokens(m: &mut Mocks) {
+        m.tokens.expect_issue().returning(|c| Ok(format!("token-for-{}", c.sub)));
+    }
+
+    #[tokio::test]
+    async fn without_a_verifier_the_server_says_it_is_not_configured() {
+        let err = Mocks::new(at(10, 0, 0)).service(AuthConfig::default()).sign_in_with_id_token("x").await.err();
+        assert!(matches!(&err, Some(AppError::NotConfigured(m)) if m == GOOGLE_NOT_CONFIGURED), "{err:?}");
+    }
+
+    #[tokio::test]
+    async fn a_refused_token_is_the_spec_message_and_touches_no_account() {
+        let m = Mocks::new(at(10, 0, 0));
+        let service = with_verifier(m, Err(IdentityError::Rejected("bad signature".into())));
+        let err = service.sign_in_with_id_token("forged").await.err();
+        assert!(matches!(&err, Some(AppError::Unauthorized(m)) if m == GOOGLE_LOGIN_FAILED), "{err:?}");
+    }
+
+    #[tokio::test]
+    async fn a_known_identity_signs_in_as_its_account() {
+        let mut m = Mocks::new(at(10, 0, 0));
+        m.users
+            .expect_find_by_identity()
+            .withf(|iss, sub| iss == "https://accounts.google.com" && sub == "1234567890")
+            .returning(|_, _| Ok(user("alice", Role::Admin)));
+        m.tokens
+            .expect_issue()
+            .withf(|c| c.sub == "alice" && c.roles == "ROLE_USER,ROLE_ADMIN")
+            .returning(|_| Ok("t".into()));
+        let token = with_verifier(m, Ok(identity(false))).sign_in_with_id_token("id").await;
+        assert_eq!(token.ok().as_deref(), Some("t"));
+    }
+
+    #[tokio::test]
+    async fn a_verified_email_links_the_existing_account() {
+        let mut m = Mocks::new(at(10, 0, 0));
+        m.users.expect_find_by_identity().returning(|_, _| Err(RepoError::NotFound));
+        m.users
+            .expect_find_by_email()
+            .withf(|e| e.as_str() == "alice@example.com")
+            .returning(|_| Ok(user("alice", Role::User)));
+        m.users
+            .expect_link_identity()
+            .withf(|id, i, _| id.0 == 7 && i.subject == "1234567890")
+            .times(1)
+            .returning(|_, _, _| Ok(()));
+        m.users.expect_create_with_identity().never();
+        tokens(&mut m);
+        let token = with_verifier(m, Ok(identity(true))).sign_in_with_id_token("id").await;
+        assert_eq!(token.ok().as_deref(), Some("token-for-alice"));
+    }
+
+    #[tokio::test]
+    async fn an_unverified_email_never_links_and_creates_nothing() {
+        let mut m = Mocks::new(at(10, 0, 0));
+        m.users.expect_find_by_identity().returning(|_, _| Err(RepoError::NotFound));
+        m.users.expect_find_by_email().returning(|_| Ok(user("alice", Role::User)));
+        m.users.expect_link_identity().never();
+        m.users.expect_create_with_identity().never();
+        let err = with_verifier(m, Ok(identity(false))).sign_in_with_id_token("id").await.err();
+        assert!(matches!(&err, Some(AppError::Conflict(m)) if m == EMAIL_TAKEN_UNVERIFIED), "{err:?}");
+    }
+
+    #[tokio::test]
+    async fn a_first_sign_in_creates_an_account_under_a_free_username() {
+        let mut m = Mocks::new(at(10, 0, 0));
+        m.users.expect_find_by_identity().returning(|_, _| Err(RepoError::NotFound));
+        m.users.expect_find_by_email().returning(|_| Err(RepoError::NotFound));
+        m.users
+            .expect_create_with_identity()
+            .withf(|u, _, first_admin| u.username.as_str() == "alice" && *first_admin)
+            .returning(|_, _, _| Err(RepoError::Conflict("username")));
+        m.users
+            .expect_create_with_identity()
+            .withf(|u, i, _| {
+                u.username.as_str() == "alice2"
+                    && u.email.as_str() == "alice@example.com"
+                    && u.password_hash == PasswordHash::unusable()
+                    && i.subject == "1234567890"
+            })
+            .returning(|_, _, _| Ok(user("alice2", Role::User)));
+        tokens(&mut m);
+        let token = with_verifier(m, Ok(identity(false))).sign_in_with_id_token("id").await;
+        assert_eq!(token.ok().as_deref(), Some("token-for-alice2"));
+    }
+
+    #[tokio::test]
+    async fn a_concurrent_first_sign_in_finds_the_account_the_other_created() {
+        let mut m = Mocks::new(at(10, 0, 0));
+        let mut seq = mockall::Sequence::new();
+        m.users.expect_find_by_identity().times(1).in_sequence(&mut seq).returning(|_, _| Err(RepoError::NotFound));
+        m.users.expect_find_by_email().returning(|_| Err(RepoError::NotFound));
+        m.users.expect_create_with_identity().returning(|_, _, _| Err(RepoError::Conflict("identity")));
+        m.users
+            .expect_find_by_identity()
+            .times(1)
+            .in_sequence(&mut seq)
+            .returning(|_, _| Ok(user("alice", Role::User)));
+        tokens(&mut m);
+        let token = with_verifier(m, Ok(identity(true))).sign_in_with_id_token("id").await;
+        assert_eq!(token.ok().as_deref(), Some("token-for-alice"));
+    }
+
+    #[tokio::test]
+    async fn no_email_no_account() {
+        let mut m = Mocks::new(at(10, 0, 0));
+        m.users.expect_find_by_identity().returning(|_, _| Err(RepoError::NotFound));
+        m.users.expect_create_with_identity().never();
+        let err =
+            with_verifier(m, Ok(ExternalIdentity { email: None, ..identity(true) })).sign_in_with_id_token("id").await;
+        assert!(matches!(&err.err(), Some(AppError::Unauthorized(m)) if m == NO_EMAIL));
+    }
+
+    #[tokio::test]
+    async fn an_unreachable_provider_is_a_retryable_unavailable() {
+        let m = Mocks::new(at(10, 0, 0));
+        let err = with_verifier(m, Err(IdentityError::Unavailable("timeout".into()))).sign_in_with_id_token("id").await;
+        assert!(matches!(err, Err(AppError::Unavailable(_))));
+    }
+}
