@@ -12,18 +12,28 @@ import { defineConfig } from '@playwright/test';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const port = Number(process.env.E2E_PORT ?? 18080);
 const baseURL = `http://127.0.0.1:${port}`;
+// Third-party sign-in runs on a second server configured against the tests' fake OpenID provider
+// (`gifshelf-fake-oidc`, built from crates/auth with the `testing` feature).
+const oidcPort = Number(process.env.E2E_OIDC_PORT ?? port + 1);
+const googlePort = Number(process.env.E2E_GOOGLE_PORT ?? port + 2);
+process.env.E2E_OIDC_ISSUER = `http://127.0.0.1:${oidcPort}`;
+process.env.E2E_GOOGLE_URL = `http://127.0.0.1:${googlePort}`;
+process.env.E2E_GOOGLE_CLIENT_ID = 'gifshelf-e2e.apps.example.com';
 
-function serverBinary(): string {
-  if (process.env.GIFSHELF_BIN) return process.env.GIFSHELF_BIN;
-  const candidates = ['../target/release/gifshelf', '../target/debug/gifshelf'].map((p) =>
+function binary(envName: string, name: string): string {
+  const configured = process.env[envName];
+  if (configured) return configured;
+  const candidates = [`../target/release/${name}`, `../target/debug/${name}`].map((p) =>
     path.resolve(here, p),
   );
   return candidates.find((p) => existsSync(p)) ?? candidates[1]!;
 }
+const serverBinary = () => binary('GIFSHELF_BIN', 'gifshelf');
 
 // The config is evaluated in the runner and in each worker: create the data dir once and
 // hand it down through the environment.
 process.env.GIFSHELF_E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'gifshelf-e2e-'));
+process.env.GIFSHELF_E2E_GOOGLE_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'gifshelf-e2e-google-'));
 // The server binary too, for tests that run its CLI against the same data dir (`grantAdmin`).
 process.env.GIFSHELF_E2E_BIN ??= serverBinary();
 
@@ -55,17 +65,40 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
-  webServer: {
-    command: `"${process.env.GIFSHELF_E2E_BIN}" serve`,
-    url: `${baseURL}/api/health`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    env: {
-      GIFSHELF_BIND: `127.0.0.1:${port}`,
-      GIFSHELF_DATA_DIR: process.env.GIFSHELF_E2E_DATA_DIR,
-      GIFSHELF_WEB_DIR: path.resolve(here, 'dist'),
+  webServer: [
+    {
+      command: `"${process.env.GIFSHELF_E2E_BIN}" serve`,
+      url: `${baseURL}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      env: {
+        GIFSHELF_BIND: `127.0.0.1:${port}`,
+        GIFSHELF_DATA_DIR: process.env.GIFSHELF_E2E_DATA_DIR,
+        GIFSHELF_WEB_DIR: path.resolve(here, 'dist'),
+      },
     },
-  },
+    {
+      command: `"${binary('GIFSHELF_FAKE_OIDC_BIN', 'gifshelf-fake-oidc')}" ${oidcPort}`,
+      url: `${process.env.E2E_OIDC_ISSUER}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    {
+      command: `"${process.env.GIFSHELF_E2E_BIN}" serve`,
+      url: `${process.env.E2E_GOOGLE_URL}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      env: {
+        GIFSHELF_BIND: `127.0.0.1:${googlePort}`,
+        GIFSHELF_DATA_DIR: process.env.GIFSHELF_E2E_GOOGLE_DATA_DIR,
+        GIFSHELF_WEB_DIR: path.resolve(here, 'dist'),
+        GIFSHELF_GOOGLE_CLIENT_ID: process.env.E2E_GOOGLE_CLIENT_ID,
+        GIFSHELF_OIDC_ISSUER: process.env.E2E_OIDC_ISSUER,
+      },
+    },
+  ],
 });

@@ -142,13 +142,18 @@ fn test() -> Result {
     if !binary.exists() {
         exec(cargo().args(["build", "-p", "gifshelf-server"]))?;
     }
+    // The fake OpenID provider the Google sign-in test signs its ID tokens with.
+    exec(cargo().args(["build", "-p", "gifshelf-auth", "--features", "testing", "--bin", "gifshelf-fake-oidc"]))?;
     let chromium = find_chromium()?;
     let port = std::env::var("E2E_PORT").map_or_else(|_| free_port(), Ok)?;
     exec(
         npm(&["run", "e2e"])
             .env("GIFSHELF_BIN", binary)
+            .env("GIFSHELF_FAKE_OIDC_BIN", root().join("target/debug/gifshelf-fake-oidc"))
             .env("CHROMIUM_PATH", chromium)
             .env("E2E_PORT", port)
+            .env("E2E_OIDC_PORT", free_port()?)
+            .env("E2E_GOOGLE_PORT", free_port()?)
             .env("CI", std::env::var("CI").unwrap_or_else(|_| "true".into())),
     )
 }

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { logout, sessionStore } from '@/lib/session';
 import { renderWithProviders } from '@/test/render';
 import { tokenFor } from '@/test/tokens';
+import { GOOGLE_SCRIPT_SRC, resetGoogleIdentity } from '../google';
 import { LoginPage } from './login-page';
 
 const fetchMock = vi.fn<typeof fetch>();
@@ -80,5 +81,93 @@ describe('LoginPage', () => {
     await user.type(screen.getByLabelText('Password'), 'secret1{Enter}');
     expect(await screen.findByRole('alert')).toHaveTextContent('Invalid token received from server');
     expect(localStorage.getItem('token')).toBeNull();
+  });
+});
+
+describe('Continue with Google', () => {
+  type Init = { client_id: string; callback: (r: { credential?: string }) => void };
+  let init: Init | null = null;
+  let displayed = true;
+  const renderButton = vi.fn();
+
+  beforeEach(() => {
+    init = null;
+    displayed = true;
+    renderButton.mockReset();
+    resetGoogleIdentity();
+    window.google = {
+      accounts: {
+        id: {
+          initialize: (config: Init) => {
+            init = config;
+          },
+          prompt: (listener?: (n: { isNotDisplayed: () => boolean }) => void) => {
+            if (displayed) init?.callback({ credential: 'id-token-from-google' });
+            else listener?.({ isNotDisplayed: () => true });
+          },
+          renderButton,
+        },
+      },
+    };
+  });
+  afterEach(() => {
+    delete window.google;
+    resetGoogleIdentity();
+  });
+
+  function serveGoogle(answer: Response) {
+    fetchMock.mockImplementation(async (input, initArg) => {
+      const url = String(input);
+      if (url === '/api/config') return json(200, { googleClientId: 'client-id', maxUploadBytes: 1, version: '0' });
+      if (url === '/api/auth/google') {
+        expect(JSON.parse(String(initArg?.body))).toEqual({ token: 'id-token-from-google' });
+        return answer;
+      }
+      throw new TypeError('unexpected');
+    });
+  }
+
+  it('sends the credential, stores the session like a password login and goes to /', async () => {
+    const token = tokenFor('dana.scully', 3600, 'ROLE_USER');
+    serveGoogle(json(200, { token }));
+    renderWithProviders(<LoginPage />, { route: '/login' });
+    await userEvent.setup().click(await screen.findByRole('button', { name: /Continue with Google/ }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
+    expect(init?.client_id).toBe('client-id');
+    expect(localStorage.getItem('token')).toBe(token);
+    expect(localStorage.getItem('username')).toBe('dana.scully');
+    expect(sessionStore.getState().isAuthenticated).toBe(true);
+  });
+
+  it('shows the server refusal as a toast and stays signed out', async () => {
+    serveGoogle(json(401, { error: 'Google login failed', code: 'unauthorized' }));
+    renderWithProviders(<LoginPage />, { route: '/login' });
+    await userEvent.setup().click(await screen.findByRole('button', { name: /Continue with Google/ }));
+    expect(await screen.findByText('Google login failed')).toBeInTheDocument();
+    expect(sessionStore.getState().isAuthenticated).toBe(false);
+    expect(screen.getByTestId('location')).toHaveTextContent('/login');
+  });
+
+  it("renders Google's own button where the prompt cannot be shown", async () => {
+    displayed = false;
+    serveGoogle(json(500, {}));
+    renderWithProviders(<LoginPage />, { route: '/login' });
+    await userEvent.setup().click(await screen.findByRole('button', { name: /Continue with Google/ }));
+    await waitFor(() => expect(renderButton).toHaveBeenCalledTimes(1));
+    expect(renderButton.mock.calls[0]?.[1]).toMatchObject({ text: 'continue_with' });
+    expect(screen.getByTestId('google-fallback')).toBeVisible();
+    expect(fetchMock).not.toHaveBeenCalledWith('/api/auth/google', expect.anything());
+  });
+
+  it("says Google login failed when Google's script cannot load", async () => {
+    delete window.google;
+    serveGoogle(json(500, {}));
+    renderWithProviders(<LoginPage />, { route: '/login' });
+    await userEvent.setup().click(await screen.findByRole('button', { name: /Continue with Google/ }));
+    const script = document.head.querySelector<HTMLScriptElement>(`script[src="${GOOGLE_SCRIPT_SRC}"]`);
+    expect(script).not.toBeNull();
+    script?.dispatchEvent(new Event('error'));
+    expect(await screen.findByText('Google login failed')).toBeInTheDocument();
+    expect(document.head.querySelector(`script[src="${GOOGLE_SCRIPT_SRC}"]`)).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '@/app/paths';
 import { FormMessage } from '@/components/form/form-message';
@@ -6,7 +6,7 @@ import { TextField } from '@/components/form/text-field';
 import { errorMessage } from '@/lib/api-client';
 import { usePublicConfig } from '@/lib/public-config';
 import { useLogin } from '../api/login';
-import { signInWithGoogle } from '../google';
+import { useGoogleSignIn } from '../google';
 import './auth.css';
 
 export function LoginPage() {
@@ -16,6 +16,8 @@ export function LoginPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const googleClientId = config.data?.googleClientId ?? null;
+  const goHome = useCallback(() => navigate(paths.home, { replace: true }), [navigate]);
+  const google = useGoogleSignIn(googleClientId, goHome);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -66,13 +68,21 @@ export function LoginPage() {
           <button
             type="button"
             className="btn btn--secondary btn--block"
-            onClick={() => void signInWithGoogle(googleClientId)}
+            onClick={() => void google.start()}
+            disabled={google.pending}
+            aria-busy={google.pending}
           >
             <span className="google-mark" aria-hidden="true">
               G
             </span>
             Continue with Google
           </button>
+          <div
+            ref={google.fallbackRef}
+            className="auth-card__google-fallback"
+            hidden={!google.fallbackShown}
+            data-testid="google-fallback"
+          />
         </>
       )}
       <p className="auth-card__switch">
