@@ -2,6 +2,7 @@
 
 pub mod auth;
 pub mod error;
+pub mod failpoint;
 pub mod gif;
 pub mod media;
 pub mod ports;

@@ -2,6 +2,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
+use gifshelf_domain::failpoint::{fail_point, BLOB_AFTER_RENAME, BLOB_AFTER_WRITE};
 use gifshelf_domain::ports::{BlobError, BlobInfo, BlobStore};
 
 /// Where interrupted writes are left; swept by `sweep_partial_writes`.
@@ -47,7 +48,9 @@ fn write_atomically(root: &Path, target: &Path, bytes: &[u8]) -> Result<(), Blob
         let mut file = std::fs::File::create(&temp)?;
         file.write_all(bytes)?;
         file.sync_all()?;
+        fail_point(BLOB_AFTER_WRITE);
         std::fs::rename(&temp, target)?;
+        fail_point(BLOB_AFTER_RENAME);
         std::fs::File::open(parent)?.sync_all()
     })();
     if result.is_err() {

@@ -1,5 +1,6 @@
 use std::sync::Arc;
 
+use gifshelf_domain::failpoint::{fail_point, UPLOAD_AFTER_COMMIT};
 use gifshelf_domain::gif::{extension_for, Description, Gif, NewGif, Rendition, TagName, Title};
 use gifshelf_domain::media::{EncodedImage, MediaRejection};
 
@@ -77,6 +78,7 @@ impl GifService {
         };
         match self.gifs.insert(new_gif).await {
             Ok(gif) => {
+                fail_point(UPLOAD_AFTER_COMMIT);
                 tracing::info!(gif_id = gif.id.0, content_type = %gif.content.content_type, "gif uploaded");
                 Ok(gif)
             }

@@ -1,0 +1,211 @@
+//! Crash safety: the server is killed with SIGKILL at each step of an upload (the fail points of
+//! `gifshelf_domain::failpoint`, compiled into test builds only), restarted later, and after
+//! `gifshelf fsck` rows and blobs match exactly: a GIF exists with all its files or not at all, and
+//! no temp file is left. On SQLite and on PostgreSQL.
+
+use std::collections::BTreeSet;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant, SystemTime};
+
+use gifshelf_db::testing::TestDb;
+use gifshelf_domain::failpoint::{BLOB_AFTER_RENAME, BLOB_AFTER_WRITE, UPLOAD_AFTER_COMMIT};
+use gifshelf_domain::ports::{BlobStore, GifRepository};
+use serde_json::{json, Value};
+
+const SECRET: &str = "crash-test-secret-crash-test-secret-0123456789";
+
+/// A `gifshelf serve` process; killed on drop.
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn gifshelf(db_url: &str, data: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_gifshelf"));
+    command
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("GIFSHELF_DATABASE_URL", db_url)
+        .env("GIFSHELF_DATA_DIR", data)
+        .env("GIFSHELF_WEB_DIR", data)
+        .env("GIFSHELF_JWT_SECRET", SECRET)
+        .env("GIFSHELF_BCRYPT_COST", "4")
+        .env("GIFSHELF_WORKERS", "2")
+        .env("GIFSHELF_LOG", "warn")
+        .stdin(Stdio::null());
+    command
+}
+
+async fn start(db_url: &str, data: &Path, fail_at: Option<&str>) -> Server {
+    let port = free_port();
+    let mut command = gifshelf(db_url, data);
+    command.arg("serve").env("GIFSHELF_BIND", format!("127.0.0.1:{port}")).stdout(Stdio::null());
+    if let Some(point) = fail_at {
+        command.env("GIFSHELF_FAIL_AT", point);
+    }
+    let child = command.spawn().unwrap_or_else(|e| panic!("spawn gifshelf: {e}"));
+    let server = Server { child, url: format!("http://127.0.0.1:{port}") };
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if reqwest::get(format!("{}/api/health", server.url)).await.is_ok_and(|r| r.status().is_success()) {
+            return server;
+        }
+        assert!(Instant::now() < deadline, "the server did not come up");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+fn animated_gif() -> Vec<u8> {
+    let palette: Vec<u8> = (0..=255u8).flat_map(|i| [i, 255 - i, i / 2]).collect();
+    let mut out = Vec::new();
+    {
+        let mut encoder = gif::Encoder::new(&mut out, 64, 48, &palette).unwrap_or_else(|e| panic!("{e}"));
+        encoder.set_repeat(gif::Repeat::Infinite).unwrap_or_else(|e| panic!("{e}"));
+        for k in 0..4u8 {
+            let pixels: Vec<u8> = (0..64 * 48).map(|i: usize| (i as u8).wrapping_add(k.wrapping_mul(40))).collect();
+            let mut frame = gif::Frame::from_indexed_pixels(64, 48, pixels, None);
+            frame.delay = 10;
+            encoder.write_frame(&frame).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+    out
+}
+
+async fn sign_in(client: &reqwest::Client, url: &str) -> String {
+    let body =
+        json!({"username": "alice", "email": "alice@example.com", "password": "secret1", "confirmPassword": "secret1"});
+    let registered = client.post(format!("{url}/api/auth/register")).json(&body).send().await;
+    assert!(registered.is_ok_and(|r| r.status().is_success()));
+    let login = client
+        .post(format!("{url}/api/auth/login"))
+        .json(&json!({"username": "alice", "password": "secret1"}))
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let body: Value = login.json().await.unwrap_or_else(|e| panic!("{e}"));
+    body["token"].as_str().unwrap_or_default().to_owned()
+}
+
+async fn upload(client: &reqwest::Client, url: &str, token: &str) -> reqwest::Result<reqwest::Response> {
+    let part = reqwest::multipart::Part::bytes(animated_gif())
+        .file_name("cat.gif")
+        .mime_str("image/gif")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let form = reqwest::multipart::Form::new()
+        .part("file", part)
+        .text("gifData", json!({"title": "Cat", "description": "", "tags": ["cats"]}).to_string());
+    client.post(format!("{url}/api/gifs")).bearer_auth(token).multipart(form).send().await
+}
+
+/// Moves every file's modification time two hours back: "later", past fsck's grace periods.
+fn age(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let old = SystemTime::now() - Duration::from_secs(2 * 3600);
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            age(&path);
+        } else {
+            std::fs::File::options()
+                .write(true)
+                .open(&path)
+                .and_then(|f| f.set_modified(old))
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        }
+    }
+}
+
+fn files_in(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir).map(|d| d.flatten().map(|e| e.path()).collect()).unwrap_or_default()
+}
+
+/// Kills the server at `point` during an upload and checks what is left after restart and fsck.
+/// Returns how many GIFs survived.
+async fn crash_at(db: &TestDb, point: &str) -> usize {
+    let data = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let client = reqwest::Client::new();
+    let mut server = start(&db.url, data.path(), Some(point)).await;
+    let token = sign_in(&client, &server.url).await;
+    // The process dies mid-request: the client sees the connection go, never an answer.
+    let answer = upload(&client, &server.url, &token).await;
+    assert!(answer.is_err(), "{point}: the upload was answered: {answer:?}");
+    let status = server.child.wait().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(status.signal(), Some(9), "{point}: killed by SIGKILL at the fail point");
+
+    // Later: an operator (or the next start) runs fsck.
+    let media = data.path().join("media");
+    age(&media);
+    let fsck = gifshelf(&db.url, data.path()).arg("fsck").output().unwrap_or_else(|e| panic!("{e}"));
+    assert!(fsck.status.success(), "{point}: fsck failed: {}", String::from_utf8_lossy(&fsck.stderr));
+
+    // Rows and blobs match exactly, and no temp file is left.
+    let store = gifshelf_storage::LocalFolder::new(&media).unwrap_or_else(|e| panic!("{e}"));
+    let stored: BTreeSet<String> =
+        store.list().await.unwrap_or_else(|e| panic!("{e}")).into_iter().map(|b| b.key).collect();
+    let referenced: BTreeSet<String> =
+        db.db.all_blob_keys().await.unwrap_or_else(|e| panic!("{e}")).into_iter().collect();
+    assert_eq!(stored, referenced, "{point}: rows and blobs differ after fsck");
+    assert_eq!(files_in(&media.join(".partial")), Vec::<PathBuf>::new(), "{point}: temp files left");
+
+    // A restarted server serves whatever survived, completely.
+    let server = start(&db.url, data.path(), None).await;
+    let page: Value = client
+        .get(format!("{}/api/gifs/dtos?page=0&size=10", server.url))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+        .json()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let gifs = page["content"].as_array().cloned().unwrap_or_default();
+    for gif in &gifs {
+        for rendition in ["content", "thumbnail", "static-thumbnail"] {
+            let url = format!("{}/api/gifs/{rendition}/{}", server.url, gif["id"]);
+            let response = client.get(&url).send().await.unwrap_or_else(|e| panic!("{e}"));
+            assert!(response.status().is_success(), "{point}: {url} is {}", response.status());
+        }
+    }
+    assert_eq!(referenced.len(), gifs.len() * 3, "{point}: three files per listed GIF");
+    gifs.len()
+}
+
+async fn every_point(db: impl Fn(&str) -> Option<TestDb>) {
+    let cases = [
+        (BLOB_AFTER_WRITE.to_owned(), 0),
+        (format!("{BLOB_AFTER_WRITE}#2"), 0),
+        (BLOB_AFTER_RENAME.to_owned(), 0),
+        (format!("{BLOB_AFTER_RENAME}#3"), 0),
+        (UPLOAD_AFTER_COMMIT.to_owned(), 1),
+    ];
+    for (point, survivors) in cases {
+        let Some(db) = db(&point) else { return };
+        assert_eq!(crash_at(&db, &point).await, survivors, "{point}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigkill_at_every_upload_step_loses_nothing_on_sqlite() {
+    every_point(|_| Some(TestDb::sqlite())).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigkill_at_every_upload_step_loses_nothing_on_postgres() {
+    every_point(|_| TestDb::postgres("crash")).await;
+}
