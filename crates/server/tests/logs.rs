@@ -1,0 +1,189 @@
+//! Log hygiene: a whole session against a real `gifshelf serve` process, then its log is searched
+//! for every secret that went over the wire (passwords, session tokens, a third-party ID token) and
+//! checked to hold the request id of every 5xx response.
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use gifshelf_auth::testing::FakeOidcProvider;
+use serde_json::{json, Value};
+
+const CLIENT_ID: &str = "log-test.apps.example.com";
+const JWT_SECRET: &str = "log-test-secret-log-test-secret-0123456789abcdef";
+const PASSWORD: &str = "hunter2-Sup3r-Secret";
+const NEW_PASSWORD: &str = "c0rrect-H0rse-Battery";
+const S3_SECRET: &str = "s3-secret-key-never-logged-0123456789";
+
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn tiny_gif() -> Vec<u8> {
+    let mut out = Vec::new();
+    {
+        let mut encoder =
+            gif::Encoder::new(&mut out, 8, 8, &[0, 0, 0, 255, 255, 255]).unwrap_or_else(|e| panic!("{e}"));
+        for k in 0..2u8 {
+            let frame = gif::Frame::from_indexed_pixels(8, 8, vec![k; 64], None);
+            encoder.write_frame(&frame).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+    out
+}
+
+fn start(log: &Path, data: &Path, port: u16, issuer: &str, dead_s3: u16) -> Server {
+    let log_file = std::fs::File::create(log).unwrap_or_else(|e| panic!("{e}"));
+    let err_file = log_file.try_clone().unwrap_or_else(|e| panic!("{e}"));
+    let child = Command::new(env!("CARGO_BIN_EXE_gifshelf"))
+        .arg("serve")
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("GIFSHELF_BIND", format!("127.0.0.1:{port}"))
+        .env("GIFSHELF_DATA_DIR", data)
+        .env("GIFSHELF_WEB_DIR", data)
+        .env("GIFSHELF_JWT_SECRET", JWT_SECRET)
+        .env("GIFSHELF_BCRYPT_COST", "4")
+        .env("GIFSHELF_WORKERS", "2")
+        // As chatty as an operator would run it when debugging.
+        .env("GIFSHELF_LOG", "debug")
+        .env("GIFSHELF_GOOGLE_CLIENT_ID", CLIENT_ID)
+        .env("GIFSHELF_OIDC_ISSUER", issuer)
+        // Media go to an S3 endpoint nobody listens on: uploads fail with a 500.
+        .env("GIFSHELF_STORAGE_URL", "s3://media-bucket/gifs")
+        .env("AWS_ENDPOINT_URL", format!("http://127.0.0.1:{dead_s3}"))
+        .env("AWS_ACCESS_KEY_ID", "AKIALOGTEST")
+        .env("AWS_SECRET_ACCESS_KEY", S3_SECRET)
+        .env("GIFSHELF_S3_FORCE_PATH_STYLE", "true")
+        .env("GIFSHELF_S3_ALLOW_HTTP", "true")
+        .stdin(Stdio::null())
+        .stdout(log_file)
+        .stderr(err_file)
+        .spawn()
+        .unwrap_or_else(|e| panic!("spawn gifshelf: {e}"));
+    Server(child)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn logs_hold_no_secrets_and_every_5xx_request_id() {
+    let provider = FakeOidcProvider::start().await;
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let log = dir.path().join("server.log");
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let server = start(&log, dir.path(), port, provider.issuer(), free_port());
+    let client = reqwest::Client::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !client.get(format!("{base}/api/health")).send().await.is_ok_and(|r| r.status().is_success()) {
+        assert!(Instant::now() < deadline, "the server did not come up");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    let post = |path: &str, body: Value, token: Option<&str>| {
+        let mut request = client.post(format!("{base}{path}")).json(&body);
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        request.send()
+    };
+    let token_of = |body: Value| body["token"].as_str().unwrap_or_default().to_owned();
+    let mut secrets: Vec<(String, String)> =
+        vec![("password".into(), PASSWORD.into()), ("new password".into(), NEW_PASSWORD.into())];
+    secrets.push(("S3 secret".into(), S3_SECRET.into()));
+    secrets.push(("JWT secret".into(), JWT_SECRET.into()));
+
+    // Register, a failed and a good login, a password change, a third-party sign-in.
+    let registered = post(
+        "/api/auth/register",
+        json!({"username": "mallory", "email": "m@example.com", "password": PASSWORD, "confirmPassword": PASSWORD}),
+        None,
+    )
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(registered.status(), 201);
+    let bad = post("/api/auth/login", json!({"username": "mallory", "password": "wrong-Guess-123"}), None).await;
+    assert!(bad.is_ok_and(|r| r.status() == 401));
+    secrets.push(("wrong password".into(), "wrong-Guess-123".into()));
+    let login = post("/api/auth/login", json!({"username": "mallory", "password": PASSWORD}), None)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let token = token_of(login.json().await.unwrap_or_default());
+    assert!(!token.is_empty());
+    let change = client
+        .put(format!("{base}/api/settings/password"))
+        .bearer_auth(&token)
+        .json(&json!({"currentPassword": PASSWORD, "newPassword": NEW_PASSWORD, "confirmPassword": NEW_PASSWORD}))
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(change.status(), 200);
+    let fresh = token_of(change.json().await.unwrap_or_default());
+    // Requests that carry tokens in headers, good and forged.
+    for bearer in [token.clone(), fresh.clone(), format!("{fresh}x")] {
+        let answer = client.get(format!("{base}/api/settings/profile")).bearer_auth(bearer).send().await;
+        assert!(answer.is_ok());
+    }
+    let id_token = provider.mint(&provider.claims(CLIENT_ID, "sub-log", "log@example.com", true));
+    let google = post("/api/auth/google", json!({"token": id_token}), None).await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(google.status(), 200);
+    let google_token = token_of(google.json().await.unwrap_or_default());
+    let refused = post("/api/auth/google", json!({"token": format!("{id_token}x")}), None).await;
+    assert!(refused.is_ok_and(|r| r.status() == 401));
+    for (name, token) in [("session token", &token), ("fresh token", &fresh), ("Google session", &google_token)] {
+        secrets.push((name.into(), token.clone()));
+        // A signature alone is as good as the token for forging nothing, but it identifies it.
+        secrets.push((format!("{name} signature"), token.rsplit('.').next().unwrap_or_default().to_owned()));
+    }
+    secrets.push(("ID token".into(), id_token.clone()));
+    secrets.push(("ID token signature".into(), id_token.rsplit('.').next().unwrap_or_default().to_owned()));
+
+    // Uploads fail on the dead object store: 5xx responses with request ids.
+    let mut failed_ids = Vec::new();
+    for _ in 0..2 {
+        let part = reqwest::multipart::Part::bytes(tiny_gif())
+            .file_name("x.gif")
+            .mime_str("image/gif")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let form = reqwest::multipart::Form::new()
+            .part("file", part)
+            .text("gifData", json!({"title": "t", "description": "", "tags": []}).to_string());
+        let response = client
+            .post(format!("{base}/api/gifs"))
+            .bearer_auth(&fresh)
+            .multipart(form)
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(response.status().is_server_error(), "{}", response.status());
+        let id = response.headers().get("x-request-id").and_then(|v| v.to_str().ok()).map(str::to_owned);
+        let body: Value = response.json().await.unwrap_or_default();
+        assert_eq!(body["code"], "internal", "{body}");
+        assert!(!body.to_string().contains("127.0.0.1"), "no internals in the answer: {body}");
+        failed_ids.push(id.unwrap_or_else(|| panic!("a 5xx without X-Request-Id")));
+    }
+    drop(server);
+
+    let text = std::fs::read_to_string(&log).unwrap_or_else(|e| panic!("{e}"));
+    assert!(text.contains("signed in"), "the log was captured: {} bytes", text.len());
+    for (name, secret) in &secrets {
+        assert!(!secret.is_empty() && !text.contains(secret.as_str()), "the log contains the {name}");
+    }
+    for id in failed_ids {
+        assert!(
+            text.lines().any(|line| line.contains(&id) && (line.contains("ERROR") || line.contains("500"))),
+            "the 5xx with request id {id} is not in the log"
+        );
+    }
+}
