@@ -4,11 +4,15 @@
 //!   it on the embedded defaults (SQLite and a folder under `./data`) and print the URL.
 //! - `dev`: the backend plus webpack's dev server with a proxy, both rebuilt on change.
 //! - `test`: every test: Rust crates, frontend unit tests, browser end-to-end tests.
+//! - `load [SECONDS]`: 32 clients mixing uploads, gallery pages, searches and detail views against
+//!   the release server on SQLite for 60 s (wrk); prints req/s, p50/p95/p99 and every non-2xx.
+//!   `load --check` is the bounded variant `test` runs (5 s on the debug binary, fails on any 5xx).
 //! - `ci`: formatting, clippy with warnings denied, the dependency rule, then `test`.
 //! - `gen-types`: regenerate `frontend/src/api/generated` from the Rust DTOs.
 //! - `bench`: benchmarks that print figures (they never gate a test run).
 
 mod deps;
+mod load;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -27,8 +31,9 @@ fn main() -> ExitCode {
         "gen-types" => gen_types(),
         "deps" => deps::check(&root()),
         "bench" => bench(rest),
+        "load" => load_scenario(rest),
         _ => {
-            eprintln!("usage: cargo xtask <run|dev|test|ci|gen-types|bench>");
+            eprintln!("usage: cargo xtask <run|dev|test|ci|gen-types|bench|load>");
             return if task == "help" { ExitCode::SUCCESS } else { ExitCode::from(2) };
         }
     };
@@ -130,6 +135,8 @@ fn gen_types() -> Result {
 fn test() -> Result {
     // 1. Every Rust test (the PostgreSQL half runs when GIFSHELF_TEST_POSTGRES_URL is set).
     exec(cargo().args(["test", "--workspace", "--no-fail-fast"]))?;
+    // 1b. A few seconds of the load scenario on the debug binary: no 5xx, no locked database.
+    load_check()?;
     // 2. Frontend: types, the production build (a unit test checks its chunks), unit tests.
     ensure_frontend_deps()?;
     exec(&mut npm(&["run", "typecheck"]))?;
@@ -200,4 +207,37 @@ fn bench(args: &[String]) -> Result {
     } else {
         Err("no benchmark matched".into())
     }
+}
+
+/// `cargo xtask load [SECONDS]`: the release server under the mixed load, figures printed.
+fn load_scenario(args: &[String]) -> Result {
+    if args.first().is_some_and(|a| a == "--check") {
+        return load_check();
+    }
+    let seconds = args.first().map_or(Ok(60), |s| s.parse().map_err(|_| format!("not a number of seconds: {s}")))?;
+    exec(cargo().args(["build", "--release", "-p", "gifshelf-server"]))?;
+    let report = load::run(&root().join("target/release/gifshelf"), seconds, 32)?;
+    report.print();
+    Ok(())
+}
+
+/// The test variant: a few bounded seconds on the debug binary; any 5xx or locked database fails.
+fn load_check() -> Result {
+    let binary = root().join("target/debug/gifshelf");
+    if !binary.exists() {
+        exec(cargo().args(["build", "-p", "gifshelf-server"]))?;
+    }
+    let report = load::run(&binary, 5, 32)?;
+    report.print();
+    if report.server_errors() > 0 || report.database_locked > 0 {
+        return Err(format!(
+            "the load check saw {} 5xx responses and {} \"database is locked\" errors",
+            report.server_errors(),
+            report.database_locked
+        ));
+    }
+    if report.requests == 0 {
+        return Err("the load check made no requests".into());
+    }
+    Ok(())
 }
