@@ -1,5 +1,7 @@
 // Production build → dist/ (index.html + hashed assets); `npm run dev` serves on :5173 and
 // proxies the API and share pages to the Rust server on :8080.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
@@ -7,6 +9,28 @@ import MiniCssExtractPlugin from 'mini-css-extract-plugin';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const backend = process.env.GIFSHELF_DEV_BACKEND ?? 'http://127.0.0.1:8080';
+const swaggerUi = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+
+/** Copies Swagger UI into dist/api-docs/ for the server's API reference page at /api/docs. */
+class ApiReferenceAssets {
+  apply(compiler) {
+    const { Compilation, sources } = compiler.webpack;
+    compiler.hooks.thisCompilation.tap('ApiReferenceAssets', (compilation) => {
+      compilation.hooks.processAssets.tap(
+        { name: 'ApiReferenceAssets', stage: Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
+        () => {
+          for (const file of ['swagger-ui.css', 'swagger-ui-bundle.js']) {
+            const source = fs.readFileSync(path.join(swaggerUi, file), 'utf8').replace(
+              /\n\/[*/]# sourceMappingURL=.*$/m,
+              '',
+            );
+            compilation.emitAsset(`api-docs/${file}`, new sources.RawSource(source), { minimized: true });
+          }
+        },
+      );
+    });
+  }
+}
 
 export default (_env, argv) => {
   const production = argv.mode === 'production';
@@ -43,6 +67,7 @@ export default (_env, argv) => {
     },
     plugins: [
       new HtmlWebpackPlugin({ template: path.join(root, 'public/index.html') }),
+      new ApiReferenceAssets(),
       ...(production
         ? [new MiniCssExtractPlugin({ filename: 'assets/[name].[contenthash:8].css' })]
         : []),

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-#[derive(Debug, Serialize, Deserialize, TS)]
+#[derive(Debug, Serialize, Deserialize, TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ApiErrorBody {
     /// A sentence a person can read.
@@ -13,7 +13,7 @@ pub struct ApiErrorBody {
     pub code: String,
 }
 
-#[derive(Debug, Serialize, Deserialize, TS)]
+#[derive(Debug, Serialize, Deserialize, TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LoginRequest {
     pub username: String,
@@ -21,19 +21,19 @@ pub struct LoginRequest {
 }
 
 /// `POST /api/auth/google`: the ID token ("credential") the provider's sign-in gave the browser.
-#[derive(Debug, Serialize, Deserialize, TS)]
+#[derive(Debug, Serialize, Deserialize, TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct GoogleLoginRequest {
     pub token: String,
 }
 
-#[derive(Debug, Serialize, Deserialize, TS)]
+#[derive(Debug, Serialize, Deserialize, TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TokenResponse {
     pub token: String,
 }
 
-#[derive(Debug, Serialize, Deserialize, TS)]
+#[derive(Debug, Serialize, Deserialize, TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RegisterRequest {
     pub username: String,
@@ -42,14 +42,14 @@ pub struct RegisterRequest {
     pub confirm_password: String,
 }
 
-#[derive(Debug, Serialize, Deserialize, TS)]
+#[derive(Debug, Serialize, Deserialize, TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ProfileDto {
     pub username: String,
     pub email: String,
 }
 
-#[derive(Debug, Serialize, Deserialize, TS)]
+#[derive(Debug, Serialize, Deserialize, TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UpdateProfileRequest {
     pub username: String,
@@ -58,7 +58,7 @@ pub struct UpdateProfileRequest {
     pub email: Option<String>,
 }
 
-#[derive(Debug, Serialize, Deserialize, TS)]
+#[derive(Debug, Serialize, Deserialize, TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ChangePasswordRequest {
     pub new_password: String,
@@ -66,7 +66,7 @@ pub struct ChangePasswordRequest {
 }
 
 /// `GET /api/config`: what the SPA needs to know about this server before sign-in.
-#[derive(Debug, Serialize, Deserialize, TS)]
+#[derive(Debug, Serialize, Deserialize, TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PublicConfig {
     pub google_client_id: Option<String>,
@@ -75,7 +75,7 @@ pub struct PublicConfig {
     pub version: String,
 }
 
-#[derive(Debug, Serialize, Deserialize, TS)]
+#[derive(Debug, Serialize, Deserialize, TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct HealthDto {
     pub status: String,
@@ -129,7 +129,7 @@ pub fn typescript_files() -> Vec<(String, String)> {
     files
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TagRef {
     #[ts(type = "number")]
@@ -137,7 +137,7 @@ pub struct TagRef {
     pub name: String,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TagDto {
     #[ts(type = "number")]
@@ -149,7 +149,7 @@ pub struct TagDto {
 }
 
 /// A GIF as every screen sees it (spec §3). Heights are real; the screens show 3/4 of the width.
-#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct GifDto {
     #[ts(type = "number")]
@@ -178,7 +178,7 @@ pub struct GifDto {
 }
 
 /// One page of GIFs (spec §3 "Paged list").
-#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PagedGifs {
     pub content: Vec<GifDto>,
@@ -192,7 +192,7 @@ pub struct PagedGifs {
 }
 
 /// The `gifData` part of an upload.
-#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct GifUploadData {
     pub title: String,
@@ -202,7 +202,7 @@ pub struct GifUploadData {
     pub tags: Vec<String>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UpdateGifRequest {
     pub title: String,
@@ -256,7 +256,7 @@ impl From<&gifshelf_domain::gif::Tag> for TagDto {
 }
 
 /// `DELETE /api/tags/empty`: the ids of the tags removed.
-#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DeletedTagsResponse {
     #[ts(type = "Array<number>")]
@@ -264,7 +264,7 @@ pub struct DeletedTagsResponse {
 }
 
 /// `GET /api/stats` (spec §3 "Application stats"). Pair lists are `[label, count as text]`.
-#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OverviewStats {
     #[ts(type = "number")]
@@ -296,7 +296,7 @@ pub struct OverviewStats {
 }
 
 /// `GET /api/stats/detailed` (spec §3 "Detailed stats"). Values are text, as the spec says.
-#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DetailedStats {
     /// Exactly 7 entries, oldest first, `YYYY-MM-DD` (UTC).
@@ -311,7 +311,7 @@ pub struct DetailedStats {
 }
 
 /// A GIF in a statistics drill-down.
-#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct GifStatRow {
     #[ts(type = "number")]
@@ -325,7 +325,7 @@ pub struct GifStatRow {
 }
 
 /// A user in the activity drill-down.
-#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UserStatRow {
     #[ts(type = "number")]
@@ -333,4 +333,16 @@ pub struct UserStatRow {
     pub username: String,
     #[ts(type = "number")]
     pub gif_count: i64,
+}
+
+/// `POST /api/gifs`: the multipart form (described in the OpenAPI document; parsed by hand).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UploadForm {
+    /// The image (GIF, PNG, JPEG or WebP), at most the server's upload limit; its type is decided
+    /// from its bytes, whatever its name or declared type say.
+    #[schema(value_type = String, format = Binary)]
+    pub file: Vec<u8>,
+    /// `GifUploadData` as JSON text: `{"title": "...", "description": "...", "tags": ["..."]}`.
+    pub gif_data: String,
 }

@@ -38,6 +38,15 @@ async fn list(state: &AppState, filter: GifFilter, paging: &Paging) -> Result<Ht
     Ok(HttpResponse::Ok().json(PagedGifs::from(page)))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/gifs/dtos",
+    tag = "gifs",
+    summary = "Every GIF, newest first",
+    params(("page" = Option<u32>, Query, description = "Page number, from 0"), ("size" = Option<u32>, Query, description = "Page size, 1 to 100 (default 12)")),
+    responses((status = 200, description = "One page, newest first", body = crate::dto::PagedGifs), (status = 400, description = "Invalid paging or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
 #[get("/gifs/dtos")]
 async fn list_all(
     state: web::Data<AppState>,
@@ -47,6 +56,15 @@ async fn list_all(
     list(&state, GifFilter::All, &paging).await
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/gifs/dtos/tag/{tag}",
+    tag = "gifs",
+    summary = "GIFs with a tag",
+    params(("tag" = String, Path, description = "Tag name"), ("page" = Option<u32>, Query, description = "Page number, from 0"), ("size" = Option<u32>, Query, description = "Page size, 1 to 100 (default 12)")),
+    responses((status = 200, description = "One page, newest first", body = crate::dto::PagedGifs), (status = 400, description = "Invalid paging or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
 #[get("/gifs/dtos/tag/{tag}")]
 async fn list_by_tag(
     state: web::Data<AppState>,
@@ -58,6 +76,15 @@ async fn list_by_tag(
     list(&state, GifFilter::Tag(name), &paging).await
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/gifs/dtos/user/{username}",
+    tag = "gifs",
+    summary = "A user's GIFs",
+    params(("username" = String, Path, description = "Uploader"), ("page" = Option<u32>, Query, description = "Page number, from 0"), ("size" = Option<u32>, Query, description = "Page size, 1 to 100 (default 12)")),
+    responses((status = 200, description = "One page, newest first", body = crate::dto::PagedGifs), (status = 400, description = "Invalid paging or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
 #[get("/gifs/dtos/user/{username}")]
 async fn list_by_user(
     state: web::Data<AppState>,
@@ -76,6 +103,15 @@ struct SearchQuery {
     size: Option<u32>,
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/gifs/dtos/search",
+    tag = "gifs",
+    summary = "GIFs whose title, description or tags hold every word",
+    params(("q" = Option<String>, Query, description = "Words to find (at most 200 bytes)"), ("page" = Option<u32>, Query, description = "Page number, from 0"), ("size" = Option<u32>, Query, description = "Page size, 1 to 100 (default 12)")),
+    responses((status = 200, description = "One page, newest first", body = crate::dto::PagedGifs), (status = 400, description = "Invalid paging or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
 #[get("/gifs/dtos/search")]
 async fn search(
     state: web::Data<AppState>,
@@ -90,6 +126,15 @@ async fn search(
 }
 
 /// Opening a GIF counts a view.
+#[utoipa::path(
+    get,
+    path = "/api/gifs/dto/{id}",
+    tag = "gifs",
+    summary = "One GIF (counts a view)",
+    params(("id" = i64, Path, description = "GIF id")),
+    responses((status = 200, description = "The GIF", body = crate::dto::GifDto), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such GIF (`not_found`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
 #[get("/gifs/dto/{id}")]
 async fn detail(state: web::Data<AppState>, _user: AuthUser, id: web::Path<i64>) -> Result<HttpResponse, ApiError> {
     let gif = state.gifs.view(GifId(*id)).await?;
@@ -123,6 +168,15 @@ async fn read_field(
 
 /// `multipart/form-data` with the image in `file` and the form as JSON in `gifData`. The type is
 /// decided from the bytes; the file name and the client's content type are ignored.
+#[utoipa::path(
+    post,
+    path = "/api/gifs",
+    tag = "gifs",
+    summary = "Upload a GIF (or PNG, JPEG, WebP)",
+    request_body(content = crate::dto::UploadForm, content_type = "multipart/form-data"),
+    responses((status = 201, description = "Stored, with its renditions", body = crate::dto::GifDto), (status = 400, description = "Bad form or refused image (`validation`, `unsupported_type`, `invalid_image`, `image_too_large`, `image_too_complex`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 413, description = "Over the upload limit (`payload_too_large`)", body = crate::dto::ApiErrorBody), (status = 503, description = "Too many uploads being processed (`unavailable`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
 #[post("/gifs")]
 async fn upload(
     state: web::Data<AppState>,
@@ -178,6 +232,16 @@ async fn upload(
     Ok(HttpResponse::Created().json(GifDto::from(&gif)))
 }
 
+#[utoipa::path(
+    put,
+    path = "/api/gifs/{id}",
+    tag = "gifs",
+    summary = "Edit title, description and tags (owner or admin)",
+    params(("id" = i64, Path, description = "GIF id")),
+    request_body = crate::dto::UpdateGifRequest,
+    responses((status = 200, description = "The edited GIF", body = crate::dto::GifDto), (status = 400, description = "Invalid paging or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not yours (`forbidden`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such GIF (`not_found`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
 #[put("/gifs/{id}")]
 async fn update(
     state: web::Data<AppState>,
@@ -189,6 +253,15 @@ async fn update(
     Ok(HttpResponse::Ok().json(GifDto::from(&gif)))
 }
 
+#[utoipa::path(
+    delete,
+    path = "/api/gifs/{id}",
+    tag = "gifs",
+    summary = "Delete a GIF and its files (owner only)",
+    params(("id" = i64, Path, description = "GIF id")),
+    responses((status = 204, description = "Deleted"), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not yours (`forbidden`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such GIF (`not_found`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
 #[delete("/gifs/{id}")]
 async fn remove(
     state: web::Data<AppState>,

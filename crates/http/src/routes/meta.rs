@@ -9,6 +9,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 }
 
 /// Liveness and readiness: answers 200 only when the database does.
+#[utoipa::path(
+    get,
+    path = "/api/health",
+    tag = "meta",
+    summary = "Liveness and database readiness",
+    responses((status = 200, description = "Up", body = crate::dto::HealthDto), (status = 503, description = "The database is not reachable (`unavailable`)", body = crate::dto::ApiErrorBody))
+)]
 #[get("/health")]
 async fn health(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
     match state.users.ping().await {
@@ -21,6 +28,13 @@ async fn health(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
 }
 
 /// What the SPA needs before sign-in.
+#[utoipa::path(
+    get,
+    path = "/api/config",
+    tag = "meta",
+    summary = "What this server offers (public)",
+    responses((status = 200, description = "Public configuration", body = crate::dto::PublicConfig))
+)]
 #[get("/config")]
 async fn config(state: web::Data<AppState>) -> HttpResponse {
     HttpResponse::Ok().json(PublicConfig {

@@ -2,6 +2,7 @@ mod auth;
 mod gifs;
 mod media;
 mod meta;
+mod openapi;
 mod settings;
 mod share;
 mod stats;
@@ -9,10 +10,13 @@ mod tags;
 
 use actix_web::web;
 
+pub use openapi::openapi_json;
+
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(
         web::scope("/api")
             .configure(meta::configure)
+            .configure(openapi::configure)
             .configure(auth::configure)
             .configure(settings::configure)
             .configure(media::configure)

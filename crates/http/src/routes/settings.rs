@@ -8,6 +8,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(get_profile).service(update_profile).service(change_password);
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/settings/profile",
+    tag = "settings",
+    summary = "Your username and email",
+    responses((status = 200, description = "The profile", body = crate::dto::ProfileDto), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
 #[get("/settings/profile")]
 async fn get_profile(state: web::Data<AppState>, AuthUser(user): AuthUser) -> Result<HttpResponse, ApiError> {
     let profile = state.auth.profile(&user).await?;
@@ -15,6 +23,15 @@ async fn get_profile(state: web::Data<AppState>, AuthUser(user): AuthUser) -> Re
 }
 
 /// Changing the username ends every session of the account (spec §4: the client logs out).
+#[utoipa::path(
+    put,
+    path = "/api/settings/profile",
+    tag = "settings",
+    summary = "Change username and email (a rename ends every session)",
+    request_body = crate::dto::UpdateProfileRequest,
+    responses((status = 200, description = "The new profile", body = crate::dto::ProfileDto), (status = 400, description = "Invalid paging or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 409, description = "Username or email taken (`conflict`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
 #[put("/settings/profile")]
 async fn update_profile(
     state: web::Data<AppState>,
@@ -26,6 +43,15 @@ async fn update_profile(
 }
 
 /// Other sessions end; the caller gets a fresh token and stays signed in.
+#[utoipa::path(
+    put,
+    path = "/api/settings/password",
+    tag = "settings",
+    summary = "Change your password (other sessions end)",
+    request_body = crate::dto::ChangePasswordRequest,
+    responses((status = 200, description = "A fresh token for this session", body = crate::dto::TokenResponse), (status = 400, description = "Invalid paging or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
 #[put("/settings/password")]
 async fn change_password(
     state: web::Data<AppState>,

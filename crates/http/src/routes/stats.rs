@@ -33,6 +33,14 @@ fn gif_rows(rows: Vec<GifStat>) -> Vec<GifStatRow> {
         .collect()
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/stats",
+    tag = "stats",
+    summary = "Application statistics (admins)",
+    responses((status = 200, description = "Figures", body = crate::dto::OverviewStats), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin (`forbidden`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
 #[get("/stats")]
 async fn overview(state: web::Data<AppState>, _admin: AdminUser) -> Result<HttpResponse, ApiError> {
     let o = state.stats.overview().await?;
@@ -57,6 +65,14 @@ async fn overview(state: web::Data<AppState>, _admin: AdminUser) -> Result<HttpR
     }))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/stats/detailed",
+    tag = "stats",
+    summary = "Detailed statistics (admins)",
+    responses((status = 200, description = "Distributions", body = crate::dto::DetailedStats), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin (`forbidden`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
 #[get("/stats/detailed")]
 async fn detailed(state: web::Data<AppState>, _admin: AdminUser) -> Result<HttpResponse, ApiError> {
     let d = state.stats.detailed().await?;
@@ -77,6 +93,15 @@ async fn detailed(state: web::Data<AppState>, _admin: AdminUser) -> Result<HttpR
     }))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/stats/detailed/size/{range}",
+    tag = "stats",
+    summary = "GIFs in a size range (admins)",
+    params(("range" = String, Path, description = "A size bucket label, e.g. `0-100KB`")),
+    responses((status = 200, description = "The GIFs", body = Vec<crate::dto::GifStatRow>), (status = 400, description = "Unknown range (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin (`forbidden`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
 #[get("/stats/detailed/size/{range}")]
 async fn by_size(
     state: web::Data<AppState>,
@@ -86,6 +111,15 @@ async fn by_size(
     Ok(HttpResponse::Ok().json(gif_rows(state.stats.gifs_in_range(&range).await?)))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/stats/detailed/tag/{tag}",
+    tag = "stats",
+    summary = "GIFs with a tag (admins)",
+    params(("tag" = String, Path, description = "Tag name")),
+    responses((status = 200, description = "The GIFs", body = Vec<crate::dto::GifStatRow>), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin (`forbidden`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such tag (`not_found`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
 #[get("/stats/detailed/tag/{tag}")]
 async fn by_tag(
     state: web::Data<AppState>,
@@ -95,6 +129,15 @@ async fn by_tag(
     Ok(HttpResponse::Ok().json(gif_rows(state.stats.gifs_with_tag(&tag).await?)))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/stats/detailed/activity/{level}",
+    tag = "stats",
+    summary = "Users at an activity level (admins)",
+    params(("level" = String, Path, description = "`inactive`, `casual`, `active` or `power`")),
+    responses((status = 200, description = "The users", body = Vec<crate::dto::UserStatRow>), (status = 400, description = "Unknown level (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin (`forbidden`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
 #[get("/stats/detailed/activity/{level}")]
 async fn by_activity(
     state: web::Data<AppState>,
@@ -113,6 +156,15 @@ struct TypeQuery {
     content_type: String,
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/stats/detailed/content-type",
+    tag = "stats",
+    summary = "GIFs of a content type (admins)",
+    params(("type" = String, Query, description = "A content type, e.g. `image/gif`")),
+    responses((status = 200, description = "The GIFs", body = Vec<crate::dto::GifStatRow>), (status = 400, description = "Missing type (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin (`forbidden`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
 #[get("/stats/detailed/content-type")]
 async fn by_type(
     state: web::Data<AppState>,
