@@ -8,6 +8,7 @@ mod schema;
 mod search;
 mod stats;
 mod tags;
+pub mod transfer;
 mod users;
 
 #[cfg(feature = "testing")]

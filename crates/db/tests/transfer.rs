@@ -1,0 +1,416 @@
+//! `gifshelf_db::transfer`: whole instances moved between SQLite and PostgreSQL through the export
+//! file, on real databases. The PostgreSQL halves need `GIFSHELF_TEST_POSTGRES_URL` (see
+//! `gifshelf_db::testing`).
+
+use chrono::{Duration, NaiveDate, NaiveDateTime};
+use gifshelf_db::testing::TestDb;
+use gifshelf_db::transfer::{self, Progress, Summary, TransferError};
+use gifshelf_db::Database;
+use gifshelf_domain::auth::ExternalIdentity;
+use gifshelf_domain::gif::{Description, GifEdit, GifFilter, GifId, NewGif, PageRequest, Rendition, TagName, Title};
+use gifshelf_domain::ports::{GifRepository, TagRepository, UserRepository};
+use gifshelf_domain::user::{Email, NewUser, PasswordHash, Role, UserId, Username};
+use gifshelf_domain::RepoError;
+
+fn t0() -> NaiveDateTime {
+    NaiveDate::from_ymd_opt(2026, 11, 1).and_then(|d| d.and_hms_micro_opt(8, 0, 0, 123_456)).unwrap_or_default()
+}
+
+fn ok<T, E: std::fmt::Display>(result: Result<T, E>) -> T {
+    result.unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn new_user(name: &str, email: &str, minutes: i64) -> NewUser {
+    NewUser {
+        username: ok(Username::parse(name)),
+        email: ok(Email::parse(email)),
+        password_hash: PasswordHash(format!("$2b$12$hash.of.{name}.with/slash+plus")),
+        role: Role::User,
+        created_at: t0() + Duration::minutes(minutes),
+    }
+}
+
+fn google(subject: &str, email: Option<&str>) -> ExternalIdentity {
+    ExternalIdentity {
+        issuer: "https://accounts.google.com".into(),
+        subject: subject.into(),
+        email: email.map(Into::into),
+        email_verified: true,
+        name: None,
+    }
+}
+
+fn rendition(n: i64, what: &str, size: i64) -> Rendition {
+    Rendition {
+        key: format!("gifs/p{n}/{what}"),
+        content_type: "image/gif".into(),
+        size,
+        width: 320 + n as i32,
+        height: 240,
+    }
+}
+
+fn new_gif(uploader: UserId, n: i64, title: &str, description: &str, tags: &[&str]) -> NewGif {
+    NewGif {
+        share_id: format!("share-{n}-Xy_9"),
+        title: ok(Title::parse(title)),
+        description: ok(Description::parse(description)),
+        tags: ok(TagName::parse_list(tags)),
+        uploader_id: uploader,
+        uploaded_at: t0() + Duration::minutes(n) + Duration::microseconds(n * 7),
+        frame_count: 5 + n as i32,
+        content: rendition(n, "original.gif", 1_000_000 + n),
+        thumbnail: rendition(n, "thumbnail.gif", 500 + n),
+        static_thumbnail: Rendition { content_type: "image/png".into(), ..rendition(n, "static.png", 100 + n) },
+    }
+}
+
+/// What a realistic instance holds, and the ids to check after the move.
+struct Seeded {
+    users: Vec<UserId>,
+    gifs: Vec<GifId>,
+    /// The highest GIF id ever handed out: its row was deleted, so it is not in the file's rows.
+    deleted_gif: GifId,
+}
+
+async fn seed(db: &Database) -> Seeded {
+    let alice = ok(UserRepository::create(db, new_user("alice", "alice@example.com", 0), true).await);
+    assert_eq!(alice.role, Role::Admin);
+    let bob = ok(UserRepository::create(db, new_user("bob", "bob@example.com", 1), true).await);
+    // credentials_changed_at moves away from created_at
+    ok(db.update_password(bob.id, &PasswordHash("$2b$12$new.hash".into()), t0() + Duration::hours(3)).await);
+    let carol = ok(db
+        .create_with_identity(
+            new_user("carol", "carol@example.com", 2),
+            &google("1098-sub", Some("carol@example.com")),
+            true,
+        )
+        .await);
+    ok(db.link_identity(bob.id, &google("2222-sub", None), t0() + Duration::minutes(30)).await);
+    let zoe = ok(UserRepository::create(db, new_user("Zoe_O-Neil", "zoe@example.com", 3), true).await);
+    ok(db.set_role("Zoe_O-Neil", Role::Admin).await);
+
+    let titles = [
+        (
+            "Dancing zebra",
+            "A zebra that \"dances\"\nsecond line\twith a tab and a \\ backslash",
+            &["animals", "funny"][..],
+        ),
+        ("Ünïcode “quotes” 猫 🐱", "Émoji: 🎉 — and 'single' quotes", &["ünï", "animals"][..]),
+        ("No description", "", &[][..]),
+        ("Reaction: facepalm", "when the build breaks", &["reaction"][..]),
+        ("Deleted soon", "gone before the export", &["gone"][..]),
+    ];
+    let uploaders = [alice.id, bob.id, carol.id, zoe.id, alice.id];
+    let mut gifs = Vec::new();
+    for (n, ((title, description, tags), uploader)) in titles.iter().zip(uploaders).enumerate() {
+        let gif = ok(db.insert(new_gif(uploader, n as i64 + 1, title, description, tags)).await);
+        gifs.push(gif.id);
+    }
+    for _ in 0..3 {
+        ok(db.add_view(gifs[0]).await);
+    }
+    ok(db.add_view(gifs[1]).await);
+    // Edited: new tags and texts, so search_text changed after the insert.
+    let edit = GifEdit {
+        title: ok(Title::parse("Reaction: facepalm (edited)")),
+        description: ok(Description::parse("when the build breaks\nagain")),
+        tags: ok(TagName::parse_list(&["reaction", "work"])),
+    };
+    ok(db.update(gifs[3], edit).await);
+    let deleted_gif = ok(db.delete(gifs[4]).await).id;
+    gifs.pop();
+    // A tag nobody uses any more.
+    ok(TagRepository::create(db, &ok(TagName::parse("lonely"))).await);
+    Seeded { users: vec![alice.id, bob.id, carol.id, zoe.id], gifs, deleted_gif }
+}
+
+fn export(db: &Database) -> Vec<u8> {
+    let mut file = Vec::new();
+    ok(transfer::export(db, &mut file, &mut |_: Progress<'_>| {}));
+    file
+}
+
+fn import(db: &Database, file: &[u8]) -> Result<Summary, TransferError> {
+    transfer::import(db, &mut &file[..], &mut |_: Progress<'_>| {})
+}
+
+/// The file without its header (which names the source and the export time).
+fn body(file: &[u8]) -> Vec<String> {
+    let text = ok(std::str::from_utf8(file));
+    text.lines().skip(1).map(str::to_owned).collect()
+}
+
+fn count(summary: &Summary, table: &str) -> u64 {
+    summary.counts.iter().find(|(t, _)| *t == table).map_or(0, |(_, n)| *n)
+}
+
+async fn is_empty(db: &Database) -> bool {
+    let page = ok(db.list(&GifFilter::All, PageRequest { page: 0, size: 10 }).await);
+    page.total == 0
+        && matches!(db.find_by_id(UserId(1)).await, Err(RepoError::NotFound))
+        && ok(db.list_with_counts().await).is_empty()
+}
+
+/// Seeds `source`, moves it to `target`, and checks that nothing was lost or changed.
+async fn move_instance(source: &Database, target: &Database) {
+    let seeded = seed(source).await;
+    let file = export(source);
+    let lines = body(&file);
+    assert!(lines.iter().any(|l| l.contains("\"password_hash\":\"$2b$12$new.hash\"")), "hashes are in the file");
+
+    let summary = ok(import(target, &file));
+    let expected = [("users", 4), ("user_identities", 2), ("tags", 7), ("gifs", 4), ("gif_tags", 6)];
+    for (table, n) in expected {
+        assert_eq!(count(&summary, table), n, "{table}: {summary:?}");
+    }
+
+    // The target exports the same rows, counts, id marks and checksum.
+    let again = export(target);
+    assert_eq!(body(&again), lines);
+
+    // Through the repositories, every account, identity, GIF and tag reads back the same.
+    for id in &seeded.users {
+        assert_eq!(ok(target.find_by_id(*id).await), ok(source.find_by_id(*id).await));
+    }
+    for (subject, user) in [("1098-sub", seeded.users[2]), ("2222-sub", seeded.users[1])] {
+        let found = ok(target.find_by_identity("https://accounts.google.com", subject).await);
+        assert_eq!(found.id, user);
+    }
+    for id in &seeded.gifs {
+        assert_eq!(ok(target.find(*id).await), ok(source.find(*id).await));
+    }
+    assert_eq!(ok(target.list_with_counts().await), ok(source.list_with_counts().await));
+    assert!(matches!(target.find(seeded.deleted_gif).await, Err(RepoError::NotFound)));
+    assert_eq!(ok(target.find_by_id(seeded.users[3]).await).role, Role::Admin);
+    assert_eq!(ok(target.find_by_id(seeded.users[1]).await).credentials_changed_at, t0() + Duration::hours(3));
+
+    // Search works on the target's own index (FTS5 triggers or pg_trgm).
+    let page = PageRequest { page: 0, size: 10 };
+    for (term, gif) in [("zebra", 0), ("dances", 0), ("猫", 1), ("ünïcode", 1), ("facepalm edited work", 3)] {
+        let found = ok(target.list(&GifFilter::search(term), page).await);
+        assert_eq!(found.items.iter().map(|g| g.id).collect::<Vec<_>>(), [seeded.gifs[gif]], "search {term:?}");
+    }
+    let by_tag = ok(target.list(&GifFilter::Tag(ok(TagName::parse("animals"))), page).await);
+    assert_eq!(by_tag.total, 2);
+
+    // New rows get fresh ids: past every imported id, and past the deleted GIF's id too.
+    let newcomer = ok(UserRepository::create(target, new_user("newcomer", "new@example.com", 60), true).await);
+    assert!(newcomer.id.0 > seeded.users.iter().map(|u| u.0).max().unwrap_or_default(), "{newcomer:?}");
+    assert_eq!(newcomer.role, Role::User, "not the first account any more");
+    let gif = ok(target.insert(new_gif(newcomer.id, 9, "After the move", "", &["fresh"])).await);
+    assert!(gif.id.0 > seeded.deleted_gif.0, "{:?} reuses an old id (last was {:?})", gif.id, seeded.deleted_gif);
+    let tag = ok(TagRepository::create(target, &ok(TagName::parse("another"))).await);
+    assert!(tag.id.0 > 7, "{tag:?}");
+}
+
+#[tokio::test]
+async fn sqlite_to_postgres_keeps_every_row() {
+    let source = TestDb::sqlite();
+    let Some(target) = TestDb::postgres("transfer::sqlite_to_postgres_keeps_every_row") else { return };
+    move_instance(&source.db, &target.db).await;
+}
+
+#[tokio::test]
+async fn postgres_to_sqlite_keeps_every_row() {
+    let Some(source) = TestDb::postgres("transfer::postgres_to_sqlite_keeps_every_row") else { return };
+    let target = TestDb::sqlite();
+    move_instance(&source.db, &target.db).await;
+}
+
+#[tokio::test]
+async fn sqlite_to_sqlite_keeps_every_row() {
+    let source = TestDb::sqlite();
+    let target = TestDb::sqlite();
+    move_instance(&source.db, &target.db).await;
+}
+
+#[tokio::test]
+async fn postgres_to_postgres_keeps_every_row() {
+    let Some(source) = TestDb::postgres("transfer::postgres_to_postgres_keeps_every_row") else { return };
+    let Some(target) = TestDb::postgres("transfer::postgres_to_postgres_keeps_every_row") else { return };
+    move_instance(&source.db, &target.db).await;
+}
+
+#[tokio::test]
+async fn an_empty_instance_moves_too() {
+    let source = TestDb::sqlite();
+    let file = export(&source.db);
+    assert_eq!(body(&file).len(), 1, "only the trailer");
+    let target = TestDb::sqlite();
+    let summary = ok(import(&target.db, &file));
+    assert!(summary.counts.iter().all(|(_, n)| *n == 0));
+    let first = ok(UserRepository::create(&target.db, new_user("first", "first@example.com", 0), true).await);
+    assert_eq!((first.id, first.role), (UserId(1), Role::Admin));
+}
+
+/// A seeded SQLite instance's export.
+async fn sample_file() -> Vec<u8> {
+    let source = TestDb::sqlite();
+    seed(&source.db).await;
+    export(&source.db)
+}
+
+/// Runs `check` on a fresh SQLite database and, when configured, a fresh PostgreSQL one.
+async fn on_both_targets<F, Fut>(test: &str, check: F)
+where
+    F: Fn(Database) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    let sqlite = TestDb::sqlite();
+    check(sqlite.db.clone()).await;
+    if let Some(pg) = TestDb::postgres(test) {
+        check(pg.db.clone()).await;
+    }
+}
+
+#[tokio::test]
+async fn a_non_empty_target_is_refused_and_left_alone() {
+    let file = sample_file().await;
+    on_both_targets("transfer::a_non_empty_target_is_refused_and_left_alone", |db| {
+        let file = file.clone();
+        async move {
+            let owner = ok(UserRepository::create(&db, new_user("owner", "owner@example.com", 0), true).await);
+            let result = import(&db, &file);
+            assert!(
+                matches!(&result, Err(TransferError::NotEmpty(what)) if what.contains("users: 1 row")),
+                "{result:?}"
+            );
+            assert_eq!(ok(db.find_by_id(owner.id).await), owner);
+            assert!(matches!(db.find_by_id(UserId(2)).await, Err(RepoError::NotFound)));
+            assert_eq!(ok(db.list(&GifFilter::All, PageRequest { page: 0, size: 10 }).await).total, 0);
+        }
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_truncated_or_damaged_file_is_refused_and_leaves_the_target_empty() {
+    let file = sample_file().await;
+    let text = ok(String::from_utf8(file.clone()));
+    let without_trailer = {
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines.pop();
+        lines.join("\n") + "\n"
+    };
+    let damaged = text.replacen("\"view_count\":3", "\"view_count\":4", 1);
+    assert_ne!(damaged, text);
+    let dropped_link = {
+        let lines: Vec<&str> = text.lines().collect();
+        let link =
+            lines.iter().position(|l| l.starts_with("{\"table\":\"gif_tags\"")).unwrap_or_else(|| panic!("no link"));
+        lines.iter().enumerate().filter(|(i, _)| *i != link).map(|(_, l)| format!("{l}\n")).collect::<String>()
+    };
+    let dropped_gif = {
+        let lines: Vec<&str> = text.lines().collect();
+        let gif_row =
+            lines.iter().position(|l| l.starts_with("{\"table\":\"gifs\"")).unwrap_or_else(|| panic!("no gif"));
+        lines.iter().enumerate().filter(|(i, _)| *i != gif_row).map(|(_, l)| format!("{l}\n")).collect::<String>()
+    };
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("cut in the middle", file[..file.len() / 2].to_vec()),
+        ("cut in the middle of a UTF-8 character", {
+            let at = text.find('猫').unwrap_or_else(|| panic!("no cat")) + 1;
+            file[..at].to_vec()
+        }),
+        ("cut before the trailer", without_trailer.into_bytes()),
+        ("a changed value", damaged.into_bytes()),
+        ("a row missing", dropped_link.into_bytes()),
+        ("a row others refer to missing", dropped_gif.into_bytes()),
+        ("data after the trailer", [&file[..], b"{\"table\":\"tags\",\"row\":{}}\n"].concat()),
+    ];
+    on_both_targets("transfer::a_truncated_or_damaged_file_is_refused", |db| {
+        let cases = cases.clone();
+        let file = file.clone();
+        async move {
+            for (what, bytes) in &cases {
+                let result = import(&db, bytes);
+                assert!(matches!(result, Err(TransferError::Corrupt { .. })), "{what}: {result:?}");
+                assert!(is_empty(&db).await, "{what}: the target is not empty any more");
+            }
+            // Nothing was left behind: the whole file goes into the same database afterwards.
+            ok(import(&db, &file));
+            assert!(!is_empty(&db).await);
+        }
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_file_that_is_not_this_export_format_is_refused() {
+    let file = sample_file().await;
+    let text = ok(String::from_utf8(file));
+    let (header, rest) = text.split_once('\n').unwrap_or_else(|| panic!("no header"));
+    let with_header = |h: String| format!("{h}\n{rest}").into_bytes();
+    let target = TestDb::sqlite();
+    let not_an_export = [
+        Vec::new(),
+        b"not json\n".to_vec(),
+        with_header(header.replace("gifshelf-export", "something-else")),
+        with_header(header.replace("\"version\":1", "\"version\":2")),
+        with_header(r#"{"format":"gifshelf-export"}"#.to_owned()),
+        rest.as_bytes().to_vec(),
+    ];
+    for bytes in &not_an_export {
+        let result = import(&target.db, bytes);
+        assert!(
+            matches!(result, Err(TransferError::NotAnExport(_))),
+            "{:?}: {result:?}",
+            String::from_utf8_lossy(bytes)
+        );
+    }
+    let other_schema = with_header(header.replace("_identities\"", "_something_newer\""));
+    assert!(other_schema != text.as_bytes());
+    let result = import(&target.db, &other_schema);
+    assert!(matches!(result, Err(TransferError::SchemaMismatch { .. })), "{result:?}");
+    assert!(is_empty(&target.db).await);
+}
+
+#[tokio::test]
+async fn a_table_or_column_the_export_does_not_know_is_refused() {
+    use diesel::connection::SimpleConnection;
+    use diesel::Connection;
+
+    let source = TestDb::sqlite();
+    let path = source.url.trim_start_matches("sqlite://").to_owned();
+    let mut raw = ok(diesel::sqlite::SqliteConnection::establish(&path));
+    ok(raw.batch_execute("ALTER TABLE gifs ADD COLUMN mood TEXT"));
+    let result = transfer::export(&source.db, &mut Vec::new(), &mut |_: Progress<'_>| {});
+    assert!(matches!(&result, Err(TransferError::UnknownSchema(why)) if why.contains("mood")), "{result:?}");
+
+    let other = TestDb::sqlite();
+    let path = other.url.trim_start_matches("sqlite://").to_owned();
+    let mut raw = ok(diesel::sqlite::SqliteConnection::establish(&path));
+    ok(raw.batch_execute("CREATE TABLE favourites (user_id BIGINT, gif_id BIGINT)"));
+    let result = transfer::export(&other.db, &mut Vec::new(), &mut |_: Progress<'_>| {});
+    assert!(matches!(&result, Err(TransferError::UnknownSchema(why)) if why.contains("favourites")), "{result:?}");
+}
+
+#[tokio::test]
+async fn rows_stream_in_pages_and_progress_is_reported() {
+    let source = TestDb::sqlite();
+    ok(gifshelf_db::testing::seed(&source.db, 30, 1_234, 40));
+    let mut seen = Vec::new();
+    let mut file = Vec::new();
+    let summary = ok(transfer::export(&source.db, &mut file, &mut |p: Progress<'_>| {
+        seen.push((p.table.to_owned(), p.rows, p.done));
+    }));
+    assert_eq!(count(&summary, "gifs"), 1_234);
+    assert!(seen.contains(&("gifs".to_owned(), 500, false)), "{seen:?}");
+    assert!(seen.contains(&("gifs".to_owned(), 1_234, true)), "{seen:?}");
+    assert_eq!(seen.iter().filter(|(_, _, done)| *done).count(), transfer::TABLES.len());
+
+    let target = TestDb::sqlite();
+    let mut done = Vec::new();
+    let imported = ok(transfer::import(&target.db, &mut &file[..], &mut |p: Progress<'_>| {
+        if p.done {
+            done.push((p.table.to_owned(), p.rows));
+        }
+    }));
+    assert_eq!(imported.counts, summary.counts);
+    let expected: Vec<(String, u64)> = summary.counts.iter().map(|(t, n)| ((*t).to_owned(), *n)).collect();
+    assert_eq!(done, expected);
+    assert_eq!(body(&export(&target.db)), body(&file));
+    let found = ok(target.db.list(&GifFilter::search("1233"), PageRequest { page: 0, size: 5 }).await);
+    assert_eq!(found.items.iter().map(|g| g.id).collect::<Vec<_>>(), [GifId(1233)]);
+}
