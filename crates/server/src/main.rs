@@ -1,4 +1,4 @@
-//! `gifshelf`: serve (the default), migrate, fsck, admin grant|revoke, migrate-storage.
+//! `gifshelf`: serve (the default), migrate, fsck, admin grant|revoke, migrate-storage, export, import.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -48,6 +48,36 @@ enum Command {
         #[arg(long)]
         to: String,
     },
+    /// Write the whole database to a file, to move it to another database with `gifshelf import`
+    /// (SQLite to PostgreSQL or back).
+    ///
+    /// The file (JSON Lines) holds every account with its password hash, third-party sign-in
+    /// links, GIF records, tags and links, read from one consistent snapshot: keep it private.
+    /// Media files are not in it: they stay in the blob store (`gifshelf migrate-storage` copies
+    /// them to another store). Stop the server first, so that nothing changes after the export.
+    Export {
+        /// The file to write; it must not exist yet.
+        #[arg(long, value_name = "FILE")]
+        to: PathBuf,
+        /// The database to read instead of the configured one (GIFSHELF_DATABASE_URL); prefer the
+        /// variable when the URL holds a password.
+        #[arg(long, value_name = "URL")]
+        database: Option<String>,
+    },
+    /// Fill a new, empty database from a file written by `gifshelf export`.
+    ///
+    /// Runs the migrations, refuses a database that already holds rows, and inserts everything in
+    /// one transaction: a truncated or damaged file leaves the database empty. Ids are kept (share
+    /// links and media keys use them). Media files are not in the file: `gifshelf migrate-storage`.
+    Import {
+        /// The file `gifshelf export` wrote.
+        #[arg(long, value_name = "FILE")]
+        from: PathBuf,
+        /// The database to fill instead of the configured one (GIFSHELF_DATABASE_URL); prefer the
+        /// variable when the URL holds a password.
+        #[arg(long, value_name = "URL")]
+        database: Option<String>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -81,6 +111,8 @@ fn main() -> ExitCode {
         Command::Admin { action } => admin(&settings, action),
         Command::Fsck { dry_run } => fsck(&settings, dry_run),
         Command::MigrateStorage { from, to } => migrate_storage(&settings, &from, &to),
+        Command::Export { to, database } => export(database.as_deref().unwrap_or(&settings.database_url), &to),
+        Command::Import { from, database } => import(database.as_deref().unwrap_or(&settings.database_url), &from),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -227,6 +259,93 @@ fn migrate_storage(settings: &Settings, from: &str, to: &str) -> Result<(), Stri
         }
         Err(format!("{} blob(s) were not copied; run the same command again to retry them", report.failures.len()))
     }
+}
+
+/// Which database, for messages: the SQLite file, or just "PostgreSQL" (its URL may hold a password).
+fn database_name(url: &str, db: &gifshelf_db::Database) -> String {
+    match db.backend() {
+        gifshelf_db::Backend::Sqlite => gifshelf_db::Database::describe(url),
+        gifshelf_db::Backend::Postgres => "PostgreSQL".to_owned(),
+    }
+}
+
+/// Prints rows as they stream: a line that updates in place on a terminal, one line per table in a log.
+fn transfer_progress(verb: &'static str) -> impl FnMut(gifshelf_db::transfer::Progress<'_>) {
+    use std::io::{IsTerminal, Write};
+
+    let terminal = std::io::stderr().is_terminal();
+    move |p| {
+        if p.done {
+            eprintln!("{}{}: {} row(s) {verb}", if terminal { "\r\x1b[K" } else { "" }, p.table, p.rows);
+        } else if terminal {
+            eprint!("\r\x1b[K{}: {} row(s) {verb}…", p.table, p.rows);
+            let _ = std::io::stderr().flush();
+        }
+    }
+}
+
+fn counts_line(summary: &gifshelf_db::transfer::Summary) -> String {
+    summary.counts.iter().map(|(table, n)| format!("{n} {table}")).collect::<Vec<_>>().join(", ")
+}
+
+fn export(url: &str, to: &std::path::Path) -> Result<(), String> {
+    use std::io::Write;
+
+    let db = gifshelf_db::Database::connect(&gifshelf_db::DbConfig::new(url)).map_err(|e| e.to_string())?;
+    db.migrate().map_err(|e| e.to_string())?;
+    let source = database_name(url, &db);
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600); // password hashes and emails
+    let file = options.open(to).map_err(|e| match e.kind() {
+        std::io::ErrorKind::AlreadyExists => {
+            format!("{} already exists: remove it or choose another file", to.display())
+        }
+        _ => format!("cannot create {}: {e}", to.display()),
+    })?;
+    eprintln!("Exporting {source} to {}…", to.display());
+    let mut out = std::io::BufWriter::new(file);
+    let result = gifshelf_db::transfer::export(&db, &mut out, &mut transfer_progress("exported"))
+        .map_err(|e| e.to_string())
+        .and_then(|summary| {
+            out.flush().map_err(|e| e.to_string())?;
+            out.get_ref().sync_all().map_err(|e| e.to_string())?;
+            Ok(summary)
+        });
+    match result {
+        Ok(summary) => {
+            eprintln!("Exported {} (schema {}) to {}.", counts_line(&summary), summary.schema, to.display());
+            eprintln!(
+                "Media files are not in the export: they stay in the blob store (gifshelf migrate-storage copies them)."
+            );
+            Ok(())
+        }
+        Err(err) => {
+            drop(out);
+            let _ = std::fs::remove_file(to);
+            Err(format!("export failed, {} removed: {err}", to.display()))
+        }
+    }
+}
+
+fn import(url: &str, from: &std::path::Path) -> Result<(), String> {
+    let file = std::fs::File::open(from).map_err(|e| format!("cannot open {}: {e}", from.display()))?;
+    let db = gifshelf_db::Database::connect(&gifshelf_db::DbConfig::new(url)).map_err(|e| e.to_string())?;
+    let target = database_name(url, &db);
+    eprintln!("Importing {} into {target}…", from.display());
+    let mut input = std::io::BufReader::new(file);
+    let summary = gifshelf_db::transfer::import(&db, &mut input, &mut transfer_progress("imported"))
+        .map_err(|e| format!("import failed, nothing was imported: {e}"))?;
+    eprintln!(
+        "Imported {} into {target} (schema {}); counts and checksum verified.",
+        counts_line(&summary),
+        summary.schema
+    );
+    eprintln!(
+        "Media files are not in the export: if the blob store changes too, copy them with gifshelf migrate-storage."
+    );
+    Ok(())
 }
 
 /// `1.2 MB`, in powers of 1000.
