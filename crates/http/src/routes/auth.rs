@@ -15,7 +15,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     tag = "auth",
     summary = "Create an account (the first one becomes admin)",
     request_body = crate::dto::RegisterRequest,
-    responses((status = 201, description = "Created; registration does not sign in", body = crate::dto::ProfileDto), (status = 400, description = "A rule of the form failed (`validation`)", body = crate::dto::ApiErrorBody), (status = 409, description = "Username or email taken (`conflict`)", body = crate::dto::ApiErrorBody))
+    responses((status = 415, description = "The body is not JSON (`unsupported_media_type`)", body = crate::dto::ApiErrorBody), (status = 201, description = "Created; registration does not sign in", body = crate::dto::ProfileDto), (status = 400, description = "A rule of the form failed (`validation`)", body = crate::dto::ApiErrorBody), (status = 409, description = "Username or email taken (`conflict`)", body = crate::dto::ApiErrorBody))
 )]
 #[post("/auth/register")]
 async fn register(state: web::Data<AppState>, body: web::Json<RegisterRequest>) -> Result<HttpResponse, ApiError> {
@@ -33,7 +33,7 @@ async fn register(state: web::Data<AppState>, body: web::Json<RegisterRequest>) 
     tag = "auth",
     summary = "Sign in with username and password",
     request_body = crate::dto::LoginRequest,
-    responses((status = 200, description = "A session token", body = crate::dto::TokenResponse), (status = 400, description = "Malformed body (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Invalid username or password (`unauthorized`)", body = crate::dto::ApiErrorBody), (status = 429, description = "Too many failed logins; see Retry-After (`too_many_requests`)", body = crate::dto::ApiErrorBody))
+    responses((status = 415, description = "The body is not JSON (`unsupported_media_type`)", body = crate::dto::ApiErrorBody), (status = 200, description = "A session token", body = crate::dto::TokenResponse), (status = 400, description = "Malformed body (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Invalid username or password (`unauthorized`)", body = crate::dto::ApiErrorBody), (status = 429, description = "Too many failed logins; see Retry-After (`too_many_requests`)", body = crate::dto::ApiErrorBody))
 )]
 #[post("/auth/login")]
 async fn login(
@@ -54,7 +54,7 @@ async fn login(
     tag = "auth",
     summary = "Sign in with a Google (OpenID Connect) ID token",
     request_body = crate::dto::GoogleLoginRequest,
-    responses((status = 200, description = "A session token", body = crate::dto::TokenResponse), (status = 400, description = "Malformed body (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "The ID token was refused (`unauthorized`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No client id configured (`not_configured`)", body = crate::dto::ApiErrorBody), (status = 409, description = "The email belongs to an account that cannot be linked (`conflict`)", body = crate::dto::ApiErrorBody), (status = 503, description = "The provider cannot be reached (`unavailable`)", body = crate::dto::ApiErrorBody))
+    responses((status = 415, description = "The body is not JSON (`unsupported_media_type`)", body = crate::dto::ApiErrorBody), (status = 200, description = "A session token", body = crate::dto::TokenResponse), (status = 400, description = "Malformed body (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "The ID token was refused (`unauthorized`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No client id configured (`not_configured`)", body = crate::dto::ApiErrorBody), (status = 409, description = "The email belongs to an account that cannot be linked (`conflict`)", body = crate::dto::ApiErrorBody), (status = 503, description = "The provider cannot be reached (`unavailable`)", body = crate::dto::ApiErrorBody))
 )]
 #[post("/auth/google")]
 async fn google(state: web::Data<AppState>, body: web::Json<GoogleLoginRequest>) -> Result<HttpResponse, ApiError> {

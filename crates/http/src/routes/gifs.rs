@@ -132,7 +132,7 @@ async fn search(
     tag = "gifs",
     summary = "One GIF (counts a view)",
     params(("id" = i64, Path, description = "GIF id")),
-    responses((status = 200, description = "The GIF", body = crate::dto::GifDto), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such GIF (`not_found`)", body = crate::dto::ApiErrorBody)),
+    responses((status = 400, description = "A malformed path parameter (`bad_request`, `validation`)", body = crate::dto::ApiErrorBody), (status = 200, description = "The GIF", body = crate::dto::GifDto), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such GIF (`not_found`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
 #[get("/gifs/dto/{id}")]
@@ -239,7 +239,7 @@ async fn upload(
     summary = "Edit title, description and tags (owner or admin)",
     params(("id" = i64, Path, description = "GIF id")),
     request_body = crate::dto::UpdateGifRequest,
-    responses((status = 200, description = "The edited GIF", body = crate::dto::GifDto), (status = 400, description = "Invalid paging or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not yours (`forbidden`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such GIF (`not_found`)", body = crate::dto::ApiErrorBody)),
+    responses((status = 415, description = "The body is not JSON (`unsupported_media_type`)", body = crate::dto::ApiErrorBody), (status = 200, description = "The edited GIF", body = crate::dto::GifDto), (status = 400, description = "Invalid paging or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not yours (`forbidden`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such GIF (`not_found`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
 #[put("/gifs/{id}")]
@@ -259,7 +259,7 @@ async fn update(
     tag = "gifs",
     summary = "Delete a GIF and its files (owner only)",
     params(("id" = i64, Path, description = "GIF id")),
-    responses((status = 204, description = "Deleted"), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not yours (`forbidden`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such GIF (`not_found`)", body = crate::dto::ApiErrorBody)),
+    responses((status = 400, description = "A malformed path parameter (`bad_request`, `validation`)", body = crate::dto::ApiErrorBody), (status = 204, description = "Deleted"), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not yours (`forbidden`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such GIF (`not_found`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
 #[delete("/gifs/{id}")]

@@ -29,7 +29,7 @@ async fn get_profile(state: web::Data<AppState>, AuthUser(user): AuthUser) -> Re
     tag = "settings",
     summary = "Change username and email (a rename ends every session)",
     request_body = crate::dto::UpdateProfileRequest,
-    responses((status = 200, description = "The new profile", body = crate::dto::ProfileDto), (status = 400, description = "Invalid paging or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 409, description = "Username or email taken (`conflict`)", body = crate::dto::ApiErrorBody)),
+    responses((status = 415, description = "The body is not JSON (`unsupported_media_type`)", body = crate::dto::ApiErrorBody), (status = 200, description = "The new profile", body = crate::dto::ProfileDto), (status = 400, description = "Invalid paging or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 409, description = "Username or email taken (`conflict`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
 #[put("/settings/profile")]
@@ -49,7 +49,7 @@ async fn update_profile(
     tag = "settings",
     summary = "Change your password (other sessions end)",
     request_body = crate::dto::ChangePasswordRequest,
-    responses((status = 200, description = "A fresh token for this session", body = crate::dto::TokenResponse), (status = 400, description = "Invalid paging or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody)),
+    responses((status = 415, description = "The body is not JSON (`unsupported_media_type`)", body = crate::dto::ApiErrorBody), (status = 200, description = "A fresh token for this session", body = crate::dto::TokenResponse), (status = 400, description = "Invalid paging or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
 #[put("/settings/password")]

@@ -117,7 +117,7 @@ async fn by_size(
     tag = "stats",
     summary = "GIFs with a tag (admins)",
     params(("tag" = String, Path, description = "Tag name")),
-    responses((status = 200, description = "The GIFs", body = Vec<crate::dto::GifStatRow>), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin (`forbidden`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such tag (`not_found`)", body = crate::dto::ApiErrorBody)),
+    responses((status = 400, description = "A malformed path parameter (`bad_request`, `validation`)", body = crate::dto::ApiErrorBody), (status = 200, description = "The GIFs", body = Vec<crate::dto::GifStatRow>), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin (`forbidden`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such tag (`not_found`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
 #[get("/stats/detailed/tag/{tag}")]

@@ -32,7 +32,7 @@ async fn list(state: web::Data<AppState>, _user: AuthUser) -> Result<HttpRespons
     tag = "tags",
     summary = "One tag",
     params(("name" = String, Path, description = "Tag name")),
-    responses((status = 200, description = "The tag", body = crate::dto::TagDto), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such tag (`not_found`)", body = crate::dto::ApiErrorBody)),
+    responses((status = 400, description = "A malformed path parameter (`bad_request`, `validation`)", body = crate::dto::ApiErrorBody), (status = 200, description = "The tag", body = crate::dto::TagDto), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such tag (`not_found`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
 #[get("/tags/{name}")]
@@ -95,7 +95,7 @@ async fn rename(
     tag = "tags",
     summary = "Delete a tag; its GIFs stay (admins)",
     params(("id" = i64, Path, description = "Tag id")),
-    responses((status = 204, description = "Deleted"), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin (`forbidden`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such tag (`not_found`)", body = crate::dto::ApiErrorBody)),
+    responses((status = 400, description = "A malformed path parameter (`bad_request`, `validation`)", body = crate::dto::ApiErrorBody), (status = 204, description = "Deleted"), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin (`forbidden`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such tag (`not_found`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
 #[delete("/tags/{id}")]
