@@ -134,7 +134,7 @@ async fn by_id(state: web::Data<AppState>, req: HttpRequest, id: i64, which: Whi
     tag = "media",
     summary = "The uploaded image (public: read by img tags)",
     params(("id" = i64, Path, description = "GIF id")),
-    responses((status = 400, description = "A malformed path parameter (`bad_request`, `validation`)", body = crate::dto::ApiErrorBody), (status = 200, description = "The image, with its stored type, a strong ETag and immutable caching", content_type = "image/*", body = crate::dto::Vec<u8>), (status = 206, description = "A byte range", content_type = "image/*", body = crate::dto::Vec<u8>), (status = 304, description = "Not modified (If-None-Match)"), (status = 404, description = "No such GIF (`not_found`)", body = crate::dto::ApiErrorBody))
+    responses((status = 400, description = "A malformed path parameter (`bad_request`, `validation`)", body = crate::dto::ApiErrorBody), (status = 200, description = "The image, with its stored type, a strong ETag and immutable caching", content_type = "image/*", body = Vec<u8>), (status = 206, description = "A byte range", content_type = "image/*", body = Vec<u8>), (status = 304, description = "Not modified (If-None-Match)"), (status = 404, description = "No such GIF (`not_found`)", body = crate::dto::ApiErrorBody))
 )]
 #[get("/gifs/content/{id}")]
 async fn content(state: web::Data<AppState>, req: HttpRequest, id: web::Path<i64>) -> Result<HttpResponse, ApiError> {
@@ -147,7 +147,7 @@ async fn content(state: web::Data<AppState>, req: HttpRequest, id: web::Path<i64
     tag = "media",
     summary = "The animated thumbnail (public: read by img tags)",
     params(("id" = i64, Path, description = "GIF id")),
-    responses((status = 400, description = "A malformed path parameter (`bad_request`, `validation`)", body = crate::dto::ApiErrorBody), (status = 200, description = "The image, with its stored type, a strong ETag and immutable caching", content_type = "image/*", body = crate::dto::Vec<u8>), (status = 206, description = "A byte range", content_type = "image/*", body = crate::dto::Vec<u8>), (status = 304, description = "Not modified (If-None-Match)"), (status = 404, description = "No such GIF (`not_found`)", body = crate::dto::ApiErrorBody))
+    responses((status = 400, description = "A malformed path parameter (`bad_request`, `validation`)", body = crate::dto::ApiErrorBody), (status = 200, description = "The image, with its stored type, a strong ETag and immutable caching", content_type = "image/*", body = Vec<u8>), (status = 206, description = "A byte range", content_type = "image/*", body = Vec<u8>), (status = 304, description = "Not modified (If-None-Match)"), (status = 404, description = "No such GIF (`not_found`)", body = crate::dto::ApiErrorBody))
 )]
 #[get("/gifs/thumbnail/{id}")]
 async fn thumbnail(state: web::Data<AppState>, req: HttpRequest, id: web::Path<i64>) -> Result<HttpResponse, ApiError> {
@@ -160,7 +160,7 @@ async fn thumbnail(state: web::Data<AppState>, req: HttpRequest, id: web::Path<i
     tag = "media",
     summary = "The still thumbnail (public: read by img tags)",
     params(("id" = i64, Path, description = "GIF id")),
-    responses((status = 400, description = "A malformed path parameter (`bad_request`, `validation`)", body = crate::dto::ApiErrorBody), (status = 200, description = "The image, with its stored type, a strong ETag and immutable caching", content_type = "image/*", body = crate::dto::Vec<u8>), (status = 206, description = "A byte range", content_type = "image/*", body = crate::dto::Vec<u8>), (status = 304, description = "Not modified (If-None-Match)"), (status = 404, description = "No such GIF (`not_found`)", body = crate::dto::ApiErrorBody))
+    responses((status = 400, description = "A malformed path parameter (`bad_request`, `validation`)", body = crate::dto::ApiErrorBody), (status = 200, description = "The image, with its stored type, a strong ETag and immutable caching", content_type = "image/*", body = Vec<u8>), (status = 206, description = "A byte range", content_type = "image/*", body = Vec<u8>), (status = 304, description = "Not modified (If-None-Match)"), (status = 404, description = "No such GIF (`not_found`)", body = crate::dto::ApiErrorBody))
 )]
 #[get("/gifs/static-thumbnail/{id}")]
 async fn static_thumbnail(
