@@ -161,7 +161,7 @@ struct TypeQuery {
     path = "/api/stats/detailed/content-type",
     tag = "stats",
     summary = "GIFs of a content type (admins)",
-    params(("type" = String, Query, description = "A content type, e.g. `image/gif`")),
+    params(("type" = Option<String>, Query, description = "A content type, e.g. `image/gif` (none: no GIFs)")),
     responses((status = 200, description = "The GIFs", body = Vec<crate::dto::GifStatRow>), (status = 400, description = "Missing type (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin (`forbidden`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
