@@ -174,7 +174,7 @@ async fn read_field(
     tag = "gifs",
     summary = "Upload a GIF (or PNG, JPEG, WebP)",
     request_body(content = crate::dto::UploadForm, content_type = "multipart/form-data"),
-    responses((status = 201, description = "Stored, with its renditions", body = crate::dto::GifDto), (status = 400, description = "Bad form or refused image (`validation`, `unsupported_type`, `invalid_image`, `image_too_large`, `image_too_complex`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 413, description = "Over the upload limit (`payload_too_large`)", body = crate::dto::ApiErrorBody), (status = 503, description = "Too many uploads being processed (`unavailable`)", body = crate::dto::ApiErrorBody)),
+    responses((status = 201, description = "Stored, with its renditions", body = crate::dto::GifDto), (status = 400, description = "Bad form or refused image (`validation`, `unsupported_type`, `invalid_image`, `image_too_large`, `image_too_complex`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 413, description = "Over the upload limit (`too_large`)", body = crate::dto::ApiErrorBody), (status = 503, description = "Too many uploads being processed (`unavailable`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
 #[post("/gifs")]
