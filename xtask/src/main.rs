@@ -7,7 +7,10 @@
 //! - `load [SECONDS]`: 32 clients mixing uploads, gallery pages, searches and detail views against
 //!   the release server on SQLite for 60 s (wrk); prints req/s, p50/p95/p99 and every non-2xx.
 //!   `load --check` is the bounded variant `test` runs (5 s on the debug binary, fails on any 5xx).
-//! - `ci`: formatting, clippy with warnings denied, the dependency rule, then `test`.
+//! - `ci`: formatting, clippy with warnings denied, the dependency rule, the fuzz targets' build,
+//!   then `test`.
+//! - `fuzz [SECONDS]`: runs every cargo-fuzz target for SECONDS (default 60) each (nightly toolchain
+//!   and `cargo install cargo-fuzz`); findings land in `fuzz/artifacts/`.
 //! - `gen-types`: regenerate `frontend/src/api/generated` from the Rust DTOs.
 //! - `bench`: benchmarks that print figures (they never gate a test run).
 
@@ -32,8 +35,9 @@ fn main() -> ExitCode {
         "deps" => deps::check(&root()),
         "bench" => bench(rest),
         "load" => load_scenario(rest),
+        "fuzz" => fuzz(rest),
         _ => {
-            eprintln!("usage: cargo xtask <run|dev|test|ci|gen-types|bench|load>");
+            eprintln!("usage: cargo xtask <run|dev|test|ci|gen-types|bench|load|fuzz>");
             return if task == "help" { ExitCode::SUCCESS } else { ExitCode::from(2) };
         }
     };
@@ -190,6 +194,7 @@ fn ci() -> Result {
     exec(cargo().args(["fmt", "--all", "--check"]))?;
     exec(cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
     deps::check(&root())?;
+    fuzz_build()?;
     test()
 }
 
@@ -238,6 +243,42 @@ fn load_check() -> Result {
     }
     if report.requests == 0 {
         return Err("the load check made no requests".into());
+    }
+    Ok(())
+}
+
+/// The cargo-fuzz targets of `fuzz/`.
+const FUZZ_TARGETS: [&str; 2] = ["media_ingest", "json_requests"];
+
+fn cargo_fuzz() -> Command {
+    let mut cmd = Command::new("cargo");
+    cmd.args(["+nightly", "fuzz"]).current_dir(root()).env_remove("CARGO").env_remove("RUSTUP_TOOLCHAIN");
+    cmd
+}
+
+/// Builds the fuzz targets (they must keep compiling as the code changes).
+fn fuzz_build() -> Result {
+    exec(cargo_fuzz().args(["build", "-O"])).map_err(|e| {
+        format!("{e}: the fuzz targets need `rustup toolchain install nightly` and `cargo install cargo-fuzz`")
+    })
+}
+
+/// `cargo xtask fuzz [SECONDS]`: every target for SECONDS each; a crash fails with its artifact.
+fn fuzz(args: &[String]) -> Result {
+    let seconds: u64 =
+        args.first().map_or(Ok(60), |s| s.parse().map_err(|_| format!("not a number of seconds: {s}")))?;
+    fuzz_build()?;
+    for target in FUZZ_TARGETS {
+        let started = std::time::Instant::now();
+        exec(cargo_fuzz().args([
+            "run",
+            "-O",
+            target,
+            "--",
+            &format!("-max_total_time={seconds}"),
+            "-rss_limit_mb=4096",
+        ]))?;
+        println!("fuzz: {target} ran {:.0} s without a finding", started.elapsed().as_secs_f64());
     }
     Ok(())
 }
