@@ -1,6 +1,6 @@
 use async_trait::async_trait;
 use gifshelf_domain::ports::PasswordHasher;
-use gifshelf_domain::user::PasswordHash;
+use gifshelf_domain::user::{PasswordHash, PASSWORD_MAX_BYTES};
 
 /// bcrypt with a configurable cost (12 in production; tests go lower). Hashing runs on the
 /// blocking pool so that a login storm never stalls the async executor.
@@ -34,9 +34,15 @@ impl PasswordHasher for BcryptHasher {
     }
 
     async fn verify(&self, password: &str, hash: &PasswordHash) -> bool {
+        // bcrypt reads only the first 72 bytes: a longer password (never accepted when set) would
+        // match on its prefix. Refused after the same work, so the time says nothing.
+        let too_long = password.len() > PASSWORD_MAX_BYTES;
         let password = password.to_owned();
         let hash = hash.0.clone();
-        tokio::task::spawn_blocking(move || bcrypt::verify(password, &hash).unwrap_or(false)).await.unwrap_or(false)
+        let matched = tokio::task::spawn_blocking(move || bcrypt::verify(password, &hash).unwrap_or(false))
+            .await
+            .unwrap_or(false);
+        matched && !too_long
     }
 
     async fn verify_dummy(&self, password: &str) {
@@ -59,6 +65,11 @@ mod tests {
         assert!(hasher.verify("hunter22", &hash).await);
         assert!(!hasher.verify("hunter23", &hash).await);
         assert!(!hasher.verify("hunter22", &PasswordHash("garbage".into())).await);
+        // Never a match on a 72-byte prefix, which is all bcrypt reads.
+        let longest = "p".repeat(PASSWORD_MAX_BYTES);
+        let hash = hasher.hash(&longest).await.unwrap_or_else(|e| panic!("{e}"));
+        assert!(hasher.verify(&longest, &hash).await);
+        assert!(!hasher.verify(&format!("{longest}x"), &hash).await);
         hasher.verify_dummy("anything").await;
     }
 }
