@@ -277,3 +277,15 @@ pub fn canvas_bomb() -> Vec<u8> {
     bytes.extend_from_slice(&[0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0, 0x3b]);
     bytes
 }
+
+impl TestApp {
+    /// The database this app runs on (for tests that lock it from outside or inspect it).
+    pub fn database_url(&self) -> &str {
+        &self._db.url
+    }
+
+    /// `host:port` of the server, for raw TCP clients.
+    pub fn socket_address(&self) -> &str {
+        self.address.trim_start_matches("http://")
+    }
+}
