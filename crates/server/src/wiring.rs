@@ -74,6 +74,18 @@ impl Application {
         let configured = settings.jwt_secret.as_ref().map(|s| secrecy::ExposeSecret::expose_secret(s).to_owned());
         let (secret, source) = secret::load_or_create(configured.as_deref(), &settings.data_dir)?;
         match source {
+            // PostgreSQL or object storage suggests several instances; each would sign with its
+            // own secret, so a token from one would be refused by the others.
+            SecretSource::Generated | SecretSource::Loaded
+                if db.backend() == gifshelf_db::Backend::Postgres || settings.storage_url.starts_with("s3://") =>
+            {
+                tracing::warn!(
+                    data_dir = %settings.data_dir.display(),
+                    "GIFSHELF_JWT_SECRET is not set: this instance signs sessions with the secret in its own data \
+                     folder. With PostgreSQL or S3 storage several instances may run; give every instance the same \
+                     GIFSHELF_JWT_SECRET, or a session signed in on one is refused by the others"
+                );
+            }
             SecretSource::Generated => tracing::info!(
                 "generated a token signing secret in the data folder; set GIFSHELF_JWT_SECRET when several instances run"
             ),

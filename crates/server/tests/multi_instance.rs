@@ -1,0 +1,311 @@
+//! Scale-out (design §5): two `gifshelf serve` processes on two loopback ports sharing one
+//! PostgreSQL database and one S3 bucket. Started together on an empty database they migrate it
+//! once; then whatever is done through one is seen, served and deletable through the other.
+//!
+//! Runs when `GIFSHELF_TEST_POSTGRES_URL` is set (always in CI); the bucket is the loopback S3 test
+//! server. Each process logs to a file that is printed when the test fails.
+#![allow(clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use diesel::connection::SimpleConnection;
+use diesel::{Connection, PgConnection, RunQueryDsl};
+use gifshelf_db::testing::TestDb;
+use gifshelf_storage::testing::S3TestServer;
+use gifshelf_storage::StorageOptions;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+const SECRET: &str = "multi-instance-secret-multi-instance-secret-0123";
+const PREFIX: &str = "media";
+
+/// One `gifshelf serve` child process; killed when dropped (also when the test panics, and then
+/// its log is printed).
+struct Instance {
+    name: &'static str,
+    base: String,
+    log: PathBuf,
+    child: Child,
+    _dir: tempfile::TempDir,
+}
+
+impl Instance {
+    /// Starts the binary on a free port with its own data folder; `secret: None` leaves
+    /// `GIFSHELF_JWT_SECRET` unset. Returns at once: see [`Instance::wait_healthy`].
+    fn spawn(name: &'static str, db_url: &str, s3: &S3TestServer, secret: Option<&str>) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let web = dir.path().join("web");
+        std::fs::create_dir_all(&web).unwrap();
+        std::fs::write(web.join("index.html"), "<!doctype html><title>gifshelf</title><div id=\"root\"></div>")
+            .unwrap();
+        let log = dir.path().join("gifshelf.log");
+        let out = std::fs::File::create(&log).unwrap();
+        let err = out.try_clone().unwrap();
+        let port = free_port();
+
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_gifshelf"));
+        // Only the settings below: nothing from the developer's shell.
+        for (key, _) in std::env::vars_os() {
+            let key = key.to_string_lossy();
+            if key.starts_with("GIFSHELF_") || key.starts_with("AWS_") {
+                cmd.env_remove(&*key);
+            }
+        }
+        cmd.arg("serve")
+            .envs([
+                ("GIFSHELF_BIND", format!("127.0.0.1:{port}")),
+                ("GIFSHELF_DATA_DIR", dir.path().join("data").display().to_string()),
+                ("GIFSHELF_WEB_DIR", web.display().to_string()),
+                ("GIFSHELF_DATABASE_URL", db_url.to_owned()),
+                ("GIFSHELF_STORAGE_URL", s3.url(PREFIX)),
+                ("AWS_ENDPOINT_URL", s3.endpoint.clone()),
+                ("AWS_REGION", "us-east-1".to_owned()),
+                ("AWS_ACCESS_KEY_ID", s3.access_key.clone()),
+                ("AWS_SECRET_ACCESS_KEY", s3.secret_key.clone()),
+                ("GIFSHELF_S3_FORCE_PATH_STYLE", "true".to_owned()),
+                ("GIFSHELF_S3_ALLOW_HTTP", "true".to_owned()),
+                ("GIFSHELF_BCRYPT_COST", "4".to_owned()),
+                ("GIFSHELF_WORKERS", "2".to_owned()),
+                ("GIFSHELF_MEDIA_WORKERS", "1".to_owned()),
+                ("GIFSHELF_DB_MAX_CONNECTIONS", "3".to_owned()),
+                ("GIFSHELF_LOG", "info".to_owned()),
+                ("NO_COLOR", "1".to_owned()),
+            ])
+            .stdin(Stdio::null())
+            .stdout(out)
+            .stderr(err);
+        if let Some(secret) = secret {
+            cmd.env("GIFSHELF_JWT_SECRET", secret);
+        }
+        let child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start {}: {e}", env!("CARGO_BIN_EXE_gifshelf")));
+        Self { name, base: format!("http://127.0.0.1:{port}"), log, child, _dir: dir }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Polls `/api/health` until it answers ok; fails early when the process exits.
+    async fn wait_healthy(&mut self, client: &reqwest::Client) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                panic!("instance {} exited ({status}) before it was healthy:\n{}", self.name, self.log());
+            }
+            if let Ok(response) = client.get(self.url("/api/health")).send().await {
+                if response.status() == StatusCode::OK {
+                    let body: Value = response.json().await.unwrap();
+                    assert_eq!(body, json!({"status": "ok", "database": "ok"}), "instance {}", self.name);
+                    return;
+                }
+            }
+            assert!(Instant::now() < deadline, "instance {} not healthy after 60 s:\n{}", self.name, self.log());
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        if std::thread::panicking() {
+            eprintln!("---- log of instance {} ({}) ----\n{}", self.name, self.base, self.log());
+        }
+    }
+}
+
+fn free_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap().port()
+}
+
+/// Empties the test database (it comes migrated), so the instances find a fresh one.
+fn reset_to_empty(db_url: &str) {
+    let mut conn = PgConnection::establish(db_url).unwrap();
+    conn.batch_execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public;").unwrap();
+}
+
+#[derive(diesel::QueryableByName)]
+struct Applied {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    version: String,
+}
+
+/// The versions in `__diesel_schema_migrations`, in order.
+fn applied_migrations(db_url: &str) -> Vec<String> {
+    let mut conn = PgConnection::establish(db_url).unwrap();
+    let rows: Vec<Applied> =
+        diesel::sql_query("SELECT version FROM __diesel_schema_migrations ORDER BY version").load(&mut conn).unwrap();
+    rows.into_iter().map(|r| r.version).collect()
+}
+
+/// The versions of the embedded PostgreSQL migrations (`2026-11-22-000001_init` is `20261122000001`).
+fn expected_migrations() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../migrations/postgres");
+    let mut versions: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|entry| {
+            let entry = entry.ok()?;
+            entry.file_type().ok()?.is_dir().then(|| entry.file_name().to_string_lossy().into_owned())
+        })
+        .map(|name| name.split('_').next().unwrap_or_default().chars().filter(char::is_ascii_digit).collect())
+        .collect();
+    versions.sort();
+    versions
+}
+
+/// A `w`×`h` animated GIF with `frames` frames of different colours.
+fn animated_gif(w: u16, h: u16, frames: u8) -> Vec<u8> {
+    let palette: Vec<u8> = (0..=255u8).flat_map(|i| [i, 255 - i, i / 2]).collect();
+    let mut out = Vec::new();
+    {
+        let mut encoder = gif::Encoder::new(&mut out, w, h, &palette).unwrap();
+        encoder.set_repeat(gif::Repeat::Infinite).unwrap();
+        for k in 0..frames {
+            let pixels: Vec<u8> =
+                (0..usize::from(w) * usize::from(h)).map(|i| (i as u8).wrapping_add(k.wrapping_mul(40))).collect();
+            let mut frame = gif::Frame::from_indexed_pixels(w, h, pixels, None);
+            frame.delay = 10;
+            encoder.write_frame(&frame).unwrap();
+        }
+    }
+    out
+}
+
+/// Asserts the status and returns the JSON body.
+async fn json_of(response: reqwest::Response, status: StatusCode) -> Value {
+    let (actual, url) = (response.status(), response.url().clone());
+    let text = response.text().await.unwrap_or_default();
+    assert_eq!(actual, status, "{url}: {text}");
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{url}: not JSON ({e}): {text}"))
+}
+
+async fn get_json(client: &reqwest::Client, url: String, token: &str) -> Value {
+    json_of(client.get(url).bearer_auth(token).send().await.unwrap(), StatusCode::OK).await
+}
+
+async fn bytes(client: &reqwest::Client, url: String) -> (StatusCode, Vec<u8>) {
+    let response = client.get(url).send().await.unwrap();
+    (response.status(), response.bytes().await.unwrap().to_vec())
+}
+
+fn titles(page: &Value) -> Vec<&str> {
+    page["content"].as_array().into_iter().flatten().filter_map(|g| g["title"].as_str()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_share_one_database_and_one_bucket() {
+    let Some(test_db) = TestDb::postgres("multi_instance") else { return };
+    reset_to_empty(&test_db.url);
+    let s3 = S3TestServer::start();
+    let client = reqwest::Client::builder().timeout(Duration::from_secs(30)).build().unwrap();
+
+    // Both start at the same moment on the empty database.
+    let mut a = Instance::spawn("A", &test_db.url, &s3, Some(SECRET));
+    let mut b = Instance::spawn("B", &test_db.url, &s3, Some(SECRET));
+    a.wait_healthy(&client).await;
+    b.wait_healthy(&client).await;
+    assert_eq!(applied_migrations(&test_db.url), expected_migrations(), "each migration applied once");
+    let migrated = [&a, &b].iter().filter(|i| i.log().contains("database migrated")).count();
+    assert_eq!(migrated, 1, "exactly one instance ran the migrations:\nA:\n{}\nB:\n{}", a.log(), b.log());
+    for instance in [&a, &b] {
+        assert!(!instance.log().contains("GIFSHELF_JWT_SECRET is not set"), "no secret warning:\n{}", instance.log());
+    }
+
+    // An account made and signed in on A is signed in on B.
+    let register =
+        json!({"username": "alice", "email": "alice@example.com", "password": "secret1", "confirmPassword": "secret1"});
+    let registered = client.post(a.url("/api/auth/register")).json(&register).send().await.unwrap();
+    assert_eq!(registered.status(), StatusCode::CREATED);
+    let login = json!({"username": "alice", "password": "secret1"});
+    let token = json_of(client.post(a.url("/api/auth/login")).json(&login).send().await.unwrap(), StatusCode::OK).await
+        ["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let profile = get_json(&client, b.url("/api/settings/profile"), &token).await;
+    assert_eq!(profile["username"], "alice");
+
+    // Uploaded through A: its three files are objects in the shared bucket.
+    let original = animated_gif(120, 90, 4);
+    let form = reqwest::multipart::Form::new()
+        .part("file", reqwest::multipart::Part::bytes(original.clone()).file_name("moon.gif"))
+        .part(
+            "gifData",
+            reqwest::multipart::Part::text(
+                json!({"title": "Moon landing", "description": "One small step", "tags": ["space"]}).to_string(),
+            ),
+        );
+    let uploaded = json_of(
+        client.post(a.url("/api/gifs")).bearer_auth(&token).multipart(form).send().await.unwrap(),
+        StatusCode::CREATED,
+    )
+    .await;
+    let id = uploaded["id"].as_i64().unwrap();
+    let bucket = gifshelf_storage::open(&s3.url(PREFIX), &StorageOptions { s3: s3.options() }).unwrap();
+    let objects: Vec<String> = bucket.list().await.unwrap().into_iter().map(|b| b.key).collect();
+    assert_eq!(objects.len(), 3, "original, thumbnail and still image in the bucket: {objects:?}");
+
+    // Listed, found, opened and served through B.
+    let page = get_json(&client, b.url("/api/gifs/dtos?page=0&size=12"), &token).await;
+    assert_eq!((titles(&page), page["totalElements"].as_i64()), (vec!["Moon landing"], Some(1)));
+    let found = get_json(&client, b.url("/api/gifs/dtos/search?q=moon&page=0&size=12"), &token).await;
+    assert_eq!(titles(&found), ["Moon landing"]);
+    let detail = get_json(&client, b.url(&format!("/api/gifs/dto/{id}")), &token).await;
+    assert_eq!((detail["title"].as_str(), detail["uploadedBy"].as_str()), (Some("Moon landing"), Some("alice")));
+    assert_eq!(detail["tags"][0]["name"], "space");
+    for rendition in ["content", "thumbnail", "static-thumbnail"] {
+        let path = format!("/api/gifs/{rendition}/{id}");
+        let (status_b, from_b) = bytes(&client, b.url(&path)).await;
+        let (status_a, from_a) = bytes(&client, a.url(&path)).await;
+        assert_eq!((status_a, status_b), (StatusCode::OK, StatusCode::OK), "{rendition}");
+        assert!(!from_b.is_empty() && from_b == from_a, "{rendition}: B serves what A serves");
+    }
+    assert_eq!(
+        bytes(&client, b.url(&format!("/api/gifs/content/{id}"))).await.1,
+        original,
+        "the original, byte for byte"
+    );
+
+    // Edited through B, seen through A.
+    let edit = json!({"title": "Apollo 11", "description": "Tranquility base", "tags": ["space", "history"]});
+    let edited = client.put(b.url(&format!("/api/gifs/{id}"))).bearer_auth(&token).json(&edit).send().await.unwrap();
+    json_of(edited, StatusCode::OK).await;
+    let detail = get_json(&client, a.url(&format!("/api/gifs/dto/{id}")), &token).await;
+    assert_eq!(
+        (detail["title"].as_str(), detail["description"].as_str()),
+        (Some("Apollo 11"), Some("Tranquility base"))
+    );
+    let mut tags: Vec<&str> =
+        detail["tags"].as_array().into_iter().flatten().filter_map(|t| t["name"].as_str()).collect();
+    tags.sort_unstable();
+    assert_eq!(tags, ["history", "space"]);
+    let found = get_json(&client, a.url("/api/gifs/dtos/search?q=apollo"), &token).await;
+    assert_eq!(titles(&found), ["Apollo 11"]);
+
+    // Deleted through B: gone on A, and its objects gone from the bucket.
+    let deleted = client.delete(b.url(&format!("/api/gifs/{id}"))).bearer_auth(&token).send().await.unwrap();
+    assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
+    let response = client.get(a.url(&format!("/api/gifs/dto/{id}"))).bearer_auth(&token).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::NOT_FOUND);
+    assert_eq!(bytes(&client, a.url(&format!("/api/gifs/content/{id}"))).await.0, StatusCode::NOT_FOUND);
+    let page = get_json(&client, a.url("/api/gifs/dtos"), &token).await;
+    assert_eq!(page["totalElements"], 0);
+    let left: Vec<String> = bucket.list().await.unwrap().into_iter().map(|b| b.key).collect();
+    assert!(left.is_empty(), "no objects left in the bucket: {left:?}");
+
+    // A third instance without the shared secret warns at startup, and refuses A's session.
+    let mut c = Instance::spawn("C", &test_db.url, &s3, None);
+    c.wait_healthy(&client).await;
+    let warning = c.log().lines().find(|l| l.contains("GIFSHELF_JWT_SECRET is not set")).map(str::to_owned);
+    assert!(warning.is_some_and(|l| l.contains("WARN")), "the startup warning:\n{}", c.log());
+    let refused = client.get(c.url("/api/settings/profile")).bearer_auth(&token).send().await.unwrap();
+    assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
+}
