@@ -12,7 +12,9 @@
 //! - `fuzz [SECONDS]`: runs every cargo-fuzz target for SECONDS (default 60) each (nightly toolchain
 //!   and `cargo install cargo-fuzz`); findings land in `fuzz/artifacts/`.
 //! - `gen-types`: regenerate `frontend/src/api/generated` from the Rust DTOs.
-//! - `bench`: benchmarks that print figures (they never gate a test run).
+//! - `bench [media|api|serve]`: benchmarks that print figures (they never gate a test run). `serve`
+//!   loads the release binary with `wrk` (media bytes against nginx, gallery requests with one and two
+//!   instances on PostgreSQL); it skips what is not installed.
 
 mod deps;
 mod load;
@@ -201,7 +203,12 @@ fn ci() -> Result {
 fn bench(args: &[String]) -> Result {
     let filter = args.first().map(String::as_str);
     let mut ran = false;
-    for (name, package, bench) in [("media", "gifshelf-media", "media"), ("api", "gifshelf-server", "api")] {
+    let benches = [
+        ("media", "gifshelf-media", "media"),
+        ("api", "gifshelf-server", "api"),
+        ("serve", "gifshelf-server", "serve"),
+    ];
+    for (name, package, bench) in benches {
         if filter.is_none_or(|f| f == name) {
             exec(cargo().args(["bench", "-p", package, "--bench", bench]))?;
             ran = true;
@@ -210,7 +217,7 @@ fn bench(args: &[String]) -> Result {
     if ran {
         Ok(())
     } else {
-        Err("no benchmark matched".into())
+        Err(format!("no benchmark matched: use {}", benches.map(|(name, ..)| name).join(", ")))
     }
 }
 

@@ -1,0 +1,334 @@
+//! `cargo xtask bench serve`: throughput of the release binary under `wrk`, against processes as
+//! they run in production (`gifshelf serve`, and nginx for comparison).
+//!
+//! - media: bytes per second of one GIF's content URL, gifshelf (embedded defaults: SQLite and a
+//!   media folder) against nginx serving the very same file from that folder (when installed);
+//! - gallery: requests per second of the first gallery page with a session, on PostgreSQL (when
+//!   `GIFSHELF_TEST_POSTGRES_URL` is set), with one instance and with two sharing the database.
+//!
+//! It measures; it never fails on a figure. Client and servers share the machine's cores, so the
+//! figures compare set-ups on this machine rather than predict a server's capacity.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use gifshelf_db::testing::{seed, TestDb};
+
+const SECRET: &str = "bench-serve-secret-bench-serve-secret-0123456789";
+const DURATION: &str = "10s";
+/// Connections in all, whatever the number of instances.
+const CONNECTIONS: usize = 16;
+const GALLERY: &str = "/api/gifs/dtos?page=0&size=12";
+
+/// A child process, stopped when dropped.
+struct Process {
+    child: Child,
+    stop: Option<Command>,
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let stopped = self.stop.as_mut().is_some_and(|cmd| cmd.status().is_ok_and(|s| s.success()));
+        if !stopped {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// A `gifshelf serve` on a free port.
+struct Server {
+    base: String,
+    data: PathBuf,
+    _process: Process,
+    _dir: tempfile::TempDir,
+}
+
+impl Server {
+    async fn start(database_url: Option<&str>) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let web = dir.path().join("web");
+        std::fs::create_dir_all(&web).unwrap();
+        std::fs::write(web.join("index.html"), "<!doctype html><title>gifshelf</title>").unwrap();
+        let data = dir.path().join("data");
+        let port = free_port();
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_gifshelf"));
+        for (key, _) in std::env::vars_os() {
+            let key = key.to_string_lossy();
+            if key.starts_with("GIFSHELF_") || key.starts_with("AWS_") {
+                cmd.env_remove(&*key);
+            }
+        }
+        cmd.arg("serve")
+            .env("GIFSHELF_BIND", format!("127.0.0.1:{port}"))
+            .env("GIFSHELF_DATA_DIR", &data)
+            .env("GIFSHELF_WEB_DIR", &web)
+            .env("GIFSHELF_JWT_SECRET", SECRET)
+            .env("GIFSHELF_BCRYPT_COST", "4")
+            .env("GIFSHELF_LOG", "warn")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null());
+        if let Some(url) = database_url {
+            cmd.env("GIFSHELF_DATABASE_URL", url);
+        }
+        let child = cmd.spawn().expect("the gifshelf binary");
+        let base = format!("http://127.0.0.1:{port}");
+        wait_for(&format!("{base}/api/health"), "gifshelf").await;
+        Self { base, data, _process: Process { child, stop: None }, _dir: dir }
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+fn on_path(program: &str) -> Option<PathBuf> {
+    let paths = std::env::var_os("PATH")?;
+    std::env::split_paths(&paths)
+        .chain([PathBuf::from("/usr/sbin"), PathBuf::from("/sbin")])
+        .map(|dir| dir.join(program))
+        .find(|p| p.is_file())
+}
+
+/// Polls `url` until it answers 200, for at most 30 s.
+async fn wait_for(url: &str, what: &str) {
+    let client = reqwest::Client::new();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !client.get(url).send().await.is_ok_and(|r| r.status().is_success()) {
+        assert!(Instant::now() < deadline, "{what} did not answer {url} within 30 s");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A 400×300 GIF of 10 frames of noise (noise does not compress: about 1.3 MB).
+fn noisy_gif() -> Vec<u8> {
+    let (w, h) = (400u16, 300u16);
+    let palette: Vec<u8> = (0..=255u8).flat_map(|i| [i, i.wrapping_mul(7), 255 - i]).collect();
+    let mut state = 0x2545_f491_u32;
+    let mut out = Vec::new();
+    {
+        let mut encoder = gif::Encoder::new(&mut out, w, h, &palette).unwrap();
+        encoder.set_repeat(gif::Repeat::Infinite).unwrap();
+        for _ in 0..10 {
+            let pixels: Vec<u8> = (0..usize::from(w) * usize::from(h))
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 17;
+                    state ^= state << 5;
+                    (state >> 24) as u8
+                })
+                .collect();
+            let mut frame = gif::Frame::from_indexed_pixels(w, h, pixels, None);
+            frame.delay = 10;
+            encoder.write_frame(&frame).unwrap();
+        }
+    }
+    out
+}
+
+/// Registers and signs in `benchuser`; returns the token.
+async fn sign_in(client: &reqwest::Client, base: &str) -> String {
+    let body = serde_json::json!({"username": "benchuser", "email": "bench@example.com", "password": "secret1", "confirmPassword": "secret1"});
+    let registered = client.post(format!("{base}/api/auth/register")).json(&body).send().await.unwrap();
+    assert!(registered.status().is_success(), "register: {}", registered.status());
+    let login: serde_json::Value = client
+        .post(format!("{base}/api/auth/login"))
+        .json(&serde_json::json!({"username": "benchuser", "password": "secret1"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    login["token"].as_str().unwrap().to_owned()
+}
+
+/// What `wrk` reported for one run.
+#[derive(Debug, Default, Clone, Copy)]
+struct Load {
+    requests_per_sec: f64,
+    /// Responses other than 2xx/3xx, and socket errors.
+    failures: u64,
+}
+
+fn wrk(url: &str, connections: usize, token: Option<&str>) -> Child {
+    let mut cmd = Command::new("wrk");
+    cmd.args(["-t", &connections.min(2).to_string(), "-c", &connections.to_string(), "-d", DURATION]);
+    if let Some(token) = token {
+        cmd.args(["-H", &format!("Authorization: Bearer {token}")]);
+    }
+    cmd.arg(url).stdout(Stdio::piped()).stderr(Stdio::inherit()).spawn().expect("wrk")
+}
+
+fn wrk_result(child: Child) -> Load {
+    let output = child.wait_with_output().expect("wrk's output");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let mut load = Load::default();
+    for line in text.lines().map(str::trim) {
+        if let Some(value) = line.strip_prefix("Requests/sec:") {
+            load.requests_per_sec = value.trim().parse().unwrap_or(0.0);
+        } else if let Some(value) = line.strip_prefix("Non-2xx or 3xx responses:") {
+            load.failures += value.trim().parse::<u64>().unwrap_or(0);
+        } else if let Some(errors) = line.strip_prefix("Socket errors:") {
+            load.failures +=
+                errors.split(',').filter_map(|e| e.split_whitespace().last()?.parse::<u64>().ok()).sum::<u64>();
+        }
+    }
+    assert!(load.requests_per_sec > 0.0, "wrk reported nothing:\n{text}");
+    load
+}
+
+fn note(load: Load) -> String {
+    if load.failures == 0 {
+        String::new()
+    } else {
+        format!("  ({} failed requests)", load.failures)
+    }
+}
+
+fn find_original(dir: &Path) -> Option<PathBuf> {
+    for entry in std::fs::read_dir(dir).ok()?.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if let Some(found) = find_original(&path) {
+                return Some(found);
+            }
+        } else if path.file_name().is_some_and(|n| n == "original.gif") {
+            return Some(path);
+        }
+    }
+    None
+}
+
+/// nginx on a free port with `root` as its document root, from a generated minimal config.
+fn start_nginx(nginx: &Path, root: &Path, dir: &Path) -> (Process, String) {
+    let port = free_port();
+    let conf = dir.join("nginx.conf");
+    std::fs::write(
+        &conf,
+        format!(
+            "daemon off;
+user root;
+worker_processes 2;
+pid {dir}/nginx.pid;
+error_log {dir}/error.log warn;
+events {{ worker_connections 1024; }}
+http {{
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    types {{ image/gif gif; }}
+    client_body_temp_path {dir}/body;
+    proxy_temp_path {dir}/proxy;
+    fastcgi_temp_path {dir}/fastcgi;
+    uwsgi_temp_path {dir}/uwsgi;
+    scgi_temp_path {dir}/scgi;
+    server {{
+        listen 127.0.0.1:{port};
+        root {root};
+    }}
+}}
+",
+            dir = dir.display(),
+            root = root.display(),
+        ),
+    )
+    .unwrap();
+    let args = |cmd: &mut Command| {
+        cmd.arg("-p").arg(dir).arg("-c").arg(&conf).arg("-e").arg(dir.join("error.log"));
+    };
+    let mut cmd = Command::new(nginx);
+    args(&mut cmd);
+    let child = cmd.stdin(Stdio::null()).spawn().expect("nginx");
+    let mut stop = Command::new(nginx);
+    args(&mut stop);
+    stop.args(["-s", "stop"]).stderr(Stdio::null());
+    (Process { child, stop: Some(stop) }, format!("http://127.0.0.1:{port}"))
+}
+
+async fn media() {
+    let server = Server::start(None).await;
+    let client = reqwest::Client::new();
+    let token = sign_in(&client, &server.base).await;
+    let gif = noisy_gif();
+    let form = reqwest::multipart::Form::new()
+        .part("file", reqwest::multipart::Part::bytes(gif.clone()).file_name("noise.gif"))
+        .part("gifData", reqwest::multipart::Part::text(r#"{"title":"noise"}"#));
+    let response = client.post(format!("{}/api/gifs", server.base)).bearer_auth(&token).multipart(form).send().await;
+    let uploaded: serde_json::Value = response.unwrap().json().await.unwrap();
+    let id = uploaded["id"].as_i64().unwrap_or_else(|| panic!("upload failed: {uploaded}"));
+    let size = gif.len() as f64;
+    let mb = |load: Load| load.requests_per_sec * size / 1e6;
+    println!("serve: media  one {:.2} MB GIF, wrk {CONNECTIONS} connections, {DURATION} each", size / 1e6);
+
+    let ours = wrk_result(wrk(&format!("{}/api/gifs/content/{id}", server.base), CONNECTIONS, None));
+    let Some(nginx) = on_path("nginx") else {
+        println!(
+            "serve: media  gifshelf {:.0} MB/s{}  (nginx not installed: apt-get install nginx)",
+            mb(ours),
+            note(ours)
+        );
+        return;
+    };
+    let media = server.data.join("media");
+    let original = find_original(&media).expect("the uploaded original in the media folder");
+    let path = original.strip_prefix(&media).unwrap().display().to_string();
+    assert_eq!(std::fs::read(&original).unwrap(), gif, "the stored original is the upload");
+    let dir = tempfile::tempdir().unwrap();
+    let (_nginx, base) = start_nginx(&nginx, &media, dir.path());
+    wait_for(&format!("{base}/{path}"), "nginx").await;
+    let theirs = wrk_result(wrk(&format!("{base}/{path}"), CONNECTIONS, None));
+    println!(
+        "serve: media  gifshelf {:.0} MB/s  nginx {:.0} MB/s  ratio {:.2}{}{}",
+        mb(ours),
+        mb(theirs),
+        mb(ours) / mb(theirs),
+        note(ours),
+        note(theirs)
+    );
+}
+
+async fn gallery() {
+    let Some(test_db) = TestDb::postgres("bench_serve") else {
+        println!("serve: gallery  skipped: set GIFSHELF_TEST_POSTGRES_URL to a PostgreSQL server");
+        return;
+    };
+    let (users, gifs, tags) = (500, 10_000, 100);
+    seed(&test_db.db, users, gifs, tags).unwrap();
+    let a = Server::start(Some(&test_db.url)).await;
+    let client = reqwest::Client::new();
+    let token = sign_in(&client, &a.base).await;
+    let page = client.get(format!("{}{GALLERY}", a.base)).bearer_auth(&token).send().await.unwrap();
+    assert!(page.status().is_success(), "gallery: {}", page.status());
+    println!("serve: gallery  PostgreSQL, {gifs} GIFs, GET {GALLERY} with a session, {CONNECTIONS} connections in all");
+
+    let one = wrk_result(wrk(&format!("{}{GALLERY}", a.base), CONNECTIONS, Some(&token)));
+    let b = Server::start(Some(&test_db.url)).await;
+    // One wrk per instance, half the connections each, run together; their rates add up.
+    let runs: Vec<Child> =
+        [&a, &b].iter().map(|s| wrk(&format!("{}{GALLERY}", s.base), CONNECTIONS / 2, Some(&token))).collect();
+    let both: Vec<Load> = runs.into_iter().map(wrk_result).collect();
+    let two = both.iter().map(|l| l.requests_per_sec).sum::<f64>();
+    let failures = Load { requests_per_sec: two, failures: both.iter().map(|l| l.failures).sum() };
+    println!(
+        "serve: gallery  one instance {:.0} req/s{}  two instances {two:.0} req/s (A {:.0} + B {:.0}, one wrk each, concurrently){}",
+        one.requests_per_sec,
+        note(one),
+        both[0].requests_per_sec,
+        both[1].requests_per_sec,
+        note(failures)
+    );
+}
+
+/// `wrk` runs block this thread: nothing else is running on the runtime meanwhile.
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    if on_path("wrk").is_none() {
+        println!("serve: skipped: wrk is not installed (apt-get install wrk)");
+        return;
+    }
+    media().await;
+    gallery().await;
+}
