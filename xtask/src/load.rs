@@ -58,9 +58,9 @@ impl Report {
 }
 
 /// A running server, killed on drop.
-struct Server {
+pub(crate) struct Server {
     child: Child,
-    port: u16,
+    pub(crate) port: u16,
 }
 
 impl Drop for Server {
@@ -75,7 +75,7 @@ fn free_port() -> Result<u16> {
     Ok(listener.local_addr().map_err(|e| e.to_string())?.port())
 }
 
-fn start(binary: &Path, dir: &Path) -> Result<Server> {
+pub(crate) fn start(binary: &Path, dir: &Path) -> Result<Server> {
     let port = free_port()?;
     let web = dir.join("web");
     std::fs::create_dir_all(&web).map_err(|e| e.to_string())?;
@@ -109,7 +109,13 @@ fn start(binary: &Path, dir: &Path) -> Result<Server> {
 }
 
 /// One HTTP/1.1 request over a fresh connection; `(status, body)`.
-fn http(port: u16, method: &str, path: &str, headers: &[(&str, String)], body: &[u8]) -> Result<(u16, Vec<u8>)> {
+pub(crate) fn http(
+    port: u16,
+    method: &str,
+    path: &str,
+    headers: &[(&str, String)],
+    body: &[u8],
+) -> Result<(u16, Vec<u8>)> {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).map_err(|e| e.to_string())?;
     stream.set_read_timeout(Some(Duration::from_secs(30))).map_err(|e| e.to_string())?;
     let mut head = format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n");
@@ -187,9 +193,9 @@ pub fn tiny_gif(frames: u8) -> Vec<u8> {
     gif
 }
 
-const BOUNDARY: &str = "gifshelf-load-boundary";
+pub(crate) const BOUNDARY: &str = "gifshelf-load-boundary";
 
-fn multipart(gif: &[u8], title: &str) -> Vec<u8> {
+pub(crate) fn multipart(gif: &[u8], title: &str) -> Vec<u8> {
     let mut body = format!(
         "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"load.gif\"\r\nContent-Type: image/gif\r\n\r\n"
     )

@@ -3,7 +3,9 @@
 //! - `run`: install frontend dependencies when missing, build the SPA and the release server, start
 //!   it on the embedded defaults (SQLite and a folder under `./data`) and print the URL.
 //! - `dev`: the backend plus webpack's dev server with a proxy, both rebuilt on change.
-//! - `test`: every test: Rust crates, frontend unit tests, browser end-to-end tests.
+//! - `test`: every test: Rust crates, a short load check, Schemathesis against the OpenAPI document,
+//!   frontend unit tests, browser end-to-end tests.
+//! - `schemathesis`: only the Schemathesis check (against the debug binary).
 //! - `load [SECONDS]`: 32 clients mixing uploads, gallery pages, searches and detail views against
 //!   the release server on SQLite for 60 s (wrk); prints req/s, p50/p95/p99 and every non-2xx.
 //!   `load --check` is the bounded variant `test` runs (5 s on the debug binary, fails on any 5xx).
@@ -18,6 +20,7 @@
 
 mod deps;
 mod load;
+mod schemathesis;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -38,6 +41,7 @@ fn main() -> ExitCode {
         "bench" => bench(rest),
         "load" => load_scenario(rest),
         "fuzz" => fuzz(rest),
+        "schemathesis" => schemathesis::run(&root().join("target/debug/gifshelf"), &root().join("target/schemathesis")),
         _ => {
             eprintln!("usage: cargo xtask <run|dev|test|ci|gen-types|bench|load|fuzz>");
             return if task == "help" { ExitCode::SUCCESS } else { ExitCode::from(2) };
@@ -143,6 +147,8 @@ fn test() -> Result {
     exec(cargo().args(["test", "--workspace", "--no-fail-fast"]))?;
     // 1b. A few seconds of the load scenario on the debug binary: no 5xx, no locked database.
     load_check()?;
+    // 1c. Schemathesis against the OpenAPI document: no 5xx, no undocumented answer, no cross-user write.
+    schemathesis::run(&root().join("target/debug/gifshelf"), &root().join("target/schemathesis"))?;
     // 2. Frontend: types, the production build (a unit test checks its chunks), unit tests.
     ensure_frontend_deps()?;
     exec(&mut npm(&["run", "typecheck"]))?;
