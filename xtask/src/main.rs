@@ -261,7 +261,7 @@ fn load_check() -> Result {
 }
 
 /// The cargo-fuzz targets of `fuzz/`.
-const FUZZ_TARGETS: [&str; 2] = ["media_ingest", "json_requests"];
+const FUZZ_TARGETS: [&str; 3] = ["media_ingest", "json_requests", "multipart_upload"];
 
 fn cargo_fuzz() -> Command {
     let mut cmd = Command::new("cargo");

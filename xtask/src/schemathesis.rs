@@ -92,6 +92,8 @@ pub fn run(binary: &Path, venv: &Path) -> Result {
             .args(["-H", &format!("Authorization: Bearer {tester}")])
             .args(["--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,no_write_to_another_users_gif"])
             .args(["--max-examples", "20", "--seed", SEED, "--workers", "1", "--no-color"])
+            // Its run cache (`.schemathesis/`) goes to the temp folder, not the checkout.
+            .current_dir(&dir)
             .env("SCHEMATHESIS_HOOKS", "gifshelf_st_hooks")
             .env("PYTHONPATH", &dir)
             .env("GIFSHELF_OTHER_GIF", other_gif.to_string()),
