@@ -226,26 +226,34 @@ pub(crate) fn write_tx<T>(
                 (Ok(()), None) => Err(RepoError::Other("transaction produced no result".into())),
             }
         }
-        AnyConnection::Sqlite(_) => {
-            conn.batch_execute("BEGIN IMMEDIATE").map_err(repo_error)?;
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(conn)));
-            match result {
-                Ok(Ok(value)) => match conn.batch_execute("COMMIT") {
-                    Ok(()) => Ok(value),
-                    Err(err) => {
-                        let _ = conn.batch_execute("ROLLBACK");
-                        Err(repo_error(err))
-                    }
-                },
-                Ok(Err(err)) => {
-                    let _ = conn.batch_execute("ROLLBACK");
-                    Err(err)
-                }
-                Err(panic) => {
-                    let _ = conn.batch_execute("ROLLBACK");
-                    std::panic::resume_unwind(panic)
-                }
+        AnyConnection::Sqlite(_) => in_transaction(conn, "BEGIN IMMEDIATE", repo_error, f),
+    }
+}
+
+/// Runs `f` between `begin` (a `BEGIN …` statement) and COMMIT, rolling back on an error or a
+/// panic; `db_error` turns the driver's errors into the caller's.
+pub(crate) fn in_transaction<T, E>(
+    conn: &mut AnyConnection,
+    begin: &str,
+    db_error: fn(diesel::result::Error) -> E,
+    f: impl FnOnce(&mut AnyConnection) -> Result<T, E>,
+) -> Result<T, E> {
+    conn.batch_execute(begin).map_err(db_error)?;
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(conn))) {
+        Ok(Ok(value)) => match conn.batch_execute("COMMIT") {
+            Ok(()) => Ok(value),
+            Err(err) => {
+                let _ = conn.batch_execute("ROLLBACK");
+                Err(db_error(err))
             }
+        },
+        Ok(Err(err)) => {
+            let _ = conn.batch_execute("ROLLBACK");
+            Err(err)
+        }
+        Err(panic) => {
+            let _ = conn.batch_execute("ROLLBACK");
+            std::panic::resume_unwind(panic)
         }
     }
 }

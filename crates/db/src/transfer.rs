@@ -26,7 +26,7 @@ use diesel::sql_types::{BigInt, Nullable, Text};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations};
 use serde::{Deserialize, Serialize};
 
-use crate::connection::{AnyConnection, Database};
+use crate::connection::{in_transaction, AnyConnection, Database};
 use crate::schema::{gif_tags, gifs, tags, user_identities, users};
 
 /// The first line's `format`.
@@ -518,32 +518,6 @@ fn check_schema(conn: &mut AnyConnection) -> Result<String, TransferError> {
 
 // ---- transactions -----------------------------------------------------------------------------
 
-/// Runs `f` between `begin` and COMMIT, rolling back on an error or a panic.
-fn in_transaction<T>(
-    conn: &mut AnyConnection,
-    begin: &str,
-    f: impl FnOnce(&mut AnyConnection) -> Result<T, TransferError>,
-) -> Result<T, TransferError> {
-    conn.batch_execute(begin).map_err(db_error)?;
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(conn))) {
-        Ok(Ok(value)) => match conn.batch_execute("COMMIT") {
-            Ok(()) => Ok(value),
-            Err(err) => {
-                let _ = conn.batch_execute("ROLLBACK");
-                Err(db_error(err))
-            }
-        },
-        Ok(Err(err)) => {
-            let _ = conn.batch_execute("ROLLBACK");
-            Err(err)
-        }
-        Err(panic) => {
-            let _ = conn.batch_execute("ROLLBACK");
-            std::panic::resume_unwind(panic)
-        }
-    }
-}
-
 // ---- export -----------------------------------------------------------------------------------
 
 struct LineWriter<'w> {
@@ -614,7 +588,7 @@ fn export_on(
         AnyConnection::Sqlite(_) => ("BEGIN", "sqlite"),
         AnyConnection::Postgresql(_) => ("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", "postgres"),
     };
-    in_transaction(conn, begin, |conn| {
+    in_transaction(conn, begin, db_error, |conn| {
         let schema = check_schema(conn)?;
         let mut writer = LineWriter { out, buffer: Vec::with_capacity(4096), checksum: Fnv1a::new() };
         let header = Header {
@@ -780,7 +754,7 @@ fn import_on(
         AnyConnection::Sqlite(_) => "BEGIN IMMEDIATE",
         AnyConnection::Postgresql(_) => "BEGIN",
     };
-    in_transaction(conn, begin, |conn| {
+    in_transaction(conn, begin, db_error, |conn| {
         let schema = check_schema(conn)?;
         if header.schema != schema {
             return Err(TransferError::SchemaMismatch { file: header.schema.clone(), ours: schema });
