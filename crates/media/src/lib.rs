@@ -13,6 +13,7 @@ mod quantize;
 mod resize;
 mod sniff;
 mod still;
+mod strip;
 mod webp;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -22,6 +23,7 @@ pub use limits::Limits;
 pub use probe::{probe, Probe};
 pub use processor::MediaService;
 pub use sniff::{sniff, MediaKind};
+pub use strip::strip_metadata;
 
 /// One rendered image.
 #[derive(Clone, Debug, PartialEq, Eq)]
