@@ -1,5 +1,6 @@
 use std::net::IpAddr;
 
+use gifshelf_domain::user::PasswordHash;
 use gifshelf_domain::RepoError;
 
 use super::AuthService;
@@ -14,10 +15,10 @@ impl AuthService {
     /// # Errors
     /// `TooManyRequests` while the account or the address is throttled; `Unauthorized` with the same
     /// message for an unknown user and a wrong password.
-    #[tracing::instrument(skip_all, fields(username = %username))]
+    #[tracing::instrument(skip_all, fields(username = %loggable(username)))]
     pub async fn login(&self, username: &str, password: &str, client: Option<IpAddr>) -> Result<String, AppError> {
-        let key = username.trim().to_lowercase();
-        if let Some(retry_after_secs) = self.throttle.check(&key, client, self.clock.now()) {
+        // Counted before the password is checked, so parallel guesses cannot pass the limit.
+        if let Err(retry_after_secs) = self.throttle.begin(username, client, self.clock.now()) {
             tracing::warn!(?client, "login throttled");
             return Err(AppError::TooManyRequests { retry_after_secs });
         }
@@ -27,6 +28,12 @@ impl AuthService {
             Err(other) => return Err(AppError::from_repo(other)),
         };
         let verified = match &user {
+            // An account made by a third-party sign-in has no password: refused after the same
+            // work as a wrong one, so the time does not tell such accounts apart.
+            Some(user) if user.password_hash == PasswordHash::unusable() => {
+                self.hasher.verify_dummy(password).await;
+                false
+            }
             Some(user) => self.hasher.verify(password, &user.password_hash).await,
             None => {
                 self.hasher.verify_dummy(password).await;
@@ -35,12 +42,11 @@ impl AuthService {
         };
         match user {
             Some(user) if verified => {
-                self.throttle.succeeded(&key);
+                self.throttle.succeeded(username, client);
                 tracing::info!(user_id = user.id.0, "signed in");
                 self.issue_token(&user.username, user.role)
             }
             _ => {
-                self.throttle.failed(&key, client, self.clock.now());
                 tracing::info!(?client, "failed login");
                 Err(AppError::Unauthorized(INVALID_CREDENTIALS.into()))
             }
@@ -48,13 +54,21 @@ impl AuthService {
     }
 }
 
+/// A typed username as the log may show it: at most 32 characters, control characters and quotes
+/// escaped, so that no input can forge log lines or fill the log.
+fn loggable(username: &str) -> String {
+    let shown: String = username.chars().take(32).collect();
+    let more = if username.chars().nth(32).is_some() { "…" } else { "" };
+    format!("{}{more}", shown.escape_debug())
+}
+
 #[cfg(test)]
 mod tests {
     use chrono::Duration;
-    use gifshelf_domain::user::Role;
+    use gifshelf_domain::user::{PasswordHash, Role};
     use gifshelf_domain::RepoError;
 
-    use super::INVALID_CREDENTIALS;
+    use super::{loggable, INVALID_CREDENTIALS};
     use crate::auth::test_support::{at, user, Mocks};
     use crate::auth::{AuthConfig, ThrottleConfig};
     use crate::AppError;
@@ -114,5 +128,24 @@ mod tests {
         // Locked: the store and the hasher are not asked again (`times(2)` above).
         let third = service.login("ALICE", "secret1", None).await;
         assert!(matches!(third, Err(AppError::TooManyRequests { retry_after_secs: 30 })), "{third:?}");
+    }
+
+    #[test]
+    fn typed_usernames_are_logged_escaped_and_bounded() {
+        assert_eq!(loggable("alice"), "alice");
+        assert_eq!(loggable("eve\nINFO forged line"), "eve\\nINFO forged line");
+        assert_eq!(loggable(&"x".repeat(1000)).chars().count(), 33);
+    }
+
+    #[tokio::test]
+    async fn an_account_without_a_password_is_refused_after_the_same_work() {
+        let mut m = Mocks::new(at(10, 0, 0));
+        let mut google_only = user("grace", Role::User);
+        google_only.password_hash = PasswordHash::unusable();
+        m.users.expect_find_by_username().returning(move |_| Ok(google_only.clone()));
+        m.hasher.expect_verify().times(0);
+        m.hasher.expect_verify_dummy().times(1).returning(|_| ());
+        let err = m.service(AuthConfig::default()).login("grace", "anything", None).await.err();
+        assert!(matches!(&err, Some(AppError::Unauthorized(m)) if m == INVALID_CREDENTIALS), "{err:?}");
     }
 }
