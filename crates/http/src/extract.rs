@@ -61,14 +61,3 @@ impl FromRequest for AdminUser {
         })
     }
 }
-
-/// The client's address for throttling: the peer, or the forwarded one behind a trusted proxy.
-pub fn client_ip(req: &HttpRequest, trust_forwarded_for: bool) -> Option<std::net::IpAddr> {
-    let text = if trust_forwarded_for {
-        req.connection_info().realip_remote_addr().map(str::to_owned)
-    } else {
-        req.peer_addr().map(|a| a.ip().to_string())
-    };
-    let text = text?;
-    text.parse().ok().or_else(|| text.parse::<std::net::SocketAddr>().ok().map(|a| a.ip()))
-}

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod client;
 pub mod dto;
 mod error;
 pub mod extract;

@@ -15,11 +15,31 @@ pub struct HttpSettings {
     pub google_client_id: Option<String>,
     pub max_upload_bytes: u64,
     pub version: String,
-    /// Take the client address from `X-Forwarded-For`/`Forwarded` (only behind a trusted proxy).
+    /// Behind a trusted proxy: take the client address from the `X-Forwarded-For` entry it added,
+    /// and the origin of links from its `X-Forwarded-Proto`/`-Host` (see `client.rs`).
     pub trust_forwarded_for: bool,
+    /// How many trusted proxies stand in front (the client address is that many entries from the
+    /// right of `X-Forwarded-For`); 1 by default.
+    pub trusted_proxy_hops: usize,
     /// The public origin for share links (`https://gifs.example.com`); else taken from the request.
     pub public_url: Option<String>,
     pub workers: usize,
+}
+
+#[cfg(test)]
+impl HttpSettings {
+    pub(crate) fn for_tests() -> Self {
+        Self {
+            web_dir: PathBuf::from("web"),
+            google_client_id: None,
+            max_upload_bytes: 10 * 1024 * 1024,
+            version: "test".into(),
+            trust_forwarded_for: false,
+            trusted_proxy_hops: 1,
+            public_url: None,
+            workers: 1,
+        }
+    }
 }
 
 /// Everything a handler may reach: use cases and the few ports handlers call directly.

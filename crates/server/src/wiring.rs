@@ -133,6 +133,7 @@ impl Application {
                 max_upload_bytes: settings.max_upload_bytes(),
                 version: env!("CARGO_PKG_VERSION").to_owned(),
                 trust_forwarded_for: settings.trust_proxy,
+                trusted_proxy_hops: settings.trusted_proxy_hops,
                 public_url: settings.public_url.clone(),
                 workers: settings.workers,
             },

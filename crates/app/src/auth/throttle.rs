@@ -160,7 +160,7 @@ impl LoginThrottle {
     fn count_account(&self, accounts: &mut Bounded<String, AccountState>, key: String, now: NaiveDateTime) {
         accounts.make_room(
             &key,
-            |s| !s.locked_until.is_some_and(|u| u > now) && s.last_attempt + STREAK_MEMORY <= now,
+            |s| s.locked_until.is_none_or(|u| u <= now) && s.last_attempt + STREAK_MEMORY <= now,
             |s| (s.locked_until.is_some_and(|u| u > now), s.last_attempt),
         );
         let state = accounts.map.entry(key).or_insert(AccountState {

@@ -1,8 +1,8 @@
 use actix_web::{post, web, HttpRequest, HttpResponse};
 use gifshelf_domain::user::Registration;
 
+use crate::client::client_ip;
 use crate::dto::{GoogleLoginRequest, LoginRequest, ProfileDto, RegisterRequest, TokenResponse};
-use crate::extract::client_ip;
 use crate::{ApiError, AppState};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -41,7 +41,7 @@ async fn login(
     req: HttpRequest,
     body: web::Json<LoginRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let ip = client_ip(&req, state.settings.trust_forwarded_for);
+    let ip = client_ip(&req, &state.settings);
     let token = state.auth.login(&body.username, &body.password, ip).await?;
     Ok(HttpResponse::Ok().json(TokenResponse { token }))
 }

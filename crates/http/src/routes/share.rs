@@ -8,6 +8,7 @@ use gifshelf_app::AppError;
 use gifshelf_domain::gif::Gif;
 
 use super::media::{serve, Which};
+use crate::client::origin;
 use crate::{ApiError, AppState};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -28,24 +29,6 @@ pub fn escape(text: &str) -> String {
         }
     }
     out
-}
-
-/// The origin links are built on: the configured public URL, else the request's own.
-fn origin(state: &AppState, req: &HttpRequest) -> String {
-    if let Some(url) = &state.settings.public_url {
-        return url.clone();
-    }
-    if state.settings.trust_forwarded_for {
-        let info = req.connection_info();
-        return format!("{}://{}", info.scheme(), info.host());
-    }
-    let host = req
-        .headers()
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .filter(|h| h.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']')))
-        .unwrap_or("localhost");
-    format!("http://{host}")
 }
 
 const STYLE: &str = "body{margin:0;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;background:#f6f5fb;color:#1b1530;display:flex;min-height:100vh;align-items:center;justify-content:center}\
@@ -133,7 +116,7 @@ async fn share_link(
         Ok(gif) => Ok(HttpResponse::Ok()
             .content_type("text/html; charset=utf-8")
             .insert_header((header::CACHE_CONTROL, "no-cache"))
-            .body(page(&origin(&state, &req), &gif))),
+            .body(page(&origin(&req, &state.settings), &gif))),
         Err(AppError::NotFound(_)) => Ok(not_found_page()),
         Err(other) => Err(other.into()),
     }
