@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod capped;
 mod client;
 pub mod dto;
 mod error;

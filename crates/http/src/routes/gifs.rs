@@ -6,6 +6,7 @@ use gifshelf_app::gifs::UploadInput;
 use gifshelf_domain::gif::{GifFilter, GifId, PageRequest, TagName};
 use serde::Deserialize;
 
+use crate::capped::CappedBody;
 use crate::dto::{GifDto, GifUploadData, PagedGifs, UpdateGifRequest};
 use crate::extract::AuthUser;
 use crate::{ApiError, AppState};
@@ -166,38 +167,22 @@ async fn read_field(
     Ok(bytes)
 }
 
-/// `multipart/form-data` with the image in `file` and the form as JSON in `gifData`. The type is
-/// decided from the bytes; the file name and the client's content type are ignored.
-#[utoipa::path(
-    post,
-    path = "/api/gifs",
-    tag = "gifs",
-    summary = "Upload a GIF (or PNG, JPEG, WebP)",
-    request_body(content = crate::dto::UploadForm, content_type = "multipart/form-data"),
-    responses((status = 201, description = "Stored, with its renditions", body = crate::dto::GifDto), (status = 400, description = "Bad form or refused image (`validation`, `unsupported_type`, `invalid_image`, `image_too_large`, `image_too_complex`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 413, description = "Over the upload limit (`too_large`)", body = crate::dto::ApiErrorBody), (status = 503, description = "Too many uploads being processed (`unavailable`)", body = crate::dto::ApiErrorBody)),
-    security(("bearer" = []))
-)]
-#[post("/gifs")]
-async fn upload(
-    state: web::Data<AppState>,
-    AuthUser(user): AuthUser,
-    req: HttpRequest,
-    mut payload: Multipart,
-) -> Result<HttpResponse, ApiError> {
-    let max = state.settings.max_upload_bytes;
-    let declared = req
-        .headers()
-        .get(actix_web::http::header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    // Room for the multipart framing and the form beside the file.
-    if declared.is_some_and(|len| len > max + 64 * 1024) {
-        return Err(too_large(max));
-    }
+/// How long the whole upload body may take to arrive.
+const UPLOAD_READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
+/// Parts an upload may have: `file`, `gifData` and a little room for what browsers add.
+const MAX_PARTS: usize = 4;
+
+/// The `file` and `gifData` parts of an upload, each read under its own cap.
+async fn read_parts(parts: &mut Multipart, max: u64) -> Result<(Option<Vec<u8>>, Option<GifUploadData>), ApiError> {
     let mut file: Option<Vec<u8>> = None;
     let mut data: Option<GifUploadData> = None;
-    while let Some(field) = payload.next().await {
+    let mut count = 0;
+    while let Some(field) = parts.next().await {
         let mut field = field.map_err(|_| ApiError::bad_request("The upload is not valid multipart/form-data."))?;
+        count += 1;
+        if count > MAX_PARTS {
+            return Err(ApiError::bad_request("The upload has too many parts."));
+        }
         match field.name() {
             Some("file") => file = Some(read_field(&mut field, max, || too_large(max)).await?),
             Some("gifData") => {
@@ -214,6 +199,53 @@ async fn upload(
             }
         }
     }
+    Ok((file, data))
+}
+
+/// `multipart/form-data` with the image in `file` and the form as JSON in `gifData`. The type is
+/// decided from the bytes; the file name and the client's content type are ignored.
+#[utoipa::path(
+    post,
+    path = "/api/gifs",
+    tag = "gifs",
+    summary = "Upload a GIF (or PNG, JPEG, WebP)",
+    request_body(content = crate::dto::UploadForm, content_type = "multipart/form-data"),
+    responses((status = 201, description = "Stored, with its renditions", body = crate::dto::GifDto), (status = 400, description = "Bad form or refused image (`validation`, `unsupported_type`, `invalid_image`, `image_too_large`, `image_too_complex`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 408, description = "The body took too long to arrive (`request_timeout`)", body = crate::dto::ApiErrorBody), (status = 413, description = "Over the upload limit (`too_large`)", body = crate::dto::ApiErrorBody), (status = 503, description = "Too many uploads being processed (`unavailable`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
+#[post("/gifs")]
+async fn upload(
+    state: web::Data<AppState>,
+    AuthUser(user): AuthUser,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let max = state.settings.max_upload_bytes;
+    let declared = req
+        .headers()
+        .get(actix_web::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    // Room for the multipart framing and the form beside the file.
+    let budget = max + 64 * 1024;
+    if declared.is_some_and(|len| len > budget) {
+        return Err(too_large(max));
+    }
+    // The whole body is capped under the multipart parser, declared length or not.
+    let (body, overflowed) = CappedBody::new(payload, budget);
+    let mut parts = Multipart::new(req.headers(), body);
+    let read = actix_web::rt::time::timeout(UPLOAD_READ_TIMEOUT, read_parts(&mut parts, max)).await;
+    let (file, data) = match read {
+        Err(_) => {
+            return Err(ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "request_timeout",
+                "The upload took too long to arrive. Please try again.",
+            ))
+        }
+        Ok(Err(_)) if overflowed.get() => return Err(too_large(max)),
+        Ok(result) => result?,
+    };
     let file =
         file.filter(|f| !f.is_empty()).ok_or_else(|| ApiError::bad_request("Please select a file to upload."))?;
     let data = data.ok_or_else(|| ApiError::bad_request("The upload needs a gifData part with the title."))?;
