@@ -1,8 +1,10 @@
 #![doc = include_str!("../README.md")]
 
 pub mod auth;
+mod bounded;
 mod error;
 pub mod gifs;
+pub mod rate_limit;
 pub mod settings;
 pub mod stats;
 

@@ -11,11 +11,14 @@
 //! hashing. State lives in memory, bounded: expired entries are pruned as the maps grow, and past a
 //! hard cap the entries idle longest are dropped, so a flood of distinct names cannot grow memory.
 
-use std::collections::HashMap;
 use std::net::{IpAddr, Ipv6Addr};
 use std::sync::Mutex;
 
 use chrono::{Duration, NaiveDateTime};
+
+use crate::bounded::Bounded;
+#[cfg(test)]
+use crate::bounded::HARD_CAP;
 
 #[derive(Debug, Clone)]
 pub struct ThrottleConfig {
@@ -40,10 +43,6 @@ impl Default for ThrottleConfig {
 
 /// How long a failure streak is remembered after its last attempt.
 const STREAK_MEMORY: Duration = Duration::days(1);
-/// Entries kept before expired ones are pruned.
-const PRUNE_ABOVE: usize = 10_000;
-/// Entries kept at most per map; past it the longest idle go first (locked accounts last).
-const HARD_CAP: usize = 50_000;
 /// Characters of an account key that count (usernames are far shorter; this bounds the key).
 const KEY_CHARS: usize = 64;
 
@@ -73,47 +72,6 @@ fn address_key(ip: IpAddr) -> IpAddr {
             Some(v4) => IpAddr::V4(v4),
             None => IpAddr::V6(Ipv6Addr::from(u128::from(v6) & !((1u128 << 64) - 1))),
         },
-    }
-}
-
-/// A map that prunes itself when it reaches `prune_at`, a mark that moves with its size so that
-/// the cost of pruning is spread over many inserts.
-#[derive(Debug)]
-struct Bounded<K, V> {
-    map: HashMap<K, V>,
-    prune_at: usize,
-}
-
-impl<K, V> Default for Bounded<K, V> {
-    fn default() -> Self {
-        Self { map: HashMap::new(), prune_at: PRUNE_ABOVE }
-    }
-}
-
-impl<K: Clone + Eq + std::hash::Hash, V> Bounded<K, V> {
-    /// Before inserting `key`: when the map is full, drops what `expired` says is stale, then,
-    /// past the hard cap, what `rank` orders first (not protected, then idle longest).
-    fn make_room(&mut self, key: &K, expired: impl Fn(&V) -> bool, rank: impl Fn(&V) -> (bool, NaiveDateTime)) {
-        if self.map.len() < self.prune_at || self.map.contains_key(key) {
-            return;
-        }
-        self.map.retain(|_, v| !expired(v));
-        if self.map.len() >= HARD_CAP {
-            let mut order: Vec<(bool, NaiveDateTime, K)> = self
-                .map
-                .iter()
-                .map(|(k, v)| {
-                    let (protected, at) = rank(v);
-                    (protected, at, k.clone())
-                })
-                .collect();
-            order.sort_by_key(|entry| (entry.0, entry.1));
-            let excess = self.map.len() - HARD_CAP * 3 / 4;
-            for (_, _, k) in order.into_iter().take(excess) {
-                self.map.remove(&k);
-            }
-        }
-        self.prune_at = (self.map.len() * 2).clamp(PRUNE_ABOVE, HARD_CAP);
     }
 }
 
