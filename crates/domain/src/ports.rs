@@ -250,6 +250,16 @@ pub struct BlobInfo {
     pub modified: Option<NaiveDateTime>,
 }
 
+/// A blob being read a chunk at a time, so that serving a large file never holds it whole.
+#[async_trait]
+pub trait BlobReader: Send {
+    /// The next chunk (never empty), or `None` at the end.
+    ///
+    /// # Errors
+    /// `Io` when the store fails while reading.
+    async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, BlobError>;
+}
+
 /// Where image bytes live. Keys are chosen by the server (`gifs/<random>/original.gif`), never
 /// taken from a file name. A `put` is atomic: a reader sees the whole blob or none.
 #[cfg_attr(feature = "mock", mockall::automock)]
@@ -262,6 +272,13 @@ pub trait BlobStore: Send + Sync {
     /// # Errors
     /// `NotFound` for an unknown key, `Io` otherwise.
     async fn get(&self, key: &str) -> Result<Vec<u8>, BlobError>;
+
+    /// Streams the bytes `range` (start inclusive, end exclusive, within the blob) of a blob, or
+    /// the whole blob when `None`.
+    ///
+    /// # Errors
+    /// `NotFound` for an unknown key, `Io` otherwise.
+    async fn read(&self, key: &str, range: Option<std::ops::Range<u64>>) -> Result<Box<dyn BlobReader>, BlobError>;
 
     /// Deleting a missing key is not an error.
     ///

@@ -3,7 +3,8 @@ use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
 use gifshelf_domain::failpoint::{fail_point, BLOB_AFTER_RENAME, BLOB_AFTER_WRITE};
-use gifshelf_domain::ports::{BlobError, BlobInfo, BlobStore};
+use gifshelf_domain::ports::{BlobError, BlobInfo, BlobReader, BlobStore};
+use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
 /// Where interrupted writes are left; swept by `sweep_partial_writes`.
 const TEMP_DIR: &str = ".partial";
@@ -26,6 +27,34 @@ impl LocalFolder {
     fn path_of(&self, key: &str) -> Result<PathBuf, BlobError> {
         crate::key::check(key)?;
         Ok(self.root.join(key))
+    }
+}
+
+/// Size of the chunks a file is streamed in.
+const CHUNK: u64 = 64 * 1024;
+
+/// A file read from an offset, `left` bytes more.
+struct FileReader {
+    file: tokio::fs::File,
+    left: u64,
+}
+
+#[async_trait]
+impl BlobReader for FileReader {
+    async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, BlobError> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        let want = usize::try_from(self.left.min(CHUNK)).unwrap_or(64 * 1024);
+        let mut chunk = vec![0; want];
+        let read = self.file.read(&mut chunk).await.map_err(io)?;
+        if read == 0 {
+            // The file is shorter than its size said: it changed under us, which blobs never do.
+            return Err(BlobError::Io("the file ended early".into()));
+        }
+        chunk.truncate(read);
+        self.left -= read as u64;
+        Ok(Some(chunk))
     }
 }
 
@@ -94,6 +123,21 @@ impl BlobStore for LocalFolder {
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => Err(BlobError::NotFound),
             Err(err) => Err(io(err)),
         }
+    }
+
+    async fn read(&self, key: &str, range: Option<std::ops::Range<u64>>) -> Result<Box<dyn BlobReader>, BlobError> {
+        let path = self.path_of(key)?;
+        let mut file = match tokio::fs::File::open(&path).await {
+            Ok(file) => file,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Err(BlobError::NotFound),
+            Err(err) => return Err(io(err)),
+        };
+        let len = file.metadata().await.map_err(io)?.len();
+        let range = range.unwrap_or(0..len);
+        if range.start > 0 {
+            file.seek(std::io::SeekFrom::Start(range.start)).await.map_err(io)?;
+        }
+        Ok(Box::new(FileReader { file, left: range.end.min(len).saturating_sub(range.start) }))
     }
 
     async fn delete(&self, key: &str) -> Result<(), BlobError> {

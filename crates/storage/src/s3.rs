@@ -4,11 +4,11 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use futures_util::StreamExt;
-use gifshelf_domain::ports::{BlobError, BlobInfo, BlobStore};
+use gifshelf_domain::ports::{BlobError, BlobInfo, BlobReader, BlobStore};
 use object_store::aws::{AmazonS3, AmazonS3Builder};
 use object_store::path::Path;
 use object_store::{
-    Attribute, Attributes, ClientOptions, ObjectStore, ObjectStoreExt, PutOptions, PutPayload, RetryConfig,
+    Attribute, Attributes, ClientOptions, GetOptions, ObjectStore, ObjectStoreExt, PutOptions, PutPayload, RetryConfig,
 };
 use secrecy::{ExposeSecret, SecretString};
 
@@ -138,19 +138,55 @@ impl S3Store {
 
     /// An `Io` error that says what failed without credentials or a whole response body.
     fn failure(&self, operation: &str, key: &str, err: &object_store::Error) -> BlobError {
-        let mut text = err.to_string();
-        let reason = if denied(err, &text) {
-            "access denied (check the access key, the secret and the bucket's policy)".to_owned()
-        } else {
-            for secret in &self.secrets {
-                let secret = secret.expose_secret();
-                if !secret.is_empty() {
-                    text = text.replace(secret, "***");
-                }
+        failure(&self.bucket, &self.secrets, operation, key, err)
+    }
+}
+
+fn failure(bucket: &str, secrets: &[SecretString], operation: &str, key: &str, err: &object_store::Error) -> BlobError {
+    let mut text = err.to_string();
+    let reason = if denied(err, &text) {
+        "access denied (check the access key, the secret and the bucket's policy)".to_owned()
+    } else {
+        for secret in secrets {
+            let secret = secret.expose_secret();
+            if !secret.is_empty() {
+                text = text.replace(secret, "***");
             }
-            truncate(text, 300)
-        };
-        BlobError::Io(format!("S3 {operation} {key:?} in bucket {}: {reason}", self.bucket))
+        }
+        truncate(text, 300)
+    };
+    BlobError::Io(format!("S3 {operation} {key:?} in bucket {bucket}: {reason}"))
+}
+
+/// Nothing to read.
+struct EmptyReader;
+
+#[async_trait]
+impl BlobReader for EmptyReader {
+    async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, BlobError> {
+        Ok(None)
+    }
+}
+
+/// An object's body as it arrives from the bucket.
+struct ObjectReader {
+    stream: futures_util::stream::BoxStream<'static, object_store::Result<Vec<u8>>>,
+    key: String,
+    bucket: String,
+    secrets: Vec<SecretString>,
+}
+
+#[async_trait]
+impl BlobReader for ObjectReader {
+    async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, BlobError> {
+        loop {
+            match self.stream.next().await {
+                None => return Ok(None),
+                Some(Ok(bytes)) if bytes.is_empty() => continue,
+                Some(Ok(bytes)) => return Ok(Some(bytes)),
+                Some(Err(err)) => return Err(failure(&self.bucket, &self.secrets, "get", &self.key, &err)),
+            }
+        }
     }
 }
 
@@ -216,6 +252,26 @@ impl BlobStore for S3Store {
             Err(object_store::Error::NotFound { .. }) => Err(BlobError::NotFound),
             Err(err) => Err(self.failure("get", key, &err)),
         }
+    }
+
+    async fn read(&self, key: &str, range: Option<std::ops::Range<u64>>) -> Result<Box<dyn BlobReader>, BlobError> {
+        let path = self.path_of(key)?;
+        if range.as_ref().is_some_and(std::ops::Range::is_empty) {
+            // S3 has no empty range; an empty read needs no request.
+            return Ok(Box::new(EmptyReader));
+        }
+        let options = GetOptions::default().with_range(range);
+        let result = match self.store.get_opts(&path, options).await {
+            Ok(result) => result,
+            Err(object_store::Error::NotFound { .. }) => return Err(BlobError::NotFound),
+            Err(err) => return Err(self.failure("get", key, &err)),
+        };
+        Ok(Box::new(ObjectReader {
+            stream: result.into_stream().map(|chunk| chunk.map(Vec::from)).boxed(),
+            key: key.to_owned(),
+            bucket: self.bucket.clone(),
+            secrets: self.secrets.clone(),
+        }))
     }
 
     async fn delete(&self, key: &str) -> Result<(), BlobError> {

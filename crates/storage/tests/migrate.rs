@@ -141,6 +141,13 @@ impl BlobStore for Lossy {
     async fn get(&self, key: &str) -> Result<Vec<u8>, BlobError> {
         self.0.get(key).await
     }
+    async fn read(
+        &self,
+        key: &str,
+        range: Option<std::ops::Range<u64>>,
+    ) -> Result<Box<dyn gifshelf_domain::ports::BlobReader>, BlobError> {
+        self.0.read(key, range).await
+    }
     async fn delete(&self, key: &str) -> Result<(), BlobError> {
         self.0.delete(key).await
     }

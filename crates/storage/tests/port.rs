@@ -121,6 +121,38 @@ mod suite {
         assert_eq!(store.list().await, Ok(vec![]), "nothing was written");
     }
 
+    /// Everything a reader yields, joined.
+    async fn read_all(
+        store: &dyn BlobStore,
+        key: &str,
+        range: Option<std::ops::Range<u64>>,
+    ) -> Result<Vec<u8>, BlobError> {
+        let mut reader = store.read(key, range).await?;
+        let mut out = Vec::new();
+        while let Some(chunk) = reader.next_chunk().await? {
+            assert!(!chunk.is_empty(), "empty chunk");
+            out.extend(chunk);
+        }
+        Ok(out)
+    }
+
+    pub async fn blobs_stream_whole_or_by_range(store: &dyn BlobStore) {
+        // Larger than one chunk, with a pattern that shows any offset error.
+        let bytes: Vec<u8> = (0..300_000u32).map(|i| (i % 251) as u8).collect();
+        store.put("gifs/big/original.gif", bytes.clone(), "image/gif").await.unwrap();
+        assert_eq!(read_all(store, "gifs/big/original.gif", None).await.unwrap(), bytes);
+        for range in [0..1, 0..300_000, 65_530..140_000, 299_999..300_000, 1000..1000] {
+            let expected = bytes[range.start as usize..range.end as usize].to_vec();
+            assert_eq!(
+                read_all(store, "gifs/big/original.gif", Some(range.clone())).await.unwrap(),
+                expected,
+                "{range:?}"
+            );
+        }
+        assert_eq!(read_all(store, "gifs/none/original.gif", None).await, Err(BlobError::NotFound));
+        assert!(read_all(store, "../escape", None).await.is_err());
+    }
+
     pub async fn a_clean_store_has_nothing_to_sweep(store: &dyn BlobStore) {
         store.put("gifs/a/original.gif", b"GIF89a".to_vec(), "image/gif").await.unwrap();
         assert_eq!(store.sweep_partial_writes().await, Ok(0));
@@ -162,4 +194,5 @@ on_every_adapter!(
     listing_is_sorted_and_nested,
     invalid_keys_are_refused,
     a_clean_store_has_nothing_to_sweep,
+    blobs_stream_whole_or_by_range,
 );
