@@ -8,19 +8,20 @@ use crate::AppError;
 /// The spec's message for any refused third-party sign-in (§8).
 pub const GOOGLE_LOGIN_FAILED: &str = "Google login failed";
 pub const GOOGLE_NOT_CONFIGURED: &str = "Google sign-in is not enabled on this server";
-pub const EMAIL_TAKEN_UNVERIFIED: &str =
-    "An account with this email already exists. Sign in with your username and password.";
+/// A first sign-in whose email a local account already has. gifshelf never verified that email (anyone
+/// can register any address), so the identity is not linked to it: the owner links it from Settings.
+pub const EMAIL_TAKEN: &str = "An account with this email already exists. Sign in with your username and password, then connect Google in Settings.";
 pub const NO_EMAIL: &str = "Google login failed: the provider did not share an email address";
 
 impl AuthService {
     /// Signs in with a third-party ID token and issues our own session token. The identity is
-    /// looked up by (issuer, subject); a first sign-in links an existing account only when the
-    /// provider vouches for the email, and otherwise creates one.
+    /// looked up by (issuer, subject); a first sign-in creates a new account, never links one by
+    /// its email (an attacker could have registered a victim's address first). Linking an identity
+    /// to an existing account is for its signed-in owner, from Settings.
     ///
     /// # Errors
-    /// `NotConfigured` without a verifier; `Unauthorized` for a refused token; `Conflict` when the
-    /// email belongs to an account it may not be linked to; `Unavailable` when the provider cannot be
-    /// reached.
+    /// `NotConfigured` without a verifier; `Unauthorized` for a refused token; `Conflict` when a
+    /// local account has the email; `Unavailable` when the provider cannot be reached.
     #[tracing::instrument(skip_all)]
     pub async fn sign_in_with_id_token(&self, id_token: &str) -> Result<String, AppError> {
         let verifier = self.identities.as_ref().ok_or_else(|| AppError::NotConfigured(GOOGLE_NOT_CONFIGURED.into()))?;
@@ -50,15 +51,7 @@ impl AuthService {
             return Err(AppError::Unauthorized(NO_EMAIL.into()));
         };
         match self.users.find_by_email(&email).await {
-            Ok(existing) if identity.email_verified => {
-                self.users.link_identity(existing.id, identity, self.clock.now()).await.map_err(|err| match err {
-                    RepoError::Conflict(_) => AppError::Conflict(EMAIL_TAKEN_UNVERIFIED.into()),
-                    other => other.into(),
-                })?;
-                tracing::info!(user_id = existing.id.0, "linked a third-party identity through a verified email");
-                return Ok(existing);
-            }
-            Ok(_) => return Err(AppError::Conflict(EMAIL_TAKEN_UNVERIFIED.into())),
+            Ok(_) => return Err(AppError::Conflict(EMAIL_TAKEN.into())),
             Err(RepoError::NotFound) => {}
             Err(other) => return Err(other.into()),
         }
@@ -89,7 +82,7 @@ impl AuthService {
                 Err(RepoError::Conflict("identity")) => {
                     return self.users.find_by_identity(&identity.issuer, &identity.subject).await.map_err(Into::into)
                 }
-                Err(RepoError::Conflict("email")) => return Err(AppError::Conflict(EMAIL_TAKEN_UNVERIFIED.into())),
+                Err(RepoError::Conflict("email")) => return Err(AppError::Conflict(EMAIL_TAKEN.into())),
                 Err(other) => return Err(other.into()),
             }
         }
@@ -106,7 +99,7 @@ mod tests {
     use gifshelf_domain::user::{PasswordHash, Role};
     use gifshelf_domain::RepoError;
 
-    use super::{EMAIL_TAKEN_UNVERIFIED, GOOGLE_LOGIN_FAILED, GOOGLE_NOT_CONFIGURED, NO_EMAIL};
+    use super::{EMAIL_TAKEN, GOOGLE_LOGIN_FAILED, GOOGLE_NOT_CONFIGURED, NO_EMAIL};
     use crate::auth::test_support::{at, user, Mocks};
     use crate::auth::{AuthConfig, AuthService};
     use crate::AppError;
@@ -161,33 +154,17 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_verified_email_links_the_existing_account() {
-        let mut m = Mocks::new(at(10, 0, 0));
-        m.users.expect_find_by_identity().returning(|_, _| Err(RepoError::NotFound));
-        m.users
-            .expect_find_by_email()
-            .withf(|e| e.as_str() == "alice@example.com")
-            .returning(|_| Ok(user("alice", Role::User)));
-        m.users
-            .expect_link_identity()
-            .withf(|id, i, _| id.0 == 7 && i.subject == "1234567890")
-            .times(1)
-            .returning(|_, _, _| Ok(()));
-        m.users.expect_create_with_identity().never();
-        tokens(&mut m);
-        let token = with_verifier(m, Ok(identity(true))).sign_in_with_id_token("id").await;
-        assert_eq!(token.ok().as_deref(), Some("token-for-alice"));
-    }
-
-    #[tokio::test]
-    async fn an_unverified_email_never_links_and_creates_nothing() {
-        let mut m = Mocks::new(at(10, 0, 0));
-        m.users.expect_find_by_identity().returning(|_, _| Err(RepoError::NotFound));
-        m.users.expect_find_by_email().returning(|_| Ok(user("alice", Role::User)));
-        m.users.expect_link_identity().never();
-        m.users.expect_create_with_identity().never();
-        let err = with_verifier(m, Ok(identity(false))).sign_in_with_id_token("id").await.err();
-        assert!(matches!(&err, Some(AppError::Conflict(m)) if m == EMAIL_TAKEN_UNVERIFIED), "{err:?}");
+    async fn an_email_a_local_account_has_is_never_taken_over_verified_or_not() {
+        for verified in [true, false] {
+            let mut m = Mocks::new(at(10, 0, 0));
+            m.users.expect_find_by_identity().returning(|_, _| Err(RepoError::NotFound));
+            m.users.expect_find_by_email().returning(|_| Ok(user("alice", Role::User)));
+            m.users.expect_link_identity().never();
+            m.users.expect_create_with_identity().never();
+            m.tokens.expect_issue().never();
+            let err = with_verifier(m, Ok(identity(verified))).sign_in_with_id_token("id").await.err();
+            assert!(matches!(&err, Some(AppError::Conflict(m)) if m == EMAIL_TAKEN), "{verified}: {err:?}");
+        }
     }
 
     #[tokio::test]

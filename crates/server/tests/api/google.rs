@@ -101,24 +101,23 @@ api_tests! {
         assert_eq!(response.status(), StatusCode::BAD_REQUEST);
     }
 
-    async fn a_local_account_is_linked_only_through_a_verified_email(backend: Backend) {
+    async fn a_local_account_is_never_taken_over_by_its_email(backend: Backend) {
         let provider = FakeOidcProvider::start().await;
         let app = google_app!(backend, provider);
         app.signed_in("frank").await;
-        // The provider does not vouch for the email: refused, nothing linked or created.
-        let unverified = provider.mint(&provider.claims(CLIENT, "sub-f", "FRANK@example.com", false));
-        let message = error_of(google(&app, &unverified).await, StatusCode::CONFLICT, "conflict").await;
-        assert_eq!(message, "An account with this email already exists. Sign in with your username and password.");
-        // It does: the identity joins frank's account, and stays linked.
-        let verified = provider.mint(&provider.claims(CLIENT, "sub-f", "frank@example.com", true));
-        assert_eq!(signs_in(&app, &verified).await["sub"], "frank");
-        let later = provider.mint(&provider.claims(CLIENT, "sub-f", "frank@example.com", false));
-        assert_eq!(signs_in(&app, &later).await["sub"], "frank");
-        // frank's password still works.
+        // Whether or not the provider vouches for the email: refused, nothing linked or created.
+        for verified in [false, true] {
+            let token = provider.mint(&provider.claims(CLIENT, "sub-f", "FRANK@example.com", verified));
+            let message = error_of(google(&app, &token).await, StatusCode::CONFLICT, "conflict").await;
+            assert_eq!(
+                message,
+                "An account with this email already exists. Sign in with your username and password, then connect Google in Settings."
+            );
+        }
+        // frank's password still works, and the identity stays unlinked.
         assert_eq!(app.login("frank", "secret1").await.status(), StatusCode::OK);
-        // Another identity of the same provider with frank's verified email cannot take the account.
-        let other = provider.mint(&provider.claims(CLIENT, "sub-g", "frank@example.com", true));
-        error_of(google(&app, &other).await, StatusCode::CONFLICT, "conflict").await;
+        let again = provider.mint(&provider.claims(CLIENT, "sub-f", "frank@example.com", true));
+        error_of(google(&app, &again).await, StatusCode::CONFLICT, "conflict").await;
     }
 
     async fn usernames_of_new_accounts_are_made_unique(backend: Backend) {
