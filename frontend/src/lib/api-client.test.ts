@@ -66,7 +66,8 @@ describe('authorization header', () => {
     login(tokenFor('alice', 10), 'alice');
     vi.advanceTimersByTime(11_000);
     await expect(apiRequest('/api/settings/profile')).rejects.toThrow('Token expired');
-    expect(fetchMock).not.toHaveBeenCalled();
+    // The request itself is never sent; the forced logout tells the server to drop the media cookie.
+    expect(fetchMock.mock.calls.map(([url]) => String(url))).toEqual(['/api/auth/logout']);
     expect(sessionStore.getState().isAuthenticated).toBe(false);
     expect(toastStore.getState().toasts[0]).toMatchObject({
       type: 'error',

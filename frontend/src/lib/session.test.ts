@@ -14,8 +14,10 @@ import { toastStore } from './toast-store';
 
 const navigate = vi.fn<(to: string) => void>();
 let cleanup: (() => void) | null = null;
+const fetchMock = vi.fn<typeof fetch>(() => Promise.resolve(new Response(null, { status: 204 })));
 
 beforeEach(() => {
+  vi.stubGlobal('fetch', fetchMock);
   vi.useFakeTimers();
   vi.setSystemTime(new Date('2030-01-01T00:00:00Z'));
   navigate.mockReset();
@@ -31,7 +33,11 @@ afterEach(() => {
   toastStore.getState().clearAll();
   setNavigate(null);
   vi.useRealTimers();
+  fetchMock.mockClear();
+  vi.unstubAllGlobals();
 });
+
+const calls = () => fetchMock.mock.calls.map(([url, init]) => [String(url), init?.headers]);
 
 const errorToasts = () => toastStore.getState().toasts.filter((t) => t.type === 'error');
 
@@ -147,5 +153,36 @@ describe('monitoring', () => {
     expect(errorToasts()[0]?.message).toBe('Go away');
     vi.advanceTimersByTime(3000 + 300);
     expect(toastStore.getState().toasts).toEqual([]);
+  });
+});
+
+describe('the media cookie', () => {
+  it('is asked for with the bearer token when a stored session is restored', () => {
+    const token = tokenFor('alice', 3600);
+    localStorage.setItem('token', token);
+    localStorage.setItem('username', 'alice');
+    fetchMock.mockClear();
+    cleanup = initSession();
+    expect(calls()).toEqual([['/api/auth/session', { Authorization: `Bearer ${token}` }]]);
+  });
+
+  it('is cleared by the server on logout, and only when there was a session', () => {
+    fetchMock.mockClear();
+    logout();
+    expect(calls()).toEqual([]);
+    login(tokenFor('bob', 3600), 'bob');
+    fetchMock.mockClear();
+    logout();
+    expect(calls()).toEqual([['/api/auth/logout', {}]]);
+    expect(fetchMock.mock.calls[0]?.[1]).toMatchObject({ method: 'POST', credentials: 'same-origin' });
+  });
+
+  it('a server that cannot be reached changes nothing for the user', async () => {
+    fetchMock.mockImplementationOnce(() => Promise.reject(new TypeError('offline')));
+    localStorage.setItem('token', tokenFor('bob', 3600));
+    localStorage.setItem('username', 'bob');
+    cleanup = initSession();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sessionStore.getState().isAuthenticated).toBe(true);
   });
 });

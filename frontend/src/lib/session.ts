@@ -17,6 +17,11 @@ export const MSG_SESSION_EXPIRED_MONITOR = 'Your session has expired';
 export const MSG_SESSION_EXPIRED = 'Session expired';
 export const MSG_INVALID_TOKEN = 'Invalid token received from server';
 
+/** Sets the HttpOnly session cookie that lets `<img>` tags load media, from the bearer token. */
+export const SESSION_COOKIE_URL = '/api/auth/session';
+/** Clears that cookie. */
+export const LOGOUT_URL = '/api/auth/logout';
+
 export type SessionState = {
   token: string | null;
   username: string | null;
@@ -56,6 +61,20 @@ function clearStorage(): void {
   }
 }
 
+/** Fire-and-forget calls that keep the media cookie in step with the session (a failure only means
+ * images need the next sign-in; it never blocks the app). */
+function tellServer(url: string, token?: string): void {
+  if (typeof fetch !== 'function') return;
+  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+  try {
+    void Promise.resolve(fetch(url, { method: 'POST', headers, credentials: 'same-origin' })).catch(
+      () => undefined,
+    );
+  } catch {
+    // no network layer at all: nothing to tell
+  }
+}
+
 function signIn(token: string, username: string): void {
   const claims = parseToken(token);
   if (!claims) throw new Error(MSG_INVALID_TOKEN);
@@ -77,11 +96,13 @@ export function login(token: string, username?: string): void {
   if (!name) throw new Error(MSG_INVALID_TOKEN);
   window.localStorage.setItem(TOKEN_KEY, token);
   window.localStorage.setItem(USERNAME_KEY, name);
+  // The response that brought the token (login, password change) set the media cookie too.
   signIn(token, name);
 }
 
-/** Clears the session (both storage keys) and stops monitoring. */
+/** Clears the session (both storage keys and the server's media cookie) and stops monitoring. */
 export function logout(): void {
+  if (sessionStore.getState().isAuthenticated || readStorage(TOKEN_KEY)) tellServer(LOGOUT_URL);
   stopMonitoring();
   clearStorage();
   warnedFor = null;
@@ -112,6 +133,7 @@ export function restoreSession(): void {
     return;
   }
   signIn(token, username);
+  tellServer(SESSION_COOKIE_URL, token);
 }
 
 /** One monitoring tick: stops without a token, logs out when expired, warns 5 minutes ahead. */
