@@ -20,7 +20,7 @@ pub struct AuthUser(pub CurrentUser);
 #[derive(Debug, Clone)]
 pub struct AdminUser(pub CurrentUser);
 
-fn bearer(req: &HttpRequest) -> Option<String> {
+pub(crate) fn bearer(req: &HttpRequest) -> Option<String> {
     let value = req.headers().get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.split_once(' ')?;
     (scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty()).then(|| token.trim().to_owned())

@@ -7,6 +7,7 @@ mod error;
 pub mod extract;
 mod headers;
 mod routes;
+mod session_cookie;
 mod spa;
 mod state;
 

@@ -24,6 +24,8 @@ use utoipa::{Modify, OpenApi};
         super::auth::register,
         super::auth::login,
         super::auth::google,
+        super::auth::session,
+        super::auth::logout,
         super::settings::get_profile,
         super::settings::update_profile,
         super::settings::change_password,

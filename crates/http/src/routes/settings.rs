@@ -1,4 +1,4 @@
-use actix_web::{get, put, web, HttpResponse};
+use actix_web::{get, put, web, HttpRequest, HttpResponse};
 
 use crate::dto::{ChangePasswordRequest, ProfileDto, TokenResponse, UpdateProfileRequest};
 use crate::extract::AuthUser;
@@ -56,8 +56,12 @@ async fn update_profile(
 async fn change_password(
     state: web::Data<AppState>,
     AuthUser(user): AuthUser,
+    req: HttpRequest,
     body: web::Json<ChangePasswordRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let token = state.auth.change_password(&user, &body.new_password, &body.confirm_password).await?;
-    Ok(HttpResponse::Ok().json(TokenResponse { token }))
+    // The old cookie names a token the change just ended.
+    Ok(HttpResponse::Ok()
+        .insert_header(crate::session_cookie::set(&req, &state.settings, &token))
+        .json(TokenResponse { token }))
 }
