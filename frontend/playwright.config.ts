@@ -1,6 +1,6 @@
 /**
  * End-to-end tests against the real server: `GIFSHELF_BIN=/path/to/gifshelf npm run e2e`
- * (defaults to ../target/release/gifshelf, then ../target/debug/gifshelf). Build the SPA first
+ * (defaults to release/gifshelf, then debug/gifshelf under E2E_TARGET_DIR or ../target). Build the SPA first
  * (`npm run build`); the server serves it from frontend/dist. Each run gets a fresh data dir.
  */
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -23,9 +23,8 @@ process.env.E2E_GOOGLE_CLIENT_ID = 'gifshelf-e2e.apps.example.com';
 function binary(envName: string, name: string): string {
   const configured = process.env[envName];
   if (configured) return configured;
-  const candidates = [`../target/release/${name}`, `../target/debug/${name}`].map((p) =>
-    path.resolve(here, p),
-  );
+  const target = process.env.E2E_TARGET_DIR ?? path.resolve(here, '../target');
+  const candidates = [path.join(target, 'release', name), path.join(target, 'debug', name)];
   return candidates.find((p) => existsSync(p)) ?? candidates[1]!;
 }
 const serverBinary = () => binary('GIFSHELF_BIN', 'gifshelf');
@@ -46,7 +45,7 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
-  outputDir: '../target/e2e-results',
+  outputDir: path.join(process.env.E2E_TARGET_DIR ?? path.resolve(here, '../target'), 'e2e-results'),
   use: {
     baseURL,
     trace: 'retain-on-failure',

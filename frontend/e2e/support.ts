@@ -5,7 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { animatedGif } from './gif-encoder';
 
-const shotsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../target/e2e-shots');
+const shotsDir = path.join(
+  process.env.E2E_TARGET_DIR ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../target'),
+  'e2e-shots',
+);
 
 export const PASSWORD = 'secret123';
 

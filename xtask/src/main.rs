@@ -41,7 +41,7 @@ fn main() -> ExitCode {
         "bench" => bench(rest),
         "load" => load_scenario(rest),
         "fuzz" => fuzz(rest),
-        "schemathesis" => schemathesis::run(&root().join("target/debug/gifshelf"), &root().join("target/schemathesis")),
+        "schemathesis" => schemathesis::run(&built("debug", "gifshelf"), &target_dir().join("schemathesis")),
         _ => {
             eprintln!("usage: cargo xtask <run|dev|test|ci|gen-types|bench|load|fuzz>");
             return if task == "help" { ExitCode::SUCCESS } else { ExitCode::from(2) };
@@ -59,6 +59,36 @@ fn main() -> ExitCode {
 /// The workspace root (xtask lives one level below it).
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+/// Where cargo puts what it builds: `cargo metadata`'s `target_directory`, which honours
+/// `CARGO_TARGET_DIR` and `build.target-dir`. Asked once per run.
+fn target_dir() -> PathBuf {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let output = cargo().args(["metadata", "--format-version", "1", "--no-deps"]).output();
+        output
+            .ok()
+            .filter(|o| o.status.success())
+            .and_then(|o| target_directory(&o.stdout))
+            .unwrap_or_else(|| root().join("target"))
+    })
+    .clone()
+}
+
+/// The `target_directory` of `cargo metadata`'s JSON.
+fn target_directory(metadata_json: &[u8]) -> Option<PathBuf> {
+    let metadata: serde_json::Value = serde_json::from_slice(metadata_json).ok()?;
+    metadata["target_directory"].as_str().map(PathBuf::from)
+}
+
+/// A binary of the workspace built in `profile` (`debug` or `release`).
+fn built(profile: &str, name: &str) -> PathBuf {
+    built_in(&target_dir(), profile, name)
+}
+
+fn built_in(target: &Path, profile: &str, name: &str) -> PathBuf {
+    target.join(profile).join(name)
 }
 
 fn frontend() -> PathBuf {
@@ -117,7 +147,7 @@ fn run(args: &[String]) -> Result {
     exec(cargo().args(["build", "--release", "-p", "gifshelf-server"]))?;
     let bind = std::env::var("GIFSHELF_BIND").unwrap_or_else(|_| "127.0.0.1:8080".into());
     println!("\ngifshelf: open http://{bind} (Ctrl-C stops it; data lives in ./data)\n");
-    let mut server = Command::new(root().join("target/release/gifshelf"));
+    let mut server = Command::new(built("release", "gifshelf"));
     server.current_dir(root()).arg("serve").args(args);
     exec(&mut server)
 }
@@ -148,7 +178,7 @@ fn test() -> Result {
     // 1b. A few seconds of the load scenario on the debug binary: no 5xx, no locked database.
     load_check()?;
     // 1c. Schemathesis against the OpenAPI document: no 5xx, no undocumented answer, no cross-user write.
-    schemathesis::run(&root().join("target/debug/gifshelf"), &root().join("target/schemathesis"))?;
+    schemathesis::run(&built("debug", "gifshelf"), &target_dir().join("schemathesis"))?;
     // 2. Frontend: types, the production build (a unit test checks its chunks), unit tests.
     ensure_frontend_deps()?;
     exec(&mut npm(&["run", "typecheck"]))?;
@@ -157,7 +187,7 @@ fn test() -> Result {
     // 3. End to end: the real server and the built SPA in headless Chromium. Step 1 built the
     //    binary already (integration tests need it); building it again with other features would
     //    recompile half the tree.
-    let binary = root().join("target/debug/gifshelf");
+    let binary = built("debug", "gifshelf");
     if !binary.exists() {
         exec(cargo().args(["build", "-p", "gifshelf-server"]))?;
     }
@@ -168,8 +198,9 @@ fn test() -> Result {
     exec(
         npm(&["run", "e2e"])
             .env("GIFSHELF_BIN", binary)
-            .env("GIFSHELF_FAKE_OIDC_BIN", root().join("target/debug/gifshelf-fake-oidc"))
+            .env("GIFSHELF_FAKE_OIDC_BIN", built("debug", "gifshelf-fake-oidc"))
             .env("CHROMIUM_PATH", chromium)
+            .env("E2E_TARGET_DIR", target_dir())
             .env("E2E_PORT", port)
             .env("E2E_OIDC_PORT", free_port()?)
             .env("E2E_GOOGLE_PORT", free_port()?)
@@ -234,14 +265,14 @@ fn load_scenario(args: &[String]) -> Result {
     }
     let seconds = args.first().map_or(Ok(60), |s| s.parse().map_err(|_| format!("not a number of seconds: {s}")))?;
     exec(cargo().args(["build", "--release", "-p", "gifshelf-server"]))?;
-    let report = load::run(&root().join("target/release/gifshelf"), seconds, 32)?;
+    let report = load::run(&built("release", "gifshelf"), seconds, 32)?;
     report.print();
     Ok(())
 }
 
 /// The test variant: a few bounded seconds on the debug binary; any 5xx or locked database fails.
 fn load_check() -> Result {
-    let binary = root().join("target/debug/gifshelf");
+    let binary = built("debug", "gifshelf");
     if !binary.exists() {
         exec(cargo().args(["build", "-p", "gifshelf-server"]))?;
     }
@@ -294,4 +325,26 @@ fn fuzz(args: &[String]) -> Result {
         println!("fuzz: {target} ran {:.0} s without a finding", started.elapsed().as_secs_f64());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod target_dir_tests {
+    use super::*;
+
+    #[test]
+    fn the_target_directory_comes_from_cargo_metadata() {
+        let json = br#"{"packages": [], "target_directory": "/elsewhere/target", "workspace_root": "/w"}"#;
+        assert_eq!(target_directory(json), Some(PathBuf::from("/elsewhere/target")));
+        assert_eq!(target_directory(b"not json"), None);
+        assert_eq!(built_in(Path::new("/t"), "release", "gifshelf"), PathBuf::from("/t/release/gifshelf"));
+    }
+
+    #[test]
+    fn the_live_metadata_names_a_directory_that_honours_cargo_target_dir() {
+        let dir = target_dir();
+        match std::env::var_os("CARGO_TARGET_DIR") {
+            Some(configured) => assert_eq!(dir, root().join(configured)),
+            None => assert!(dir.ends_with("target"), "{}", dir.display()),
+        }
+    }
 }
