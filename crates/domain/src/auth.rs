@@ -1,4 +1,4 @@
-//! What a session token says (design.md §3 "Auth and tokens").
+//! What a session token says (product.md §10 "Auth and tokens").
 
 /// The claims gifshelf signs: `sub` (username), `roles` (`ROLE_USER[,ROLE_ADMIN]`), `iat`, `exp`
 /// (seconds since the epoch).

@@ -226,7 +226,7 @@ pub enum GifFilter {
 }
 
 impl GifFilter {
-    /// The search of design.md §3: split on white space, lower-cased. An empty term lists everything.
+    /// The search of product.md §10: split on white space, lower-cased. An empty term lists everything.
     pub fn search(term: &str) -> Self {
         let words: Vec<String> = term.split_whitespace().map(str::to_lowercase).take(16).collect();
         if words.is_empty() {

@@ -1,5 +1,5 @@
 //! What the statistics dashboard shows (spec §2, §3) and the categories the server names
-//! (design.md §3 "Statistics").
+//! (product.md §10 "Statistics").
 
 use chrono::NaiveDate;
 

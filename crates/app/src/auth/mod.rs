@@ -33,7 +33,7 @@ impl CurrentUser {
 pub struct AuthConfig {
     /// How long a session token lives.
     pub token_ttl: chrono::Duration,
-    /// Whether the first account on a fresh server becomes an admin (design.md §3).
+    /// Whether the first account on a fresh server becomes an admin (product.md §10).
     pub first_user_is_admin: bool,
     pub throttle: ThrottleConfig,
 }

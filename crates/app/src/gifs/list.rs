@@ -12,7 +12,7 @@ impl GifService {
         Ok(self.gifs.list(filter, page).await?)
     }
 
-    /// Opens a GIF: counts a view (design.md §3) and returns it with the new count.
+    /// Opens a GIF: counts a view (product.md §10) and returns it with the new count.
     ///
     /// # Errors
     /// `NotFound` ("GIF not found").

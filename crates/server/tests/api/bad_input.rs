@@ -1,4 +1,4 @@
-//! The catalogue of `../shared/bad-input.md`, one test per row, each asserting the expected outcome
+//! The catalogue of `docs/bad-input.md`, one test per row, each asserting the expected outcome
 //! over real HTTP: the status, the `{error, code}` body, that nothing was stored (no row, no blob, no
 //! temp file) and that the server still answers. Hostile files are built here, in code.
 //!
