@@ -1,4 +1,4 @@
-//! Scale-out (docs/operations.md, "Several instances"): two `gifshelf serve` processes on two loopback ports sharing one
+//! Scale-out (docs/operations.md, "Running several instances"): two `gifshelf serve` processes on two loopback ports sharing one
 //! PostgreSQL database and one S3 bucket. Started together on an empty database they migrate it
 //! once; then whatever is done through one is seen, served and deletable through the other.
 //!
