@@ -225,15 +225,26 @@ pub enum GifFilter {
     Search(Vec<String>),
 }
 
+/// Longest search term accepted, in bytes.
+pub const SEARCH_TERM_MAX_BYTES: usize = 200;
+/// Words of a search term that count; the rest are ignored.
+pub const SEARCH_WORDS_MAX: usize = 16;
+
 impl GifFilter {
-    /// The search of product.md §10: split on white space, lower-cased. An empty term lists everything.
-    pub fn search(term: &str) -> Self {
-        let words: Vec<String> = term.split_whitespace().map(str::to_lowercase).take(16).collect();
-        if words.is_empty() {
-            Self::All
-        } else {
-            Self::Search(words)
+    /// The search of product.md §10: split on white space, lower-cased, at most 16 words. An empty
+    /// term lists everything.
+    ///
+    /// # Errors
+    /// A term longer than 200 bytes.
+    pub fn search(term: &str) -> Result<Self, ValidationError> {
+        if term.len() > SEARCH_TERM_MAX_BYTES {
+            return Err(ValidationError::new(
+                "q",
+                format!("The search term is too long (at most {SEARCH_TERM_MAX_BYTES} characters)."),
+            ));
         }
+        let words: Vec<String> = term.split_whitespace().map(str::to_lowercase).take(SEARCH_WORDS_MAX).collect();
+        Ok(if words.is_empty() { Self::All } else { Self::Search(words) })
     }
 }
 
@@ -359,8 +370,15 @@ mod tests {
 
     #[test]
     fn search_terms() {
-        assert_eq!(GifFilter::search("  "), GifFilter::All);
-        assert_eq!(GifFilter::search(" Happy  CAT "), GifFilter::Search(vec!["happy".into(), "cat".into()]));
+        assert_eq!(GifFilter::search("  "), Ok(GifFilter::All));
+        assert_eq!(GifFilter::search(" Happy  CAT "), Ok(GifFilter::Search(vec!["happy".into(), "cat".into()])));
+        let many = (0..20).map(|i| format!("w{i}")).collect::<Vec<_>>().join(" ");
+        assert!(matches!(GifFilter::search(&many), Ok(GifFilter::Search(w)) if w.len() == 16));
+        assert!(GifFilter::search(&"x".repeat(200)).is_ok());
+        assert_eq!(
+            GifFilter::search(&"x".repeat(201)).err().map(|e| e.message),
+            Some("The search term is too long (at most 200 characters).".into())
+        );
     }
 
     #[test]

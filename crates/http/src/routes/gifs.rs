@@ -22,9 +22,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(remove);
 }
 
-#[derive(Debug, Deserialize)]
+/// The paging of every list: `page` from 0, `size` 1 to 100.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct Paging {
+    /// Page number, from 0.
     page: Option<u32>,
+    /// Page size, 1 to 100 (default 6).
+    #[param(minimum = 1, maximum = 100, default = 6)]
     size: Option<u32>,
 }
 
@@ -44,7 +49,7 @@ async fn list(state: &AppState, filter: GifFilter, paging: &Paging) -> Result<Ht
     path = "/api/gifs/dtos",
     tag = "gifs",
     summary = "Every GIF, newest first",
-    params(("page" = Option<u32>, Query, description = "Page number, from 0"), ("size" = Option<u32>, Query, description = "Page size, 1 to 100 (default 12)")),
+    params(Paging),
     responses((status = 200, description = "One page, newest first", body = crate::dto::PagedGifs), (status = 400, description = "Invalid paging or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
@@ -62,7 +67,7 @@ async fn list_all(
     path = "/api/gifs/dtos/tag/{tag}",
     tag = "gifs",
     summary = "GIFs with a tag",
-    params(("tag" = String, Path, description = "Tag name"), ("page" = Option<u32>, Query, description = "Page number, from 0"), ("size" = Option<u32>, Query, description = "Page size, 1 to 100 (default 12)")),
+    params(("tag" = String, Path, description = "Tag name"), Paging),
     responses((status = 200, description = "One page, newest first", body = crate::dto::PagedGifs), (status = 400, description = "Invalid paging or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
@@ -82,7 +87,7 @@ async fn list_by_tag(
     path = "/api/gifs/dtos/user/{username}",
     tag = "gifs",
     summary = "A user's GIFs",
-    params(("username" = String, Path, description = "Uploader"), ("page" = Option<u32>, Query, description = "Page number, from 0"), ("size" = Option<u32>, Query, description = "Page size, 1 to 100 (default 12)")),
+    params(("username" = String, Path, description = "Uploader"), Paging),
     responses((status = 200, description = "One page, newest first", body = crate::dto::PagedGifs), (status = 400, description = "Invalid paging or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
@@ -96,12 +101,13 @@ async fn list_by_user(
     list(&state, GifFilter::User(username.into_inner()), &paging).await
 }
 
-#[derive(Debug, Deserialize)]
-struct SearchQuery {
+/// The words a search looks for.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+struct SearchTerm {
+    /// Words to find (at most 200 bytes).
     #[serde(default)]
     q: String,
-    page: Option<u32>,
-    size: Option<u32>,
 }
 
 #[utoipa::path(
@@ -109,7 +115,7 @@ struct SearchQuery {
     path = "/api/gifs/dtos/search",
     tag = "gifs",
     summary = "GIFs whose title, description or tags hold every word",
-    params(("q" = Option<String>, Query, description = "Words to find (at most 200 bytes)"), ("page" = Option<u32>, Query, description = "Page number, from 0"), ("size" = Option<u32>, Query, description = "Page size, 1 to 100 (default 12)")),
+    params(SearchTerm, Paging),
     responses((status = 200, description = "One page, newest first", body = crate::dto::PagedGifs), (status = 400, description = "Invalid paging or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
@@ -117,13 +123,11 @@ struct SearchQuery {
 async fn search(
     state: web::Data<AppState>,
     _user: AuthUser,
-    query: web::Query<SearchQuery>,
+    term: web::Query<SearchTerm>,
+    paging: web::Query<Paging>,
 ) -> Result<HttpResponse, ApiError> {
-    if query.q.len() > 200 {
-        return Err(ApiError::bad_request("The search term is too long (at most 200 characters)."));
-    }
-    let paging = Paging { page: query.page, size: query.size };
-    list(&state, GifFilter::search(&query.q), &paging).await
+    let filter = GifFilter::search(&term.q).map_err(gifshelf_app::AppError::from)?;
+    list(&state, filter, &paging).await
 }
 
 /// Opening a GIF counts a view.
