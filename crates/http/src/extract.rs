@@ -16,6 +16,11 @@ pub const NO_TOKEN: &str = "No authentication token";
 #[derive(Debug, Clone)]
 pub struct AuthUser(pub CurrentUser);
 
+/// A signed-in user reading media: the bearer token, or the session cookie that `<img>` and
+/// `<video>` send (they cannot send a header). Only safe reads take it; the JSON API never does.
+#[derive(Debug, Clone)]
+pub struct MediaViewer(pub CurrentUser);
+
 /// A signed-in admin; others get 403. The role is the one stored now, not the token's claim.
 #[derive(Debug, Clone)]
 pub struct AdminUser(pub CurrentUser);
@@ -59,5 +64,16 @@ impl FromRequest for AdminUser {
                 Err(ApiError::new(StatusCode::FORBIDDEN, "forbidden", "This needs an administrator account."))
             }
         })
+    }
+}
+
+impl FromRequest for MediaViewer {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let state = req.app_data::<web::Data<AppState>>().cloned();
+        let token = bearer(req).or_else(|| crate::session_cookie::read(req));
+        Box::pin(async move { authenticate(state, token).await.map(MediaViewer) })
     }
 }

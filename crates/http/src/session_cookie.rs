@@ -31,6 +31,17 @@ pub fn clear(req: &HttpRequest, settings: &HttpSettings) -> (header::HeaderName,
     (header::SET_COOKIE, HeaderValue::from_str(&value).unwrap_or(HeaderValue::from_static("")))
 }
 
+/// The token in the request's session cookie, if any.
+pub fn read(req: &HttpRequest) -> Option<String> {
+    req.headers()
+        .get_all(header::COOKIE)
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, value)| *name == NAME && !value.is_empty())
+        .map(|(_, value)| value.to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use actix_web::test::TestRequest;
@@ -45,5 +56,16 @@ mod tests {
         assert_eq!(set(&req, &plain, "a.b.c").1, "gifshelf_session=a.b.c; Path=/; HttpOnly; SameSite=Strict");
         assert_eq!(set(&req, &https, "a.b.c").1, "gifshelf_session=a.b.c; Path=/; HttpOnly; SameSite=Strict; Secure");
         assert_eq!(clear(&req, &https).1, "gifshelf_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict; Secure");
+    }
+
+    #[test]
+    fn the_token_is_read_from_among_other_cookies() {
+        let req = TestRequest::default()
+            .insert_header((header::COOKIE, "theme=dark; gifshelf_session=x.y.z; b=1"))
+            .to_http_request();
+        assert_eq!(read(&req).as_deref(), Some("x.y.z"));
+        let empty = TestRequest::default().insert_header((header::COOKIE, "gifshelf_session=")).to_http_request();
+        assert_eq!(read(&empty), None);
+        assert_eq!(read(&TestRequest::default().to_http_request()), None);
     }
 }

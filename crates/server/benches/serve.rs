@@ -263,7 +263,7 @@ async fn media() {
     let mb = |load: Load| load.requests_per_sec * size / 1e6;
     println!("serve: media  one {:.2} MB GIF, wrk {CONNECTIONS} connections, {DURATION} each", size / 1e6);
 
-    let ours = wrk_result(wrk(&format!("{}/api/gifs/content/{id}", server.base), CONNECTIONS, None));
+    let ours = wrk_result(wrk(&format!("{}/api/gifs/content/{id}", server.base), CONNECTIONS, Some(&token)));
     let Some(nginx) = on_path("nginx") else {
         println!(
             "serve: media  gifshelf {:.0} MB/s{}  (nginx not installed: apt-get install nginx)",

@@ -178,7 +178,7 @@ async fn crash_at(db: &TestDb, point: &str) -> usize {
     for gif in &gifs {
         for rendition in ["content", "thumbnail", "static-thumbnail"] {
             let url = format!("{}/api/gifs/{rendition}/{}", server.url, gif["id"]);
-            let response = client.get(&url).send().await.unwrap_or_else(|e| panic!("{e}"));
+            let response = client.get(&url).bearer_auth(&token).send().await.unwrap_or_else(|e| panic!("{e}"));
             assert!(response.status().is_success(), "{point}: {url} is {}", response.status());
         }
     }

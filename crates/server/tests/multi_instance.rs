@@ -191,8 +191,8 @@ async fn get_json(client: &reqwest::Client, url: String, token: &str) -> Value {
     json_of(client.get(url).bearer_auth(token).send().await.unwrap(), StatusCode::OK).await
 }
 
-async fn bytes(client: &reqwest::Client, url: String) -> (StatusCode, Vec<u8>) {
-    let response = client.get(url).send().await.unwrap();
+async fn bytes(client: &reqwest::Client, url: String, token: &str) -> (StatusCode, Vec<u8>) {
+    let response = client.get(url).bearer_auth(token).send().await.unwrap();
     (response.status(), response.bytes().await.unwrap().to_vec())
 }
 
@@ -263,13 +263,13 @@ async fn two_instances_share_one_database_and_one_bucket() {
     assert_eq!(detail["tags"][0]["name"], "space");
     for rendition in ["content", "thumbnail", "static-thumbnail"] {
         let path = format!("/api/gifs/{rendition}/{id}");
-        let (status_b, from_b) = bytes(&client, b.url(&path)).await;
-        let (status_a, from_a) = bytes(&client, a.url(&path)).await;
+        let (status_b, from_b) = bytes(&client, b.url(&path), &token).await;
+        let (status_a, from_a) = bytes(&client, a.url(&path), &token).await;
         assert_eq!((status_a, status_b), (StatusCode::OK, StatusCode::OK), "{rendition}");
         assert!(!from_b.is_empty() && from_b == from_a, "{rendition}: B serves what A serves");
     }
     assert_eq!(
-        bytes(&client, b.url(&format!("/api/gifs/content/{id}"))).await.1,
+        bytes(&client, b.url(&format!("/api/gifs/content/{id}")), &token).await.1,
         original,
         "the original, byte for byte"
     );
@@ -295,7 +295,7 @@ async fn two_instances_share_one_database_and_one_bucket() {
     assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
     let response = client.get(a.url(&format!("/api/gifs/dto/{id}"))).bearer_auth(&token).send().await.unwrap();
     assert_eq!(response.status(), StatusCode::NOT_FOUND);
-    assert_eq!(bytes(&client, a.url(&format!("/api/gifs/content/{id}"))).await.0, StatusCode::NOT_FOUND);
+    assert_eq!(bytes(&client, a.url(&format!("/api/gifs/content/{id}")), &token).await.0, StatusCode::NOT_FOUND);
     let page = get_json(&client, a.url("/api/gifs/dtos"), &token).await;
     assert_eq!(page["totalElements"], 0);
     let left: Vec<String> = bucket.list().await.unwrap().into_iter().map(|b| b.key).collect();

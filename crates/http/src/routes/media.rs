@@ -1,11 +1,13 @@
-//! Public media: the three renditions by GIF id, read by `<img>` tags (which cannot send a bearer
-//! header). Content under an id never changes, so responses are immutable and cacheable by any CDN.
+//! Media: the three renditions by GIF id, for signed-in people only (the bearer token, or the
+//! session cookie `<img>` tags send). Row ids count up, so anything public here would leak the
+//! whole library: public bytes go out only under unguessable share ids (`routes/share.rs`).
 
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::{get, web, HttpRequest, HttpResponse};
 use gifshelf_domain::gif::{Gif, GifId, Rendition};
 
+use crate::extract::MediaViewer;
 use crate::{ApiError, AppState};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -33,6 +35,45 @@ impl Which {
             Which::Content => "original",
             Which::Thumbnail => "thumbnail",
             Which::Static => "static",
+        }
+    }
+
+    /// The file name's stem under a share id (`/s/{shareId}/still.png`).
+    fn share_name(self) -> &'static str {
+        match self {
+            Which::Content => "original",
+            Which::Thumbnail => "thumbnail",
+            Which::Static => "still",
+        }
+    }
+
+    /// The rendition a share URL's file name asks for (`thumbnail.gif`, `still.png`), when its
+    /// extension is the stored one.
+    pub fn from_file_name(gif: &Gif, file: &str) -> Option<Self> {
+        let (base, ext) = file.split_once('.')?;
+        let which = match base {
+            "original" => Which::Content,
+            "thumbnail" => Which::Thumbnail,
+            "still" => Which::Static,
+            _ => return None,
+        };
+        (which.of(gif).extension() == ext || (ext == "jpeg" && which.of(gif).extension() == "jpg")).then_some(which)
+    }
+}
+
+/// Who may cache a response: the signed-in reader's browser only, or anyone (share-id URLs,
+/// whose bytes never change and which the owner made public on purpose).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Audience {
+    Private,
+    Public,
+}
+
+impl Audience {
+    fn cache_control(self) -> &'static str {
+        match self {
+            Audience::Private => "private, max-age=86400",
+            Audience::Public => "public, max-age=31536000, immutable",
         }
     }
 }
@@ -77,23 +118,38 @@ fn byte_range(req: &HttpRequest, len: u64) -> Result<Option<(u64, u64)>, ()> {
     Ok(Some(range))
 }
 
-fn media_headers(response: &mut actix_web::HttpResponseBuilder, rendition: &Rendition, filename: &str) {
+fn media_headers(
+    response: &mut actix_web::HttpResponseBuilder,
+    rendition: &Rendition,
+    filename: &str,
+    audience: Audience,
+) {
     response
         .insert_header((header::ETAG, etag(rendition)))
-        .insert_header((header::CACHE_CONTROL, "public, max-age=31536000, immutable"))
+        .insert_header((header::CACHE_CONTROL, audience.cache_control()))
         .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .insert_header((header::CONTENT_SECURITY_POLICY, "sandbox; default-src 'none'"))
         .insert_header((header::CONTENT_DISPOSITION, format!("inline; filename=\"{filename}\"")))
         .insert_header((header::ACCEPT_RANGES, "bytes"));
 }
 
-/// Serves one rendition with validators, `If-None-Match` → 304 and `Range` → 206.
-pub async fn serve(state: &AppState, req: &HttpRequest, gif: &Gif, which: Which) -> Result<HttpResponse, ApiError> {
+/// Serves one rendition with validators, `If-None-Match` → 304 and `Range` → 206. Public answers
+/// name the file after the share id, never the row id.
+pub async fn serve(
+    state: &AppState,
+    req: &HttpRequest,
+    gif: &Gif,
+    which: Which,
+    audience: Audience,
+) -> Result<HttpResponse, ApiError> {
     let rendition = which.of(gif);
-    let filename = format!("gif-{}-{}.{}", gif.id.0, which.name(), rendition.extension());
+    let filename = match audience {
+        Audience::Private => format!("gif-{}-{}.{}", gif.id.0, which.name(), rendition.extension()),
+        Audience::Public => format!("{}-{}.{}", gif.share_id, which.share_name(), rendition.extension()),
+    };
     if matches_etag(req, &etag(rendition)) {
         let mut response = HttpResponse::NotModified();
-        media_headers(&mut response, rendition, &filename);
+        media_headers(&mut response, rendition, &filename, audience);
         return Ok(response.finish());
     }
     let bytes = state.gifs.blob(&rendition.key).await?;
@@ -103,12 +159,12 @@ pub async fn serve(state: &AppState, req: &HttpRequest, gif: &Gif, which: Which)
     match byte_range(req, len) {
         Err(()) => {
             let mut response = HttpResponse::build(StatusCode::RANGE_NOT_SATISFIABLE);
-            media_headers(&mut response, rendition, &filename);
+            media_headers(&mut response, rendition, &filename, audience);
             Ok(response.insert_header((header::CONTENT_RANGE, format!("bytes */{len}"))).finish())
         }
         Ok(Some((start, end))) => {
             let mut response = HttpResponse::PartialContent();
-            media_headers(&mut response, rendition, &filename);
+            media_headers(&mut response, rendition, &filename, audience);
             let slice = bytes.get(start as usize..=end as usize).map(<[u8]>::to_vec).unwrap_or_default();
             Ok(response
                 .insert_header((header::CONTENT_TYPE, content_type))
@@ -117,7 +173,7 @@ pub async fn serve(state: &AppState, req: &HttpRequest, gif: &Gif, which: Which)
         }
         Ok(None) => {
             let mut response = HttpResponse::Ok();
-            media_headers(&mut response, rendition, &filename);
+            media_headers(&mut response, rendition, &filename, audience);
             Ok(response.insert_header((header::CONTENT_TYPE, content_type)).body(bytes))
         }
     }
@@ -125,19 +181,25 @@ pub async fn serve(state: &AppState, req: &HttpRequest, gif: &Gif, which: Which)
 
 async fn by_id(state: web::Data<AppState>, req: HttpRequest, id: i64, which: Which) -> Result<HttpResponse, ApiError> {
     let gif = state.gifs.get(GifId(id)).await?;
-    serve(&state, &req, &gif, which).await
+    serve(&state, &req, &gif, which, Audience::Private).await
 }
 
 #[utoipa::path(
     get,
     path = "/api/gifs/content/{id}",
     tag = "media",
-    summary = "The uploaded image (public: read by img tags)",
+    summary = "The uploaded image (signed in: bearer token or session cookie)",
     params(("id" = i64, Path, description = "GIF id")),
-    responses((status = 400, description = "A malformed path parameter (`bad_request`, `validation`)", body = crate::dto::ApiErrorBody), (status = 200, description = "The image, with its stored type, a strong ETag and immutable caching", content_type = "image/*", body = Vec<u8>), (status = 206, description = "A byte range", content_type = "image/*", body = Vec<u8>), (status = 304, description = "Not modified (If-None-Match)"), (status = 404, description = "No such GIF (`not_found`)", body = crate::dto::ApiErrorBody))
+    responses((status = 400, description = "A malformed path parameter (`bad_request`, `validation`)", body = crate::dto::ApiErrorBody), (status = 200, description = "The image, with its stored type, a strong ETag and private caching", content_type = "image/*", body = Vec<u8>), (status = 401, description = "Neither a bearer token nor a session cookie (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 206, description = "A byte range", content_type = "image/*", body = Vec<u8>), (status = 304, description = "Not modified (If-None-Match)"), (status = 404, description = "No such GIF (`not_found`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []), ("session_cookie" = []))
 )]
 #[get("/gifs/content/{id}")]
-async fn content(state: web::Data<AppState>, req: HttpRequest, id: web::Path<i64>) -> Result<HttpResponse, ApiError> {
+async fn content(
+    state: web::Data<AppState>,
+    _viewer: MediaViewer,
+    req: HttpRequest,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
     by_id(state, req, *id, Which::Content).await
 }
 
@@ -145,12 +207,18 @@ async fn content(state: web::Data<AppState>, req: HttpRequest, id: web::Path<i64
     get,
     path = "/api/gifs/thumbnail/{id}",
     tag = "media",
-    summary = "The animated thumbnail (public: read by img tags)",
+    summary = "The animated thumbnail (signed in: bearer token or session cookie)",
     params(("id" = i64, Path, description = "GIF id")),
-    responses((status = 400, description = "A malformed path parameter (`bad_request`, `validation`)", body = crate::dto::ApiErrorBody), (status = 200, description = "The image, with its stored type, a strong ETag and immutable caching", content_type = "image/*", body = Vec<u8>), (status = 206, description = "A byte range", content_type = "image/*", body = Vec<u8>), (status = 304, description = "Not modified (If-None-Match)"), (status = 404, description = "No such GIF (`not_found`)", body = crate::dto::ApiErrorBody))
+    responses((status = 400, description = "A malformed path parameter (`bad_request`, `validation`)", body = crate::dto::ApiErrorBody), (status = 200, description = "The image, with its stored type, a strong ETag and private caching", content_type = "image/*", body = Vec<u8>), (status = 401, description = "Neither a bearer token nor a session cookie (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 206, description = "A byte range", content_type = "image/*", body = Vec<u8>), (status = 304, description = "Not modified (If-None-Match)"), (status = 404, description = "No such GIF (`not_found`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []), ("session_cookie" = []))
 )]
 #[get("/gifs/thumbnail/{id}")]
-async fn thumbnail(state: web::Data<AppState>, req: HttpRequest, id: web::Path<i64>) -> Result<HttpResponse, ApiError> {
+async fn thumbnail(
+    state: web::Data<AppState>,
+    _viewer: MediaViewer,
+    req: HttpRequest,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
     by_id(state, req, *id, Which::Thumbnail).await
 }
 
@@ -158,13 +226,15 @@ async fn thumbnail(state: web::Data<AppState>, req: HttpRequest, id: web::Path<i
     get,
     path = "/api/gifs/static-thumbnail/{id}",
     tag = "media",
-    summary = "The still thumbnail (public: read by img tags)",
+    summary = "The still thumbnail (signed in: bearer token or session cookie)",
     params(("id" = i64, Path, description = "GIF id")),
-    responses((status = 400, description = "A malformed path parameter (`bad_request`, `validation`)", body = crate::dto::ApiErrorBody), (status = 200, description = "The image, with its stored type, a strong ETag and immutable caching", content_type = "image/*", body = Vec<u8>), (status = 206, description = "A byte range", content_type = "image/*", body = Vec<u8>), (status = 304, description = "Not modified (If-None-Match)"), (status = 404, description = "No such GIF (`not_found`)", body = crate::dto::ApiErrorBody))
+    responses((status = 400, description = "A malformed path parameter (`bad_request`, `validation`)", body = crate::dto::ApiErrorBody), (status = 200, description = "The image, with its stored type, a strong ETag and private caching", content_type = "image/*", body = Vec<u8>), (status = 401, description = "Neither a bearer token nor a session cookie (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 206, description = "A byte range", content_type = "image/*", body = Vec<u8>), (status = 304, description = "Not modified (If-None-Match)"), (status = 404, description = "No such GIF (`not_found`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []), ("session_cookie" = []))
 )]
 #[get("/gifs/static-thumbnail/{id}")]
 async fn static_thumbnail(
     state: web::Data<AppState>,
+    _viewer: MediaViewer,
     req: HttpRequest,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {

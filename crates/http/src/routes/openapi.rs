@@ -15,7 +15,8 @@ use utoipa::{Modify, OpenApi};
         description = "The HTTP API of gifshelf, a self-hostable GIF library. Every error is JSON \
                        `{\"error\": \"<sentence>\", \"code\": \"<machine code>\"}`. JSON endpoints need a \
                        bearer token from `POST /api/auth/login` (or `/api/auth/google`) except the auth, \
-                       health and config endpoints; media endpoints are public.",
+                       health and config endpoints; media endpoints take the bearer token or the session cookie sign-in sets, \
+                       and public bytes exist only under unguessable share ids (`/s/{shareId}`).",
         license(name = "AGPL-3.0-or-later", identifier = "AGPL-3.0-or-later")
     ),
     paths(
@@ -58,7 +59,7 @@ use utoipa::{Modify, OpenApi};
         (name = "auth", description = "Accounts and sessions"),
         (name = "settings", description = "Your profile and password"),
         (name = "gifs", description = "Browse, search, upload, edit and delete GIFs"),
-        (name = "media", description = "Image bytes, public and immutable"),
+        (name = "media", description = "Image bytes for signed-in people (public only under share ids, /s/…)"),
         (name = "tags", description = "Tags and their curation"),
         (name = "stats", description = "Statistics for admins"),
         (name = "meta", description = "Health and public configuration"),
@@ -79,6 +80,15 @@ impl Modify for BearerAuth {
             .components
             .get_or_insert_with(Default::default)
             .add_security_scheme("bearer", SecurityScheme::Http(scheme));
+        let cookie =
+            utoipa::openapi::security::ApiKey::Cookie(utoipa::openapi::security::ApiKeyValue::with_description(
+                "gifshelf_session",
+                "The session cookie sign-in sets (HttpOnly, SameSite=Strict); media reads only",
+            ));
+        openapi
+            .components
+            .get_or_insert_with(Default::default)
+            .add_security_scheme("session_cookie", SecurityScheme::ApiKey(cookie));
     }
 }
 

@@ -7,12 +7,12 @@ use actix_web::{get, web, HttpRequest, HttpResponse};
 use gifshelf_app::AppError;
 use gifshelf_domain::gif::Gif;
 
-use super::media::{serve, Which};
+use super::media::{serve, Audience, Which};
 use crate::client::origin;
 use crate::{ApiError, AppState};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(share_link);
+    cfg.service(share_link).service(shared_rendition);
 }
 
 /// Escapes text for HTML element content and attribute values.
@@ -99,15 +99,12 @@ async fn share_link(
         Some(_) => return Ok(not_found_page()),
         None => (tail, false),
     };
-    if share_id.is_empty()
-        || share_id.len() > 64
-        || !share_id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-    {
+    if !valid_share_id(&share_id) {
         return Ok(not_found_page());
     }
     if raw {
         return match state.gifs.shared(&share_id).await {
-            Ok(gif) => serve(&state, &req, &gif, Which::Content).await,
+            Ok(gif) => serve(&state, &req, &gif, Which::Content, Audience::Public).await,
             Err(AppError::NotFound(_)) => Ok(not_found_page()),
             Err(other) => Err(other.into()),
         };
@@ -120,6 +117,34 @@ async fn share_link(
         Err(AppError::NotFound(_)) => Ok(not_found_page()),
         Err(other) => Err(other.into()),
     }
+}
+
+/// A rendition under the share id: `/s/{shareId}/thumbnail.gif`, `/s/{shareId}/still.png`,
+/// `/s/{shareId}/original.gif`; the extension must be the stored one.
+#[get("/s/{share_id}/{file}")]
+async fn shared_rendition(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let (share_id, file) = path.into_inner();
+    if !valid_share_id(&share_id) {
+        return Ok(not_found_page());
+    }
+    match state.gifs.shared(&share_id).await {
+        Ok(gif) => match Which::from_file_name(&gif, &file) {
+            Some(which) => serve(&state, &req, &gif, which, Audience::Public).await,
+            None => Ok(not_found_page()),
+        },
+        Err(AppError::NotFound(_)) => Ok(not_found_page()),
+        Err(other) => Err(other.into()),
+    }
+}
+
+fn valid_share_id(share_id: &str) -> bool {
+    !share_id.is_empty()
+        && share_id.len() <= 64
+        && share_id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
 #[cfg(test)]

@@ -48,31 +48,31 @@ api_tests! {
         error_of(app.get("/api/gifs/dtos", None).await, StatusCode::UNAUTHORIZED, "unauthorized").await;
 
         for (path, content_type) in [("content", "image/gif"), ("thumbnail", "image/gif"), ("static-thumbnail", "image/png")] {
-            let response = app.get(&format!("/api/gifs/{path}/{id}"), None).await;
+            let response = app.get(&format!("/api/gifs/{path}/{id}"), Some(&token)).await;
             assert_eq!(response.status(), StatusCode::OK, "{path}");
             let header = |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
             assert_eq!(header("content-type"), content_type, "{path}");
             assert_eq!(header("x-content-type-options"), "nosniff");
             assert_eq!(header("content-security-policy"), "sandbox; default-src 'none'");
-            assert_eq!(header("cache-control"), "public, max-age=31536000, immutable");
+            assert_eq!(header("cache-control"), "private, max-age=86400");
             assert!(header("content-disposition").starts_with("inline; filename=\"gif-"), "{path}");
             assert!(header("etag").starts_with('"'), "strong etag");
             let etag = header("etag");
             let bytes = response.bytes().await.unwrap_or_default();
             assert!(bytes.starts_with(b"GIF89a") || bytes.starts_with(b"\x89PNG"), "{path}");
-            let again = app.client.get(app.url(&format!("/api/gifs/{path}/{id}"))).header("if-none-match", &etag).send().await.unwrap_or_else(|e| panic!("{e}"));
+            let again = app.client.get(app.url(&format!("/api/gifs/{path}/{id}"))).bearer_auth(&token).header("if-none-match", &etag).send().await.unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(again.status(), StatusCode::NOT_MODIFIED, "{path}");
         }
         let original = animated_gif(64, 48, 3);
-        let ranged = app.client.get(app.url(&format!("/api/gifs/content/{id}"))).header("range", "bytes=0-5").send().await.unwrap_or_else(|e| panic!("{e}"));
+        let ranged = app.client.get(app.url(&format!("/api/gifs/content/{id}"))).bearer_auth(&token).header("range", "bytes=0-5").send().await.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(ranged.status(), StatusCode::PARTIAL_CONTENT);
         assert_eq!(ranged.headers().get("content-range").and_then(|v| v.to_str().ok()), Some(format!("bytes 0-5/{}", original.len()).as_str()));
         assert_eq!(ranged.bytes().await.unwrap_or_default().as_ref(), b"GIF89a");
-        let past_end = app.client.get(app.url(&format!("/api/gifs/content/{id}"))).header("range", "bytes=999999-").send().await.unwrap_or_else(|e| panic!("{e}"));
+        let past_end = app.client.get(app.url(&format!("/api/gifs/content/{id}"))).bearer_auth(&token).header("range", "bytes=999999-").send().await.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(past_end.status(), StatusCode::RANGE_NOT_SATISFIABLE);
-        let whole = app.get(&format!("/api/gifs/content/{id}"), None).await.bytes().await.unwrap_or_default();
+        let whole = app.get(&format!("/api/gifs/content/{id}"), Some(&token)).await.bytes().await.unwrap_or_default();
         assert_eq!(whole.as_ref(), original.as_slice(), "the original is kept byte for byte");
-        error_of(app.get("/api/gifs/content/424242", None).await, StatusCode::NOT_FOUND, "not_found").await;
+        error_of(app.get("/api/gifs/content/424242", Some(&token)).await, StatusCode::NOT_FOUND, "not_found").await;
     }
 
     async fn bad_uploads_are_clear_4xx_and_store_nothing(backend: Backend) {
@@ -121,7 +121,7 @@ api_tests! {
         assert_eq!(gif["contentType"], "image/png");
         assert_eq!((gif["contentWidth"].as_i64(), gif["thumbnailWidth"].as_i64(), gif["frameCount"].as_i64()), (Some(400), Some(320), Some(1)));
         let id = gif["id"].as_i64().unwrap_or_default();
-        let served = app.get(&format!("/api/gifs/content/{id}"), None).await;
+        let served = app.get(&format!("/api/gifs/content/{id}"), Some(&token)).await;
         assert_eq!(served.headers().get("content-type").and_then(|v| v.to_str().ok()), Some("image/png"));
         // The file name never reaches the file system.
         let long = format!("{}.gif", "n".repeat(300));
@@ -212,7 +212,7 @@ api_tests! {
         assert_eq!(by_owner.status(), StatusCode::NO_CONTENT);
         assert!(app.stored_files().is_empty(), "all three blobs are gone: {:?}", app.stored_files());
         error_of(app.get(&format!("/api/gifs/dto/{id}"), Some(&alice)).await, StatusCode::NOT_FOUND, "not_found").await;
-        error_of(app.get(&format!("/api/gifs/content/{id}"), None).await, StatusCode::NOT_FOUND, "not_found").await;
+        error_of(app.get(&format!("/api/gifs/content/{id}"), Some(&alice)).await, StatusCode::NOT_FOUND, "not_found").await;
         assert_eq!(list(&app, &alice, "/api/gifs/dtos").await["totalElements"], 0);
     }
 
