@@ -1,4 +1,18 @@
-use gifshelf_domain::{RepoError, ValidationError};
+use gifshelf_domain::ports::{HashError, SignError};
+use gifshelf_domain::{Cause, RepoError, ValidationError};
+
+/// Why uploaded bytes were refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MediaProblem {
+    /// Not a GIF, PNG, JPEG or WebP.
+    UnsupportedType,
+    /// Damaged or incomplete.
+    InvalidImage,
+    /// Over a size limit (dimensions, frames, pixels).
+    ImageTooLarge,
+    /// Too much work to process in time.
+    ImageTooComplex,
+}
 
 /// What a use case can answer besides success. The HTTP adapter maps each variant to a status and
 /// the `{error, code}` body; messages are sentences a user may read, except `Internal`'s, which only
@@ -25,25 +39,30 @@ pub enum AppError {
     /// A feature this server was not configured for (third-party sign-in without a client id).
     #[error("{0}")]
     NotConfigured(String),
-    /// The uploaded bytes were refused; `code` says why (`unsupported_type`, `invalid_image`,
-    /// `image_too_large`, `image_too_complex`).
+    /// The uploaded bytes were refused; `problem` says why.
     #[error("{message}")]
-    BadMedia { code: &'static str, message: String },
+    BadMedia { problem: MediaProblem, message: String },
+    /// A fault of ours; the cause goes to the log with its whole chain, never to the client.
     #[error("internal error: {0}")]
-    Internal(String),
+    Internal(#[source] Cause),
 }
 
 impl AppError {
+    /// An internal error with its cause (an error, or a message).
+    pub fn internal(cause: impl Into<Cause>) -> Self {
+        Self::Internal(cause.into())
+    }
+
     /// Translates a repository error where no domain meaning applies.
     pub fn from_repo(err: RepoError) -> Self {
         match err {
             RepoError::NotFound => AppError::NotFound("Not found".into()),
-            RepoError::Conflict(what) => AppError::Conflict(format!("{} already exists", capitalise(what))),
+            RepoError::Conflict(what) => AppError::Conflict(format!("{} already exists", capitalise(what.what()))),
             RepoError::Unavailable(msg) => {
                 tracing::warn!(error = %msg, "storage unavailable");
                 AppError::Unavailable("The server is busy. Please try again in a moment.".into())
             }
-            RepoError::Other(msg) => AppError::Internal(msg),
+            RepoError::Other(cause) => AppError::Internal(cause),
         }
     }
 }
@@ -59,5 +78,20 @@ fn capitalise(word: &str) -> String {
 impl From<RepoError> for AppError {
     fn from(err: RepoError) -> Self {
         Self::from_repo(err)
+    }
+}
+
+impl From<HashError> for AppError {
+    fn from(err: HashError) -> Self {
+        match err {
+            HashError::Busy => AppError::Unavailable("The server is busy. Please try again in a moment.".into()),
+            failed @ HashError::Failed(_) => AppError::internal(failed),
+        }
+    }
+}
+
+impl From<SignError> for AppError {
+    fn from(err: SignError) -> Self {
+        AppError::internal(err)
     }
 }

@@ -8,4 +8,4 @@ pub mod rate_limit;
 pub mod settings;
 pub mod stats;
 
-pub use error::AppError;
+pub use error::{AppError, MediaProblem};

@@ -1,5 +1,5 @@
 use gifshelf_domain::auth::Claims;
-use gifshelf_domain::ports::{TokenError, TokenService};
+use gifshelf_domain::ports::{SignError, TokenError, TokenService};
 use jsonwebtoken::{decode, encode, errors::ErrorKind, Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use secrecy::{ExposeSecret, SecretSlice};
 
@@ -34,8 +34,8 @@ impl JwtTokens {
 }
 
 impl TokenService for JwtTokens {
-    fn issue(&self, claims: &Claims) -> Result<String, String> {
-        encode(&Header::new(Algorithm::HS256), claims, &self.encoding).map_err(|e| e.to_string())
+    fn issue(&self, claims: &Claims) -> Result<String, SignError> {
+        encode(&Header::new(Algorithm::HS256), claims, &self.encoding).map_err(|e| SignError(e.into()))
     }
 
     fn verify(&self, token: &str) -> Result<Claims, TokenError> {

@@ -201,7 +201,7 @@ impl Database {
             f(&mut conn)
         })
         .await
-        .map_err(|e| RepoError::Other(format!("database task failed: {e}")))?
+        .map_err(RepoError::other)?
     }
 
     /// Runs `f` on a plain pooled connection, blocking (CLI and migrations).
@@ -233,7 +233,7 @@ pub(crate) fn write_tx<T>(
             match (committed, outcome) {
                 (Ok(()), Some(result)) | (Err(diesel::result::Error::RollbackTransaction), Some(result)) => result,
                 (Err(err), _) => Err(repo_error(err)),
-                (Ok(()), None) => Err(RepoError::Other("transaction produced no result".into())),
+                (Ok(()), None) => Err(RepoError::other("transaction produced no result")),
             }
         }
         AnyConnection::Sqlite(_) => in_transaction(conn, "BEGIN IMMEDIATE", repo_error, f),

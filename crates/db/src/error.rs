@@ -1,5 +1,5 @@
-use diesel::result::{DatabaseErrorKind, Error as DieselError};
-use gifshelf_domain::RepoError;
+use diesel::result::{DatabaseErrorInformation, DatabaseErrorKind, Error as DieselError};
+use gifshelf_domain::{RepoError, Unique};
 
 /// Errors of setting the database up (connecting, migrating). Per-call errors are `RepoError`s.
 #[derive(Debug, thiserror::Error)]
@@ -12,33 +12,45 @@ pub enum DbError {
     Migrate(String),
 }
 
+/// Every unique constraint of the schema and the rule it stands for: by its PostgreSQL name, and by
+/// the `table.column` list SQLite reports (SQLite names no constraint). A new unique index is one
+/// row here; `tests/repo/unique.rs` checks the list against the live schema of both backends.
+pub const UNIQUE_CONSTRAINTS: &[(&str, &str, Unique)] = &[
+    ("users_username_key_uq", "users.username_key", Unique::Username),
+    ("users_email_uq", "users.email", Unique::Email),
+    ("user_identities_pkey", "user_identities.issuer, user_identities.subject", Unique::Identity),
+    ("user_identities_user_issuer_uq", "user_identities.user_id, user_identities.issuer", Unique::IdentityPerProvider),
+    ("gifs_share_id_uq", "gifs.share_id", Unique::ShareId),
+    ("tags_name_uq", "tags.name", Unique::TagName),
+    ("gif_tags_pkey", "gif_tags.gif_id, gif_tags.tag_id", Unique::GifTag),
+];
+
+/// The rule a unique violation broke: by constraint name (PostgreSQL) or by the exact column list
+/// after SQLite's fixed prefix.
+fn unique_rule(info: &dyn DatabaseErrorInformation) -> Option<Unique> {
+    if let Some(name) = info.constraint_name() {
+        return UNIQUE_CONSTRAINTS.iter().find(|(pg, _, _)| *pg == name).map(|(_, _, rule)| *rule);
+    }
+    let columns = info.message().strip_prefix("UNIQUE constraint failed: ")?;
+    UNIQUE_CONSTRAINTS.iter().find(|(_, sqlite, _)| *sqlite == columns).map(|(_, _, rule)| *rule)
+}
+
 /// Translates diesel's error into the domain's, naming which uniqueness rule clashed.
 pub(crate) fn repo_error(err: DieselError) -> RepoError {
     match err {
         DieselError::NotFound => RepoError::NotFound,
-        DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
-            let what = format!("{} {}", info.message(), info.constraint_name().unwrap_or_default());
-            RepoError::Conflict(if what.contains("identities") {
-                "identity"
-            } else if what.contains("username") {
-                "username"
-            } else if what.contains("email") {
-                "email"
-            } else if what.contains("tags") {
-                "tag"
-            } else if what.contains("share_id") {
-                "share id"
-            } else {
-                "record"
-            })
-        }
+        DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, ref info) => match unique_rule(info.as_ref()) {
+            Some(rule) => RepoError::Conflict(rule),
+            // A constraint the list does not know is a bug of ours: keep the whole error.
+            None => RepoError::other(err),
+        },
         DieselError::DatabaseError(DatabaseErrorKind::ClosedConnection, info) => {
             RepoError::Unavailable(info.message().to_owned())
         }
         DieselError::DatabaseError(_, info) if info.message().contains("database is locked") => {
             RepoError::Unavailable(info.message().to_owned())
         }
-        other => RepoError::Other(other.to_string()),
+        other => RepoError::other(other),
     }
 }
 

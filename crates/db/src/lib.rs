@@ -15,4 +15,4 @@ mod users;
 pub mod testing;
 
 pub use connection::{Backend, Database, DbConfig};
-pub use error::DbError;
+pub use error::{DbError, UNIQUE_CONSTRAINTS};

@@ -33,7 +33,7 @@ impl TryFrom<UserRow> for User {
             username: Username::from_trusted(row.username),
             email: Email::from_trusted(row.email),
             password_hash: PasswordHash(row.password_hash),
-            role: Role::parse(&row.role).ok_or_else(|| RepoError::Other(format!("unknown role {:?}", row.role)))?,
+            role: Role::parse(&row.role).ok_or_else(|| RepoError::other(format!("unknown role {:?}", row.role)))?,
             created_at: row.created_at,
             credentials_changed_at: row.credentials_changed_at,
         })

@@ -15,17 +15,62 @@ impl ValidationError {
     }
 }
 
+/// A cause kept for the log: any error, boxed.
+pub type Cause = Box<dyn std::error::Error + Send + Sync>;
+
+/// The uniqueness rules of the data, one per unique constraint. Adapters tell them apart by the
+/// constraint that fired, never by the wording of a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Unique {
+    /// Two accounts cannot share a username (compared case-insensitively).
+    Username,
+    /// Two accounts cannot share an email.
+    Email,
+    /// A provider identity (issuer, subject) belongs to one account.
+    Identity,
+    /// An account has at most one identity per provider.
+    IdentityPerProvider,
+    /// Share ids are unique.
+    ShareId,
+    /// Tag names are unique.
+    TagName,
+    /// A GIF carries a tag once.
+    GifTag,
+}
+
+impl Unique {
+    /// What clashed, as a user would name it.
+    pub fn what(self) -> &'static str {
+        match self {
+            Unique::Username => "username",
+            Unique::Email => "email",
+            Unique::Identity | Unique::IdentityPerProvider => "identity",
+            Unique::ShareId => "share id",
+            Unique::TagName => "tag",
+            Unique::GifTag => "tag link",
+        }
+    }
+}
+
 /// What a repository adapter may report. Adapters translate their library's errors into these.
 #[derive(Debug, thiserror::Error)]
 pub enum RepoError {
     #[error("not found")]
     NotFound,
-    /// A uniqueness rule was violated; the string names what clashed (`username`, `email`, `tag`).
-    #[error("{0} already exists")]
-    Conflict(&'static str),
+    /// A uniqueness rule was violated.
+    #[error("{} already exists", .0.what())]
+    Conflict(Unique),
     /// The store cannot take more work right now (pool exhausted, database down).
     #[error("storage unavailable: {0}")]
     Unavailable(String),
+    /// Anything else; the cause is kept for the log.
     #[error("storage failure: {0}")]
-    Other(String),
+    Other(#[source] Cause),
+}
+
+impl RepoError {
+    /// An unexpected failure with its cause (an error, or a message).
+    pub fn other(cause: impl Into<Cause>) -> Self {
+        Self::Other(cause.into())
+    }
 }

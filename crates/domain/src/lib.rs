@@ -9,4 +9,4 @@ pub mod ports;
 pub mod stats;
 pub mod user;
 
-pub use error::{RepoError, ValidationError};
+pub use error::{Cause, RepoError, Unique, ValidationError};

@@ -6,7 +6,7 @@ use chrono::NaiveDateTime;
 
 use crate::auth::{Claims, ExternalIdentity, IdentityError};
 use crate::user::{Email, NewUser, PasswordHash, Role, User, UserId, Username};
-use crate::RepoError;
+use crate::{Cause, RepoError};
 
 /// Accounts.
 #[cfg_attr(feature = "mock", mockall::automock)]
@@ -16,7 +16,7 @@ pub trait UserRepository: Send + Sync {
     /// says when `first_becomes_admin` is true; deciding that atomically is the adapter's job.
     ///
     /// # Errors
-    /// `Conflict("username")` or `Conflict("email")` when either is taken (case-insensitively).
+    /// `Conflict(Unique::Username)` or `Conflict(Unique::Email)` when either is taken (case-insensitively).
     async fn create(&self, user: NewUser, first_becomes_admin: bool) -> Result<User, RepoError>;
 
     /// # Errors
@@ -31,7 +31,7 @@ pub trait UserRepository: Send + Sync {
     /// username changes (old tokens name the old user).
     ///
     /// # Errors
-    /// `NotFound`, or `Conflict("username" | "email")`.
+    /// `NotFound`, or `Conflict(Unique::Username | Unique::Email)`.
     async fn update_profile(
         &self,
         id: UserId,
@@ -64,14 +64,16 @@ pub trait UserRepository: Send + Sync {
     /// Links a provider identity to an existing account.
     ///
     /// # Errors
-    /// `Conflict("identity")` when the identity is already linked; `NotFound` for an unknown account.
+    /// `Conflict(Unique::Identity)` when the identity is linked to an account,
+    /// `Conflict(Unique::IdentityPerProvider)` when the account has one of that provider;
+    /// `NotFound` for an unknown account.
     async fn link_identity(&self, id: UserId, identity: &ExternalIdentity, at: NaiveDateTime) -> Result<(), RepoError>;
 
     /// Stores a new account and links the identity to it in one transaction (the first-account rule
     /// of `create` applies).
     ///
     /// # Errors
-    /// `Conflict("username" | "email" | "identity")`.
+    /// `Conflict(Unique::Username | Unique::Email | Unique::Identity)`.
     async fn create_with_identity(
         &self,
         user: NewUser,
@@ -90,17 +92,39 @@ pub trait UserRepository: Send + Sync {
     async fn ping(&self) -> Result<(), RepoError>;
 }
 
+/// Why a password could not be hashed.
+#[derive(Debug, thiserror::Error)]
+pub enum HashError {
+    /// Every hashing slot is taken: the work is bounded and never queues without end.
+    #[error("password hashing is saturated")]
+    Busy,
+    #[error("password hashing failed: {0}")]
+    Failed(#[source] Cause),
+}
+
+/// Why a session token could not be signed.
+#[derive(Debug, thiserror::Error)]
+#[error("token signing failed: {0}")]
+pub struct SignError(#[source] pub Cause);
+
 /// Password hashing (bcrypt in production). Slow on purpose: adapters run it off the async executor.
 #[cfg_attr(feature = "mock", mockall::automock)]
 #[async_trait]
 pub trait PasswordHasher: Send + Sync {
     /// # Errors
-    /// A message when hashing itself fails (never for a valid `Password`).
-    async fn hash(&self, password: &str) -> Result<PasswordHash, String>;
+    /// `Busy` when every hashing slot is taken; `Failed` when hashing itself fails (never for a
+    /// valid `Password`).
+    async fn hash(&self, password: &str) -> Result<PasswordHash, HashError>;
     /// Whether `password` matches `hash`. A malformed hash is simply "no".
-    async fn verify(&self, password: &str, hash: &PasswordHash) -> bool;
+    ///
+    /// # Errors
+    /// `Busy` when every hashing slot is taken.
+    async fn verify(&self, password: &str, hash: &PasswordHash) -> Result<bool, HashError>;
     /// Spends about the time of one `verify`, so that an unknown user and a wrong password take as long.
-    async fn verify_dummy(&self, password: &str);
+    ///
+    /// # Errors
+    /// `Busy` when every hashing slot is taken.
+    async fn verify_dummy(&self, password: &str) -> Result<(), HashError>;
 }
 
 /// Why a token was refused. The distinction is for logs and the client's message.
@@ -116,8 +140,8 @@ pub enum TokenError {
 #[cfg_attr(feature = "mock", mockall::automock)]
 pub trait TokenService: Send + Sync {
     /// # Errors
-    /// A message when signing fails.
-    fn issue(&self, claims: &Claims) -> Result<String, String>;
+    /// `SignError` when signing fails.
+    fn issue(&self, claims: &Claims) -> Result<String, SignError>;
     /// # Errors
     /// `Expired` or `Invalid` (bad signature, wrong algorithm, malformed claims).
     fn verify(&self, token: &str) -> Result<Claims, TokenError>;
@@ -150,7 +174,7 @@ pub trait GifRepository: Send + Sync {
     /// Stores a GIF and links its tags, creating the unknown ones, in one transaction.
     ///
     /// # Errors
-    /// `Conflict("share id")` on the (astronomically unlikely) share id clash; storage errors.
+    /// `Conflict(Unique::ShareId)` on the (astronomically unlikely) share id clash; storage errors.
     async fn insert(&self, gif: NewGif) -> Result<Gif, RepoError>;
 
     /// # Errors
@@ -207,7 +231,7 @@ pub trait TagRepository: Send + Sync {
     async fn find_by_name(&self, name: &TagName) -> Result<Tag, RepoError>;
 
     /// # Errors
-    /// `Conflict("tag")` when the name exists.
+    /// `Conflict(Unique::TagName)` when the name exists.
     async fn create(&self, name: &TagName) -> Result<Tag, RepoError>;
 
     /// # Errors
@@ -217,7 +241,7 @@ pub trait TagRepository: Send + Sync {
     /// Renames a tag; the search text of its GIFs follows.
     ///
     /// # Errors
-    /// `NotFound`, or `Conflict("tag")` when another tag has the name.
+    /// `NotFound`, or `Conflict(Unique::TagName)` when another tag has the name.
     async fn rename(&self, id: TagId, name: &TagName) -> Result<Tag, RepoError>;
 
     /// Deletes a tag; its GIFs stay and lose it (their search text follows).

@@ -4,13 +4,55 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+/// The stable machine code of every error answer. The SPA's generated `ErrorCode` type is this
+/// list, so a new code is one variant here and the compiler shows every place that must know it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// A malformed request: query, path, body or upload form.
+    BadRequest,
+    /// A field broke a rule of the product (spec §5).
+    Validation,
+    /// No token, or one that is refused.
+    Unauthorized,
+    /// The session token has expired.
+    TokenExpired,
+    /// Signed in, but not allowed (not the owner, not an admin).
+    Forbidden,
+    NotFound,
+    /// A uniqueness rule (a taken username, email or tag name).
+    Conflict,
+    /// The body is over its limit.
+    TooLarge,
+    /// The body is not of the expected type.
+    UnsupportedMediaType,
+    /// The body took too long to arrive.
+    RequestTimeout,
+    /// Too many attempts; see `Retry-After`.
+    TooManyRequests,
+    /// The server is busy or a dependency is down; try again shortly.
+    Unavailable,
+    /// A feature this server was not configured for.
+    NotConfigured,
+    /// Uploaded bytes that are no supported image.
+    UnsupportedType,
+    /// A damaged or incomplete image.
+    InvalidImage,
+    /// An image over a size limit.
+    ImageTooLarge,
+    /// An image too much work to process.
+    ImageTooComplex,
+    /// A fault of ours.
+    Internal,
+}
+
 #[derive(Debug, Serialize, Deserialize, TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ApiErrorBody {
     /// A sentence a person can read.
     pub error: String,
-    /// A stable machine code (`validation`, `unauthorized`, `token_expired`, …).
-    pub code: String,
+    /// A stable machine code.
+    pub code: ErrorCode,
 }
 
 #[derive(Debug, Serialize, Deserialize, TS, utoipa::ToSchema)]
@@ -87,6 +129,7 @@ pub struct HealthDto {
 macro_rules! for_each_dto {
     ($m:ident) => {
         $m!(
+            ErrorCode,
             ApiErrorBody,
             LoginRequest,
             GoogleLoginRequest,

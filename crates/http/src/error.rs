@@ -2,67 +2,87 @@
 
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpResponse, ResponseError};
-use gifshelf_app::AppError;
+use gifshelf_app::{AppError, MediaProblem};
 
-use crate::dto::ApiErrorBody;
+use crate::dto::{ApiErrorBody, ErrorCode};
 
 /// An error on its way to the client.
 #[derive(Debug, thiserror::Error)]
 #[error("{message}")]
 pub struct ApiError {
     pub status: StatusCode,
-    pub code: &'static str,
+    pub code: ErrorCode,
     pub message: String,
     pub retry_after: Option<u64>,
 }
 
 impl ApiError {
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+    pub fn new(status: StatusCode, code: ErrorCode, message: impl Into<String>) -> Self {
         Self { status, code, message: message.into(), retry_after: None }
     }
 
     pub fn bad_request(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, "bad_request", message)
+        Self::new(StatusCode::BAD_REQUEST, ErrorCode::BadRequest, message)
     }
 
     pub fn not_found(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::NOT_FOUND, "not_found", message)
+        Self::new(StatusCode::NOT_FOUND, ErrorCode::NotFound, message)
     }
 
     pub fn unauthorized(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
+        Self::new(StatusCode::UNAUTHORIZED, ErrorCode::Unauthorized, message)
     }
 }
 
 impl From<AppError> for ApiError {
     fn from(err: AppError) -> Self {
         match err {
-            AppError::Validation(v) => Self::new(StatusCode::BAD_REQUEST, "validation", v.message),
-            AppError::Unauthorized(m) => Self::new(StatusCode::UNAUTHORIZED, "unauthorized", m),
-            AppError::TokenExpired => Self::new(StatusCode::UNAUTHORIZED, "token_expired", "Token expired"),
-            AppError::Forbidden(m) => Self::new(StatusCode::FORBIDDEN, "forbidden", m),
-            AppError::NotFound(m) => Self::new(StatusCode::NOT_FOUND, "not_found", m),
-            AppError::Conflict(m) => Self::new(StatusCode::CONFLICT, "conflict", m),
+            AppError::Validation(v) => Self::new(StatusCode::BAD_REQUEST, ErrorCode::Validation, v.message),
+            AppError::Unauthorized(m) => Self::new(StatusCode::UNAUTHORIZED, ErrorCode::Unauthorized, m),
+            AppError::TokenExpired => Self::new(StatusCode::UNAUTHORIZED, ErrorCode::TokenExpired, "Token expired"),
+            AppError::Forbidden(m) => Self::new(StatusCode::FORBIDDEN, ErrorCode::Forbidden, m),
+            AppError::NotFound(m) => Self::new(StatusCode::NOT_FOUND, ErrorCode::NotFound, m),
+            AppError::Conflict(m) => Self::new(StatusCode::CONFLICT, ErrorCode::Conflict, m),
             err @ AppError::TooManyRequests { retry_after_secs } => Self {
                 retry_after: Some(retry_after_secs),
-                ..Self::new(StatusCode::TOO_MANY_REQUESTS, "too_many_requests", err.to_string())
+                ..Self::new(StatusCode::TOO_MANY_REQUESTS, ErrorCode::TooManyRequests, err.to_string())
             },
-            AppError::Unavailable(m) => Self::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", m),
-            AppError::NotConfigured(m) => Self::new(StatusCode::NOT_FOUND, "not_configured", m),
-            AppError::BadMedia { code, message } => Self::new(StatusCode::BAD_REQUEST, code, message),
-            AppError::Internal(detail) => {
-                tracing::error!(error = %detail, "internal error");
+            AppError::Unavailable(m) => Self::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Unavailable, m),
+            AppError::NotConfigured(m) => Self::new(StatusCode::NOT_FOUND, ErrorCode::NotConfigured, m),
+            AppError::BadMedia { problem, message } => {
+                let code = match problem {
+                    MediaProblem::UnsupportedType => ErrorCode::UnsupportedType,
+                    MediaProblem::InvalidImage => ErrorCode::InvalidImage,
+                    MediaProblem::ImageTooLarge => ErrorCode::ImageTooLarge,
+                    MediaProblem::ImageTooComplex => ErrorCode::ImageTooComplex,
+                };
+                Self::new(StatusCode::BAD_REQUEST, code, message)
+            }
+            AppError::Internal(cause) => {
+                tracing::error!(error = %chain(cause.as_ref()), "internal error");
                 Self::internal()
             }
         }
     }
 }
 
+/// An error and every cause below it, `outer: inner: innermost`, for the log.
+fn chain(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = err.to_string();
+    let mut source = err.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
 impl ApiError {
     pub fn internal() -> Self {
         Self::new(
             StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
+            ErrorCode::Internal,
             "Something went wrong on our side. Please try again later.",
         )
     }
@@ -78,7 +98,7 @@ impl ResponseError for ApiError {
         if let Some(secs) = self.retry_after {
             response.insert_header((header::RETRY_AFTER, secs.to_string()));
         }
-        response.json(ApiErrorBody { error: self.message.clone(), code: self.code.to_owned() })
+        response.json(ApiErrorBody { error: self.message.clone(), code: self.code })
     }
 }
 
@@ -88,11 +108,11 @@ pub fn json_config() -> web::JsonConfig {
         use actix_web::error::JsonPayloadError;
         let api = match &err {
             JsonPayloadError::OverflowKnownLength { .. } | JsonPayloadError::Overflow { .. } => {
-                ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", "The request body is too large.")
+                ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, ErrorCode::TooLarge, "The request body is too large.")
             }
             JsonPayloadError::ContentType => ApiError::new(
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "unsupported_media_type",
+                ErrorCode::UnsupportedMediaType,
                 "Send the body as application/json.",
             ),
             JsonPayloadError::Deserialize(e) => ApiError::bad_request(format!("The request body is not valid: {e}")),

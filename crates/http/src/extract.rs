@@ -61,7 +61,11 @@ impl FromRequest for AdminUser {
             if user.is_admin() {
                 Ok(AdminUser(user))
             } else {
-                Err(ApiError::new(StatusCode::FORBIDDEN, "forbidden", "This needs an administrator account."))
+                Err(ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    crate::dto::ErrorCode::Forbidden,
+                    "This needs an administrator account.",
+                ))
             }
         })
     }

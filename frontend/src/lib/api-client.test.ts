@@ -92,12 +92,12 @@ describe('error mapping', () => {
   it('passes 401 from auth URLs through with the server message', async () => {
     const listener = vi.fn();
     window.addEventListener(AUTH_FAILED_EVENT, listener);
-    respond(401, { error: 'Invalid username or password', code: 'invalid_credentials' });
+    respond(401, { error: 'Invalid username or password', code: 'unauthorized' });
     const failure = apiRequest('/api/auth/login', { method: 'POST', defaultError: 'Login failed' });
     await expect(failure).rejects.toMatchObject({
       message: 'Invalid username or password',
       status: 401,
-      code: 'invalid_credentials',
+      code: 'unauthorized',
     });
     window.removeEventListener(AUTH_FAILED_EVENT, listener);
     expect(listener).not.toHaveBeenCalled();

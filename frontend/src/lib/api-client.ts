@@ -2,6 +2,7 @@
  * The one HTTP client of the app (spec §7, §8): bearer header on every call except /auth/ paths,
  * session checks before each request, and the error catalogue's messages.
  */
+import type { ErrorCode } from '@/api/generated/ErrorCode';
 import { AUTH_FAILED_EVENT, MSG_SESSION_EXPIRED, forceLogout, sessionStore } from './session';
 import { isTokenExpired } from './jwt';
 
@@ -12,11 +13,40 @@ export const MSG_NETWORK_ERROR = 'Network error - check your connection';
 export const authFailedMessage = (status: number) =>
   `Authentication failed (${status}) - please log in again`;
 
+/**
+ * Every machine code the server sends, checked by the compiler against the generated type: a code
+ * added on the server fails the build here until the app knows it.
+ */
+const ERROR_CODES: Record<ErrorCode, true> = {
+  bad_request: true,
+  validation: true,
+  unauthorized: true,
+  token_expired: true,
+  forbidden: true,
+  not_found: true,
+  conflict: true,
+  too_large: true,
+  unsupported_media_type: true,
+  request_timeout: true,
+  too_many_requests: true,
+  unavailable: true,
+  not_configured: true,
+  unsupported_type: true,
+  invalid_image: true,
+  image_too_large: true,
+  image_too_complex: true,
+  internal: true,
+};
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CODES, value);
+}
+
 export class ApiError extends Error {
   readonly status: number | null;
-  readonly code: string | null;
+  readonly code: ErrorCode | null;
 
-  constructor(message: string, status: number | null = null, code: string | null = null) {
+  constructor(message: string, status: number | null = null, code: ErrorCode | null = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
@@ -47,10 +77,10 @@ function readErrorField(body: unknown): string | null {
   return null;
 }
 
-function readCode(body: unknown): string | null {
+function readCode(body: unknown): ErrorCode | null {
   if (typeof body !== 'object' || body === null) return null;
   const code = (body as Record<string, unknown>).code;
-  return typeof code === 'string' ? code : null;
+  return isErrorCode(code) ? code : null;
 }
 
 async function readBody(response: Response): Promise<unknown> {

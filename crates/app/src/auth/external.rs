@@ -1,6 +1,6 @@
 use gifshelf_domain::auth::{ExternalIdentity, IdentityError};
 use gifshelf_domain::user::{username_candidates, Email, NewUser, PasswordHash, Role, User};
-use gifshelf_domain::RepoError;
+use gifshelf_domain::{RepoError, Unique};
 
 use super::AuthService;
 use crate::AppError;
@@ -77,12 +77,12 @@ impl AuthService {
                     );
                     return Ok(user);
                 }
-                Err(RepoError::Conflict("username")) => continue,
+                Err(RepoError::Conflict(Unique::Username)) => continue,
                 // The same person signing in twice at once: the other request created the account.
-                Err(RepoError::Conflict("identity")) => {
+                Err(RepoError::Conflict(Unique::Identity)) => {
                     return self.users.find_by_identity(&identity.issuer, &identity.subject).await.map_err(Into::into)
                 }
-                Err(RepoError::Conflict("email")) => return Err(AppError::Conflict(EMAIL_TAKEN.into())),
+                Err(RepoError::Conflict(Unique::Email)) => return Err(AppError::Conflict(EMAIL_TAKEN.into())),
                 Err(other) => return Err(other.into()),
             }
         }
@@ -97,7 +97,7 @@ mod tests {
     use gifshelf_domain::auth::{ExternalIdentity, IdentityError};
     use gifshelf_domain::ports::MockIdentityVerifier;
     use gifshelf_domain::user::{PasswordHash, Role};
-    use gifshelf_domain::RepoError;
+    use gifshelf_domain::{RepoError, Unique};
 
     use super::{EMAIL_TAKEN, GOOGLE_LOGIN_FAILED, GOOGLE_NOT_CONFIGURED, NO_EMAIL};
     use crate::auth::test_support::{at, user, Mocks};
@@ -175,7 +175,7 @@ mod tests {
         m.users
             .expect_create_with_identity()
             .withf(|u, _, first_admin| u.username.as_str() == "alice" && *first_admin)
-            .returning(|_, _, _| Err(RepoError::Conflict("username")));
+            .returning(|_, _, _| Err(RepoError::Conflict(Unique::Username)));
         m.users
             .expect_create_with_identity()
             .withf(|u, i, _| {
@@ -196,7 +196,7 @@ mod tests {
         let mut seq = mockall::Sequence::new();
         m.users.expect_find_by_identity().times(1).in_sequence(&mut seq).returning(|_, _| Err(RepoError::NotFound));
         m.users.expect_find_by_email().returning(|_| Err(RepoError::NotFound));
-        m.users.expect_create_with_identity().returning(|_, _, _| Err(RepoError::Conflict("identity")));
+        m.users.expect_create_with_identity().returning(|_, _, _| Err(RepoError::Conflict(Unique::Identity)));
         m.users
             .expect_find_by_identity()
             .times(1)

@@ -31,12 +31,12 @@ impl AuthService {
             // An account made by a third-party sign-in has no password: refused after the same
             // work as a wrong one, so the time does not tell such accounts apart.
             Some(user) if user.password_hash == PasswordHash::unusable() => {
-                self.hasher.verify_dummy(password).await;
+                self.hasher.verify_dummy(password).await?;
                 false
             }
-            Some(user) => self.hasher.verify(password, &user.password_hash).await,
+            Some(user) => self.hasher.verify(password, &user.password_hash).await?,
             None => {
-                self.hasher.verify_dummy(password).await;
+                self.hasher.verify_dummy(password).await?;
                 false
             }
         };
@@ -77,7 +77,7 @@ mod tests {
     async fn right_password_issues_a_token_with_the_stored_role() {
         let mut m = Mocks::new(at(10, 0, 0));
         m.users.expect_find_by_username().returning(|_| Ok(user("alice", Role::Admin)));
-        m.hasher.expect_verify().returning(|p, _| p == "secret1");
+        m.hasher.expect_verify().returning(|p, _| Ok(p == "secret1"));
         m.tokens
             .expect_issue()
             .withf(|c| {
@@ -95,12 +95,12 @@ mod tests {
     async fn unknown_user_and_wrong_password_look_the_same() {
         let mut unknown = Mocks::new(at(10, 0, 0));
         unknown.users.expect_find_by_username().returning(|_| Err(RepoError::NotFound));
-        unknown.hasher.expect_verify_dummy().times(1).returning(|_| ());
+        unknown.hasher.expect_verify_dummy().times(1).returning(|_| Ok(()));
         let a = unknown.service(AuthConfig::default()).login("nobody", "secret1", None).await.err();
 
         let mut wrong = Mocks::new(at(10, 0, 0));
         wrong.users.expect_find_by_username().returning(|_| Ok(user("alice", Role::User)));
-        wrong.hasher.expect_verify().times(1).returning(|_, _| false);
+        wrong.hasher.expect_verify().times(1).returning(|_, _| Ok(false));
         let b = wrong.service(AuthConfig::default()).login("alice", "wrong!", None).await.err();
 
         for err in [a, b] {
@@ -112,7 +112,7 @@ mod tests {
     async fn repeated_failures_are_throttled_without_checking_the_password() {
         let mut m = Mocks::new(at(10, 0, 0));
         m.users.expect_find_by_username().times(2).returning(|_| Ok(user("alice", Role::User)));
-        m.hasher.expect_verify().times(2).returning(|_, _| false);
+        m.hasher.expect_verify().times(2).returning(|_, _| Ok(false));
         let config = AuthConfig {
             throttle: ThrottleConfig {
                 account_max_failures: 2,
@@ -144,8 +144,17 @@ mod tests {
         google_only.password_hash = PasswordHash::unusable();
         m.users.expect_find_by_username().returning(move |_| Ok(google_only.clone()));
         m.hasher.expect_verify().times(0);
-        m.hasher.expect_verify_dummy().times(1).returning(|_| ());
+        m.hasher.expect_verify_dummy().times(1).returning(|_| Ok(()));
         let err = m.service(AuthConfig::default()).login("grace", "anything", None).await.err();
         assert!(matches!(&err, Some(AppError::Unauthorized(m)) if m == INVALID_CREDENTIALS), "{err:?}");
+    }
+
+    #[tokio::test]
+    async fn a_saturated_hasher_is_a_retryable_unavailable_not_a_wrong_password() {
+        let mut m = Mocks::new(at(10, 0, 0));
+        m.users.expect_find_by_username().returning(|_| Ok(user("alice", Role::User)));
+        m.hasher.expect_verify().returning(|_, _| Err(gifshelf_domain::ports::HashError::Busy));
+        let err = m.service(AuthConfig::default()).login("alice", "secret1", None).await.err();
+        assert!(matches!(err, Some(AppError::Unavailable(_))), "{err:?}");
     }
 }

@@ -91,7 +91,7 @@ impl AuthService {
             iat: now,
             exp: now + self.config.token_ttl.num_seconds(),
         };
-        self.tokens.issue(&claims).map_err(crate::AppError::Internal)
+        Ok(self.tokens.issue(&claims)?)
     }
 }
 

@@ -1,5 +1,5 @@
 use gifshelf_domain::user::{NewUser, Registration, Role, User};
-use gifshelf_domain::RepoError;
+use gifshelf_domain::{RepoError, Unique};
 
 use super::AuthService;
 use crate::AppError;
@@ -12,7 +12,7 @@ impl AuthService {
     /// `Conflict` when the username or email is taken; `Internal` when hashing or storage fails.
     #[tracing::instrument(skip_all, fields(username = %registration.username))]
     pub async fn register(&self, registration: Registration) -> Result<User, AppError> {
-        let password_hash = self.hasher.hash(registration.password.expose()).await.map_err(AppError::Internal)?;
+        let password_hash = self.hasher.hash(registration.password.expose()).await?;
         let new_user = NewUser {
             username: registration.username,
             email: registration.email,
@@ -21,8 +21,8 @@ impl AuthService {
             created_at: self.clock.now(),
         };
         let user = self.users.create(new_user, self.config.first_user_is_admin).await.map_err(|err| match err {
-            RepoError::Conflict("username") => AppError::Conflict("Username is already taken".into()),
-            RepoError::Conflict("email") => AppError::Conflict("Email is already registered".into()),
+            RepoError::Conflict(Unique::Username) => AppError::Conflict("Username is already taken".into()),
+            RepoError::Conflict(Unique::Email) => AppError::Conflict("Email is already registered".into()),
             other => AppError::from_repo(other),
         })?;
         tracing::info!(user_id = user.id.0, role = user.role.as_str(), "account created");
@@ -33,7 +33,7 @@ impl AuthService {
 #[cfg(test)]
 mod tests {
     use gifshelf_domain::user::{PasswordHash, Registration, Role};
-    use gifshelf_domain::RepoError;
+    use gifshelf_domain::{RepoError, Unique};
     use mockall::predicate::eq;
 
     use crate::auth::test_support::{at, user, Mocks};
@@ -73,7 +73,9 @@ mod tests {
 
     #[tokio::test]
     async fn taken_username_and_email_are_conflicts_with_clear_messages() {
-        for (what, message) in [("username", "Username is already taken"), ("email", "Email is already registered")] {
+        for (what, message) in
+            [(Unique::Username, "Username is already taken"), (Unique::Email, "Email is already registered")]
+        {
             let mut m = Mocks::new(at(10, 0, 0));
             m.hasher.expect_hash().returning(|_| Ok(PasswordHash("h".into())));
             m.users.expect_create().returning(move |_, _| Err(RepoError::Conflict(what)));

@@ -27,10 +27,9 @@ impl GifService {
     pub async fn fsck(&self, dry_run: bool) -> Result<FsckReport, AppError> {
         let mut report = FsckReport::default();
         if !dry_run {
-            report.partial_writes_removed =
-                self.blobs.sweep_partial_writes().await.map_err(|e| AppError::Internal(e.to_string()))?;
+            report.partial_writes_removed = self.blobs.sweep_partial_writes().await.map_err(AppError::internal)?;
         }
-        let stored = self.blobs.list().await.map_err(|e| AppError::Internal(e.to_string()))?;
+        let stored = self.blobs.list().await.map_err(AppError::internal)?;
         let referenced: HashSet<String> = self.gifs.all_blob_keys().await?.into_iter().collect();
         report.blobs = stored.len();
         let cutoff = self.clock.now() - chrono::Duration::minutes(ORPHAN_GRACE_MINUTES);
@@ -44,7 +43,7 @@ impl GifService {
                 continue;
             }
             if !dry_run {
-                self.blobs.delete(&blob.key).await.map_err(|e| AppError::Internal(e.to_string()))?;
+                self.blobs.delete(&blob.key).await.map_err(AppError::internal)?;
             }
             report.orphans_removed.push(blob.key.clone());
         }

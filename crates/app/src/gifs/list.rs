@@ -48,7 +48,7 @@ impl GifService {
     pub async fn blob(&self, key: &str) -> Result<Vec<u8>, AppError> {
         self.blobs.get(key).await.map_err(|err| match err {
             gifshelf_domain::ports::BlobError::NotFound => AppError::NotFound("GIF not found".into()),
-            gifshelf_domain::ports::BlobError::Io(detail) => AppError::Internal(detail),
+            gifshelf_domain::ports::BlobError::Io(detail) => AppError::internal(detail),
         })
     }
 }

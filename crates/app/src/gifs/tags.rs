@@ -85,7 +85,7 @@ fn tag_not_found(err: RepoError) -> AppError {
 #[cfg(test)]
 mod tests {
     use gifshelf_domain::gif::{Tag, TagId, TagName};
-    use gifshelf_domain::RepoError;
+    use gifshelf_domain::{RepoError, Unique};
 
     use crate::gifs::test_support::Mocks;
     use crate::AppError;
@@ -103,7 +103,7 @@ mod tests {
         assert_eq!(created.map(|t| t.name).ok(), Some(TagName::from_trusted("funny cats".into())));
 
         let mut m = Mocks::new();
-        m.tags.expect_create().returning(|_| Err(RepoError::Conflict("tag")));
+        m.tags.expect_create().returning(|_| Err(RepoError::Conflict(Unique::TagName)));
         let err = m.service().create_tag("cats").await.err();
         assert!(matches!(&err, Some(AppError::Conflict(msg)) if msg == "The tag \"cats\" already exists"), "{err:?}");
 
@@ -142,7 +142,7 @@ mod tests {
     async fn rename_conflicts_and_missing_tags() {
         let mut m = Mocks::new();
         m.tags.expect_find_tag().returning(|id| Ok(tag(id.0, "cats", 3)));
-        m.tags.expect_rename().returning(|_, _| Err(RepoError::Conflict("tag")));
+        m.tags.expect_rename().returning(|_, _| Err(RepoError::Conflict(Unique::TagName)));
         assert!(matches!(m.service().rename_tag(TagId(1), "dogs").await, Err(AppError::Conflict(_))));
 
         let mut m = Mocks::new();

@@ -6,7 +6,7 @@ use gifshelf_domain::media::{EncodedImage, MediaRejection};
 
 use super::GifService;
 use crate::auth::CurrentUser;
-use crate::AppError;
+use crate::{AppError, MediaProblem};
 
 /// An upload as the HTTP layer received it.
 #[derive(Debug, Clone)]
@@ -56,13 +56,13 @@ impl GifService {
             };
             if let Err(err) = self.blobs.put(&key, image.bytes, &image.content_type).await {
                 self.remove_blobs(&written).await;
-                return Err(AppError::Internal(format!("storing {key}: {err}")));
+                return Err(AppError::internal(format!("storing {key}: {err}")));
             }
             written.push(key);
             renditions.push(rendition);
         }
         let [content, thumbnail, static_thumbnail]: [Rendition; 3] =
-            renditions.try_into().map_err(|_| AppError::Internal("expected three renditions".into()))?;
+            renditions.try_into().map_err(|_| AppError::internal("expected three renditions"))?;
 
         let new_gif = NewGif {
             share_id: self.ids.share_id(),
@@ -105,15 +105,17 @@ fn extension_of(image: &EncodedImage) -> &'static str {
 
 pub(crate) fn media_error(rejection: MediaRejection) -> AppError {
     match rejection {
-        MediaRejection::UnsupportedType(message) => AppError::BadMedia { code: "unsupported_type", message },
-        MediaRejection::Invalid(message) => AppError::BadMedia { code: "invalid_image", message },
-        MediaRejection::TooLarge(message) => AppError::BadMedia { code: "image_too_large", message },
+        MediaRejection::UnsupportedType(message) => {
+            AppError::BadMedia { problem: MediaProblem::UnsupportedType, message }
+        }
+        MediaRejection::Invalid(message) => AppError::BadMedia { problem: MediaProblem::InvalidImage, message },
+        MediaRejection::TooLarge(message) => AppError::BadMedia { problem: MediaProblem::ImageTooLarge, message },
         MediaRejection::Timeout => AppError::BadMedia {
-            code: "image_too_complex",
+            problem: MediaProblem::ImageTooComplex,
             message: "The image is too complex to process. Please try a smaller or shorter animation.".into(),
         },
         busy @ MediaRejection::Busy => AppError::Unavailable(busy.to_string()),
-        MediaRejection::Internal(detail) => AppError::Internal(detail),
+        MediaRejection::Internal(detail) => AppError::internal(detail),
     }
 }
 
@@ -129,7 +131,7 @@ mod tests {
     use super::UploadInput;
     use crate::auth::CurrentUser;
     use crate::gifs::test_support::{gif, now, Mocks};
-    use crate::AppError;
+    use crate::{AppError, MediaProblem};
 
     fn alice() -> CurrentUser {
         CurrentUser { id: UserId(1), username: Username::from_trusted("alice".into()), role: Role::User }
@@ -207,7 +209,7 @@ mod tests {
         let mut m = Mocks::new();
         m.media.expect_process().returning(|_| Ok(processed()));
         m.blobs.expect_put().times(3).returning(|_, _, _| Ok(()));
-        m.gifs.expect_insert().returning(|_| Err(RepoError::Other("constraint".into())));
+        m.gifs.expect_insert().returning(|_| Err(RepoError::other("constraint")));
         m.blobs.expect_delete().times(3).returning(|_| Ok(()));
         let result = m.service().upload(&alice(), input("t", &[])).await;
         assert!(matches!(result, Err(AppError::Internal(_))), "{result:?}");
@@ -232,14 +234,14 @@ mod tests {
         let cases = [
             (
                 MediaRejection::UnsupportedType("Only GIF, PNG, JPEG and WebP images are accepted.".into()),
-                Some("unsupported_type"),
+                Some(MediaProblem::UnsupportedType),
             ),
-            (MediaRejection::Invalid("The GIF is truncated.".into()), Some("invalid_image")),
+            (MediaRejection::Invalid("The GIF is truncated.".into()), Some(MediaProblem::InvalidImage)),
             (
                 MediaRejection::TooLarge("The image is 65535×65535 pixels; the limit is 8192×8192.".into()),
-                Some("image_too_large"),
+                Some(MediaProblem::ImageTooLarge),
             ),
-            (MediaRejection::Timeout, Some("image_too_complex")),
+            (MediaRejection::Timeout, Some(MediaProblem::ImageTooComplex)),
             (MediaRejection::Busy, None),
         ];
         for (rejection, code) in cases {
@@ -251,7 +253,7 @@ mod tests {
             let err = m.service().upload(&alice(), input("t", &[])).await.err();
             match code {
                 Some(code) => {
-                    assert!(matches!(&err, Some(AppError::BadMedia { code: c, .. }) if *c == code), "{err:?}")
+                    assert!(matches!(&err, Some(AppError::BadMedia { problem, .. }) if *problem == code), "{err:?}")
                 }
                 None => assert!(matches!(err, Some(AppError::Unavailable(_))), "{err:?}"),
             }

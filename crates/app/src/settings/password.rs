@@ -19,7 +19,7 @@ impl AuthService {
     ) -> Result<String, AppError> {
         let password =
             Password::parse_confirmed(new_password, confirm_password, "newPassword", SETTINGS_PASSWORD_MISMATCH)?;
-        let hash = self.hasher.hash(password.expose()).await.map_err(AppError::Internal)?;
+        let hash = self.hasher.hash(password.expose()).await?;
         let now = self.clock.now();
         self.users.update_password(current.id, &hash, now).await.map_err(account_gone)?;
         let user = self.users.find_by_id(current.id).await.map_err(account_gone)?;

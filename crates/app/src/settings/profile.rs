@@ -1,5 +1,5 @@
 use gifshelf_domain::user::{Email, Username};
-use gifshelf_domain::RepoError;
+use gifshelf_domain::{RepoError, Unique};
 
 use super::Profile;
 use crate::auth::{AuthService, CurrentUser};
@@ -35,8 +35,8 @@ impl AuthService {
         let changed_at = if renamed { self.clock.now() } else { existing.credentials_changed_at };
         let updated =
             self.users.update_profile(current.id, &username, &email, changed_at).await.map_err(|err| match err {
-                RepoError::Conflict("username") => AppError::Conflict("Username is already taken".into()),
-                RepoError::Conflict("email") => AppError::Conflict("Email is already registered".into()),
+                RepoError::Conflict(Unique::Username) => AppError::Conflict("Username is already taken".into()),
+                RepoError::Conflict(Unique::Email) => AppError::Conflict("Email is already registered".into()),
                 RepoError::NotFound => account_gone(RepoError::NotFound),
                 other => AppError::from_repo(other),
             })?;
@@ -57,7 +57,7 @@ pub(super) fn account_gone(err: RepoError) -> AppError {
 #[cfg(test)]
 mod tests {
     use gifshelf_domain::user::{Role, UserId, Username};
-    use gifshelf_domain::RepoError;
+    use gifshelf_domain::{RepoError, Unique};
 
     use crate::auth::test_support::{at, user, Mocks};
     use crate::auth::{AuthConfig, CurrentUser};
@@ -106,7 +106,7 @@ mod tests {
 
         let mut m = Mocks::new(at(12, 0, 0));
         m.users.expect_find_by_id().returning(|_| Ok(user("alice", Role::User)));
-        m.users.expect_update_profile().returning(|_, _, _, _| Err(RepoError::Conflict("username")));
+        m.users.expect_update_profile().returning(|_, _, _, _| Err(RepoError::Conflict(Unique::Username)));
         let err = m.service(AuthConfig::default()).update_profile(&alice(), "bob", None).await.err();
         assert!(matches!(&err, Some(AppError::Conflict(msg)) if msg == "Username is already taken"), "{err:?}");
 

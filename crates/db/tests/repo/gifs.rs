@@ -3,7 +3,7 @@ use gifshelf_db::Database;
 use gifshelf_domain::gif::{Description, GifEdit, GifFilter, GifId, NewGif, PageRequest, Rendition, TagName, Title};
 use gifshelf_domain::ports::{GifRepository, TagRepository, UserRepository};
 use gifshelf_domain::user::{Email, NewUser, PasswordHash, Role, UserId, Username};
-use gifshelf_domain::RepoError;
+use gifshelf_domain::{RepoError, Unique};
 
 use crate::on_both_backends;
 
@@ -113,7 +113,7 @@ on_both_backends! {
         let dogs = db.find_by_name(&TagName::from_trusted("dogs".into())).await.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(dogs.count, 2);
         let dup = TagRepository::create(db, &TagName::from_trusted("cats".into())).await;
-        assert!(matches!(dup, Err(RepoError::Conflict("tag"))), "{dup:?}");
+        assert!(matches!(dup, Err(RepoError::Conflict(Unique::TagName))), "{dup:?}");
     }
 
     async fn search_needs_every_word_in_title_description_or_tags(db: &Database) {
@@ -217,7 +217,7 @@ on_both_backends! {
         assert_eq!(db.list(&GifFilter::search("kitty").unwrap_or_else(|e| panic!("{e}")), page(0, 5)).await.map(|p| p.total).ok(), Some(0));
         assert_eq!(db.list(&GifFilter::search("cat").unwrap_or_else(|e| panic!("{e}")), page(0, 5)).await.map(|p| p.total).ok(), Some(2));
         let clash = db.rename(kitty.id, &TagName::from_trusted("misc".into())).await;
-        assert!(matches!(clash, Err(RepoError::Conflict("tag"))), "{clash:?}");
+        assert!(matches!(clash, Err(RepoError::Conflict(Unique::TagName))), "{clash:?}");
         assert!(matches!(db.rename(gifshelf_domain::gif::TagId(999), &TagName::from_trusted("x".into())).await, Err(RepoError::NotFound)));
 
         db.delete_tag(kitty.id).await.unwrap_or_else(|e| panic!("{e}"));

@@ -2,7 +2,7 @@ use chrono::{NaiveDate, NaiveDateTime};
 use gifshelf_db::Database;
 use gifshelf_domain::ports::UserRepository;
 use gifshelf_domain::user::{Email, NewUser, PasswordHash, Role, UserId, Username};
-use gifshelf_domain::RepoError;
+use gifshelf_domain::{RepoError, Unique};
 
 use crate::on_both_backends;
 
@@ -38,9 +38,9 @@ on_both_backends! {
     async fn usernames_and_emails_are_unique_case_insensitively(db: &Database) {
         db.create(new_user("Alice", "alice@example.com"), true).await.unwrap_or_else(|e| panic!("{e}"));
         let same_name = db.create(new_user("alice", "other@example.com"), true).await;
-        assert!(matches!(same_name, Err(RepoError::Conflict("username"))), "{same_name:?}");
+        assert!(matches!(same_name, Err(RepoError::Conflict(Unique::Username))), "{same_name:?}");
         let same_email = db.create(new_user("carol", "ALICE@example.com"), true).await;
-        assert!(matches!(same_email, Err(RepoError::Conflict("email"))), "{same_email:?}");
+        assert!(matches!(same_email, Err(RepoError::Conflict(Unique::Email))), "{same_email:?}");
         let found = db.find_by_username("ALICE").await.map(|u| u.username.into_inner());
         assert_eq!(found.ok().as_deref(), Some("Alice"));
     }
@@ -65,10 +65,10 @@ on_both_backends! {
 
         let taken = Username::parse("BOB").unwrap_or_else(|e| panic!("{e}"));
         let clash = db.update_profile(alice.id, &taken, &email, at(12)).await;
-        assert!(matches!(clash, Err(RepoError::Conflict("username"))), "{clash:?}");
+        assert!(matches!(clash, Err(RepoError::Conflict(Unique::Username))), "{clash:?}");
         let bob_email = Email::parse("bob@example.com").unwrap_or_else(|e| panic!("{e}"));
         let clash = db.update_profile(alice.id, &name, &bob_email, at(12)).await;
-        assert!(matches!(clash, Err(RepoError::Conflict("email"))), "{clash:?}");
+        assert!(matches!(clash, Err(RepoError::Conflict(Unique::Email))), "{clash:?}");
         // Nothing changed by the refused updates.
         let now = db.find_by_id(alice.id).await.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!((now.username.as_str(), now.credentials_changed_at), ("alice2", at(11)));
@@ -139,12 +139,12 @@ on_both_backends! {
         let bob = db.create(new_user("bob", "bob@example.com"), true).await.unwrap_or_else(|e| panic!("{e}"));
         // The same identity again, on another account: refused, and no half-created account stays.
         let again = db.create_with_identity(new_user("carol", "carol@example.com"), &id, true).await;
-        assert!(matches!(again, Err(RepoError::Conflict("identity"))), "{again:?}");
+        assert!(matches!(again, Err(RepoError::Conflict(Unique::Identity))), "{again:?}");
         assert!(matches!(db.find_by_username("carol").await, Err(RepoError::NotFound)));
-        assert!(matches!(db.link_identity(bob.id, &id, at(10)).await, Err(RepoError::Conflict("identity"))));
+        assert!(matches!(db.link_identity(bob.id, &id, at(10)).await, Err(RepoError::Conflict(Unique::Identity))));
         // A second subject of the same issuer cannot be linked to an account that has one.
         let other = google("sub-2", "alice@example.com");
-        assert!(matches!(db.link_identity(alice.id, &other, at(10)).await, Err(RepoError::Conflict("identity"))));
+        assert!(matches!(db.link_identity(alice.id, &other, at(10)).await, Err(RepoError::Conflict(Unique::IdentityPerProvider))));
         // Bob links one; an unknown account links nothing.
         db.link_identity(bob.id, &google("sub-3", "bob@example.com"), at(10)).await.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(db.find_by_identity("https://accounts.google.com", "sub-3").await.map(|u| u.id).ok(), Some(bob.id));
@@ -155,9 +155,9 @@ on_both_backends! {
         db.create(new_user("alice", "alice@example.com"), true).await.unwrap_or_else(|e| panic!("{e}"));
         let id = google("sub-9", "x@example.com");
         let clash = db.create_with_identity(new_user("alice", "x@example.com"), &id, true).await;
-        assert!(matches!(clash, Err(RepoError::Conflict("username"))), "{clash:?}");
+        assert!(matches!(clash, Err(RepoError::Conflict(Unique::Username))), "{clash:?}");
         let clash = db.create_with_identity(new_user("xavier", "alice@example.com"), &id, true).await;
-        assert!(matches!(clash, Err(RepoError::Conflict("email"))), "{clash:?}");
+        assert!(matches!(clash, Err(RepoError::Conflict(Unique::Email))), "{clash:?}");
         assert!(matches!(db.find_by_identity("https://accounts.google.com", "sub-9").await, Err(RepoError::NotFound)));
     }
 }

@@ -7,7 +7,7 @@ use gifshelf_domain::gif::{GifFilter, GifId, PageRequest, TagName};
 use serde::Deserialize;
 
 use crate::capped::CappedBody;
-use crate::dto::{GifDto, GifUploadData, PagedGifs, UpdateGifRequest};
+use crate::dto::{ErrorCode, GifDto, GifUploadData, PagedGifs, UpdateGifRequest};
 use crate::extract::AuthUser;
 use crate::{ApiError, AppState};
 
@@ -149,7 +149,7 @@ async fn detail(state: web::Data<AppState>, _user: AuthUser, id: web::Path<i64>)
 fn too_large(max: u64) -> ApiError {
     ApiError::new(
         StatusCode::PAYLOAD_TOO_LARGE,
-        "too_large",
+        ErrorCode::TooLarge,
         format!("The file is larger than the {} MB limit.", max / (1024 * 1024)),
     )
 }
@@ -243,7 +243,7 @@ async fn upload(
         Err(_) => {
             return Err(ApiError::new(
                 StatusCode::REQUEST_TIMEOUT,
-                "request_timeout",
+                ErrorCode::RequestTimeout,
                 "The upload took too long to arrive. Please try again.",
             ))
         }

@@ -22,7 +22,11 @@ async fn health(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
         Ok(()) => Ok(HttpResponse::Ok().json(HealthDto { status: "ok".into(), database: "ok".into() })),
         Err(err) => {
             tracing::warn!(error = %err, "health check: database unreachable");
-            Err(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", "The database is not reachable."))
+            Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                crate::dto::ErrorCode::Unavailable,
+                "The database is not reachable.",
+            ))
         }
     }
 }
