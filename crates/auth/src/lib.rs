@@ -13,4 +13,4 @@ pub use clock::SystemClock;
 pub use hasher::BcryptHasher;
 pub use ids::RandomIds;
 pub use oidc::{OidcVerifier, GOOGLE_ISSUER};
-pub use tokens::JwtTokens;
+pub use tokens::{Claims, JwtTokens};

@@ -1,7 +1,41 @@
-use gifshelf_domain::auth::Claims;
+use gifshelf_domain::auth::SessionClaims;
 use gifshelf_domain::ports::{SignError, TokenError, TokenService};
+use gifshelf_domain::user::Role;
 use jsonwebtoken::{decode, encode, errors::ErrorKind, Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use secrecy::{ExposeSecret, SecretSlice};
+
+/// The claims on the wire: `sub` (username), `roles` (`ROLE_USER` or `ROLE_USER,ROLE_ADMIN`),
+/// `iat`, `exp` (seconds since the epoch). Kept as the product has always signed them, so tokens
+/// issued before an upgrade stay valid.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Claims {
+    pub sub: String,
+    pub roles: String,
+    pub iat: i64,
+    pub exp: i64,
+}
+
+impl From<&SessionClaims> for Claims {
+    fn from(session: &SessionClaims) -> Self {
+        let roles = match session.role {
+            Role::User => "ROLE_USER",
+            Role::Admin => "ROLE_USER,ROLE_ADMIN",
+        };
+        Self { sub: session.username.clone(), roles: roles.to_owned(), iat: session.issued_at, exp: session.expires_at }
+    }
+}
+
+impl From<Claims> for SessionClaims {
+    fn from(claims: Claims) -> Self {
+        let admin = claims.roles.split(',').any(|r| r.trim() == "ROLE_ADMIN");
+        Self {
+            username: claims.sub,
+            role: if admin { Role::Admin } else { Role::User },
+            issued_at: claims.iat,
+            expires_at: claims.exp,
+        }
+    }
+}
 
 /// Seconds of clock skew tolerated on `exp` (jsonwebtoken's default is 60).
 pub const LEEWAY_SECS: u64 = 5;
@@ -34,13 +68,13 @@ impl JwtTokens {
 }
 
 impl TokenService for JwtTokens {
-    fn issue(&self, claims: &Claims) -> Result<String, SignError> {
-        encode(&Header::new(Algorithm::HS256), claims, &self.encoding).map_err(|e| SignError(e.into()))
+    fn issue(&self, claims: &SessionClaims) -> Result<String, SignError> {
+        encode(&Header::new(Algorithm::HS256), &Claims::from(claims), &self.encoding).map_err(|e| SignError(e.into()))
     }
 
-    fn verify(&self, token: &str) -> Result<Claims, TokenError> {
+    fn verify(&self, token: &str) -> Result<SessionClaims, TokenError> {
         match decode::<Claims>(token, &self.decoding, &self.validation) {
-            Ok(data) => Ok(data.claims),
+            Ok(data) => Ok(data.claims.into()),
             Err(err) if matches!(err.kind(), ErrorKind::ExpiredSignature) => Err(TokenError::Expired),
             Err(_) => Err(TokenError::Invalid),
         }
@@ -58,9 +92,9 @@ mod tests {
         JwtTokens::new(&SecretSlice::from(vec![7_u8; 32]))
     }
 
-    fn claims(exp_offset: i64) -> Claims {
+    fn claims(exp_offset: i64) -> SessionClaims {
         let now = chrono::Utc::now().timestamp();
-        Claims { sub: "alice".into(), roles: "ROLE_USER".into(), iat: now, exp: now + exp_offset }
+        SessionClaims { username: "alice".into(), role: Role::User, issued_at: now, expires_at: now + exp_offset }
     }
 
     fn forge(header: &str, payload: &serde_json::Value) -> String {
@@ -73,7 +107,17 @@ mod tests {
     fn round_trip() {
         let t = tokens();
         let token = t.issue(&claims(3600)).unwrap_or_default();
-        assert_eq!(t.verify(&token).map(|c| c.sub), Ok("alice".to_owned()));
+        assert_eq!(t.verify(&token).map(|c| c.username), Ok("alice".to_owned()));
+        let admin = SessionClaims { role: Role::Admin, ..claims(3600) };
+        let token = t.issue(&admin).unwrap_or_default();
+        assert_eq!(t.verify(&token), Ok(admin));
+    }
+
+    #[test]
+    fn the_wire_claims_are_the_ones_the_product_always_signed() {
+        let session = SessionClaims { username: "bob".into(), role: Role::Admin, issued_at: 10, expires_at: 20 };
+        let wire = serde_json::to_value(Claims::from(&session)).unwrap_or_default();
+        assert_eq!(wire, serde_json::json!({"sub": "bob", "roles": "ROLE_USER,ROLE_ADMIN", "iat": 10, "exp": 20}));
     }
 
     #[test]
@@ -92,7 +136,7 @@ mod tests {
         let foreign = other.issue(&claims(3600)).unwrap_or_default();
         assert_eq!(t.verify(&foreign), Err(TokenError::Invalid));
 
-        let payload = serde_json::to_value(claims(3600)).unwrap_or_default();
+        let payload = serde_json::to_value(Claims::from(&claims(3600))).unwrap_or_default();
         assert_eq!(t.verify(&forge(r#"{"alg":"none","typ":"JWT"}"#, &payload)), Err(TokenError::Invalid));
 
         let good = t.issue(&claims(3600)).unwrap_or_default();

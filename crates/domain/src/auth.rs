@@ -1,13 +1,17 @@
-//! What a session token says (product.md §10 "Auth and tokens").
+//! What a session vouches for, and who third-party providers vouch for (product.md §10 "Auth and
+//! tokens"). How a token spells it on the wire is the token adapter's business.
 
-/// The claims gifshelf signs: `sub` (username), `roles` (`ROLE_USER[,ROLE_ADMIN]`), `iat`, `exp`
-/// (seconds since the epoch).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Claims {
-    pub sub: String,
-    pub roles: String,
-    pub iat: i64,
-    pub exp: i64,
+use crate::user::Role;
+
+/// What a session token says: whose session it is, the role it was issued with (informative: the
+/// role that counts is the one stored now), and when it was issued and expires (seconds since the
+/// epoch, UTC).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionClaims {
+    pub username: String,
+    pub role: Role,
+    pub issued_at: i64,
+    pub expires_at: i64,
 }
 
 /// A person an OpenID provider vouched for: who they are at that provider, and the email it shares.

@@ -4,7 +4,7 @@
 use async_trait::async_trait;
 use chrono::NaiveDateTime;
 
-use crate::auth::{Claims, ExternalIdentity, IdentityError};
+use crate::auth::{ExternalIdentity, IdentityError, SessionClaims};
 use crate::user::{Email, NewUser, PasswordHash, Role, User, UserId, Username};
 use crate::{Cause, RepoError};
 
@@ -141,10 +141,10 @@ pub enum TokenError {
 pub trait TokenService: Send + Sync {
     /// # Errors
     /// `SignError` when signing fails.
-    fn issue(&self, claims: &Claims) -> Result<String, SignError>;
+    fn issue(&self, claims: &SessionClaims) -> Result<String, SignError>;
     /// # Errors
     /// `Expired` or `Invalid` (bad signature, wrong algorithm, malformed claims).
-    fn verify(&self, token: &str) -> Result<Claims, TokenError>;
+    fn verify(&self, token: &str) -> Result<SessionClaims, TokenError>;
 }
 
 /// Checks ID tokens of a third-party OpenID provider (Google by default): signature from the

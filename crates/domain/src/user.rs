@@ -239,14 +239,6 @@ impl Role {
             _ => None,
         }
     }
-
-    /// The token's `roles` claim: `ROLE_USER` or `ROLE_USER,ROLE_ADMIN`.
-    pub fn claim(self) -> &'static str {
-        match self {
-            Role::User => "ROLE_USER",
-            Role::Admin => "ROLE_USER,ROLE_ADMIN",
-        }
-    }
 }
 
 /// A stored account.
@@ -434,9 +426,7 @@ mod tests {
     }
 
     #[test]
-    fn role_claims() {
-        assert_eq!(Role::User.claim(), "ROLE_USER");
-        assert_eq!(Role::Admin.claim(), "ROLE_USER,ROLE_ADMIN");
+    fn roles_parse_from_their_stored_names() {
         assert_eq!(Role::parse(Role::Admin.as_str()), Some(Role::Admin));
         assert_eq!(Role::parse("ROOT"), None);
     }

@@ -1,29 +1,30 @@
-//! Extractors that turn the bearer header into the user a request acts for.
+//! Extractors that turn a request's credential into the `Actor` it acts for.
 
 use std::future::Future;
 use std::pin::Pin;
 
-use actix_web::http::{header, StatusCode};
+use actix_web::http::header;
 use actix_web::{dev::Payload, web, FromRequest, HttpRequest};
-use gifshelf_app::auth::CurrentUser;
+use gifshelf_app::auth::Actor;
 
 use crate::{ApiError, AppState};
 
 /// The message of spec §5 for a protected call without a token.
 pub const NO_TOKEN: &str = "No authentication token";
 
-/// A signed-in user (any role). Missing, malformed, expired or refused tokens give 401.
+/// A signed-in session (any role), from the bearer header. Missing, malformed, expired or refused
+/// tokens give 401.
 #[derive(Debug, Clone)]
-pub struct AuthUser(pub CurrentUser);
+pub struct SignedIn(pub Actor);
 
 /// A signed-in user reading media: the bearer token, or the session cookie that `<img>` and
 /// `<video>` send (they cannot send a header). Only safe reads take it; the JSON API never does.
 #[derive(Debug, Clone)]
-pub struct MediaViewer(pub CurrentUser);
+pub struct MediaViewer(pub Actor);
 
 /// A signed-in admin; others get 403. The role is the one stored now, not the token's claim.
 #[derive(Debug, Clone)]
-pub struct AdminUser(pub CurrentUser);
+pub struct Admin(pub Actor);
 
 pub(crate) fn bearer(req: &HttpRequest) -> Option<String> {
     let value = req.headers().get(header::AUTHORIZATION)?.to_str().ok()?;
@@ -31,25 +32,25 @@ pub(crate) fn bearer(req: &HttpRequest) -> Option<String> {
     (scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty()).then(|| token.trim().to_owned())
 }
 
-async fn authenticate(state: Option<web::Data<AppState>>, token: Option<String>) -> Result<CurrentUser, ApiError> {
+async fn authenticate(state: Option<web::Data<AppState>>, token: Option<String>) -> Result<Actor, ApiError> {
     let state = state.ok_or_else(ApiError::internal)?;
     let token = token.ok_or_else(|| ApiError::unauthorized(NO_TOKEN))?;
     let user = state.auth.authenticate(&token).await?;
     Ok(user)
 }
 
-impl FromRequest for AuthUser {
+impl FromRequest for SignedIn {
     type Error = ApiError;
     type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let state = req.app_data::<web::Data<AppState>>().cloned();
         let token = bearer(req);
-        Box::pin(async move { authenticate(state, token).await.map(AuthUser) })
+        Box::pin(async move { authenticate(state, token).await.map(SignedIn) })
     }
 }
 
-impl FromRequest for AdminUser {
+impl FromRequest for Admin {
     type Error = ApiError;
     type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
 
@@ -57,16 +58,9 @@ impl FromRequest for AdminUser {
         let state = req.app_data::<web::Data<AppState>>().cloned();
         let token = bearer(req);
         Box::pin(async move {
-            let user = authenticate(state, token).await?;
-            if user.is_admin() {
-                Ok(AdminUser(user))
-            } else {
-                Err(ApiError::new(
-                    StatusCode::FORBIDDEN,
-                    crate::dto::ErrorCode::Forbidden,
-                    "This needs an administrator account.",
-                ))
-            }
+            let actor = authenticate(state, token).await?;
+            actor.require_admin()?;
+            Ok(Admin(actor))
         })
     }
 }

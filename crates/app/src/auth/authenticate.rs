@@ -1,7 +1,7 @@
 use gifshelf_domain::ports::TokenError;
 use gifshelf_domain::RepoError;
 
-use super::{AuthService, CurrentUser};
+use super::{Actor, AuthService};
 use crate::AppError;
 
 impl AuthService {
@@ -11,13 +11,13 @@ impl AuthService {
     ///
     /// # Errors
     /// `TokenExpired` for an expired token, `Unauthorized` for every other refusal.
-    pub async fn authenticate(&self, token: &str) -> Result<CurrentUser, AppError> {
+    pub async fn authenticate(&self, token: &str) -> Result<Actor, AppError> {
         let claims = self.tokens.verify(token).map_err(|err| match err {
             TokenError::Expired => AppError::TokenExpired,
             TokenError::Invalid => AppError::Unauthorized("Invalid token".into()),
         })?;
         let refused = || AppError::Unauthorized("Invalid token".into());
-        let user = match self.users.find_by_username(&claims.sub).await {
+        let user = match self.users.find_by_username(&claims.username).await {
             Ok(user) => user,
             Err(RepoError::NotFound) => return Err(refused()),
             Err(other) => return Err(AppError::from_repo(other)),
@@ -25,17 +25,17 @@ impl AuthService {
         // Seconds resolution, like `iat`: a token issued in the same second as the change stays valid.
         let changed = user.credentials_changed_at.and_utc().timestamp();
         let created = user.created_at.and_utc().timestamp();
-        if user.username.as_str() != claims.sub || claims.iat < changed || claims.iat < created {
+        if user.username.as_str() != claims.username || claims.issued_at < changed || claims.issued_at < created {
             tracing::info!(user_id = user.id.0, "refused a token issued before the account's last change");
             return Err(refused());
         }
-        Ok(CurrentUser { id: user.id, username: user.username, role: user.role })
+        Ok(Actor::session(user.id, user.username, user.role))
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use gifshelf_domain::auth::Claims;
+    use gifshelf_domain::auth::SessionClaims;
     use gifshelf_domain::ports::TokenError;
     use gifshelf_domain::user::{Role, Username};
     use gifshelf_domain::RepoError;
@@ -44,9 +44,9 @@ mod tests {
     use crate::auth::AuthConfig;
     use crate::AppError;
 
-    fn claims(sub: &str, iat: chrono::NaiveDateTime) -> Claims {
-        let iat = iat.and_utc().timestamp();
-        Claims { sub: sub.into(), roles: "ROLE_USER,ROLE_ADMIN".into(), iat, exp: iat + 3600 }
+    fn claims(username: &str, issued: chrono::NaiveDateTime) -> SessionClaims {
+        let issued_at = issued.and_utc().timestamp();
+        SessionClaims { username: username.into(), role: Role::Admin, issued_at, expires_at: issued_at + 3600 }
     }
 
     #[tokio::test]

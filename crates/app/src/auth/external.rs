@@ -121,7 +121,7 @@ mod tests {
     }
 
     fn tokens(m: &mut Mocks) {
-        m.tokens.expect_issue().returning(|c| Ok(format!("token-for-{}", c.sub)));
+        m.tokens.expect_issue().returning(|c| Ok(format!("token-for-{}", c.username)));
     }
 
     #[tokio::test]
@@ -145,10 +145,7 @@ mod tests {
             .expect_find_by_identity()
             .withf(|iss, sub| iss == "https://accounts.google.com" && sub == "1234567890")
             .returning(|_, _| Ok(user("alice", Role::Admin)));
-        m.tokens
-            .expect_issue()
-            .withf(|c| c.sub == "alice" && c.roles == "ROLE_USER,ROLE_ADMIN")
-            .returning(|_| Ok("t".into()));
+        m.tokens.expect_issue().withf(|c| c.username == "alice" && c.role == Role::Admin).returning(|_| Ok("t".into()));
         let token = with_verifier(m, Ok(identity(false))).sign_in_with_id_token("id").await;
         assert_eq!(token.ok().as_deref(), Some("t"));
     }

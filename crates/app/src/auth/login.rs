@@ -81,10 +81,10 @@ mod tests {
         m.tokens
             .expect_issue()
             .withf(|c| {
-                c.sub == "alice"
-                    && c.roles == "ROLE_USER,ROLE_ADMIN"
-                    && c.iat == at(10, 0, 0).and_utc().timestamp()
-                    && c.exp == c.iat + 24 * 3600
+                c.username == "alice"
+                    && c.role == Role::Admin
+                    && c.issued_at == at(10, 0, 0).and_utc().timestamp()
+                    && c.expires_at == c.issued_at + 24 * 3600
             })
             .returning(|_| Ok("signed".into()));
         let token = m.service(AuthConfig::default()).login("alice", "secret1", None).await;

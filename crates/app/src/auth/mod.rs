@@ -14,17 +14,41 @@ use gifshelf_domain::user::{Role, UserId, Username};
 pub use external::{GOOGLE_LOGIN_FAILED, GOOGLE_NOT_CONFIGURED};
 pub use throttle::{LoginThrottle, ThrottleConfig};
 
-/// The signed-in user a request acts for, as the database knows them now (not as the token said).
+/// How a caller proved who they are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Credential {
+    /// A session token from signing in (the bearer header, or the session cookie for media).
+    Session,
+}
+
+/// Who acts in a request and through what: the account, as the database knows it now (not as a
+/// token said), and the credential that opened it. Use cases take an `Actor`, never a token.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CurrentUser {
+pub struct Actor {
     pub id: UserId,
     pub username: Username,
     pub role: Role,
+    pub via: Credential,
 }
 
-impl CurrentUser {
+impl Actor {
+    /// A signed-in session of this account.
+    pub fn session(id: UserId, username: Username, role: Role) -> Self {
+        Self { id, username, role, via: Credential::Session }
+    }
+
     pub fn is_admin(&self) -> bool {
         self.role == Role::Admin
+    }
+
+    /// # Errors
+    /// `Forbidden` with the spec's sentence unless the account is an admin.
+    pub fn require_admin(&self) -> Result<(), crate::AppError> {
+        if self.is_admin() {
+            Ok(())
+        } else {
+            Err(crate::AppError::Forbidden("This needs an administrator account.".into()))
+        }
     }
 }
 
@@ -85,11 +109,11 @@ impl AuthService {
     /// Issues a session token for `user` as of now.
     pub(crate) fn issue_token(&self, username: &Username, role: Role) -> Result<String, crate::AppError> {
         let now = self.clock.now().and_utc().timestamp();
-        let claims = gifshelf_domain::auth::Claims {
-            sub: username.as_str().to_owned(),
-            roles: role.claim().to_owned(),
-            iat: now,
-            exp: now + self.config.token_ttl.num_seconds(),
+        let claims = gifshelf_domain::auth::SessionClaims {
+            username: username.as_str().to_owned(),
+            role,
+            issued_at: now,
+            expires_at: now + self.config.token_ttl.num_seconds(),
         };
         Ok(self.tokens.issue(&claims)?)
     }

@@ -1,7 +1,7 @@
 use gifshelf_domain::gif::GifId;
 
 use super::{gif_not_found, GifService};
-use crate::auth::CurrentUser;
+use crate::auth::Actor;
 use crate::AppError;
 
 impl GifService {
@@ -11,7 +11,7 @@ impl GifService {
     /// # Errors
     /// `NotFound`, `Forbidden` for anyone but the owner.
     #[tracing::instrument(skip_all, fields(user_id = current.id.0, gif_id = id.0))]
-    pub async fn delete(&self, current: &CurrentUser, id: GifId) -> Result<(), AppError> {
+    pub async fn delete(&self, current: &Actor, id: GifId) -> Result<(), AppError> {
         let existing = self.gifs.find(id).await.map_err(gif_not_found)?;
         if existing.uploader_id != current.id {
             return Err(AppError::Forbidden("Only the uploader can delete this GIF.".into()));
@@ -29,12 +29,12 @@ mod tests {
     use gifshelf_domain::gif::GifId;
     use gifshelf_domain::user::{Role, UserId, Username};
 
-    use crate::auth::CurrentUser;
+    use crate::auth::Actor;
     use crate::gifs::test_support::{gif, Mocks};
     use crate::AppError;
 
-    fn user(id: i64, role: Role) -> CurrentUser {
-        CurrentUser { id: UserId(id), username: Username::from_trusted(format!("u{id}")), role }
+    fn user(id: i64, role: Role) -> Actor {
+        Actor::session(UserId(id), Username::from_trusted(format!("u{id}")), role)
     }
 
     #[tokio::test]

@@ -1,7 +1,7 @@
 use gifshelf_domain::gif::{Description, Gif, GifEdit, GifId, TagName, Title};
 
 use super::{gif_not_found, GifService};
-use crate::auth::CurrentUser;
+use crate::auth::Actor;
 use crate::AppError;
 
 impl GifService {
@@ -12,7 +12,7 @@ impl GifService {
     #[tracing::instrument(skip_all, fields(user_id = current.id.0, gif_id = id.0))]
     pub async fn update(
         &self,
-        current: &CurrentUser,
+        current: &Actor,
         id: GifId,
         title: &str,
         description: &str,
@@ -36,12 +36,12 @@ mod tests {
     use gifshelf_domain::gif::GifId;
     use gifshelf_domain::user::{Role, UserId, Username};
 
-    use crate::auth::CurrentUser;
+    use crate::auth::Actor;
     use crate::gifs::test_support::{gif, Mocks};
     use crate::AppError;
 
-    fn user(id: i64, role: Role) -> CurrentUser {
-        CurrentUser { id: UserId(id), username: Username::from_trusted(format!("u{id}")), role }
+    fn user(id: i64, role: Role) -> Actor {
+        Actor::session(UserId(id), Username::from_trusted(format!("u{id}")), role)
     }
 
     #[tokio::test]

@@ -5,7 +5,7 @@ use gifshelf_domain::gif::{extension_for, Description, Gif, NewGif, Rendition, T
 use gifshelf_domain::media::{EncodedImage, MediaRejection};
 
 use super::GifService;
-use crate::auth::CurrentUser;
+use crate::auth::Actor;
 use crate::{AppError, MediaProblem};
 
 /// An upload as the HTTP layer received it.
@@ -25,7 +25,7 @@ impl GifService {
     /// `Validation` for the form, `BadMedia` for refused bytes, `Unavailable` when busy,
     /// `Internal` when storage fails (nothing is left behind).
     #[tracing::instrument(skip_all, fields(user_id = current.id.0, bytes = input.bytes.len()))]
-    pub async fn upload(&self, current: &CurrentUser, input: UploadInput) -> Result<Gif, AppError> {
+    pub async fn upload(&self, current: &Actor, input: UploadInput) -> Result<Gif, AppError> {
         let title = Title::parse(&input.title)?;
         let description = Description::parse(&input.description)?;
         let tags = TagName::parse_list(&input.tags)?;
@@ -129,12 +129,12 @@ mod tests {
     use gifshelf_domain::RepoError;
 
     use super::UploadInput;
-    use crate::auth::CurrentUser;
+    use crate::auth::Actor;
     use crate::gifs::test_support::{gif, now, Mocks};
     use crate::{AppError, MediaProblem};
 
-    fn alice() -> CurrentUser {
-        CurrentUser { id: UserId(1), username: Username::from_trusted("alice".into()), role: Role::User }
+    fn alice() -> Actor {
+        Actor::session(UserId(1), Username::from_trusted("alice".into()), Role::User)
     }
 
     fn input(title: &str, tags: &[&str]) -> UploadInput {

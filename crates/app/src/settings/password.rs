@@ -1,7 +1,7 @@
 use gifshelf_domain::user::{Password, SETTINGS_PASSWORD_MISMATCH};
 
 use super::profile::account_gone;
-use crate::auth::{AuthService, CurrentUser};
+use crate::auth::{Actor, AuthService};
 use crate::AppError;
 
 impl AuthService {
@@ -13,7 +13,7 @@ impl AuthService {
     #[tracing::instrument(skip_all, fields(user_id = current.id.0))]
     pub async fn change_password(
         &self,
-        current: &CurrentUser,
+        current: &Actor,
         new_password: &str,
         confirm_password: &str,
     ) -> Result<String, AppError> {
@@ -33,11 +33,11 @@ mod tests {
     use gifshelf_domain::user::{PasswordHash, Role, UserId, Username};
 
     use crate::auth::test_support::{at, user, Mocks};
-    use crate::auth::{AuthConfig, CurrentUser};
+    use crate::auth::{Actor, AuthConfig};
     use crate::AppError;
 
-    fn alice() -> CurrentUser {
-        CurrentUser { id: UserId(7), username: Username::from_trusted("alice".into()), role: Role::User }
+    fn alice() -> Actor {
+        Actor::session(UserId(7), Username::from_trusted("alice".into()), Role::User)
     }
 
     #[tokio::test]
@@ -59,7 +59,7 @@ mod tests {
         m.users.expect_find_by_id().returning(|_| Ok(user("alice", Role::User)));
         m.tokens
             .expect_issue()
-            .withf(|c| c.iat == at(12, 0, 0).and_utc().timestamp())
+            .withf(|c| c.issued_at == at(12, 0, 0).and_utc().timestamp())
             .returning(|_| Ok("fresh".into()));
         let token = m.service(AuthConfig::default()).change_password(&alice(), "newsecret", "newsecret").await;
         assert_eq!(token.ok().as_deref(), Some("fresh"));

@@ -2,13 +2,13 @@ use gifshelf_domain::user::{Email, Username};
 use gifshelf_domain::{RepoError, Unique};
 
 use super::Profile;
-use crate::auth::{AuthService, CurrentUser};
+use crate::auth::{Actor, AuthService};
 use crate::AppError;
 
 impl AuthService {
     /// # Errors
     /// `Unauthorized` when the account no longer exists.
-    pub async fn profile(&self, current: &CurrentUser) -> Result<Profile, AppError> {
+    pub async fn profile(&self, current: &Actor) -> Result<Profile, AppError> {
         let user = self.users.find_by_id(current.id).await.map_err(account_gone)?;
         Ok(Profile { username: user.username.into_inner(), email: user.email.as_str().to_owned() })
     }
@@ -21,7 +21,7 @@ impl AuthService {
     #[tracing::instrument(skip_all, fields(user_id = current.id.0))]
     pub async fn update_profile(
         &self,
-        current: &CurrentUser,
+        current: &Actor,
         username: &str,
         email: Option<&str>,
     ) -> Result<Profile, AppError> {
@@ -60,11 +60,11 @@ mod tests {
     use gifshelf_domain::{RepoError, Unique};
 
     use crate::auth::test_support::{at, user, Mocks};
-    use crate::auth::{AuthConfig, CurrentUser};
+    use crate::auth::{Actor, AuthConfig};
     use crate::AppError;
 
-    fn alice() -> CurrentUser {
-        CurrentUser { id: UserId(7), username: Username::from_trusted("alice".into()), role: Role::User }
+    fn alice() -> Actor {
+        Actor::session(UserId(7), Username::from_trusted("alice".into()), Role::User)
     }
 
     #[tokio::test]

@@ -3,7 +3,7 @@ use gifshelf_domain::user::Registration;
 
 use crate::client::client_ip;
 use crate::dto::{GoogleLoginRequest, LoginRequest, ProfileDto, RegisterRequest, TokenResponse};
-use crate::extract::{bearer, AuthUser, NO_TOKEN};
+use crate::extract::{bearer, SignedIn, NO_TOKEN};
 use crate::session_cookie;
 use crate::{ApiError, AppState};
 
@@ -82,7 +82,7 @@ async fn google(
     security(("bearer" = []))
 )]
 #[post("/auth/session")]
-async fn session(state: web::Data<AppState>, _user: AuthUser, req: HttpRequest) -> Result<HttpResponse, ApiError> {
+async fn session(state: web::Data<AppState>, _user: SignedIn, req: HttpRequest) -> Result<HttpResponse, ApiError> {
     let token = bearer(&req).ok_or_else(|| ApiError::unauthorized(NO_TOKEN))?;
     Ok(HttpResponse::NoContent().insert_header(session_cookie::set(&req, &state.settings, &token)).finish())
 }

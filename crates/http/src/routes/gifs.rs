@@ -8,7 +8,7 @@ use serde::Deserialize;
 
 use crate::capped::CappedBody;
 use crate::dto::{ErrorCode, GifDto, GifUploadData, PagedGifs, UpdateGifRequest};
-use crate::extract::AuthUser;
+use crate::extract::SignedIn;
 use crate::{ApiError, AppState};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -56,7 +56,7 @@ async fn list(state: &AppState, filter: GifFilter, paging: &Paging) -> Result<Ht
 #[get("/gifs/dtos")]
 async fn list_all(
     state: web::Data<AppState>,
-    _user: AuthUser,
+    _user: SignedIn,
     paging: web::Query<Paging>,
 ) -> Result<HttpResponse, ApiError> {
     list(&state, GifFilter::All, &paging).await
@@ -74,7 +74,7 @@ async fn list_all(
 #[get("/gifs/dtos/tag/{tag}")]
 async fn list_by_tag(
     state: web::Data<AppState>,
-    _user: AuthUser,
+    _user: SignedIn,
     tag: web::Path<String>,
     paging: web::Query<Paging>,
 ) -> Result<HttpResponse, ApiError> {
@@ -94,7 +94,7 @@ async fn list_by_tag(
 #[get("/gifs/dtos/user/{username}")]
 async fn list_by_user(
     state: web::Data<AppState>,
-    _user: AuthUser,
+    _user: SignedIn,
     username: web::Path<String>,
     paging: web::Query<Paging>,
 ) -> Result<HttpResponse, ApiError> {
@@ -122,7 +122,7 @@ struct SearchTerm {
 #[get("/gifs/dtos/search")]
 async fn search(
     state: web::Data<AppState>,
-    _user: AuthUser,
+    _user: SignedIn,
     term: web::Query<SearchTerm>,
     paging: web::Query<Paging>,
 ) -> Result<HttpResponse, ApiError> {
@@ -141,7 +141,7 @@ async fn search(
     security(("bearer" = []))
 )]
 #[get("/gifs/dto/{id}")]
-async fn detail(state: web::Data<AppState>, _user: AuthUser, id: web::Path<i64>) -> Result<HttpResponse, ApiError> {
+async fn detail(state: web::Data<AppState>, _user: SignedIn, id: web::Path<i64>) -> Result<HttpResponse, ApiError> {
     let gif = state.gifs.view(GifId(*id)).await?;
     Ok(HttpResponse::Ok().json(GifDto::from(&gif)))
 }
@@ -220,7 +220,7 @@ async fn read_parts(parts: &mut Multipart, max: u64) -> Result<(Option<Vec<u8>>,
 #[post("/gifs")]
 async fn upload(
     state: web::Data<AppState>,
-    AuthUser(user): AuthUser,
+    SignedIn(user): SignedIn,
     req: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
@@ -281,7 +281,7 @@ async fn upload(
 #[put("/gifs/{id}")]
 async fn update(
     state: web::Data<AppState>,
-    AuthUser(user): AuthUser,
+    SignedIn(user): SignedIn,
     id: web::Path<i64>,
     body: web::Json<UpdateGifRequest>,
 ) -> Result<HttpResponse, ApiError> {
@@ -301,7 +301,7 @@ async fn update(
 #[delete("/gifs/{id}")]
 async fn remove(
     state: web::Data<AppState>,
-    AuthUser(user): AuthUser,
+    SignedIn(user): SignedIn,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {
     state.gifs.delete(&user, GifId(*id)).await?;

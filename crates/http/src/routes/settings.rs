@@ -1,7 +1,7 @@
 use actix_web::{get, put, web, HttpRequest, HttpResponse};
 
 use crate::dto::{ChangePasswordRequest, ProfileDto, TokenResponse, UpdateProfileRequest};
-use crate::extract::AuthUser;
+use crate::extract::SignedIn;
 use crate::{ApiError, AppState};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -17,7 +17,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     security(("bearer" = []))
 )]
 #[get("/settings/profile")]
-async fn get_profile(state: web::Data<AppState>, AuthUser(user): AuthUser) -> Result<HttpResponse, ApiError> {
+async fn get_profile(state: web::Data<AppState>, SignedIn(user): SignedIn) -> Result<HttpResponse, ApiError> {
     let profile = state.auth.profile(&user).await?;
     Ok(HttpResponse::Ok().json(ProfileDto { username: profile.username, email: profile.email }))
 }
@@ -35,7 +35,7 @@ async fn get_profile(state: web::Data<AppState>, AuthUser(user): AuthUser) -> Re
 #[put("/settings/profile")]
 async fn update_profile(
     state: web::Data<AppState>,
-    AuthUser(user): AuthUser,
+    SignedIn(user): SignedIn,
     body: web::Json<UpdateProfileRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let profile = state.auth.update_profile(&user, &body.username, body.email.as_deref()).await?;
@@ -55,7 +55,7 @@ async fn update_profile(
 #[put("/settings/password")]
 async fn change_password(
     state: web::Data<AppState>,
-    AuthUser(user): AuthUser,
+    SignedIn(user): SignedIn,
     req: HttpRequest,
     body: web::Json<ChangePasswordRequest>,
 ) -> Result<HttpResponse, ApiError> {

@@ -6,7 +6,7 @@ use gifshelf_domain::stats::GifStat;
 use serde::Deserialize;
 
 use crate::dto::{DetailedStats, GifStatRow, OverviewStats, UserStatRow};
-use crate::extract::AdminUser;
+use crate::extract::Admin;
 use crate::{ApiError, AppState};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -42,7 +42,7 @@ fn gif_rows(rows: Vec<GifStat>) -> Vec<GifStatRow> {
     security(("bearer" = []))
 )]
 #[get("/stats")]
-async fn overview(state: web::Data<AppState>, _admin: AdminUser) -> Result<HttpResponse, ApiError> {
+async fn overview(state: web::Data<AppState>, _admin: Admin) -> Result<HttpResponse, ApiError> {
     let o = state.stats.overview().await?;
     let f = o.figures;
     Ok(HttpResponse::Ok().json(OverviewStats {
@@ -74,7 +74,7 @@ async fn overview(state: web::Data<AppState>, _admin: AdminUser) -> Result<HttpR
     security(("bearer" = []))
 )]
 #[get("/stats/detailed")]
-async fn detailed(state: web::Data<AppState>, _admin: AdminUser) -> Result<HttpResponse, ApiError> {
+async fn detailed(state: web::Data<AppState>, _admin: Admin) -> Result<HttpResponse, ApiError> {
     let d = state.stats.detailed().await?;
     Ok(HttpResponse::Ok().json(DetailedStats {
         daily_uploads_last_week: d.daily_uploads.into_iter().map(|(day, n)| (day.to_string(), n.to_string())).collect(),
@@ -105,7 +105,7 @@ async fn detailed(state: web::Data<AppState>, _admin: AdminUser) -> Result<HttpR
 #[get("/stats/detailed/size/{range}")]
 async fn by_size(
     state: web::Data<AppState>,
-    _admin: AdminUser,
+    _admin: Admin,
     range: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     Ok(HttpResponse::Ok().json(gif_rows(state.stats.gifs_in_range(&range).await?)))
@@ -121,11 +121,7 @@ async fn by_size(
     security(("bearer" = []))
 )]
 #[get("/stats/detailed/tag/{tag}")]
-async fn by_tag(
-    state: web::Data<AppState>,
-    _admin: AdminUser,
-    tag: web::Path<String>,
-) -> Result<HttpResponse, ApiError> {
+async fn by_tag(state: web::Data<AppState>, _admin: Admin, tag: web::Path<String>) -> Result<HttpResponse, ApiError> {
     Ok(HttpResponse::Ok().json(gif_rows(state.stats.gifs_with_tag(&tag).await?)))
 }
 
@@ -141,7 +137,7 @@ async fn by_tag(
 #[get("/stats/detailed/activity/{level}")]
 async fn by_activity(
     state: web::Data<AppState>,
-    _admin: AdminUser,
+    _admin: Admin,
     level: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let users = state.stats.users_at_level(&level).await?;
@@ -168,7 +164,7 @@ struct TypeQuery {
 #[get("/stats/detailed/content-type")]
 async fn by_type(
     state: web::Data<AppState>,
-    _admin: AdminUser,
+    _admin: Admin,
     query: web::Query<TypeQuery>,
 ) -> Result<HttpResponse, ApiError> {
     Ok(HttpResponse::Ok().json(gif_rows(state.stats.gifs_of_type(&query.content_type).await?)))

@@ -3,7 +3,7 @@ use gifshelf_domain::gif::TagId;
 use serde::Deserialize;
 
 use crate::dto::{DeletedTagsResponse, TagDto};
-use crate::extract::{AdminUser, AuthUser};
+use crate::extract::{Admin, SignedIn};
 use crate::{ApiError, AppState};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -21,7 +21,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     security(("bearer" = []))
 )]
 #[get("/tags")]
-async fn list(state: web::Data<AppState>, _user: AuthUser) -> Result<HttpResponse, ApiError> {
+async fn list(state: web::Data<AppState>, _user: SignedIn) -> Result<HttpResponse, ApiError> {
     let tags = state.gifs.tags().await?;
     Ok(HttpResponse::Ok().json(tags.iter().map(TagDto::from).collect::<Vec<_>>()))
 }
@@ -36,7 +36,7 @@ async fn list(state: web::Data<AppState>, _user: AuthUser) -> Result<HttpRespons
     security(("bearer" = []))
 )]
 #[get("/tags/{name}")]
-async fn one(state: web::Data<AppState>, _user: AuthUser, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
+async fn one(state: web::Data<AppState>, _user: SignedIn, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
     let tag = state.gifs.tag(&name).await?;
     Ok(HttpResponse::Ok().json(TagDto::from(&tag)))
 }
@@ -60,7 +60,7 @@ struct NameQuery {
 #[post("/tags")]
 async fn create(
     state: web::Data<AppState>,
-    _user: AuthUser,
+    _user: SignedIn,
     query: web::Query<NameQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let tag = state.gifs.create_tag(&query.name).await?;
@@ -80,7 +80,7 @@ async fn create(
 #[put("/tags/{id}")]
 async fn rename(
     state: web::Data<AppState>,
-    _admin: AdminUser,
+    _admin: Admin,
     id: web::Path<i64>,
     query: web::Query<NameQuery>,
 ) -> Result<HttpResponse, ApiError> {
@@ -99,7 +99,7 @@ async fn rename(
     security(("bearer" = []))
 )]
 #[delete("/tags/{id}")]
-async fn remove(state: web::Data<AppState>, _admin: AdminUser, id: web::Path<i64>) -> Result<HttpResponse, ApiError> {
+async fn remove(state: web::Data<AppState>, _admin: Admin, id: web::Path<i64>) -> Result<HttpResponse, ApiError> {
     state.gifs.delete_tag(TagId(*id)).await?;
     Ok(HttpResponse::NoContent().finish())
 }
@@ -114,7 +114,7 @@ async fn remove(state: web::Data<AppState>, _admin: AdminUser, id: web::Path<i64
     security(("bearer" = []))
 )]
 #[delete("/tags/empty")]
-async fn delete_empty(state: web::Data<AppState>, _admin: AdminUser) -> Result<HttpResponse, ApiError> {
+async fn delete_empty(state: web::Data<AppState>, _admin: Admin) -> Result<HttpResponse, ApiError> {
     let deleted = state.gifs.delete_empty_tags().await?;
     Ok(HttpResponse::Ok().json(DeletedTagsResponse { deleted_ids: deleted.into_iter().map(|id| id.0).collect() }))
 }
