@@ -23,6 +23,7 @@ pub const UNIQUE_CONSTRAINTS: &[(&str, &str, Unique)] = &[
     ("gifs_share_id_uq", "gifs.share_id", Unique::ShareId),
     ("tags_name_uq", "tags.name", Unique::TagName),
     ("gif_tags_pkey", "gif_tags.gif_id, gif_tags.tag_id", Unique::GifTag),
+    ("gif_renditions_pkey", "gif_renditions.gif_id, gif_renditions.kind", Unique::Rendition),
 ];
 
 /// The rule a unique violation broke: by constraint name (PostgreSQL) or by the exact column list

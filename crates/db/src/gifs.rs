@@ -7,7 +7,8 @@ use async_trait::async_trait;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use gifshelf_domain::gif::{
-    Description, Gif, GifEdit, GifFilter, GifId, NewGif, Page, PageRequest, Rendition, TagId, TagName, TagRef, Title,
+    Description, Gif, GifEdit, GifFilter, GifId, NewGif, Page, PageRequest, Rendition, RenditionKind, Renditions,
+    TagId, TagName, TagRef, Title,
 };
 use gifshelf_domain::ports::GifRepository;
 use gifshelf_domain::user::{UserId, Username};
@@ -15,7 +16,7 @@ use gifshelf_domain::RepoError;
 
 use crate::connection::{write_tx, AnyConnection, Database};
 use crate::error::repo_error;
-use crate::schema::{gif_tags, gifs, tags, users};
+use crate::schema::{gif_renditions, gif_tags, gifs, tags, users};
 use crate::search;
 use crate::tags::ensure_tags;
 
@@ -30,25 +31,49 @@ struct GifRow {
     uploaded_at: NaiveDateTime,
     view_count: i64,
     frame_count: i32,
+}
+
+#[derive(Queryable, Selectable, Insertable)]
+#[diesel(table_name = gif_renditions)]
+struct RenditionRow {
+    gif_id: i64,
+    kind: String,
+    blob_key: String,
     content_type: String,
-    content_key: String,
-    content_size: i64,
-    content_width: i32,
-    content_height: i32,
-    thumbnail_type: String,
-    thumbnail_key: String,
-    thumbnail_size: i64,
-    thumbnail_width: i32,
-    thumbnail_height: i32,
-    static_type: String,
-    static_key: String,
-    static_size: i64,
-    static_width: i32,
-    static_height: i32,
+    size: i64,
+    width: i32,
+    height: i32,
+}
+
+impl RenditionRow {
+    fn of(gif_id: i64, r: &Rendition) -> Self {
+        Self {
+            gif_id,
+            kind: r.kind.as_str().to_owned(),
+            blob_key: r.key.clone(),
+            content_type: r.content_type.clone(),
+            size: r.size,
+            width: r.width,
+            height: r.height,
+        }
+    }
+
+    /// `None` for a kind this version does not know (a newer version wrote it): the row stays and
+    /// its blob stays referenced (fsck keeps it), but nothing here serves it.
+    fn into_rendition(self) -> Option<Rendition> {
+        Some(Rendition {
+            kind: RenditionKind::parse(&self.kind)?,
+            key: self.blob_key,
+            content_type: self.content_type,
+            size: self.size,
+            width: self.width,
+            height: self.height,
+        })
+    }
 }
 
 impl GifRow {
-    fn into_gif(self, uploader: String, tags: Vec<TagRef>) -> Gif {
+    fn into_gif(self, uploader: String, tags: Vec<TagRef>, renditions: Vec<Rendition>) -> Gif {
         Gif {
             id: GifId(self.id),
             share_id: self.share_id,
@@ -60,32 +85,13 @@ impl GifRow {
             uploader: Username::from_trusted(uploader),
             uploaded_at: self.uploaded_at,
             frame_count: self.frame_count,
-            content: Rendition {
-                key: self.content_key,
-                content_type: self.content_type,
-                size: self.content_size,
-                width: self.content_width,
-                height: self.content_height,
-            },
-            thumbnail: Rendition {
-                key: self.thumbnail_key,
-                content_type: self.thumbnail_type,
-                size: self.thumbnail_size,
-                width: self.thumbnail_width,
-                height: self.thumbnail_height,
-            },
-            static_thumbnail: Rendition {
-                key: self.static_key,
-                content_type: self.static_type,
-                size: self.static_size,
-                width: self.static_width,
-                height: self.static_height,
-            },
+            renditions: Renditions::new(renditions),
         }
     }
 }
 
-/// Loads the GIFs with these ids, in this order, with uploaders and tags (three queries at most).
+/// Loads the GIFs with these ids, in this order, with uploaders, tags and renditions (three queries,
+/// whatever the number of GIFs).
 pub(crate) fn load_many(conn: &mut AnyConnection, ids: &[i64]) -> Result<Vec<Gif>, RepoError> {
     if ids.is_empty() {
         return Ok(Vec::new());
@@ -103,15 +109,28 @@ pub(crate) fn load_many(conn: &mut AnyConnection, ids: &[i64]) -> Result<Vec<Gif
         .order(tags::name.asc())
         .load(conn)
         .map_err(repo_error)?;
+    let files: Vec<RenditionRow> = gif_renditions::table
+        .filter(gif_renditions::gif_id.eq_any(ids))
+        .select(RenditionRow::as_select())
+        .load(conn)
+        .map_err(repo_error)?;
     let mut tags_of: HashMap<i64, Vec<TagRef>> = HashMap::new();
     for (gif_id, tag_id, name) in links {
         tags_of.entry(gif_id).or_default().push(TagRef { id: TagId(tag_id), name: TagName::from_trusted(name) });
+    }
+    let mut renditions_of: HashMap<i64, Vec<Rendition>> = HashMap::new();
+    for row in files {
+        let gif_id = row.gif_id;
+        if let Some(rendition) = row.into_rendition() {
+            renditions_of.entry(gif_id).or_default().push(rendition);
+        }
     }
     let mut by_id: HashMap<i64, Gif> = rows
         .into_iter()
         .map(|(row, uploader)| {
             let id = row.id;
-            (id, row.into_gif(uploader, tags_of.remove(&id).unwrap_or_default()))
+            let tags = tags_of.remove(&id).unwrap_or_default();
+            (id, row.into_gif(uploader, tags, renditions_of.remove(&id).unwrap_or_default()))
         })
         .collect();
     Ok(ids.iter().filter_map(|id| by_id.remove(id)).collect())
@@ -209,43 +228,32 @@ impl GifRepository for Database {
         self.run(move |conn| {
             write_tx(conn, |conn| {
                 let text = search_text(&gif.title, &gif.description, &gif.tags);
+                let original = gif
+                    .renditions
+                    .get(RenditionKind::Original)
+                    .ok_or_else(|| RepoError::other("a GIF needs its original rendition"))?;
                 let id: i64 = diesel::insert_into(gifs::table)
                     .values((
-                        (
-                            gifs::share_id.eq(&gif.share_id),
-                            gifs::title.eq(gif.title.as_str()),
-                            gifs::description.eq(gif.description.as_str()),
-                            gifs::uploader_id.eq(gif.uploader_id.0),
-                            gifs::uploaded_at.eq(gif.uploaded_at),
-                            gifs::view_count.eq(0_i64),
-                            gifs::frame_count.eq(gif.frame_count),
-                            gifs::search_text.eq(&text),
-                        ),
-                        (
-                            gifs::content_type.eq(&gif.content.content_type),
-                            gifs::content_key.eq(&gif.content.key),
-                            gifs::content_size.eq(gif.content.size),
-                            gifs::content_width.eq(gif.content.width),
-                            gifs::content_height.eq(gif.content.height),
-                        ),
-                        (
-                            gifs::thumbnail_type.eq(&gif.thumbnail.content_type),
-                            gifs::thumbnail_key.eq(&gif.thumbnail.key),
-                            gifs::thumbnail_size.eq(gif.thumbnail.size),
-                            gifs::thumbnail_width.eq(gif.thumbnail.width),
-                            gifs::thumbnail_height.eq(gif.thumbnail.height),
-                        ),
-                        (
-                            gifs::static_type.eq(&gif.static_thumbnail.content_type),
-                            gifs::static_key.eq(&gif.static_thumbnail.key),
-                            gifs::static_size.eq(gif.static_thumbnail.size),
-                            gifs::static_width.eq(gif.static_thumbnail.width),
-                            gifs::static_height.eq(gif.static_thumbnail.height),
-                        ),
+                        gifs::share_id.eq(&gif.share_id),
+                        gifs::title.eq(gif.title.as_str()),
+                        gifs::description.eq(gif.description.as_str()),
+                        gifs::uploader_id.eq(gif.uploader_id.0),
+                        gifs::uploaded_at.eq(gif.uploaded_at),
+                        gifs::view_count.eq(0_i64),
+                        gifs::frame_count.eq(gif.frame_count),
+                        gifs::content_type.eq(&original.content_type),
+                        gifs::content_size.eq(original.size),
+                        gifs::search_text.eq(&text),
                     ))
                     .returning(gifs::id)
                     .get_result(conn)
                     .map_err(repo_error)?;
+                for rendition in gif.renditions.iter() {
+                    diesel::insert_into(gif_renditions::table)
+                        .values(RenditionRow::of(id, rendition))
+                        .execute(conn)
+                        .map_err(repo_error)?;
+                }
                 link_tags(conn, id, &gif.tags, gif.uploaded_at)?;
                 load_one(conn, id)
             })
@@ -304,6 +312,9 @@ impl GifRepository for Database {
             write_tx(conn, |conn| {
                 let gif = load_one(conn, id.0)?;
                 diesel::delete(gif_tags::table.filter(gif_tags::gif_id.eq(id.0))).execute(conn).map_err(repo_error)?;
+                diesel::delete(gif_renditions::table.filter(gif_renditions::gif_id.eq(id.0)))
+                    .execute(conn)
+                    .map_err(repo_error)?;
                 diesel::delete(gifs::table.find(id.0)).execute(conn).map_err(repo_error)?;
                 Ok(gif)
             })
@@ -327,13 +338,6 @@ impl GifRepository for Database {
     }
 
     async fn all_blob_keys(&self) -> Result<Vec<String>, RepoError> {
-        self.run(|conn| {
-            let rows: Vec<(String, String, String)> = gifs::table
-                .select((gifs::content_key, gifs::thumbnail_key, gifs::static_key))
-                .load(conn)
-                .map_err(repo_error)?;
-            Ok(rows.into_iter().flat_map(|(a, b, c)| [a, b, c]).collect())
-        })
-        .await
+        self.run(|conn| gif_renditions::table.select(gif_renditions::blob_key).load(conn).map_err(repo_error)).await
     }
 }

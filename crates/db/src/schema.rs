@@ -23,22 +23,21 @@ diesel::table! {
         uploaded_at -> Timestamp,
         view_count -> BigInt,
         content_type -> Text,
-        content_key -> Text,
         content_size -> BigInt,
-        content_width -> Integer,
-        content_height -> Integer,
         frame_count -> Integer,
-        thumbnail_type -> Text,
-        thumbnail_key -> Text,
-        thumbnail_size -> BigInt,
-        thumbnail_width -> Integer,
-        thumbnail_height -> Integer,
-        static_type -> Text,
-        static_key -> Text,
-        static_size -> BigInt,
-        static_width -> Integer,
-        static_height -> Integer,
         search_text -> Text,
+    }
+}
+
+diesel::table! {
+    gif_renditions (gif_id, kind) {
+        gif_id -> BigInt,
+        kind -> Text,
+        blob_key -> Text,
+        content_type -> Text,
+        size -> BigInt,
+        width -> Integer,
+        height -> Integer,
     }
 }
 
@@ -59,6 +58,7 @@ diesel::table! {
 
 diesel::joinable!(gifs -> users (uploader_id));
 diesel::joinable!(gif_tags -> gifs (gif_id));
+diesel::joinable!(gif_renditions -> gifs (gif_id));
 diesel::joinable!(gif_tags -> tags (tag_id));
 
 diesel::table! {
@@ -72,4 +72,4 @@ diesel::table! {
 }
 
 diesel::joinable!(user_identities -> users (user_id));
-diesel::allow_tables_to_appear_in_same_query!(users, gifs, tags, gif_tags, user_identities);
+diesel::allow_tables_to_appear_in_same_query!(users, gifs, gif_renditions, tags, gif_tags, user_identities);

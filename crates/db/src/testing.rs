@@ -139,9 +139,10 @@ pub fn seed(db: &Database, users: usize, gifs: usize, tags: usize) -> Result<(),
     for chunk_start in (0..gifs).step_by(1000) {
         let mut gif_sql = String::from(
             "INSERT INTO gifs (id, share_id, title, description, uploader_id, uploaded_at, view_count, content_type, \
-             content_key, content_size, content_width, content_height, frame_count, thumbnail_type, thumbnail_key, \
-             thumbnail_size, thumbnail_width, thumbnail_height, static_type, static_key, static_size, static_width, \
-             static_height, search_text) VALUES ",
+             content_size, frame_count, search_text) VALUES ",
+        );
+        let mut rendition_sql = String::from(
+            "INSERT INTO gif_renditions (gif_id, kind, blob_key, content_type, size, width, height) VALUES ",
         );
         let mut link_sql = String::from("INSERT INTO gif_tags (gif_id, tag_id) VALUES ");
         let mut links = 0;
@@ -171,14 +172,24 @@ pub fn seed(db: &Database, users: usize, gifs: usize, tags: usize) -> Result<(),
             let search = format!("{title}\n{description}\n{}", tag_names.join("\n")).to_lowercase();
             let _ = write!(
                 gif_sql,
-                "{}({id}, 'share{id}', '{title}', '{description}', {uploader}, '{}', {}, 'image/gif', 'k/{id}/o', {size}, \
-                 320, 240, 10, 'image/gif', 'k/{id}/t', 5000, 320, 240, 'image/png', 'k/{id}/s', 800, 320, 240, '{search}')",
+                "{}({id}, 'share{id}', '{title}', '{description}', {uploader}, '{}', {}, 'image/gif', {size}, 10, \
+                 '{search}')",
                 if g > chunk_start { "," } else { "" },
                 when.format("%Y-%m-%d %H:%M:%S"),
                 next() % 1000,
             );
+            let _ = write!(
+                rendition_sql,
+                "{}({id}, 'original', 'k/{id}/o', 'image/gif', {size}, 320, 240), \
+                 ({id}, 'thumbnail', 'k/{id}/t', 'image/gif', 5000, 320, 240), \
+                 ({id}, 'still', 'k/{id}/s', 'image/png', 800, 320, 240)",
+                if g > chunk_start { "," } else { "" },
+            );
         }
         statements.push(gif_sql);
+        if gifs > chunk_start {
+            statements.push(rendition_sql);
+        }
         if links > 0 {
             statements.push(link_sql);
         }

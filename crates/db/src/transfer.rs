@@ -27,7 +27,7 @@ use diesel_migrations::{embed_migrations, EmbeddedMigrations};
 use serde::{Deserialize, Serialize};
 
 use crate::connection::{in_transaction, AnyConnection, Database};
-use crate::schema::{gif_tags, gifs, tags, user_identities, users};
+use crate::schema::{gif_renditions, gif_tags, gifs, tags, user_identities, users};
 
 /// The first line's `format`.
 pub const FORMAT: &str = "gifshelf-export";
@@ -38,7 +38,7 @@ pub const VERSION: u32 = 1;
 const PAGE: i64 = 500;
 
 /// The tables, in dependency order (a row's references come before it).
-pub const TABLES: [&str; 5] = ["users", "user_identities", "tags", "gifs", "gif_tags"];
+pub const TABLES: [&str; 6] = ["users", "user_identities", "tags", "gifs", "gif_renditions", "gif_tags"];
 
 /// Tables whose `id` comes from a sequence (PostgreSQL) or AUTOINCREMENT (SQLite).
 const SERIAL_TABLES: [&str; 3] = ["users", "tags", "gifs"];
@@ -141,22 +141,22 @@ struct GifRow {
     uploaded_at: NaiveDateTime,
     view_count: i64,
     content_type: String,
-    content_key: String,
     content_size: i64,
-    content_width: i32,
-    content_height: i32,
     frame_count: i32,
-    thumbnail_type: String,
-    thumbnail_key: String,
-    thumbnail_size: i64,
-    thumbnail_width: i32,
-    thumbnail_height: i32,
-    static_type: String,
-    static_key: String,
-    static_size: i64,
-    static_width: i32,
-    static_height: i32,
     search_text: String,
+}
+
+#[derive(Debug, Default, Queryable, QueryableByName, Selectable, Insertable, Serialize, Deserialize)]
+#[diesel(table_name = gif_renditions, check_for_backend(diesel::sqlite::Sqlite, diesel::pg::Pg))]
+#[serde(deny_unknown_fields)]
+struct RenditionRow {
+    gif_id: i64,
+    kind: String,
+    blob_key: String,
+    content_type: String,
+    size: i64,
+    width: i32,
+    height: i32,
 }
 
 #[derive(Debug, Default, Queryable, Selectable, Insertable, Serialize, Deserialize)]
@@ -179,6 +179,8 @@ enum Row {
     Tags(TagRow),
     #[serde(rename = "gifs")]
     Gifs(GifRow),
+    #[serde(rename = "gif_renditions")]
+    GifRenditions(RenditionRow),
     #[serde(rename = "gif_tags")]
     GifTags(GifTagRow),
 }
@@ -191,7 +193,8 @@ impl Row {
             Row::UserIdentities(_) => 1,
             Row::Tags(_) => 2,
             Row::Gifs(_) => 3,
-            Row::GifTags(_) => 4,
+            Row::GifRenditions(_) => 4,
+            Row::GifTags(_) => 5,
         }
     }
 }
@@ -271,21 +274,8 @@ id_table!(
         "uploaded_at",
         "view_count",
         "content_type",
-        "content_key",
         "content_size",
-        "content_width",
-        "content_height",
         "frame_count",
-        "thumbnail_type",
-        "thumbnail_key",
-        "thumbnail_size",
-        "thumbnail_width",
-        "thumbnail_height",
-        "static_type",
-        "static_key",
-        "static_size",
-        "static_width",
-        "static_height",
         "search_text",
     ]
 );
@@ -331,6 +321,45 @@ impl Table for IdentityRow {
     }
 }
 
+impl Table for RenditionRow {
+    const NAME: &'static str = "gif_renditions";
+    const COLUMNS: &'static [&'static str] = &["gif_id", "kind", "blob_key", "content_type", "size", "width", "height"];
+    type Key = (i64, String);
+    fn key(&self) -> (i64, String) {
+        (self.gif_id, self.kind.clone())
+    }
+    fn page(conn: &mut AnyConnection, after: Option<&(i64, String)>) -> QueryResult<Vec<Self>> {
+        let (gif_id, kind) = after.cloned().unwrap_or((i64::MIN, String::new()));
+        // Text in code point order on both backends, as for identities.
+        match conn {
+            AnyConnection::Sqlite(c) => diesel::sql_query(
+                "SELECT gif_id, kind, blob_key, content_type, size, width, height FROM gif_renditions \
+                 WHERE gif_id > ? OR (gif_id = ? AND kind > ?) ORDER BY gif_id, kind LIMIT ?",
+            )
+            .bind::<BigInt, _>(gif_id)
+            .bind::<BigInt, _>(gif_id)
+            .bind::<Text, _>(kind)
+            .bind::<BigInt, _>(PAGE)
+            .load(c),
+            AnyConnection::Postgresql(c) => diesel::sql_query(
+                "SELECT gif_id, kind, blob_key, content_type, size, width, height FROM gif_renditions \
+                 WHERE gif_id > $1 OR (gif_id = $1 AND kind COLLATE \"C\" > $2) \
+                 ORDER BY gif_id, kind COLLATE \"C\" LIMIT $3",
+            )
+            .bind::<BigInt, _>(gif_id)
+            .bind::<Text, _>(kind)
+            .bind::<BigInt, _>(PAGE)
+            .load(c),
+        }
+    }
+    fn insert(conn: &mut AnyConnection, rows: &[Self]) -> QueryResult<usize> {
+        insert_rows!(conn, gif_renditions::table, rows)
+    }
+    fn into_row(self) -> Row {
+        Row::GifRenditions(self)
+    }
+}
+
 impl Table for GifTagRow {
     const NAME: &'static str = "gif_tags";
     const COLUMNS: &'static [&'static str] = &["gif_id", "tag_id"];
@@ -356,12 +385,13 @@ impl Table for GifTagRow {
 }
 
 /// The columns of every table, in `TABLES` order.
-fn known_columns() -> [(&'static str, &'static [&'static str]); 5] {
+fn known_columns() -> [(&'static str, &'static [&'static str]); 6] {
     [
         (UserRow::NAME, UserRow::COLUMNS),
         (IdentityRow::NAME, IdentityRow::COLUMNS),
         (TagRow::NAME, TagRow::COLUMNS),
         (GifRow::NAME, GifRow::COLUMNS),
+        (RenditionRow::NAME, RenditionRow::COLUMNS),
         (GifTagRow::NAME, GifTagRow::COLUMNS),
     ]
 }
@@ -604,6 +634,7 @@ fn export_on(
             (IdentityRow::NAME, export_table::<IdentityRow>(conn, &mut writer, progress)?),
             (TagRow::NAME, export_table::<TagRow>(conn, &mut writer, progress)?),
             (GifRow::NAME, export_table::<GifRow>(conn, &mut writer, progress)?),
+            (RenditionRow::NAME, export_table::<RenditionRow>(conn, &mut writer, progress)?),
             (GifTagRow::NAME, export_table::<GifTagRow>(conn, &mut writer, progress)?),
         ];
         let mut sequences = BTreeMap::new();
@@ -647,6 +678,7 @@ struct Pending {
     identities: Vec<IdentityRow>,
     tags: Vec<TagRow>,
     gifs: Vec<GifRow>,
+    renditions: Vec<RenditionRow>,
     gif_tags: Vec<GifTagRow>,
     len: usize,
 }
@@ -658,6 +690,7 @@ impl Pending {
             Row::UserIdentities(r) => self.identities.push(r),
             Row::Tags(r) => self.tags.push(r),
             Row::Gifs(r) => self.gifs.push(r),
+            Row::GifRenditions(r) => self.renditions.push(r),
             Row::GifTags(r) => self.gif_tags.push(r),
         }
         self.len += 1;
@@ -685,6 +718,7 @@ impl Pending {
         insert(conn, &mut self.identities, line)?;
         insert(conn, &mut self.tags, line)?;
         insert(conn, &mut self.gifs, line)?;
+        insert(conn, &mut self.renditions, line)?;
         insert(conn, &mut self.gif_tags, line)?;
         self.len = 0;
         Ok(())

@@ -7,7 +7,9 @@ use gifshelf_db::testing::TestDb;
 use gifshelf_db::transfer::{self, Progress, Summary, TransferError};
 use gifshelf_db::Database;
 use gifshelf_domain::auth::ExternalIdentity;
-use gifshelf_domain::gif::{Description, GifEdit, GifFilter, GifId, NewGif, PageRequest, Rendition, TagName, Title};
+use gifshelf_domain::gif::{
+    Description, GifEdit, GifFilter, GifId, NewGif, PageRequest, Rendition, RenditionKind, Renditions, TagName, Title,
+};
 use gifshelf_domain::ports::{GifRepository, TagRepository, UserRepository};
 use gifshelf_domain::user::{Email, NewUser, PasswordHash, Role, UserId, Username};
 use gifshelf_domain::RepoError;
@@ -40,8 +42,9 @@ fn google(subject: &str, email: Option<&str>) -> ExternalIdentity {
     }
 }
 
-fn rendition(n: i64, what: &str, size: i64) -> Rendition {
+fn rendition(kind: RenditionKind, n: i64, what: &str, size: i64) -> Rendition {
     Rendition {
+        kind,
         key: format!("gifs/p{n}/{what}"),
         content_type: "image/gif".into(),
         size,
@@ -59,9 +62,11 @@ fn new_gif(uploader: UserId, n: i64, title: &str, description: &str, tags: &[&st
         uploader_id: uploader,
         uploaded_at: t0() + Duration::minutes(n) + Duration::microseconds(n * 7),
         frame_count: 5 + n as i32,
-        content: rendition(n, "original.gif", 1_000_000 + n),
-        thumbnail: rendition(n, "thumbnail.gif", 500 + n),
-        static_thumbnail: Rendition { content_type: "image/png".into(), ..rendition(n, "static.png", 100 + n) },
+        renditions: Renditions::new([
+            rendition(RenditionKind::Original, n, "original.gif", 1_000_000 + n),
+            rendition(RenditionKind::Thumbnail, n, "thumbnail.gif", 500 + n),
+            Rendition { content_type: "image/png".into(), ..rendition(RenditionKind::Still, n, "static.png", 100 + n) },
+        ]),
     }
 }
 
@@ -160,7 +165,8 @@ async fn move_instance(source: &Database, target: &Database) {
     assert!(lines.iter().any(|l| l.contains("\"password_hash\":\"$2b$12$new.hash\"")), "hashes are in the file");
 
     let summary = ok(import(target, &file));
-    let expected = [("users", 4), ("user_identities", 2), ("tags", 7), ("gifs", 4), ("gif_tags", 6)];
+    let expected =
+        [("users", 4), ("user_identities", 2), ("tags", 7), ("gifs", 4), ("gif_renditions", 12), ("gif_tags", 6)];
     for (table, n) in expected {
         assert_eq!(count(&summary, table), n, "{table}: {summary:?}");
     }
@@ -359,7 +365,7 @@ async fn a_file_that_is_not_this_export_format_is_refused() {
             String::from_utf8_lossy(bytes)
         );
     }
-    let other_schema = with_header(header.replace("_identities\"", "_something_newer\""));
+    let other_schema = with_header(header.replace("_renditions\"", "_something_newer\""));
     assert!(other_schema != text.as_bytes());
     let result = import(&target.db, &other_schema);
     assert!(matches!(result, Err(TransferError::SchemaMismatch { .. })), "{result:?}");

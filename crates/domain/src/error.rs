@@ -36,6 +36,8 @@ pub enum Unique {
     TagName,
     /// A GIF carries a tag once.
     GifTag,
+    /// A GIF has one rendition of each kind.
+    Rendition,
 }
 
 impl Unique {
@@ -48,6 +50,7 @@ impl Unique {
             Unique::ShareId => "share id",
             Unique::TagName => "tag",
             Unique::GifTag => "tag link",
+            Unique::Rendition => "rendition",
         }
     }
 }

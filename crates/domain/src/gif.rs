@@ -145,9 +145,40 @@ pub fn extension_for(content_type: &str) -> Option<&'static str> {
     }
 }
 
-/// One stored image file of a GIF.
+/// The kinds of file a GIF is kept as. A new kind (a video, a size a chat client asks for) is one
+/// variant here; it is stored as one more row, never as new columns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RenditionKind {
+    /// The bytes as uploaded (metadata aside).
+    Original,
+    /// Every frame, at most 320 px wide.
+    Thumbnail,
+    /// The first frame, same width, a still format.
+    Still,
+}
+
+impl RenditionKind {
+    /// Every kind, in a stable order.
+    pub const ALL: [Self; 3] = [Self::Original, Self::Thumbnail, Self::Still];
+
+    /// The name stored and shown (`original`, `thumbnail`, `still`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Original => "original",
+            Self::Thumbnail => "thumbnail",
+            Self::Still => "still",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.as_str() == name)
+    }
+}
+
+/// One stored file of a GIF.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rendition {
+    pub kind: RenditionKind,
     /// Where the bytes live in the blob store; chosen by the server, never from a file name.
     pub key: String,
     pub content_type: String,
@@ -156,7 +187,47 @@ pub struct Rendition {
     pub height: i32,
 }
 
-/// A stored GIF (or still image) with its three renditions.
+impl Rendition {
+    /// The extension that matches the stored bytes (`bin` for a type we never store).
+    pub fn extension(&self) -> &'static str {
+        extension_for(&self.content_type).unwrap_or("bin")
+    }
+}
+
+/// The files of a GIF, at most one per kind, in kind order.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Renditions(Vec<Rendition>);
+
+impl Renditions {
+    /// Keeps the last rendition of each kind and orders them by kind.
+    pub fn new(renditions: impl IntoIterator<Item = Rendition>) -> Self {
+        let mut items: Vec<Rendition> = Vec::new();
+        for rendition in renditions {
+            items.retain(|r| r.kind != rendition.kind);
+            items.push(rendition);
+        }
+        items.sort_by_key(|r| r.kind);
+        Self(items)
+    }
+
+    pub fn get(&self, kind: RenditionKind) -> Option<&Rendition> {
+        self.0.iter().find(|r| r.kind == kind)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Rendition> {
+        self.0.iter()
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// A stored GIF (or still image) with its renditions.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Gif {
     pub id: GifId,
@@ -170,24 +241,17 @@ pub struct Gif {
     /// UTC.
     pub uploaded_at: NaiveDateTime,
     pub frame_count: i32,
-    /// The bytes as uploaded.
-    pub content: Rendition,
-    /// Every frame, at most 320 px wide.
-    pub thumbnail: Rendition,
-    /// The first frame, same width, a still format.
-    pub static_thumbnail: Rendition,
-}
-
-impl Rendition {
-    /// The extension that matches the stored bytes (`bin` for a type we never store).
-    pub fn extension(&self) -> &'static str {
-        extension_for(&self.content_type).unwrap_or("bin")
-    }
+    pub renditions: Renditions,
 }
 
 impl Gif {
-    pub fn blob_keys(&self) -> [&str; 3] {
-        [&self.content.key, &self.thumbnail.key, &self.static_thumbnail.key]
+    /// Every blob the GIF keeps, one per rendition.
+    pub fn blob_keys(&self) -> impl Iterator<Item = &str> {
+        self.renditions.iter().map(|r| r.key.as_str())
+    }
+
+    pub fn rendition(&self, kind: RenditionKind) -> Option<&Rendition> {
+        self.renditions.get(kind)
     }
 }
 
@@ -201,9 +265,8 @@ pub struct NewGif {
     pub uploader_id: UserId,
     pub uploaded_at: NaiveDateTime,
     pub frame_count: i32,
-    pub content: Rendition,
-    pub thumbnail: Rendition,
-    pub static_thumbnail: Rendition,
+    /// The original is required: its type and size are the GIF's own (statistics group by them).
+    pub renditions: Renditions,
 }
 
 /// The editable fields (spec §3 "Update payload").
@@ -352,6 +415,29 @@ mod tests {
         let many: Vec<String> = (0..21).map(|i| format!("t{i}")).collect();
         assert!(TagName::parse_list(&many).is_err());
         assert_eq!(TagName::parse_list(&["ok", " "]).err().map(|e| e.field), Some("tags"));
+    }
+
+    #[test]
+    fn renditions_keep_one_per_kind_in_kind_order() {
+        let r = |kind, key: &str| Rendition {
+            kind,
+            key: key.into(),
+            content_type: "image/gif".into(),
+            size: 1,
+            width: 1,
+            height: 1,
+        };
+        let set = Renditions::new([
+            r(RenditionKind::Still, "s"),
+            r(RenditionKind::Original, "o1"),
+            r(RenditionKind::Original, "o2"),
+        ]);
+        assert_eq!(set.iter().map(|x| x.key.as_str()).collect::<Vec<_>>(), ["o2", "s"]);
+        assert_eq!(set.get(RenditionKind::Thumbnail), None);
+        for kind in RenditionKind::ALL {
+            assert_eq!(RenditionKind::parse(kind.as_str()), Some(kind));
+        }
+        assert_eq!(RenditionKind::parse("static"), None);
     }
 
     #[test]

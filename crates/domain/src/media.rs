@@ -1,5 +1,7 @@
 //! What the image pipeline produces and how it refuses input.
 
+use crate::gif::RenditionKind;
+
 /// One rendition as bytes, before it is stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EncodedImage {
@@ -9,7 +11,7 @@ pub struct EncodedImage {
     pub height: u32,
 }
 
-/// An accepted upload: its sniffed type and size, and the two derived renditions.
+/// An accepted upload: its sniffed type, size and frames, and the renditions asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProcessedMedia {
     /// From the bytes' magic numbers, never the file name or the client's content type.
@@ -18,8 +20,9 @@ pub struct ProcessedMedia {
     pub width: u32,
     pub height: u32,
     pub frames: u32,
-    pub thumbnail: EncodedImage,
-    pub static_thumbnail: EncodedImage,
+    /// One per kind asked for, in the order asked. The original is the upload as stored: its
+    /// metadata (EXIF, XMP, comments) removed, its pixels untouched.
+    pub renditions: Vec<(RenditionKind, EncodedImage)>,
 }
 
 /// Why an upload's bytes were refused. Messages are sentences a user can read.

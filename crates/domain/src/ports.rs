@@ -327,9 +327,16 @@ pub trait BlobStore: Send + Sync {
 #[cfg_attr(feature = "mock", mockall::automock)]
 #[async_trait]
 pub trait MediaProcessor: Send + Sync {
+    /// Checks the upload and makes each rendition of `kinds`, decoding the frames once.
+    ///
     /// # Errors
-    /// A `MediaRejection` saying why the bytes were refused.
-    async fn process(&self, bytes: std::sync::Arc<Vec<u8>>) -> Result<ProcessedMedia, MediaRejection>;
+    /// A `MediaRejection` saying why the bytes were refused; `Internal` for a kind the processor
+    /// cannot make (never silently left out).
+    async fn process(
+        &self,
+        bytes: std::sync::Arc<Vec<u8>>,
+        kinds: &[crate::gif::RenditionKind],
+    ) -> Result<ProcessedMedia, MediaRejection>;
 }
 
 /// Random identifiers: share ids (at least 96 bits, URL-safe) and blob key prefixes.

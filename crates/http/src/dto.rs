@@ -257,6 +257,11 @@ pub struct UpdateGifRequest {
 
 impl From<&gifshelf_domain::gif::Gif> for GifDto {
     fn from(gif: &gifshelf_domain::gif::Gif) -> Self {
+        use gifshelf_domain::gif::RenditionKind;
+        let of = |kind| gif.rendition(kind);
+        let original = of(RenditionKind::Original);
+        let thumbnail = of(RenditionKind::Thumbnail);
+        let still = of(RenditionKind::Still);
         Self {
             id: gif.id.0,
             title: gif.title.as_str().to_owned(),
@@ -266,15 +271,15 @@ impl From<&gifshelf_domain::gif::Gif> for GifDto {
             uploaded_by: gif.uploader.as_str().to_owned(),
             uploaded_at: gif.uploaded_at.and_utc().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
             share_id: gif.share_id.clone(),
-            content_type: gif.content.content_type.clone(),
-            content_size: gif.content.size,
-            content_width: gif.content.width,
-            content_height: gif.content.height,
+            content_type: original.map(|r| r.content_type.clone()).unwrap_or_default(),
+            content_size: original.map_or(0, |r| r.size),
+            content_width: original.map_or(0, |r| r.width),
+            content_height: original.map_or(0, |r| r.height),
             frame_count: gif.frame_count,
-            thumbnail_size: gif.thumbnail.size,
-            thumbnail_width: gif.thumbnail.width,
-            thumbnail_static_size: gif.static_thumbnail.size,
-            thumbnail_static_width: gif.static_thumbnail.width,
+            thumbnail_size: thumbnail.map_or(0, |r| r.size),
+            thumbnail_width: thumbnail.map_or(0, |r| r.width),
+            thumbnail_static_size: still.map_or(0, |r| r.size),
+            thumbnail_static_width: still.map_or(0, |r| r.width),
         }
     }
 }

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
+use gifshelf_domain::gif::RenditionKind;
 use gifshelf_domain::media::{EncodedImage, MediaRejection, ProcessedMedia};
 use gifshelf_domain::ports::MediaProcessor;
 use tokio::sync::Semaphore;
@@ -43,7 +44,7 @@ fn rejection(err: MediaError) -> MediaRejection {
 
 #[async_trait]
 impl MediaProcessor for MediaService {
-    async fn process(&self, bytes: Arc<Vec<u8>>) -> Result<ProcessedMedia, MediaRejection> {
+    async fn process(&self, bytes: Arc<Vec<u8>>, kinds: &[RenditionKind]) -> Result<ProcessedMedia, MediaRejection> {
         // Cheap refusals first, without waiting for a slot.
         crate::probe(&bytes, &self.limits).map_err(rejection)?;
         let permit = tokio::time::timeout(self.queue_wait, self.slots.clone().acquire_owned())
@@ -51,21 +52,39 @@ impl MediaProcessor for MediaService {
             .map_err(|_| MediaRejection::Busy)?
             .map_err(|_| MediaRejection::Busy)?;
         let limits = self.limits.clone();
-        let processed = tokio::task::spawn_blocking(move || {
+        let kinds = kinds.to_vec();
+        tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            crate::process(&bytes, &limits)
+            let processed = crate::process(&bytes, &limits).map_err(rejection)?;
+            let mime = processed.kind.mime().to_owned();
+            let (mut thumbnail, mut still) = (Some(processed.thumbnail), Some(processed.static_thumbnail));
+            let mut renditions = Vec::with_capacity(kinds.len());
+            for kind in kinds {
+                let image = match kind {
+                    RenditionKind::Original => Some(EncodedImage {
+                        bytes: crate::strip_metadata(&bytes).map_err(rejection)?,
+                        content_type: mime.clone(),
+                        width: processed.width,
+                        height: processed.height,
+                    }),
+                    RenditionKind::Thumbnail => thumbnail.take().map(encoded),
+                    RenditionKind::Still => still.take().map(encoded),
+                }
+                .ok_or_else(|| {
+                    MediaRejection::Internal(format!("the {} rendition was asked for twice", kind.as_str()))
+                })?;
+                renditions.push((kind, image));
+            }
+            Ok(ProcessedMedia {
+                content_type: mime,
+                extension: processed.kind.extension().to_owned(),
+                width: processed.width,
+                height: processed.height,
+                frames: processed.frames,
+                renditions,
+            })
         })
         .await
         .map_err(|e| MediaRejection::Internal(format!("image task failed: {e}")))?
-        .map_err(rejection)?;
-        Ok(ProcessedMedia {
-            content_type: processed.kind.mime().to_owned(),
-            extension: processed.kind.extension().to_owned(),
-            width: processed.width,
-            height: processed.height,
-            frames: processed.frames,
-            thumbnail: encoded(processed.thumbnail),
-            static_thumbnail: encoded(processed.static_thumbnail),
-        })
     }
 }

@@ -17,7 +17,7 @@ impl GifService {
             return Err(AppError::Forbidden("Only the uploader can delete this GIF.".into()));
         }
         let removed = self.gifs.delete(id).await.map_err(gif_not_found)?;
-        let keys: Vec<String> = removed.blob_keys().iter().map(|k| (*k).to_owned()).collect();
+        let keys: Vec<String> = removed.blob_keys().map(str::to_owned).collect();
         self.remove_blobs(&keys).await;
         tracing::info!("gif deleted");
         Ok(())

@@ -59,7 +59,9 @@ pub(crate) fn gif_not_found(err: RepoError) -> AppError {
 #[cfg(test)]
 pub(crate) mod test_support {
     use chrono::{NaiveDate, NaiveDateTime};
-    use gifshelf_domain::gif::{Description, Gif, GifId, Rendition, TagId, TagName, TagRef, Title};
+    use gifshelf_domain::gif::{
+        Description, Gif, GifId, Rendition, RenditionKind, Renditions, TagId, TagName, TagRef, Title,
+    };
     use gifshelf_domain::ports::{
         MockBlobStore, MockClock, MockGifRepository, MockIdGenerator, MockMediaProcessor, MockTagRepository,
     };
@@ -69,8 +71,8 @@ pub(crate) mod test_support {
         NaiveDate::from_ymd_opt(2026, 11, 22).and_then(|d| d.and_hms_opt(12, 0, 0)).unwrap_or_default()
     }
 
-    fn rendition(key: &str) -> Rendition {
-        Rendition { key: key.into(), content_type: "image/gif".into(), size: 10, width: 10, height: 10 }
+    fn rendition(kind: RenditionKind, key: &str) -> Rendition {
+        Rendition { kind, key: key.into(), content_type: "image/gif".into(), size: 10, width: 10, height: 10 }
     }
 
     pub fn gif(id: i64, uploader: i64) -> Gif {
@@ -85,9 +87,11 @@ pub(crate) mod test_support {
             uploader: Username::from_trusted(format!("user{uploader}")),
             uploaded_at: now(),
             frame_count: 3,
-            content: rendition("gifs/p/original.gif"),
-            thumbnail: rendition("gifs/p/thumbnail.gif"),
-            static_thumbnail: rendition("gifs/p/static.png"),
+            renditions: Renditions::new([
+                rendition(RenditionKind::Original, "gifs/p/original.gif"),
+                rendition(RenditionKind::Thumbnail, "gifs/p/thumbnail.gif"),
+                rendition(RenditionKind::Still, "gifs/p/static.png"),
+            ]),
         }
     }
 

@@ -1,7 +1,9 @@
 use std::sync::Arc;
 
 use gifshelf_domain::failpoint::{fail_point, UPLOAD_AFTER_COMMIT};
-use gifshelf_domain::gif::{extension_for, Description, Gif, NewGif, Rendition, TagName, Title};
+use gifshelf_domain::gif::{
+    extension_for, Description, Gif, NewGif, Rendition, RenditionKind, Renditions, TagName, Title,
+};
 use gifshelf_domain::media::{EncodedImage, MediaRejection};
 
 use super::GifService;
@@ -18,7 +20,7 @@ pub struct UploadInput {
 }
 
 impl GifService {
-    /// Stores an upload all or nothing: the three blobs are written first under fresh keys, the
+    /// Stores an upload all or nothing: the blobs of every rendition are written first under fresh keys, the
     /// row is committed last, and on any failure every blob already written is deleted again.
     ///
     /// # Errors
@@ -30,24 +32,14 @@ impl GifService {
         let description = Description::parse(&input.description)?;
         let tags = TagName::parse_list(&input.tags)?;
 
-        let processed = self.media.process(input.bytes.clone()).await.map_err(media_error)?;
+        let processed = self.media.process(input.bytes, &STORED_KINDS).await.map_err(media_error)?;
         let prefix = format!("gifs/{}", self.ids.blob_prefix());
-        let original = EncodedImage {
-            bytes: Arc::try_unwrap(input.bytes).unwrap_or_else(|shared| (*shared).clone()),
-            content_type: processed.content_type.clone(),
-            width: processed.width,
-            height: processed.height,
-        };
-        let parts = [
-            (format!("{prefix}/original.{}", processed.extension), original),
-            (format!("{prefix}/thumbnail.{}", extension_of(&processed.thumbnail)), processed.thumbnail),
-            (format!("{prefix}/static.{}", extension_of(&processed.static_thumbnail)), processed.static_thumbnail),
-        ];
-
-        let mut written: Vec<String> = Vec::with_capacity(3);
-        let mut renditions = Vec::with_capacity(3);
-        for (key, image) in parts {
+        let mut written: Vec<String> = Vec::with_capacity(processed.renditions.len());
+        let mut renditions = Vec::with_capacity(processed.renditions.len());
+        for (kind, image) in processed.renditions {
+            let key = format!("{prefix}/{}.{}", key_stem(kind), extension_of(&image));
             let rendition = Rendition {
+                kind,
                 key: key.clone(),
                 content_type: image.content_type.clone(),
                 size: i64::try_from(image.bytes.len()).unwrap_or(i64::MAX),
@@ -61,8 +53,6 @@ impl GifService {
             written.push(key);
             renditions.push(rendition);
         }
-        let [content, thumbnail, static_thumbnail]: [Rendition; 3] =
-            renditions.try_into().map_err(|_| AppError::internal("expected three renditions"))?;
 
         let new_gif = NewGif {
             share_id: self.ids.share_id(),
@@ -72,14 +62,12 @@ impl GifService {
             uploader_id: current.id,
             uploaded_at: self.clock.now(),
             frame_count: i32::try_from(processed.frames).unwrap_or(i32::MAX),
-            content,
-            thumbnail,
-            static_thumbnail,
+            renditions: Renditions::new(renditions),
         };
         match self.gifs.insert(new_gif).await {
             Ok(gif) => {
                 fail_point(UPLOAD_AFTER_COMMIT);
-                tracing::info!(gif_id = gif.id.0, content_type = %gif.content.content_type, "gif uploaded");
+                tracing::info!(gif_id = gif.id.0, renditions = gif.renditions.len(), "gif uploaded");
                 Ok(gif)
             }
             Err(err) => {
@@ -96,6 +84,19 @@ impl GifService {
                 tracing::warn!(%key, error = %err, "could not remove a blob; fsck will");
             }
         }
+    }
+}
+
+/// What an upload stores at once: the original and what every screen shows.
+const STORED_KINDS: [RenditionKind; 3] = [RenditionKind::Original, RenditionKind::Thumbnail, RenditionKind::Still];
+
+/// The file name of a kind under the GIF's blob prefix (`static` for stills: the keys of GIFs
+/// stored before renditions became rows).
+fn key_stem(kind: RenditionKind) -> &'static str {
+    match kind {
+        RenditionKind::Original => "original",
+        RenditionKind::Thumbnail => "thumbnail",
+        RenditionKind::Still => "static",
     }
 }
 
@@ -123,6 +124,7 @@ pub(crate) fn media_error(rejection: MediaRejection) -> AppError {
 mod tests {
     use std::sync::Arc;
 
+    use gifshelf_domain::gif::RenditionKind;
     use gifshelf_domain::media::{EncodedImage, MediaRejection, ProcessedMedia};
     use gifshelf_domain::ports::BlobError;
     use gifshelf_domain::user::{Role, UserId, Username};
@@ -146,35 +148,46 @@ mod tests {
         }
     }
 
-    fn processed() -> ProcessedMedia {
-        let image = |ct: &str| EncodedImage { bytes: vec![1, 2, 3], content_type: ct.into(), width: 320, height: 240 };
+    /// What the processor answers for the kinds asked (the original: the stored bytes, 9 of them).
+    fn processed(kinds: &[RenditionKind]) -> ProcessedMedia {
+        let image = |kind| match kind {
+            RenditionKind::Original => {
+                EncodedImage { bytes: b"GIF89a...".to_vec(), content_type: "image/gif".into(), width: 640, height: 480 }
+            }
+            RenditionKind::Thumbnail => {
+                EncodedImage { bytes: vec![1, 2, 3], content_type: "image/gif".into(), width: 320, height: 240 }
+            }
+            RenditionKind::Still => {
+                EncodedImage { bytes: vec![1, 2, 3], content_type: "image/png".into(), width: 320, height: 240 }
+            }
+        };
         ProcessedMedia {
             content_type: "image/gif".into(),
             extension: "gif".into(),
             width: 640,
             height: 480,
             frames: 12,
-            thumbnail: image("image/gif"),
-            static_thumbnail: image("image/png"),
+            renditions: kinds.iter().map(|k| (*k, image(*k))).collect(),
         }
     }
 
     #[tokio::test]
     async fn stores_three_blobs_then_the_row_with_normalised_tags() {
         let mut m = Mocks::new();
-        m.media.expect_process().returning(|_| Ok(processed()));
+        m.media.expect_process().returning(|_, kinds| Ok(processed(kinds)));
         m.blobs.expect_put().times(3).returning(|_, _, _| Ok(()));
         m.gifs
             .expect_insert()
             .withf(|g| {
                 g.title.as_str() == "Dancing"
                     && g.tags.iter().map(|t| t.as_str()).collect::<Vec<_>>() == ["cats", "fun"]
-                    && g.content.key == "gifs/prefix/original.gif"
-                    && g.content.size == 9
-                    && (g.content.width, g.content.height) == (640, 480)
-                    && g.thumbnail.key == "gifs/prefix/thumbnail.gif"
-                    && g.static_thumbnail.key == "gifs/prefix/static.png"
-                    && g.static_thumbnail.content_type == "image/png"
+                    && g.renditions.get(RenditionKind::Original).is_some_and(|r| {
+                        r.key == "gifs/prefix/original.gif" && r.size == 9 && (r.width, r.height) == (640, 480)
+                    })
+                    && g.renditions.get(RenditionKind::Thumbnail).is_some_and(|r| r.key == "gifs/prefix/thumbnail.gif")
+                    && g.renditions
+                        .get(RenditionKind::Still)
+                        .is_some_and(|r| r.key == "gifs/prefix/static.png" && r.content_type == "image/png")
                     && g.share_id == "s3cr3tShareId"
                     && g.frame_count == 12
                     && g.uploaded_at == now()
@@ -188,7 +201,7 @@ mod tests {
     #[tokio::test]
     async fn a_failing_blob_store_leaves_nothing_behind() {
         let mut m = Mocks::new();
-        m.media.expect_process().returning(|_| Ok(processed()));
+        m.media.expect_process().returning(|_, kinds| Ok(processed(kinds)));
         let mut calls = 0;
         m.blobs.expect_put().times(2).returning(move |_, _, _| {
             calls += 1;
@@ -207,7 +220,7 @@ mod tests {
     #[tokio::test]
     async fn a_failing_repository_removes_every_written_blob() {
         let mut m = Mocks::new();
-        m.media.expect_process().returning(|_| Ok(processed()));
+        m.media.expect_process().returning(|_, kinds| Ok(processed(kinds)));
         m.blobs.expect_put().times(3).returning(|_, _, _| Ok(()));
         m.gifs.expect_insert().returning(|_| Err(RepoError::other("constraint")));
         m.blobs.expect_delete().times(3).returning(|_| Ok(()));
@@ -247,7 +260,7 @@ mod tests {
         for (rejection, code) in cases {
             let mut m = Mocks::new();
             let r = rejection.clone();
-            m.media.expect_process().returning(move |_| Err(r.clone()));
+            m.media.expect_process().returning(move |_, _| Err(r.clone()));
             m.blobs.expect_put().never();
             m.gifs.expect_insert().never();
             let err = m.service().upload(&alice(), input("t", &[])).await.err();

@@ -1,6 +1,8 @@
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use gifshelf_db::Database;
-use gifshelf_domain::gif::{Description, GifEdit, GifFilter, GifId, NewGif, PageRequest, Rendition, TagName, Title};
+use gifshelf_domain::gif::{
+    Description, GifEdit, GifFilter, GifId, NewGif, PageRequest, Rendition, RenditionKind, Renditions, TagName, Title,
+};
 use gifshelf_domain::ports::{GifRepository, TagRepository, UserRepository};
 use gifshelf_domain::user::{Email, NewUser, PasswordHash, Role, UserId, Username};
 use gifshelf_domain::{RepoError, Unique};
@@ -22,8 +24,15 @@ async fn user(db: &Database, name: &str) -> UserId {
     UserRepository::create(db, new, false).await.unwrap_or_else(|e| panic!("{e}")).id
 }
 
-fn rendition(prefix: &str, what: &str, size: i64) -> Rendition {
-    Rendition { key: format!("gifs/{prefix}/{what}"), content_type: "image/gif".into(), size, width: 320, height: 240 }
+fn rendition(kind: RenditionKind, prefix: &str, what: &str, size: i64) -> Rendition {
+    Rendition {
+        kind,
+        key: format!("gifs/{prefix}/{what}"),
+        content_type: "image/gif".into(),
+        size,
+        width: 320,
+        height: 240,
+    }
 }
 
 fn new_gif(uploader: UserId, n: i64, title: &str, description: &str, tags: &[&str]) -> NewGif {
@@ -36,9 +45,11 @@ fn new_gif(uploader: UserId, n: i64, title: &str, description: &str, tags: &[&st
         uploader_id: uploader,
         uploaded_at: t0() + Duration::minutes(n),
         frame_count: 5,
-        content: rendition(&prefix, "original.gif", 1000 + n),
-        thumbnail: rendition(&prefix, "thumbnail.gif", 500),
-        static_thumbnail: rendition(&prefix, "static.png", 100),
+        renditions: Renditions::new([
+            rendition(RenditionKind::Original, &prefix, "original.gif", 1000 + n),
+            rendition(RenditionKind::Thumbnail, &prefix, "thumbnail.gif", 500),
+            rendition(RenditionKind::Still, &prefix, "static.png", 100),
+        ]),
     }
 }
 
@@ -57,8 +68,10 @@ on_both_backends! {
         assert_eq!(gif.title.as_str(), "Dancing cat");
         assert_eq!(gif.uploader.as_str(), "alice");
         assert_eq!(gif.tags.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["cats", "funny"]);
-        assert_eq!((gif.content.size, gif.content.width, gif.frame_count, gif.view_count), (1001, 320, 5, 0));
-        assert_eq!(gif.static_thumbnail.key, "gifs/p1/static.png");
+        let original = gif.rendition(RenditionKind::Original).cloned().unwrap_or_else(|| panic!("no original"));
+        assert_eq!((original.size, original.width, gif.frame_count, gif.view_count), (1001, 320, 5, 0));
+        assert_eq!(gif.rendition(RenditionKind::Still).map(|r| r.key.as_str()), Some("gifs/p1/static.png"));
+        assert_eq!(gif.renditions.len(), 3);
         assert_eq!(db.find(gif.id).await.ok().as_ref(), Some(&gif));
         assert_eq!(db.find_by_share_id("share-1").await.map(|g| g.id).ok(), Some(gif.id));
         assert!(matches!(db.find(GifId(999)).await, Err(RepoError::NotFound)));

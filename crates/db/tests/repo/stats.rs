@@ -2,7 +2,7 @@
 
 use chrono::{NaiveDate, NaiveDateTime};
 use gifshelf_db::Database;
-use gifshelf_domain::gif::{Description, GifId, NewGif, Rendition, TagName, Title};
+use gifshelf_domain::gif::{Description, GifId, NewGif, Rendition, RenditionKind, Renditions, TagName, Title};
 use gifshelf_domain::ports::{GifRepository, StatsRepository, TagRepository, UserRepository};
 use gifshelf_domain::stats::{ActivityLevel, SizeBucket};
 use gifshelf_domain::user::{Email, NewUser, PasswordHash, Role, UserId, Username};
@@ -40,7 +40,8 @@ async fn gif(
     content_type: &str,
     tags: &[&str],
 ) -> GifId {
-    let r = |what: &str| Rendition {
+    let r = |kind: RenditionKind, what: &str| Rendition {
+        kind,
         key: format!("gifs/{n}/{what}"),
         content_type: content_type.into(),
         size,
@@ -55,9 +56,11 @@ async fn gif(
         uploader_id: who,
         uploaded_at: when,
         frame_count: 1,
-        content: r("original"),
-        thumbnail: r("thumbnail"),
-        static_thumbnail: r("static"),
+        renditions: Renditions::new([
+            r(RenditionKind::Original, "original"),
+            r(RenditionKind::Thumbnail, "thumbnail"),
+            r(RenditionKind::Still, "static"),
+        ]),
     };
     db.insert(new).await.unwrap_or_else(|e| panic!("{e}")).id
 }

@@ -5,7 +5,7 @@
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::{get, web, HttpRequest, HttpResponse};
-use gifshelf_domain::gif::{Gif, GifId, Rendition};
+use gifshelf_domain::gif::{Gif, GifId, Rendition, RenditionKind};
 
 use crate::extract::MediaViewer;
 use crate::{ApiError, AppState};
@@ -14,51 +14,23 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(content).service(thumbnail).service(static_thumbnail);
 }
 
-#[derive(Debug, Clone, Copy)]
-pub enum Which {
-    Content,
-    Thumbnail,
-    Static,
+/// The stem of a rendition's download name when read by id (`gif-7-static.png`: the names
+/// clients saw before renditions became rows).
+fn private_name(kind: RenditionKind) -> &'static str {
+    match kind {
+        RenditionKind::Original => "original",
+        RenditionKind::Thumbnail => "thumbnail",
+        RenditionKind::Still => "static",
+    }
 }
 
-impl Which {
-    fn of(self, gif: &Gif) -> &Rendition {
-        match self {
-            Which::Content => &gif.content,
-            Which::Thumbnail => &gif.thumbnail,
-            Which::Static => &gif.static_thumbnail,
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            Which::Content => "original",
-            Which::Thumbnail => "thumbnail",
-            Which::Static => "static",
-        }
-    }
-
-    /// The file name's stem under a share id (`/s/{shareId}/still.png`).
-    fn share_name(self) -> &'static str {
-        match self {
-            Which::Content => "original",
-            Which::Thumbnail => "thumbnail",
-            Which::Static => "still",
-        }
-    }
-
-    /// The rendition a share URL's file name asks for (`thumbnail.gif`, `still.png`), when its
-    /// extension is the stored one.
-    pub fn from_file_name(gif: &Gif, file: &str) -> Option<Self> {
-        let (base, ext) = file.split_once('.')?;
-        let which = match base {
-            "original" => Which::Content,
-            "thumbnail" => Which::Thumbnail,
-            "still" => Which::Static,
-            _ => return None,
-        };
-        (which.of(gif).extension() == ext || (ext == "jpeg" && which.of(gif).extension() == "jpg")).then_some(which)
-    }
+/// The rendition a share URL's file name asks for (`thumbnail.gif`, `still.png`,
+/// `original.jpg`), when the GIF has it and the extension is the stored one.
+pub fn kind_of_file(gif: &Gif, file: &str) -> Option<RenditionKind> {
+    let (stem, ext) = file.split_once('.')?;
+    let kind = RenditionKind::parse(stem)?;
+    let stored = gif.rendition(kind)?.extension();
+    (stored == ext || (ext == "jpeg" && stored == "jpg")).then_some(kind)
 }
 
 /// Who may cache a response: the signed-in reader's browser only, or anyone (share-id URLs,
@@ -139,13 +111,13 @@ pub async fn serve(
     state: &AppState,
     req: &HttpRequest,
     gif: &Gif,
-    which: Which,
+    kind: RenditionKind,
     audience: Audience,
 ) -> Result<HttpResponse, ApiError> {
-    let rendition = which.of(gif);
+    let rendition = gif.rendition(kind).ok_or_else(|| ApiError::not_found("This GIF has no such file."))?;
     let filename = match audience {
-        Audience::Private => format!("gif-{}-{}.{}", gif.id.0, which.name(), rendition.extension()),
-        Audience::Public => format!("{}-{}.{}", gif.share_id, which.share_name(), rendition.extension()),
+        Audience::Private => format!("gif-{}-{}.{}", gif.id.0, private_name(kind), rendition.extension()),
+        Audience::Public => format!("{}-{}.{}", gif.share_id, kind.as_str(), rendition.extension()),
     };
     if matches_etag(req, &etag(rendition)) {
         let mut response = HttpResponse::NotModified();
@@ -179,9 +151,14 @@ pub async fn serve(
     }
 }
 
-async fn by_id(state: web::Data<AppState>, req: HttpRequest, id: i64, which: Which) -> Result<HttpResponse, ApiError> {
+async fn by_id(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    id: i64,
+    kind: RenditionKind,
+) -> Result<HttpResponse, ApiError> {
     let gif = state.gifs.get(GifId(id)).await?;
-    serve(&state, &req, &gif, which, Audience::Private).await
+    serve(&state, &req, &gif, kind, Audience::Private).await
 }
 
 #[utoipa::path(
@@ -200,7 +177,7 @@ async fn content(
     req: HttpRequest,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {
-    by_id(state, req, *id, Which::Content).await
+    by_id(state, req, *id, RenditionKind::Original).await
 }
 
 #[utoipa::path(
@@ -219,7 +196,7 @@ async fn thumbnail(
     req: HttpRequest,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {
-    by_id(state, req, *id, Which::Thumbnail).await
+    by_id(state, req, *id, RenditionKind::Thumbnail).await
 }
 
 #[utoipa::path(
@@ -238,5 +215,5 @@ async fn static_thumbnail(
     req: HttpRequest,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {
-    by_id(state, req, *id, Which::Static).await
+    by_id(state, req, *id, RenditionKind::Still).await
 }

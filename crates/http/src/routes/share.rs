@@ -7,7 +7,9 @@ use actix_web::{get, web, HttpRequest, HttpResponse};
 use gifshelf_app::AppError;
 use gifshelf_domain::gif::Gif;
 
-use super::media::{serve, Audience, Which};
+use gifshelf_domain::gif::RenditionKind;
+
+use super::media::{kind_of_file, serve, Audience};
 use crate::client::origin;
 use crate::{ApiError, AppState};
 
@@ -41,14 +43,15 @@ fn page(origin: &str, gif: &Gif) -> String {
     let title = escape(gif.title.as_str());
     let uploader = escape(gif.uploader.as_str());
     let description = escape(gif.description.as_str());
-    let ext = gif.content.extension();
+    let original = gif.rendition(RenditionKind::Original);
+    let ext = original.map_or("gif", |r| r.extension());
     let share = escape(&gif.share_id);
     let image_url = format!("{origin}/s/{share}.{ext}");
     let page_url = format!("{origin}/s/{share}");
     let summary =
         if description.is_empty() { format!("A GIF shared by {uploader} on gifshelf") } else { description.clone() };
-    let (w, h) = (gif.content.width, gif.content.height);
-    let content_type = escape(&gif.content.content_type);
+    let (w, h) = original.map_or((0, 0), |r| (r.width, r.height));
+    let content_type = escape(original.map_or("image/gif", |r| r.content_type.as_str()));
     format!(
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
@@ -104,7 +107,7 @@ async fn share_link(
     }
     if raw {
         return match state.gifs.shared(&share_id).await {
-            Ok(gif) => serve(&state, &req, &gif, Which::Content, Audience::Public).await,
+            Ok(gif) => serve(&state, &req, &gif, RenditionKind::Original, Audience::Public).await,
             Err(AppError::NotFound(_)) => Ok(not_found_page()),
             Err(other) => Err(other.into()),
         };
@@ -132,8 +135,8 @@ async fn shared_rendition(
         return Ok(not_found_page());
     }
     match state.gifs.shared(&share_id).await {
-        Ok(gif) => match Which::from_file_name(&gif, &file) {
-            Some(which) => serve(&state, &req, &gif, which, Audience::Public).await,
+        Ok(gif) => match kind_of_file(&gif, &file) {
+            Some(kind) => serve(&state, &req, &gif, kind, Audience::Public).await,
             None => Ok(not_found_page()),
         },
         Err(AppError::NotFound(_)) => Ok(not_found_page()),

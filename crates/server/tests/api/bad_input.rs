@@ -639,11 +639,19 @@ api_tests! {
         let token = app.signed_in("alice").await;
         // Stored 600×300, orientation 6 (rotate 90° clockwise): displayed 300×600.
         let photo = jpeg_with_gps(600, 300, 6);
-        let gif = json_of(app.upload(&token, "photo.jpg", photo, "holiday", "", &[]).await, StatusCode::CREATED).await;
+        let gif = json_of(app.upload(&token, "photo.jpg", photo.clone(), "holiday", "", &[]).await, StatusCode::CREATED).await;
         assert_eq!(gif["contentType"], "image/jpeg");
         assert_eq!((gif["contentWidth"].as_i64(), gif["contentHeight"].as_i64()), (Some(300), Some(600)));
         let id = id_of(&gif);
         let gps = gps_rationals();
+        // The stored original keeps its pixels and its orientation, and loses its GPS position.
+        let original = app.get(&format!("/api/gifs/content/{id}"), Some(&token)).await.bytes().await.unwrap_or_default().to_vec();
+        assert!(!original.windows(gps.len()).any(|w| w == gps.as_slice()), "the original carries the GPS position");
+        assert_eq!(gif["contentSize"].as_u64(), Some(original.len() as u64), "contentSize is the stored size");
+        let pixels = |bytes: &[u8]| image::load_from_memory(bytes).unwrap_or_else(|e| panic!("{e}")).to_rgb8().into_raw();
+        assert!(pixels(&original) == pixels(&photo), "the original's pixels are the upload's");
+        let probed = gifshelf_media::probe(&original, &gifshelf_media::Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((probed.width, probed.height), (300, 600), "still shown upright");
         for path in ["thumbnail", "static-thumbnail"] {
             let bytes = app.get(&format!("/api/gifs/{path}/{id}"), Some(&token)).await.bytes().await.unwrap_or_default().to_vec();
             assert!(!bytes.windows(4).any(|w| w == b"Exif"), "{path} carries EXIF");
@@ -673,7 +681,12 @@ api_tests! {
                 assert_eq!(header(&served, "x-content-type-options"), "nosniff", "{path}");
                 assert_eq!(header(&served, "content-security-policy"), "sandbox; default-src 'none'", "{path}");
                 assert!(header(&served, "content-disposition").starts_with("inline; filename=\""), "{path}");
-                assert_eq!(served.bytes().await.unwrap_or_default().as_ref(), bytes.as_slice(), "{path}: kept as uploaded");
+                // Stored without what is not the picture: the comment and the bytes after the
+                // trailer (where the script was) are gone, the pixels are the upload's.
+                let served = served.bytes().await.unwrap_or_default();
+                let expected = gifshelf_media::strip_metadata(&bytes).unwrap_or_else(|e| panic!("{e}"));
+                assert_eq!(served.as_ref(), expected.as_slice(), "{path}: the upload without its metadata");
+                assert!(!served.windows(5).any(|w| w == b"alert"), "{path}: the script is gone");
             }
             // The thumbnails are re-encoded images: no trace of the script.
             let thumb = app.get(&format!("/api/gifs/thumbnail/{id}"), Some(&token)).await.bytes().await.unwrap_or_default();
