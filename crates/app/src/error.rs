@@ -58,7 +58,7 @@ impl AppError {
         match err {
             RepoError::NotFound => AppError::NotFound("Not found".into()),
             RepoError::Conflict(what) => AppError::Conflict(format!("{} already exists", capitalise(what.what()))),
-            RepoError::Unavailable(msg) => {
+            RepoError::Unavailable(msg) | RepoError::Retry(msg) => {
                 tracing::warn!(error = %msg, "storage unavailable");
                 AppError::Unavailable("The server is busy. Please try again in a moment.".into())
             }

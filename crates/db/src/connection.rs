@@ -211,32 +211,59 @@ impl Database {
     }
 }
 
+/// How often a PostgreSQL write transaction is tried when the server ends it to break a deadlock
+/// or a serialization conflict (two writers locking the same rows in different orders).
+const PG_ATTEMPTS: u32 = 4;
+
 /// A write transaction. On SQLite it starts IMMEDIATE, taking the write lock up front so that two
-/// writers never deadlock upgrading a read lock (which fails at once, ignoring `busy_timeout`).
+/// writers never deadlock upgrading a read lock (which fails at once, ignoring `busy_timeout`). On
+/// PostgreSQL, a transaction the server aborted to break a deadlock is run again (a few times, after a
+/// short pause); `f` must therefore only touch the database.
 pub(crate) fn write_tx<T>(
     conn: &mut AnyConnection,
-    f: impl FnOnce(&mut AnyConnection) -> Result<T, RepoError>,
+    mut f: impl FnMut(&mut AnyConnection) -> Result<T, RepoError>,
 ) -> Result<T, RepoError> {
     match conn {
         AnyConnection::Postgresql(_) => {
-            let mut outcome = None;
-            let committed = conn.transaction::<_, diesel::result::Error, _>(|conn| match f(conn) {
-                Ok(value) => {
-                    outcome = Some(Ok(value));
-                    Ok(())
+            let mut attempt = 1;
+            loop {
+                match pg_transaction(conn, &mut f) {
+                    Err(RepoError::Retry(reason)) if attempt < PG_ATTEMPTS => {
+                        tracing::info!(%reason, attempt, "write transaction aborted by the database; running it again");
+                        std::thread::sleep(std::time::Duration::from_millis(5 * u64::from(attempt)));
+                        attempt += 1;
+                    }
+                    Err(RepoError::Retry(reason)) => return Err(RepoError::Unavailable(reason)),
+                    other => return other,
                 }
-                Err(err) => {
-                    outcome = Some(Err(err));
-                    Err(diesel::result::Error::RollbackTransaction)
-                }
-            });
-            match (committed, outcome) {
-                (Ok(()), Some(result)) | (Err(diesel::result::Error::RollbackTransaction), Some(result)) => result,
-                (Err(err), _) => Err(repo_error(err)),
-                (Ok(()), None) => Err(RepoError::other("transaction produced no result")),
             }
         }
-        AnyConnection::Sqlite(_) => in_transaction(conn, "BEGIN IMMEDIATE", repo_error, f),
+        AnyConnection::Sqlite(_) => match in_transaction(conn, "BEGIN IMMEDIATE", repo_error, f) {
+            Err(RepoError::Retry(reason)) => Err(RepoError::Unavailable(reason)),
+            other => other,
+        },
+    }
+}
+
+fn pg_transaction<T>(
+    conn: &mut AnyConnection,
+    f: &mut impl FnMut(&mut AnyConnection) -> Result<T, RepoError>,
+) -> Result<T, RepoError> {
+    let mut outcome = None;
+    let committed = conn.transaction::<_, diesel::result::Error, _>(|conn| match f(conn) {
+        Ok(value) => {
+            outcome = Some(Ok(value));
+            Ok(())
+        }
+        Err(err) => {
+            outcome = Some(Err(err));
+            Err(diesel::result::Error::RollbackTransaction)
+        }
+    });
+    match (committed, outcome) {
+        (Ok(()), Some(result)) | (Err(diesel::result::Error::RollbackTransaction), Some(result)) => result,
+        (Err(err), _) => Err(repo_error(err)),
+        (Ok(()), None) => Err(RepoError::other("transaction produced no result")),
     }
 }
 

@@ -45,6 +45,16 @@ pub(crate) fn repo_error(err: DieselError) -> RepoError {
             // A constraint the list does not know is a bug of ours: keep the whole error.
             None => RepoError::other(err),
         },
+        DieselError::DatabaseError(DatabaseErrorKind::SerializationFailure, info) => {
+            RepoError::Retry(info.message().to_owned())
+        }
+        // PostgreSQL aborts one of two transactions that wait for each other (SQLSTATE 40P01);
+        // diesel reports no kind for it, only the server's message.
+        DieselError::DatabaseError(DatabaseErrorKind::Unknown, info)
+            if info.message().contains("deadlock detected") =>
+        {
+            RepoError::Retry(info.message().to_owned())
+        }
         DieselError::DatabaseError(DatabaseErrorKind::ClosedConnection, info) => {
             RepoError::Unavailable(info.message().to_owned())
         }

@@ -21,26 +21,34 @@ pub(crate) fn ensure_tags(
 ) -> Result<Vec<i64>, RepoError> {
     let mut ids = Vec::with_capacity(names.len());
     for name in names {
-        let inserted = match conn {
-            AnyConnection::Sqlite(c) => {
-                diesel::sql_query("INSERT OR IGNORE INTO tags (name, created_at) VALUES (?, ?)")
-                    .bind::<Text, _>(name.as_str())
-                    .bind::<Timestamp, _>(now)
-                    .execute(c)
-            }
-            AnyConnection::Postgresql(c) => {
-                diesel::sql_query("INSERT INTO tags (name, created_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING")
-                    .bind::<Text, _>(name.as_str())
-                    .bind::<Timestamp, _>(now)
-                    .execute(c)
-            }
+        // One statement inserts the tag or returns the existing one's id. The no-op update locks the
+        // row until the transaction ends, so an admin deleting the tag meanwhile waits (and then
+        // takes this GIF's link with it) instead of leaving us an id that no longer exists.
+        let id = match conn {
+            AnyConnection::Sqlite(c) => diesel::sql_query(
+                "INSERT INTO tags (name, created_at) VALUES (?, ?) \
+                 ON CONFLICT (name) DO UPDATE SET name = excluded.name RETURNING id",
+            )
+            .bind::<Text, _>(name.as_str())
+            .bind::<Timestamp, _>(now)
+            .get_result::<TagIdRow>(c),
+            AnyConnection::Postgresql(c) => diesel::sql_query(
+                "INSERT INTO tags (name, created_at) VALUES ($1, $2) \
+                 ON CONFLICT (name) DO UPDATE SET name = excluded.name RETURNING id",
+            )
+            .bind::<Text, _>(name.as_str())
+            .bind::<Timestamp, _>(now)
+            .get_result::<TagIdRow>(c),
         };
-        inserted.map_err(repo_error)?;
-        let id: i64 =
-            tags::table.filter(tags::name.eq(name.as_str())).select(tags::id).first(conn).map_err(repo_error)?;
-        ids.push(id);
+        ids.push(id.map_err(repo_error)?.id);
     }
     Ok(ids)
+}
+
+#[derive(QueryableByName)]
+struct TagIdRow {
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    id: i64,
 }
 
 type TagCountRow = (i64, String, i64);
@@ -105,7 +113,7 @@ impl TagRepository for Database {
                     .returning(tags::id)
                     .get_result(conn)
                     .map_err(repo_error)?;
-                Ok(Tag { id: TagId(id), name, count: 0 })
+                Ok(Tag { id: TagId(id), name: name.clone(), count: 0 })
             })
         })
         .await

@@ -66,6 +66,10 @@ pub enum RepoError {
     /// The store cannot take more work right now (pool exhausted, database down).
     #[error("storage unavailable: {0}")]
     Unavailable(String),
+    /// The database aborted the transaction to resolve a conflict with another one (a deadlock);
+    /// running it again is safe. Adapters retry before they let it out.
+    #[error("transaction aborted by the database: {0}")]
+    Retry(String),
     /// Anything else; the cause is kept for the log.
     #[error("storage failure: {0}")]
     Other(#[source] Cause),
