@@ -76,6 +76,8 @@ export default defineConfig({
         GIFSHELF_BIND: `127.0.0.1:${port}`,
         GIFSHELF_DATA_DIR: process.env.GIFSHELF_E2E_DATA_DIR,
         GIFSHELF_WEB_DIR: path.resolve(here, 'dist'),
+        // Every spec registers its own accounts from this one address.
+        GIFSHELF_REGISTER_MAX_PER_ADDRESS: '10000',
       },
     },
     {
@@ -97,6 +99,7 @@ export default defineConfig({
         GIFSHELF_WEB_DIR: path.resolve(here, 'dist'),
         GIFSHELF_GOOGLE_CLIENT_ID: process.env.E2E_GOOGLE_CLIENT_ID,
         GIFSHELF_OIDC_ISSUER: process.env.E2E_OIDC_ISSUER,
+        GIFSHELF_REGISTER_MAX_PER_ADDRESS: '10000',
       },
     },
   ],

@@ -89,6 +89,8 @@ pub(crate) fn start(binary: &Path, dir: &Path) -> Result<Server> {
         .env("GIFSHELF_DATA_DIR", dir.join("data"))
         .env("GIFSHELF_WEB_DIR", &web)
         .env("GIFSHELF_BCRYPT_COST", "4")
+        // Every simulated client registers from this one address.
+        .env("GIFSHELF_REGISTER_MAX_PER_ADDRESS", "100000")
         .env("GIFSHELF_LOG", "warn")
         .env_remove("GIFSHELF_DATABASE_URL")
         .env_remove("GIFSHELF_STORAGE_URL")

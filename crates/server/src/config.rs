@@ -37,6 +37,9 @@ pub struct Settings {
     pub login_lockout_secs: i64,
     pub login_ip_max_failures: u32,
     pub login_ip_window_secs: i64,
+    /// Registrations allowed per client address within `register_window_secs`.
+    pub register_max_per_address: u32,
+    pub register_window_secs: i64,
     pub trust_proxy: bool,
     /// How many trusted proxies stand in front (see `GIFSHELF_TRUSTED_PROXY_HOPS`).
     pub trusted_proxy_hops: usize,
@@ -72,6 +75,8 @@ struct FileSettings {
     login_lockout_secs: Option<i64>,
     login_ip_max_failures: Option<u32>,
     login_ip_window_secs: Option<i64>,
+    register_max_per_address: Option<u32>,
+    register_window_secs: Option<i64>,
     trust_proxy: Option<bool>,
     trusted_proxy_hops: Option<usize>,
     workers: Option<usize>,
@@ -145,6 +150,13 @@ impl Settings {
             login_lockout_secs: number(&env, "GIFSHELF_LOGIN_LOCKOUT_SECS", file.login_lockout_secs, 30)?,
             login_ip_max_failures: number(&env, "GIFSHELF_LOGIN_IP_MAX_FAILURES", file.login_ip_max_failures, 100)?,
             login_ip_window_secs: number(&env, "GIFSHELF_LOGIN_IP_WINDOW_SECS", file.login_ip_window_secs, 900)?,
+            register_max_per_address: number(
+                &env,
+                "GIFSHELF_REGISTER_MAX_PER_ADDRESS",
+                file.register_max_per_address,
+                20,
+            )?,
+            register_window_secs: number(&env, "GIFSHELF_REGISTER_WINDOW_SECS", file.register_window_secs, 600)?,
             trust_proxy: number(&env, "GIFSHELF_TRUST_PROXY", file.trust_proxy, false)?,
             trusted_proxy_hops: number(&env, "GIFSHELF_TRUSTED_PROXY_HOPS", file.trusted_proxy_hops, 1)?,
             workers: number(&env, "GIFSHELF_WORKERS", file.workers, default_workers())?,
@@ -179,6 +191,13 @@ impl Settings {
                 "GIFSHELF_LOGIN_MAX_FAILURES",
                 self.login_max_failures.to_string(),
                 "limits must be at least 1",
+            );
+        }
+        if self.register_max_per_address == 0 || self.register_window_secs <= 0 {
+            return invalid(
+                "GIFSHELF_REGISTER_MAX_PER_ADDRESS",
+                self.register_max_per_address.to_string(),
+                "the registration limit and its window must be at least 1",
             );
         }
         Ok(())

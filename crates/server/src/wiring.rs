@@ -112,6 +112,8 @@ impl Application {
                     ip_max_failures: settings.login_ip_max_failures,
                     ip_window: chrono::Duration::seconds(settings.login_ip_window_secs),
                 },
+                registrations_per_address: settings.register_max_per_address,
+                registration_window: chrono::Duration::seconds(settings.register_window_secs),
             },
         );
         let auth = match &settings.google_client_id {

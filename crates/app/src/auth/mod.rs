@@ -14,6 +14,8 @@ use gifshelf_domain::user::{Role, UserId, Username};
 pub use external::{GOOGLE_LOGIN_FAILED, GOOGLE_NOT_CONFIGURED};
 pub use throttle::{LoginThrottle, ThrottleConfig};
 
+use crate::rate_limit::RateLimiter;
+
 /// How a caller proved who they are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Credential {
@@ -60,11 +62,21 @@ pub struct AuthConfig {
     /// Whether the first account on a fresh server becomes an admin (product.md §10).
     pub first_user_is_admin: bool,
     pub throttle: ThrottleConfig,
+    /// At most this many registrations per client address (IPv6: per /64) …
+    pub registrations_per_address: u32,
+    /// … within this window.
+    pub registration_window: chrono::Duration,
 }
 
 impl Default for AuthConfig {
     fn default() -> Self {
-        Self { token_ttl: chrono::Duration::hours(24), first_user_is_admin: true, throttle: ThrottleConfig::default() }
+        Self {
+            token_ttl: chrono::Duration::hours(24),
+            first_user_is_admin: true,
+            throttle: ThrottleConfig::default(),
+            registrations_per_address: 20,
+            registration_window: chrono::Duration::minutes(10),
+        }
     }
 }
 
@@ -77,6 +89,7 @@ pub struct AuthService {
     /// Third-party sign-in; `None` when no client id is configured.
     identities: Option<Arc<dyn IdentityVerifier>>,
     throttle: LoginThrottle,
+    registrations: RateLimiter<std::net::IpAddr>,
     config: AuthConfig,
 }
 
@@ -90,6 +103,7 @@ impl AuthService {
     ) -> Self {
         Self {
             throttle: LoginThrottle::new(config.throttle.clone()),
+            registrations: RateLimiter::new(config.registrations_per_address, config.registration_window),
             users,
             hasher,
             tokens,

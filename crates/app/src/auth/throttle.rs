@@ -65,7 +65,7 @@ pub fn account_key(username: &str) -> String {
 }
 
 /// The throttling key of an address: IPv4 as is (also when mapped into IPv6), IPv6 by its /64.
-fn address_key(ip: IpAddr) -> IpAddr {
+pub(crate) fn address_key(ip: IpAddr) -> IpAddr {
     match ip {
         IpAddr::V4(_) => ip,
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {

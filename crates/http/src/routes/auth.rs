@@ -17,14 +17,18 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     tag = "auth",
     summary = "Create an account (the first one becomes admin)",
     request_body = crate::dto::RegisterRequest,
-    responses((status = 415, description = "The body is not JSON (`unsupported_media_type`)", body = crate::dto::ApiErrorBody), (status = 201, description = "Created; registration does not sign in", body = crate::dto::ProfileDto), (status = 400, description = "A rule of the form failed (`validation`)", body = crate::dto::ApiErrorBody), (status = 409, description = "Username or email taken (`conflict`)", body = crate::dto::ApiErrorBody))
+    responses((status = 415, description = "The body is not JSON (`unsupported_media_type`)", body = crate::dto::ApiErrorBody), (status = 201, description = "Created; registration does not sign in", body = crate::dto::ProfileDto), (status = 400, description = "A rule of the form failed (`validation`)", body = crate::dto::ApiErrorBody), (status = 409, description = "Username or email taken (`conflict`)", body = crate::dto::ApiErrorBody), (status = 429, description = "Too many registrations from this address; see Retry-After (`too_many_requests`)", body = crate::dto::ApiErrorBody), (status = 503, description = "Password hashing is saturated (`unavailable`)", body = crate::dto::ApiErrorBody))
 )]
 #[post("/auth/register")]
-async fn register(state: web::Data<AppState>, body: web::Json<RegisterRequest>) -> Result<HttpResponse, ApiError> {
+async fn register(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    body: web::Json<RegisterRequest>,
+) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let registration = Registration::parse(&body.username, &body.email, &body.password, &body.confirm_password)
         .map_err(gifshelf_app::AppError::from)?;
-    let user = state.auth.register(registration).await?;
+    let user = state.auth.register(registration, client_ip(&req, &state.settings)).await?;
     Ok(HttpResponse::Created()
         .json(ProfileDto { username: user.username.into_inner(), email: user.email.as_str().to_owned() }))
 }

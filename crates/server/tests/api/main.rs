@@ -7,6 +7,7 @@ mod auth;
 mod bad_input;
 mod gifs;
 mod google;
+mod hardening;
 mod meta;
 mod settings;
 mod share;

@@ -1,0 +1,115 @@
+//! Floods and forged headers against the real app: parallel guesses, registration floods, a spoofed
+//! `X-Forwarded-For`, and an upload body that never sends its boundary.
+
+use std::time::{Duration, Instant};
+
+use futures_util::future::join_all;
+use reqwest::StatusCode;
+use serde_json::json;
+
+use crate::helpers::{error_of, json_of, Backend};
+use crate::{api_tests, app};
+
+/// The resident memory of this process (the app runs inside it), in MiB.
+fn rss_mib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .unwrap_or(0)
+        / 1024
+}
+
+api_tests! {
+    async fn fifty_parallel_wrong_logins_pass_at_most_the_limit(backend: Backend) {
+        let app = app!(backend, &[("GIFSHELF_LOGIN_MAX_FAILURES", "5"), ("GIFSHELF_LOGIN_IP_MAX_FAILURES", "1000")]);
+        json_of(app.register("alice", "secret1").await, StatusCode::CREATED).await;
+        let statuses = join_all((0..50).map(|_| async { app.login("alice", "wrong-password").await.status() })).await;
+        let checked = statuses.iter().filter(|s| **s == StatusCode::UNAUTHORIZED).count();
+        let throttled = statuses.iter().filter(|s| **s == StatusCode::TOO_MANY_REQUESTS).count();
+        assert_eq!(checked + throttled, 50, "{statuses:?}");
+        assert!(checked <= 5, "{checked} guesses were checked");
+        // The account stays locked for the right password too, until the lockout ends.
+        error_of(app.login("alice", "secret1").await, StatusCode::TOO_MANY_REQUESTS, "too_many_requests").await;
+    }
+
+    async fn a_registration_flood_from_one_address_is_throttled_and_others_still_sign_in(backend: Backend) {
+        let app = app!(backend, &[("GIFSHELF_REGISTER_MAX_PER_ADDRESS", "5")]);
+        json_of(app.register("alice", "secret1").await, StatusCode::CREATED).await;
+        let flood = join_all((0..40).map(|i| {
+            let app = &app;
+            async move { app.register(&format!("bot{i}"), "secret1").await.status() }
+        }));
+        let login = async {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            let asked = Instant::now();
+            let status = app.login("alice", "secret1").await.status();
+            (status, asked.elapsed())
+        };
+        let (statuses, (login_status, waited)) = tokio::join!(flood, login);
+        let created = statuses.iter().filter(|s| **s == StatusCode::CREATED).count();
+        let refused = statuses.iter().filter(|s| **s == StatusCode::TOO_MANY_REQUESTS).count();
+        assert_eq!((created, refused), (4, 36), "{statuses:?}");
+        assert_eq!(login_status, StatusCode::OK);
+        assert!(waited < Duration::from_secs(10), "the login waited {waited:?}");
+        let refused = app.register("late", "secret1").await;
+        assert!(refused.headers().get("retry-after").is_some());
+        error_of(refused, StatusCode::TOO_MANY_REQUESTS, "too_many_requests").await;
+    }
+
+    async fn a_spoofed_leftmost_forwarded_for_does_not_change_the_throttled_address(backend: Backend) {
+        let app = app!(backend, &[("GIFSHELF_TRUST_PROXY", "true"), ("GIFSHELF_LOGIN_IP_MAX_FAILURES", "3")]);
+        json_of(app.register("carol", "secret1").await, StatusCode::CREATED).await;
+        // The proxy appends the address it saw (203.0.113.7); the client made up the rest.
+        let attempt = |user: String, password: &'static str, spoofed: String| {
+            let body = json!({"username": user, "password": password});
+            let forwarded = format!("{spoofed}, 203.0.113.7");
+            let request = app.client.post(app.url("/api/auth/login")).header("x-forwarded-for", forwarded).json(&body);
+            async move { request.send().await.unwrap_or_else(|e| panic!("{e}")) }
+        };
+        for i in 0..3 {
+            let response = attempt(format!("guess{i}"), "wrong-password", format!("10.9.9.{i}")).await;
+            error_of(response, StatusCode::UNAUTHORIZED, "unauthorized").await;
+        }
+        // A new made-up address changes nothing: the proxy's entry is the one that counts.
+        let blocked = attempt("carol".into(), "secret1", "198.51.100.200".into()).await;
+        error_of(blocked, StatusCode::TOO_MANY_REQUESTS, "too_many_requests").await;
+        // `Forwarded` is not read either.
+        let body = json!({"username": "carol", "password": "secret1"});
+        let forwarded = app
+            .client
+            .post(app.url("/api/auth/login"))
+            .header("forwarded", "for=192.0.2.60")
+            .header("x-forwarded-for", "203.0.113.7")
+            .json(&body)
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        error_of(forwarded, StatusCode::TOO_MANY_REQUESTS, "too_many_requests").await;
+    }
+
+    async fn an_upload_body_without_a_boundary_is_cut_off_and_memory_stays_flat(backend: Backend) {
+        let app = app!(backend);
+        let token = app.signed_in("alice").await;
+        let before = rss_mib();
+        // 200 MB, chunked (no Content-Length), no newline and no boundary in sight.
+        let body = futures_util::stream::iter((0..200).map(|_| Ok::<_, std::io::Error>(vec![b'a'; 1024 * 1024])));
+        let response = app
+            .client
+            .post(app.url("/api/gifs"))
+            .bearer_auth(&token)
+            .header("content-type", "multipart/form-data; boundary=never-sent")
+            .body(reqwest::Body::wrap_stream(body))
+            .send()
+            .await;
+        // The server answers 413 (or closes the connection once it has refused the body).
+        if let Ok(response) = response {
+            error_of(response, StatusCode::PAYLOAD_TOO_LARGE, "too_large").await;
+        }
+        let grown = rss_mib().saturating_sub(before);
+        assert!(grown < 150, "the process grew by {grown} MiB");
+        assert!(app.stored_files().is_empty());
+        json_of(app.get("/api/health", None).await, StatusCode::OK).await;
+    }
+}
