@@ -41,12 +41,17 @@ impl GifService {
         self.gifs.find_by_share_id(share_id).await.map_err(gif_not_found)
     }
 
-    /// The bytes of one stored rendition.
+    /// The bytes of one stored rendition (or of `range` of it), as a stream of chunks: a large
+    /// file is never held in memory whole.
     ///
     /// # Errors
     /// `NotFound` when the blob is missing.
-    pub async fn blob(&self, key: &str) -> Result<Vec<u8>, AppError> {
-        self.blobs.get(key).await.map_err(|err| match err {
+    pub async fn open_blob(
+        &self,
+        key: &str,
+        range: Option<std::ops::Range<u64>>,
+    ) -> Result<Box<dyn gifshelf_domain::ports::BlobReader>, AppError> {
+        self.blobs.read(key, range).await.map_err(|err| match err {
             gifshelf_domain::ports::BlobError::NotFound => AppError::NotFound("GIF not found".into()),
             gifshelf_domain::ports::BlobError::Io(detail) => AppError::internal(detail),
         })

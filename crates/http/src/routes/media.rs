@@ -3,9 +3,11 @@
 //! whole library: public bytes go out only under unguessable share ids (`routes/share.rs`).
 
 use actix_web::http::header::{self, HeaderValue};
+use actix_web::body::SizedStream;
 use actix_web::http::StatusCode;
 use actix_web::{get, web, HttpRequest, HttpResponse};
 use gifshelf_domain::gif::{Gif, GifId, Rendition, RenditionKind};
+use gifshelf_domain::ports::BlobReader;
 
 use crate::extract::MediaViewer;
 use crate::{ApiError, AppState};
@@ -124,8 +126,7 @@ pub async fn serve(
         media_headers(&mut response, rendition, &filename, audience);
         return Ok(response.finish());
     }
-    let bytes = state.gifs.blob(&rendition.key).await?;
-    let len = bytes.len() as u64;
+    let len = u64::try_from(rendition.size).unwrap_or(0);
     let content_type =
         HeaderValue::from_str(&rendition.content_type).unwrap_or(HeaderValue::from_static("application/octet-stream"));
     match byte_range(req, len) {
@@ -135,20 +136,38 @@ pub async fn serve(
             Ok(response.insert_header((header::CONTENT_RANGE, format!("bytes */{len}"))).finish())
         }
         Ok(Some((start, end))) => {
+            let reader = state.gifs.open_blob(&rendition.key, Some(start..end + 1)).await?;
             let mut response = HttpResponse::PartialContent();
             media_headers(&mut response, rendition, &filename, audience);
-            let slice = bytes.get(start as usize..=end as usize).map(<[u8]>::to_vec).unwrap_or_default();
             Ok(response
                 .insert_header((header::CONTENT_TYPE, content_type))
                 .insert_header((header::CONTENT_RANGE, format!("bytes {start}-{end}/{len}")))
-                .body(slice))
+                .body(SizedStream::new(end + 1 - start, chunks(reader))))
         }
         Ok(None) => {
+            let reader = state.gifs.open_blob(&rendition.key, None).await?;
             let mut response = HttpResponse::Ok();
             media_headers(&mut response, rendition, &filename, audience);
-            Ok(response.insert_header((header::CONTENT_TYPE, content_type)).body(bytes))
+            Ok(response.insert_header((header::CONTENT_TYPE, content_type)).body(SizedStream::new(len, chunks(reader))))
         }
     }
+}
+
+/// A blob reader as the body stream actix sends, chunk by chunk.
+fn chunks(
+    reader: Box<dyn BlobReader>,
+) -> impl futures_util::Stream<Item = Result<web::Bytes, gifshelf_domain::ports::BlobError>> {
+    futures_util::stream::unfold(Some(reader), |reader| async move {
+        let mut reader = reader?;
+        match reader.next_chunk().await {
+            Ok(Some(chunk)) => Some((Ok(web::Bytes::from(chunk)), Some(reader))),
+            Ok(None) => None,
+            Err(err) => {
+                tracing::warn!(error = %err, "a media file could not be read to its end");
+                Some((Err(err), None))
+            }
+        }
+    })
 }
 
 async fn by_id(
