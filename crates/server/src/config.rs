@@ -40,6 +40,9 @@ pub struct Settings {
     /// Registrations allowed per client address within `register_window_secs`.
     pub register_max_per_address: u32,
     pub register_window_secs: i64,
+    /// How often each instance sweeps orphan blobs of interrupted uploads (the first sweep runs at
+    /// startup).
+    pub sweep_interval_secs: u64,
     pub trust_proxy: bool,
     /// How many trusted proxies stand in front (see `GIFSHELF_TRUSTED_PROXY_HOPS`).
     pub trusted_proxy_hops: usize,
@@ -77,6 +80,7 @@ struct FileSettings {
     login_ip_window_secs: Option<i64>,
     register_max_per_address: Option<u32>,
     register_window_secs: Option<i64>,
+    sweep_interval_secs: Option<u64>,
     trust_proxy: Option<bool>,
     trusted_proxy_hops: Option<usize>,
     workers: Option<usize>,
@@ -157,6 +161,7 @@ impl Settings {
                 20,
             )?,
             register_window_secs: number(&env, "GIFSHELF_REGISTER_WINDOW_SECS", file.register_window_secs, 600)?,
+            sweep_interval_secs: number(&env, "GIFSHELF_SWEEP_INTERVAL_SECS", file.sweep_interval_secs, 3600)?,
             trust_proxy: number(&env, "GIFSHELF_TRUST_PROXY", file.trust_proxy, false)?,
             trusted_proxy_hops: number(&env, "GIFSHELF_TRUSTED_PROXY_HOPS", file.trusted_proxy_hops, 1)?,
             workers: number(&env, "GIFSHELF_WORKERS", file.workers, default_workers())?,
@@ -192,6 +197,9 @@ impl Settings {
                 self.login_max_failures.to_string(),
                 "limits must be at least 1",
             );
+        }
+        if self.sweep_interval_secs == 0 {
+            return invalid("GIFSHELF_SWEEP_INTERVAL_SECS", "0".into(), "the sweep interval must be at least 1 second");
         }
         if self.register_max_per_address == 0 || self.register_window_secs <= 0 {
             return invalid(

@@ -58,6 +58,7 @@ pub struct Application {
     port: u16,
     server: actix_web::dev::Server,
     gifs: Arc<GifService>,
+    sweep_every: std::time::Duration,
 }
 
 impl Application {
@@ -145,7 +146,7 @@ impl Application {
             .map_err(|source| StartupError::Bind { addr: settings.bind.clone(), source })?;
         let port = listener.local_addr().map_err(|e| StartupError::Other(e.to_string()))?.port();
         let server = gifshelf_http::serve(listener, state).map_err(|e| StartupError::Other(e.to_string()))?;
-        Ok(Self { port, server, gifs })
+        Ok(Self { port, server, gifs, sweep_every: std::time::Duration::from_secs(settings.sweep_interval_secs) })
     }
 
     pub fn port(&self) -> u16 {
@@ -157,14 +158,21 @@ impl Application {
     /// # Errors
     /// When the server fails.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        // Startup sweep: leftovers of uploads interrupted by a crash (never young blobs, which may
-        // belong to an upload in progress on another instance).
+        // Sweeps at startup and then every `sweep_every`: leftovers of uploads interrupted by a crash
+        // or a lost connection (never young blobs, which may belong to an upload in progress on
+        // this or another instance).
         let gifs = self.gifs.clone();
-        tokio::spawn(async move {
-            if let Err(err) = gifs.fsck(false).await {
-                tracing::warn!(error = %err, "startup consistency sweep failed");
+        let every = self.sweep_every;
+        let sweeper = tokio::spawn(async move {
+            loop {
+                if let Err(err) = gifs.fsck(false).await {
+                    tracing::warn!(error = %err, "consistency sweep failed");
+                }
+                tokio::time::sleep(every).await;
             }
         });
-        self.server.await
+        let served = self.server.await;
+        sweeper.abort();
+        served
     }
 }

@@ -2,8 +2,8 @@
 //! session cookie `<img>` tags send). Row ids count up, so anything public here would leak the
 //! whole library: public bytes go out only under unguessable share ids (`routes/share.rs`).
 
-use actix_web::http::header::{self, HeaderValue};
 use actix_web::body::SizedStream;
+use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::{get, web, HttpRequest, HttpResponse};
 use gifshelf_domain::gif::{Gif, GifId, Rendition, RenditionKind};

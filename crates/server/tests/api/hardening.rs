@@ -113,3 +113,34 @@ api_tests! {
         json_of(app.get("/api/health", None).await, StatusCode::OK).await;
     }
 }
+
+api_tests! {
+    async fn orphan_blobs_are_swept_in_the_background_not_only_at_startup(backend: Backend) {
+        let app = app!(backend, &[("GIFSHELF_SWEEP_INTERVAL_SECS", "1")]);
+        let token = app.signed_in("alice").await;
+        let kept = app.upload_gif(&token, "kept", "", &[]).await;
+        // After the startup sweep: the leftovers of an upload that died an hour ago.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let dir = app.data_dir.join("media/gifs/0123456789abcdef0123456789abcdef");
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let orphan = dir.join("original.gif");
+        std::fs::write(&orphan, b"GIF89a").unwrap_or_else(|e| panic!("{e}"));
+        let an_hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+        std::fs::File::options()
+            .write(true)
+            .open(&orphan)
+            .and_then(|f| f.set_modified(an_hour_ago))
+            .unwrap_or_else(|e| panic!("{e}"));
+        // And a fresh one, which may belong to an upload in progress.
+        let young = dir.join("thumbnail.gif");
+        std::fs::write(&young, b"GIF89a").unwrap_or_else(|e| panic!("{e}"));
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while orphan.exists() && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert!(!orphan.exists(), "the old orphan is still there");
+        assert!(young.exists(), "a young blob was removed");
+        let id = kept["id"].as_i64().unwrap_or_default();
+        assert_eq!(app.get(&format!("/api/gifs/content/{id}"), Some(&token)).await.status(), StatusCode::OK);
+    }
+}
