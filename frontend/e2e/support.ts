@@ -99,7 +99,7 @@ export async function tokenOf(page: Page): Promise<string> {
   return token;
 }
 
-export type UploadedGif = { id: number; title: string; tags: { id: number; name: string }[] };
+export type UploadedGif = { id: number; title: string; shareId: string; tags: { id: number; name: string }[] };
 
 /** Uploads a generated GIF through the API (for tests that are not about the upload screen). */
 export async function uploadGifViaApi(
