@@ -300,7 +300,7 @@ impl GifRepository for Database {
                     return Err(RepoError::NotFound);
                 }
                 diesel::delete(gif_tags::table.filter(gif_tags::gif_id.eq(id.0))).execute(conn).map_err(repo_error)?;
-                link_tags(conn, id.0, &edit.tags, chrono::Utc::now().naive_utc())?;
+                link_tags(conn, id.0, &edit.tags, edit.at)?;
                 load_one(conn, id.0)
             })
         })

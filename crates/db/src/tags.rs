@@ -104,12 +104,12 @@ impl TagRepository for Database {
         .await
     }
 
-    async fn create(&self, name: &TagName) -> Result<Tag, RepoError> {
+    async fn create(&self, name: &TagName, at: NaiveDateTime) -> Result<Tag, RepoError> {
         let name = name.clone();
         self.run(move |conn| {
             write_tx(conn, |conn| {
                 let id: i64 = diesel::insert_into(tags::table)
-                    .values((tags::name.eq(name.as_str()), tags::created_at.eq(chrono::Utc::now().naive_utc())))
+                    .values((tags::name.eq(name.as_str()), tags::created_at.eq(at)))
                     .returning(tags::id)
                     .get_result(conn)
                     .map_err(repo_error)?;

@@ -48,6 +48,7 @@ async fn edits_survive_a_concurrent_tag_delete(db: &Database) {
             title: Title::parse(&format!("round {round}")).unwrap_or_else(|e| panic!("{e}")),
             description: Description::default(),
             tags: vec![tag.clone()],
+            at: NaiveDate::from_ymd_opt(2026, 11, 24).and_then(|d| d.and_hms_opt(11, 0, 0)).unwrap_or_default(),
         };
         let delete = async {
             match db.find_by_name(&tag).await {

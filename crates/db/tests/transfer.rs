@@ -121,12 +121,13 @@ async fn seed(db: &Database) -> Seeded {
         title: ok(Title::parse("Reaction: facepalm (edited)")),
         description: ok(Description::parse("when the build breaks\nagain")),
         tags: ok(TagName::parse_list(&["reaction", "work"])),
+        at: t0() + Duration::hours(2),
     };
     ok(db.update(gifs[3], edit).await);
     let deleted_gif = ok(db.delete(gifs[4]).await).id;
     gifs.pop();
     // A tag nobody uses any more.
-    ok(TagRepository::create(db, &ok(TagName::parse("lonely"))).await);
+    ok(TagRepository::create(db, &ok(TagName::parse("lonely")), t0()).await);
     Seeded { users: vec![alice.id, bob.id, carol.id, zoe.id], gifs, deleted_gif }
 }
 
@@ -206,7 +207,7 @@ async fn move_instance(source: &Database, target: &Database) {
     assert_eq!(newcomer.role, Role::User, "not the first account any more");
     let gif = ok(target.insert(new_gif(newcomer.id, 9, "After the move", "", &["fresh"])).await);
     assert!(gif.id.0 > seeded.deleted_gif.0, "{:?} reuses an old id (last was {:?})", gif.id, seeded.deleted_gif);
-    let tag = ok(TagRepository::create(target, &ok(TagName::parse("another"))).await);
+    let tag = ok(TagRepository::create(target, &ok(TagName::parse("another")), t0()).await);
     assert!(tag.id.0 > 7, "{tag:?}");
 }
 

@@ -275,6 +275,8 @@ pub struct GifEdit {
     pub title: Title,
     pub description: Description,
     pub tags: Vec<TagName>,
+    /// When the edit happens (UTC): the creation time of tags it creates.
+    pub at: NaiveDateTime,
 }
 
 /// Which GIFs a list shows.

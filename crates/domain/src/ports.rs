@@ -232,7 +232,7 @@ pub trait TagRepository: Send + Sync {
 
     /// # Errors
     /// `Conflict(Unique::TagName)` when the name exists.
-    async fn create(&self, name: &TagName) -> Result<Tag, RepoError>;
+    async fn create(&self, name: &TagName, at: NaiveDateTime) -> Result<Tag, RepoError>;
 
     /// # Errors
     /// `NotFound` when no tag has this id.

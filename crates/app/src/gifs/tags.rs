@@ -29,7 +29,7 @@ impl GifService {
     /// `Validation` for a blank or long name, `Conflict` when it exists.
     pub async fn create_tag(&self, name: &str) -> Result<Tag, AppError> {
         let name = TagName::parse(name)?;
-        self.tags.create(&name).await.map_err(|err| match err {
+        self.tags.create(&name, self.clock.now()).await.map_err(|err| match err {
             RepoError::Conflict(_) => AppError::Conflict(format!("The tag \"{}\" already exists", name.as_str())),
             other => AppError::from_repo(other),
         })
@@ -87,7 +87,7 @@ mod tests {
     use gifshelf_domain::gif::{Tag, TagId, TagName};
     use gifshelf_domain::{RepoError, Unique};
 
-    use crate::gifs::test_support::Mocks;
+    use crate::gifs::test_support::{now, Mocks};
     use crate::AppError;
 
     #[tokio::test]
@@ -95,15 +95,15 @@ mod tests {
         let mut m = Mocks::new();
         m.tags
             .expect_create()
-            .withf(|n| n.as_str() == "funny cats")
+            .withf(|n, at| n.as_str() == "funny cats" && *at == now())
             .times(1)
-            .returning(|n| Ok(Tag { id: TagId(1), name: n.clone(), count: 0 }));
+            .returning(|n, _| Ok(Tag { id: TagId(1), name: n.clone(), count: 0 }));
         let service = m.service();
         let created = service.create_tag("  Funny Cats ").await;
         assert_eq!(created.map(|t| t.name).ok(), Some(TagName::from_trusted("funny cats".into())));
 
         let mut m = Mocks::new();
-        m.tags.expect_create().returning(|_| Err(RepoError::Conflict(Unique::TagName)));
+        m.tags.expect_create().returning(|_, _| Err(RepoError::Conflict(Unique::TagName)));
         let err = m.service().create_tag("cats").await.err();
         assert!(matches!(&err, Some(AppError::Conflict(msg)) if msg == "The tag \"cats\" already exists"), "{err:?}");
 

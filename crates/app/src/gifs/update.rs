@@ -22,6 +22,7 @@ impl GifService {
             title: Title::parse(title)?,
             description: Description::parse(description)?,
             tags: TagName::parse_list(tags)?,
+            at: self.clock.now(),
         };
         let existing = self.gifs.find(id).await.map_err(gif_not_found)?;
         if existing.uploader_id != current.id && !current.is_admin() {

@@ -117,7 +117,7 @@ on_both_backends! {
         db.insert(new_gif(alice, 1, "one", "", &["cats"])).await.unwrap_or_else(|e| panic!("{e}"));
         db.insert(new_gif(alice, 2, "two", "", &["cats", "dogs"])).await.unwrap_or_else(|e| panic!("{e}"));
         db.insert(new_gif(alice, 3, "three", "", &["dogs"])).await.unwrap_or_else(|e| panic!("{e}"));
-        TagRepository::create(db, &TagName::parse("empty").unwrap_or_else(|e| panic!("{e}"))).await.unwrap_or_else(|e| panic!("{e}"));
+        TagRepository::create(db, &TagName::parse("empty").unwrap_or_else(|e| panic!("{e}")), t0()).await.unwrap_or_else(|e| panic!("{e}"));
         let cats = db.list(&GifFilter::Tag(TagName::from_trusted("cats".into())), page(0, 10)).await.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(titles(&cats.items), ["two", "one"]);
         let tags = db.list_with_counts().await.unwrap_or_else(|e| panic!("{e}"));
@@ -125,7 +125,7 @@ on_both_backends! {
         assert_eq!(summary, [("cats", 2), ("dogs", 2), ("empty", 0)]);
         let dogs = db.find_by_name(&TagName::from_trusted("dogs".into())).await.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(dogs.count, 2);
-        let dup = TagRepository::create(db, &TagName::from_trusted("cats".into())).await;
+        let dup = TagRepository::create(db, &TagName::from_trusted("cats".into()), t0()).await;
         assert!(matches!(dup, Err(RepoError::Conflict(Unique::TagName))), "{dup:?}");
     }
 
@@ -165,6 +165,7 @@ on_both_backends! {
             title: Title::parse("New title").unwrap_or_else(|e| panic!("{e}")),
             description: Description::parse("fresh words").unwrap_or_else(|e| panic!("{e}")),
             tags: TagName::parse_list(&["brand-new", "cats"]).unwrap_or_else(|e| panic!("{e}")),
+            at: t0() + Duration::hours(2),
         };
         let updated = db.update(gif.id, edit.clone()).await.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(updated.title.as_str(), "New title");
@@ -221,8 +222,8 @@ on_both_backends! {
         let alice = user(db, "alice").await;
         db.insert(new_gif(alice, 1, "one", "", &["kitty", "misc"])).await.unwrap_or_else(|e| panic!("{e}"));
         db.insert(new_gif(alice, 2, "two", "", &["kitty"])).await.unwrap_or_else(|e| panic!("{e}"));
-        let empty_a = TagRepository::create(db, &TagName::from_trusted("zzz-empty".into())).await.unwrap_or_else(|e| panic!("{e}"));
-        let empty_b = TagRepository::create(db, &TagName::from_trusted("aaa-empty".into())).await.unwrap_or_else(|e| panic!("{e}"));
+        let empty_a = TagRepository::create(db, &TagName::from_trusted("zzz-empty".into()), t0()).await.unwrap_or_else(|e| panic!("{e}"));
+        let empty_b = TagRepository::create(db, &TagName::from_trusted("aaa-empty".into()), t0()).await.unwrap_or_else(|e| panic!("{e}"));
         let kitty = db.find_by_name(&TagName::from_trusted("kitty".into())).await.unwrap_or_else(|e| panic!("{e}"));
 
         let renamed = db.rename(kitty.id, &TagName::from_trusted("cat".into())).await.unwrap_or_else(|e| panic!("{e}"));

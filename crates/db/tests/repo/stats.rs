@@ -98,7 +98,7 @@ on_both_backends! {
         for n in 0..20 {
             gif(db, dave, 100 + n, at(3, 10), KB, "image/gif", &[]).await;
         }
-        TagRepository::create(db, &TagName::from_trusted("unused".into())).await.unwrap_or_else(|e| panic!("{e}"));
+        TagRepository::create(db, &TagName::from_trusted("unused".into()), at(1, 0)).await.unwrap_or_else(|e| panic!("{e}"));
         for _ in 0..3 {
             db.add_view(a1).await.unwrap_or_else(|e| panic!("{e}"));
         }
