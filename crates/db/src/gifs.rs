@@ -14,7 +14,7 @@ use gifshelf_domain::ports::GifRepository;
 use gifshelf_domain::user::{UserId, Username};
 use gifshelf_domain::RepoError;
 
-use crate::connection::{write_tx, AnyConnection, Database};
+use crate::connection::{write_tx, AnyConnection, Database, MultiBackend};
 use crate::error::repo_error;
 use crate::schema::{gif_renditions, gif_tags, gifs, tags, users};
 use crate::search;
@@ -174,52 +174,41 @@ fn link_tags(conn: &mut AnyConnection, gif_id: i64, names: &[TagName], now: Naiv
     Ok(())
 }
 
-fn page_of_ids(conn: &mut AnyConnection, filter: &GifFilter, page: PageRequest) -> Result<(Vec<i64>, i64), RepoError> {
-    let (limit, offset) = (i64::from(page.size), page.offset());
-    let newest = (gifs::uploaded_at.desc(), gifs::id.desc());
+/// The GIFs a filter keeps, as one query both the page and the count start from: a new filter is
+/// one arm here. Search is the exception: its SQL differs per backend (`search.rs`).
+fn filtered(filter: &GifFilter) -> gifs::BoxedQuery<'static, MultiBackend> {
+    let query = gifs::table.into_boxed();
     match filter {
-        GifFilter::All => {
-            let ids = gifs::table.select(gifs::id).order(newest).limit(limit).offset(offset).load(conn);
-            let total = gifs::table.count().get_result(conn);
-            Ok((ids.map_err(repo_error)?, total.map_err(repo_error)?))
-        }
-        GifFilter::Tag(name) => {
-            let tagged = || {
+        GifFilter::All | GifFilter::Search(_) => query,
+        GifFilter::Tag(name) => query.filter(
+            gifs::id.eq_any(
                 gif_tags::table
                     .inner_join(tags::table)
                     .filter(tags::name.eq(name.as_str().to_owned()))
-                    .select(gif_tags::gif_id)
-            };
-            let ids = gifs::table
-                .filter(gifs::id.eq_any(tagged()))
-                .select(gifs::id)
-                .order(newest)
-                .limit(limit)
-                .offset(offset)
-                .load(conn)
-                .map_err(repo_error)?;
-            let total = gifs::table.filter(gifs::id.eq_any(tagged())).count().get_result(conn).map_err(repo_error)?;
-            Ok((ids, total))
-        }
-        GifFilter::User(username) => {
-            let uploader = || users::table.filter(users::username_key.eq(username.to_lowercase())).select(users::id);
-            let ids = gifs::table
-                .filter(gifs::uploader_id.eq_any(uploader()))
-                .select(gifs::id)
-                .order(newest)
-                .limit(limit)
-                .offset(offset)
-                .load(conn)
-                .map_err(repo_error)?;
-            let total = gifs::table
-                .filter(gifs::uploader_id.eq_any(uploader()))
-                .count()
-                .get_result(conn)
-                .map_err(repo_error)?;
-            Ok((ids, total))
-        }
-        GifFilter::Search(words) => search::page(conn, words, limit, offset),
+                    .select(gif_tags::gif_id),
+            ),
+        ),
+        GifFilter::User(username) => query.filter(
+            gifs::uploader_id
+                .eq_any(users::table.filter(users::username_key.eq(username.to_lowercase())).select(users::id)),
+        ),
     }
+}
+
+fn page_of_ids(conn: &mut AnyConnection, filter: &GifFilter, page: PageRequest) -> Result<(Vec<i64>, i64), RepoError> {
+    let (limit, offset) = (i64::from(page.size), page.offset());
+    if let GifFilter::Search(words) = filter {
+        return search::page(conn, words, limit, offset);
+    }
+    let ids = filtered(filter)
+        .select(gifs::id)
+        .order((gifs::uploaded_at.desc(), gifs::id.desc()))
+        .limit(limit)
+        .offset(offset)
+        .load(conn)
+        .map_err(repo_error)?;
+    let total = filtered(filter).count().get_result(conn).map_err(repo_error)?;
+    Ok((ids, total))
 }
 
 #[async_trait]
