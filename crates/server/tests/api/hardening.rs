@@ -144,3 +144,61 @@ api_tests! {
         assert_eq!(app.get(&format!("/api/gifs/content/{id}"), Some(&token)).await.status(), StatusCode::OK);
     }
 }
+
+/// PostgreSQL only: SQLite files do not drop their connections.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_recover_at_once_when_postgres_drops_every_connection() {
+    {
+        let app = app!(Backend::Postgres);
+        let token = app.signed_in("alice").await;
+        let url = app.database_url().to_owned();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        // Eight clients page through the gallery while the database drops every connection.
+        let clients = (0..8).map(|_| {
+            let (client, target, token, stop) =
+                (app.client.clone(), app.url("/api/gifs/dtos"), token.clone(), stop.clone());
+            tokio::spawn(async move {
+                let mut answers = Vec::new();
+                while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+                    let asked = Instant::now();
+                    let status = client.get(&target).bearer_auth(&token).send().await.map(|r| r.status());
+                    answers.push((asked, asked.elapsed(), status.map(|s| s.as_u16()).unwrap_or(0)));
+                }
+                answers
+            })
+        });
+        let clients: Vec<_> = clients.collect();
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let dropped_at = Instant::now();
+        tokio::task::spawn_blocking(move || {
+            use diesel::connection::SimpleConnection;
+            use diesel::Connection;
+            let name = url.rsplit('/').next().unwrap_or_default().split('?').next().unwrap_or_default().to_owned();
+            let admin = gifshelf_db::testing::with_database(&url, "postgres");
+            let mut admin = diesel::PgConnection::establish(&admin).unwrap_or_else(|e| panic!("{e}"));
+            admin
+                .batch_execute(&format!(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}' AND pid <> pg_backend_pid()"
+                ))
+                .unwrap_or_else(|e| panic!("{e}"));
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+        tokio::time::sleep(Duration::from_millis(2500)).await;
+        stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        let mut answers = Vec::new();
+        for client in clients {
+            answers.extend(client.await.unwrap_or_else(|e| panic!("{e}")));
+        }
+        let slowest = answers.iter().map(|(_, took, _)| *took).max().unwrap_or_default();
+        assert!(slowest < Duration::from_secs(5), "a request hung for {slowest:?}");
+        assert!(answers.iter().all(|(_, _, status)| *status == 200 || *status == 503), "only 200 or 503: {answers:?}");
+        // A second after the drop, everything succeeds again.
+        let later: Vec<u16> = answers
+            .iter()
+            .filter(|(asked, _, _)| *asked > dropped_at + Duration::from_secs(1))
+            .map(|(_, _, status)| *status)
+            .collect();
+        assert!(!later.is_empty() && later.iter().all(|s| *s == 200), "{later:?}");
+    }
+}
