@@ -3,7 +3,7 @@
 use async_trait::async_trait;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use gifshelf_domain::auth::ExternalIdentity;
+use gifshelf_domain::auth::{ExternalIdentity, LinkedIdentity};
 use gifshelf_domain::ports::UserRepository;
 use gifshelf_domain::user::{Email, NewUser, PasswordHash, Role, User, UserId, Username};
 use gifshelf_domain::RepoError;
@@ -144,6 +144,38 @@ impl UserRepository for Database {
                 load_by_id(conn, id.0)?;
                 insert_identity(conn, id.0, &identity, at)
             })
+        })
+        .await
+    }
+
+    async fn identities_of(&self, id: UserId) -> Result<Vec<LinkedIdentity>, RepoError> {
+        self.run(move |conn| {
+            let rows: Vec<(String, Option<String>, NaiveDateTime)> = user_identities::table
+                .filter(user_identities::user_id.eq(id.0))
+                .select((user_identities::issuer, user_identities::email, user_identities::created_at))
+                .order(user_identities::issuer.asc())
+                .load(conn)
+                .map_err(repo_error)?;
+            Ok(rows.into_iter().map(|(issuer, email, linked_at)| LinkedIdentity { issuer, email, linked_at }).collect())
+        })
+        .await
+    }
+
+    async fn unlink_identity(&self, id: UserId, issuer: &str) -> Result<(), RepoError> {
+        let issuer = issuer.to_owned();
+        self.run(move |conn| {
+            let removed = diesel::delete(
+                user_identities::table
+                    .filter(user_identities::user_id.eq(id.0))
+                    .filter(user_identities::issuer.eq(&issuer)),
+            )
+            .execute(conn)
+            .map_err(repo_error)?;
+            if removed == 0 {
+                Err(RepoError::NotFound)
+            } else {
+                Ok(())
+            }
         })
         .await
     }

@@ -28,6 +28,16 @@ pub struct ExternalIdentity {
     pub name: Option<String>,
 }
 
+/// A provider identity as linked to an account (what Settings shows).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkedIdentity {
+    pub issuer: String,
+    /// The email the provider shared when the identity was linked.
+    pub email: Option<String>,
+    /// UTC.
+    pub linked_at: chrono::NaiveDateTime,
+}
+
 /// Why a third-party ID token was not accepted.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum IdentityError {

@@ -4,7 +4,7 @@
 use async_trait::async_trait;
 use chrono::NaiveDateTime;
 
-use crate::auth::{ExternalIdentity, IdentityError, SessionClaims};
+use crate::auth::{ExternalIdentity, IdentityError, LinkedIdentity, SessionClaims};
 use crate::user::{Email, NewUser, PasswordHash, Role, User, UserId, Username};
 use crate::{Cause, RepoError};
 
@@ -68,6 +68,18 @@ pub trait UserRepository: Send + Sync {
     /// `Conflict(Unique::IdentityPerProvider)` when the account has one of that provider;
     /// `NotFound` for an unknown account.
     async fn link_identity(&self, id: UserId, identity: &ExternalIdentity, at: NaiveDateTime) -> Result<(), RepoError>;
+
+    /// The provider identities linked to an account, by issuer.
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn identities_of(&self, id: UserId) -> Result<Vec<LinkedIdentity>, RepoError>;
+
+    /// Unlinks the account's identity at `issuer`.
+    ///
+    /// # Errors
+    /// `NotFound` when the account has none there.
+    async fn unlink_identity(&self, id: UserId, issuer: &str) -> Result<(), RepoError>;
 
     /// Stores a new account and links the identity to it in one transaction (the first-account rule
     /// of `create` applies).

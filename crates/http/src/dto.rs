@@ -69,6 +69,28 @@ pub struct GoogleLoginRequest {
     pub token: String,
 }
 
+/// A provider identity connected to your account (Settings, "Connected sign-in").
+#[derive(Debug, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct IdentityDto {
+    /// The provider's issuer URL (`https://accounts.google.com`).
+    pub issuer: String,
+    /// The email the provider shared when it was connected.
+    pub email: Option<String>,
+    /// ISO-8601, UTC.
+    pub linked_at: String,
+}
+
+impl From<&gifshelf_domain::auth::LinkedIdentity> for IdentityDto {
+    fn from(identity: &gifshelf_domain::auth::LinkedIdentity) -> Self {
+        Self {
+            issuer: identity.issuer.clone(),
+            email: identity.email.clone(),
+            linked_at: identity.linked_at.and_utc().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        }
+    }
+}
+
 #[derive(Debug, Serialize, Deserialize, TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TokenResponse {
@@ -133,6 +155,7 @@ macro_rules! for_each_dto {
             ApiErrorBody,
             LoginRequest,
             GoogleLoginRequest,
+            IdentityDto,
             TokenResponse,
             RegisterRequest,
             ProfileDto,

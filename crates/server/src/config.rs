@@ -29,6 +29,8 @@ pub struct Settings {
     pub jwt_secret: Option<SecretString>,
     pub google_client_id: Option<String>,
     pub oidc_issuer: String,
+    /// Whether a first sign-in through the provider creates an account.
+    pub oidc_signup: bool,
     pub max_upload_mb: u64,
     pub web_dir: PathBuf,
     pub bcrypt_cost: u32,
@@ -70,6 +72,7 @@ struct FileSettings {
     jwt_secret: Option<String>,
     google_client_id: Option<String>,
     oidc_issuer: Option<String>,
+    oidc_signup: Option<bool>,
     max_upload_mb: Option<u64>,
     web_dir: Option<PathBuf>,
     bcrypt_cost: Option<u32>,
@@ -143,6 +146,7 @@ impl Settings {
             google_client_id: text("GIFSHELF_GOOGLE_CLIENT_ID", file.google_client_id),
             oidc_issuer: text("GIFSHELF_OIDC_ISSUER", file.oidc_issuer)
                 .unwrap_or_else(|| "https://accounts.google.com".into()),
+            oidc_signup: number(&env, "GIFSHELF_OIDC_SIGNUP", file.oidc_signup, true)?,
             max_upload_mb: number(&env, "GIFSHELF_MAX_UPLOAD_MB", file.max_upload_mb, 10)?,
             web_dir: env("GIFSHELF_WEB_DIR")
                 .map(PathBuf::from)

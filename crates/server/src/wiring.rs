@@ -115,6 +115,7 @@ impl Application {
                 },
                 registrations_per_address: settings.register_max_per_address,
                 registration_window: chrono::Duration::seconds(settings.register_window_secs),
+                external_signup: settings.oidc_signup,
             },
         );
         let auth = match &settings.google_client_id {

@@ -11,6 +11,9 @@ pub const GOOGLE_NOT_CONFIGURED: &str = "Google sign-in is not enabled on this s
 /// A first sign-in whose email a local account already has. gifshelf never verified that email (anyone
 /// can register any address), so the identity is not linked to it: the owner links it from Settings.
 pub const EMAIL_TAKEN: &str = "An account with this email already exists. Sign in with your username and password, then connect Google in Settings.";
+/// A first sign-in on a server that creates no accounts through a provider.
+pub const NO_LINKED_ACCOUNT: &str =
+    "No gifshelf account is connected to this Google account. Sign in with your username and password, then connect Google in Settings.";
 pub const NO_EMAIL: &str = "Google login failed: the provider did not share an email address";
 
 impl AuthService {
@@ -24,8 +27,20 @@ impl AuthService {
     /// local account has the email; `Unavailable` when the provider cannot be reached.
     #[tracing::instrument(skip_all)]
     pub async fn sign_in_with_id_token(&self, id_token: &str) -> Result<String, AppError> {
+        let identity = self.verified_identity(id_token).await?;
+        let user = self.account_for(&identity).await?;
+        tracing::info!(user_id = user.id.0, issuer = %identity.issuer, "signed in with a third-party identity");
+        self.issue_token(&user.username, user.role)
+    }
+
+    /// Checks a third-party ID token: the identity it vouches for.
+    ///
+    /// # Errors
+    /// `NotConfigured` without a verifier; `Unauthorized` for a refused token; `Unavailable` when
+    /// the provider cannot be reached.
+    pub(crate) async fn verified_identity(&self, id_token: &str) -> Result<ExternalIdentity, AppError> {
         let verifier = self.identities.as_ref().ok_or_else(|| AppError::NotConfigured(GOOGLE_NOT_CONFIGURED.into()))?;
-        let identity = verifier.verify(id_token).await.map_err(|err| match err {
+        verifier.verify(id_token).await.map_err(|err| match err {
             IdentityError::Rejected(reason) => {
                 tracing::info!(%reason, "third-party sign-in refused");
                 AppError::Unauthorized(GOOGLE_LOGIN_FAILED.into())
@@ -34,10 +49,7 @@ impl AuthService {
                 tracing::warn!(%reason, "identity provider unavailable");
                 AppError::Unavailable("Google sign-in is unavailable right now. Please try again in a moment.".into())
             }
-        })?;
-        let user = self.account_for(&identity).await?;
-        tracing::info!(user_id = user.id.0, issuer = %identity.issuer, "signed in with a third-party identity");
-        self.issue_token(&user.username, user.role)
+        })
     }
 
     async fn account_for(&self, identity: &ExternalIdentity) -> Result<User, AppError> {
@@ -54,6 +66,9 @@ impl AuthService {
             Ok(_) => return Err(AppError::Conflict(EMAIL_TAKEN.into())),
             Err(RepoError::NotFound) => {}
             Err(other) => return Err(other.into()),
+        }
+        if !self.config.external_signup {
+            return Err(AppError::Forbidden(NO_LINKED_ACCOUNT.into()));
         }
         self.create_for(identity, email).await
     }

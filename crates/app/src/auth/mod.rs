@@ -2,6 +2,7 @@
 
 mod authenticate;
 mod external;
+mod identities;
 mod login;
 mod register;
 mod throttle;
@@ -11,7 +12,8 @@ use std::sync::Arc;
 use gifshelf_domain::ports::{Clock, IdentityVerifier, PasswordHasher, TokenService, UserRepository};
 use gifshelf_domain::user::{Role, UserId, Username};
 
-pub use external::{GOOGLE_LOGIN_FAILED, GOOGLE_NOT_CONFIGURED};
+pub use external::{GOOGLE_LOGIN_FAILED, GOOGLE_NOT_CONFIGURED, NO_LINKED_ACCOUNT};
+pub use identities::{ALREADY_LINKED_ELSEWHERE, ONLY_WAY_IN, PROVIDER_ALREADY_LINKED};
 pub use throttle::{LoginThrottle, ThrottleConfig};
 
 use crate::rate_limit::RateLimiter;
@@ -66,6 +68,9 @@ pub struct AuthConfig {
     pub registrations_per_address: u32,
     /// … within this window.
     pub registration_window: chrono::Duration,
+    /// Whether a first sign-in through a provider creates an account (else only linked accounts
+    /// sign in that way).
+    pub external_signup: bool,
 }
 
 impl Default for AuthConfig {
@@ -76,6 +81,7 @@ impl Default for AuthConfig {
             throttle: ThrottleConfig::default(),
             registrations_per_address: 20,
             registration_window: chrono::Duration::minutes(10),
+            external_signup: true,
         }
     }
 }

@@ -1,11 +1,19 @@
-use actix_web::{get, put, web, HttpRequest, HttpResponse};
+use actix_web::{delete, get, post, put, web, HttpRequest, HttpResponse};
+use serde::Deserialize;
 
-use crate::dto::{ChangePasswordRequest, ProfileDto, TokenResponse, UpdateProfileRequest};
+use crate::dto::{
+    ChangePasswordRequest, GoogleLoginRequest, IdentityDto, ProfileDto, TokenResponse, UpdateProfileRequest,
+};
 use crate::extract::SignedIn;
 use crate::{ApiError, AppState};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(get_profile).service(update_profile).service(change_password);
+    cfg.service(get_profile)
+        .service(update_profile)
+        .service(change_password)
+        .service(list_identities)
+        .service(link_identity)
+        .service(unlink_identity);
 }
 
 #[utoipa::path(
@@ -64,4 +72,69 @@ async fn change_password(
     Ok(HttpResponse::Ok()
         .insert_header(crate::session_cookie::set(&req, &state.settings, &token))
         .json(TokenResponse { token }))
+}
+
+fn identity_list(identities: &[gifshelf_domain::auth::LinkedIdentity]) -> Vec<IdentityDto> {
+    identities.iter().map(IdentityDto::from).collect()
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/settings/identities",
+    tag = "settings",
+    summary = "Your connected sign-in identities (Google or another OpenID provider)",
+    responses((status = 200, description = "The connected identities", body = Vec<crate::dto::IdentityDto>), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
+#[get("/settings/identities")]
+async fn list_identities(state: web::Data<AppState>, SignedIn(actor): SignedIn) -> Result<HttpResponse, ApiError> {
+    Ok(HttpResponse::Ok().json(identity_list(&state.auth.identities(&actor).await?)))
+}
+
+/// Connects the identity an ID token vouches for to your account: the only way an identity joins
+/// an existing account.
+#[utoipa::path(
+    post,
+    path = "/api/settings/identities",
+    tag = "settings",
+    summary = "Connect a Google (OpenID Connect) identity to your account",
+    request_body = crate::dto::GoogleLoginRequest,
+    responses((status = 415, description = "The body is not JSON (`unsupported_media_type`)", body = crate::dto::ApiErrorBody), (status = 201, description = "Connected; the identities now", body = Vec<crate::dto::IdentityDto>), (status = 400, description = "Malformed body (`bad_request`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing session, or the ID token was refused (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No client id configured (`not_configured`)", body = crate::dto::ApiErrorBody), (status = 409, description = "Connected to another account, or one of this provider is connected already (`conflict`)", body = crate::dto::ApiErrorBody), (status = 503, description = "The provider cannot be reached (`unavailable`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
+#[post("/settings/identities")]
+async fn link_identity(
+    state: web::Data<AppState>,
+    SignedIn(actor): SignedIn,
+    body: web::Json<GoogleLoginRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let identities = state.auth.link_identity(&actor, &body.token).await?;
+    Ok(HttpResponse::Created().json(identity_list(&identities)))
+}
+
+/// Which connected identity to disconnect.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+struct IssuerQuery {
+    /// The provider's issuer URL.
+    issuer: String,
+}
+
+#[utoipa::path(
+    delete,
+    path = "/api/settings/identities",
+    tag = "settings",
+    summary = "Disconnect a sign-in identity (never your only way in)",
+    params(IssuerQuery),
+    responses((status = 204, description = "Disconnected"), (status = 400, description = "No issuer given (`bad_request`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 404, description = "None connected there (`not_found`)", body = crate::dto::ApiErrorBody), (status = 409, description = "It is your only way to sign in (`conflict`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
+#[delete("/settings/identities")]
+async fn unlink_identity(
+    state: web::Data<AppState>,
+    SignedIn(actor): SignedIn,
+    query: web::Query<IssuerQuery>,
+) -> Result<HttpResponse, ApiError> {
+    state.auth.unlink_identity(&actor, &query.issuer).await?;
+    Ok(HttpResponse::NoContent().finish())
 }

@@ -135,3 +135,87 @@ async fn app_token(app: &TestApp, provider: &FakeOidcProvider, subject: &str) ->
     let body = json_of(google(app, &id_token).await, StatusCode::OK).await;
     body["token"].as_str().unwrap_or_default().to_owned()
 }
+
+api_tests! {
+    async fn a_signed_in_person_connects_and_disconnects_google_from_settings(backend: Backend) {
+        let provider = FakeOidcProvider::start().await;
+        let app = google_app!(backend, provider);
+        let frank = app.signed_in("frank").await;
+        let issuer = provider.issuer().to_owned();
+        let identities = |token: String| {
+            let app = &app;
+            async move { json_of(app.get("/api/settings/identities", Some(&token)).await, StatusCode::OK).await }
+        };
+        assert_eq!(identities(frank.clone()).await, json!([]));
+
+        // Connect: frank's Google identity, whatever email it carries.
+        let id_token = provider.mint(&provider.claims(CLIENT, "sub-frank", "frank@gmail.example", true));
+        let linked = app.send_json(reqwest::Method::POST, "/api/settings/identities", Some(&frank), &json!({"token": id_token})).await;
+        let linked = json_of(linked, StatusCode::CREATED).await;
+        assert_eq!(linked[0]["issuer"], issuer.as_str());
+        assert_eq!(linked[0]["email"], "frank@gmail.example");
+        // Now Google signs frank in.
+        let claims = signs_in(&app, &provider.mint(&provider.claims(CLIENT, "sub-frank", "frank@gmail.example", true))).await;
+        assert_eq!(claims["sub"], "frank");
+
+        // Another account cannot connect the same identity, nor frank a second one of this provider.
+        let grace = app.signed_in("grace").await;
+        let again = provider.mint(&provider.claims(CLIENT, "sub-frank", "frank@gmail.example", true));
+        let taken = app.send_json(reqwest::Method::POST, "/api/settings/identities", Some(&grace), &json!({"token": again})).await;
+        error_of(taken, StatusCode::CONFLICT, "conflict").await;
+        let second = provider.mint(&provider.claims(CLIENT, "sub-other", "frank2@gmail.example", true));
+        let second = app.send_json(reqwest::Method::POST, "/api/settings/identities", Some(&frank), &json!({"token": second})).await;
+        error_of(second, StatusCode::CONFLICT, "conflict").await;
+        // A forged token connects nothing.
+        let forged = app.send_json(reqwest::Method::POST, "/api/settings/identities", Some(&grace), &json!({"token": "a.b.c"})).await;
+        error_of(forged, StatusCode::UNAUTHORIZED, "unauthorized").await;
+        assert_eq!(identities(grace.clone()).await, json!([]));
+
+        // Disconnect (frank has a password): Google no longer signs him in; it would make a new account.
+        let path = format!("/api/settings/identities?issuer={}", urlencode(&issuer));
+        let removed = app.client.delete(app.url(&path)).bearer_auth(&frank).send().await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(removed.status(), StatusCode::NO_CONTENT);
+        assert_eq!(identities(frank.clone()).await, json!([]));
+        let gone = app.client.delete(app.url(&path)).bearer_auth(&frank).send().await.unwrap_or_else(|e| panic!("{e}"));
+        error_of(gone, StatusCode::NOT_FOUND, "not_found").await;
+    }
+
+    async fn the_only_way_in_cannot_be_disconnected(backend: Backend) {
+        let provider = FakeOidcProvider::start().await;
+        let app = google_app!(backend, provider);
+        // An account made by Google has no password: its identity is its only way in.
+        let body = json_of(google(&app, &provider.mint(&provider.claims(CLIENT, "sub-g", "gina@example.com", true))).await, StatusCode::OK).await;
+        let token = body["token"].as_str().unwrap_or_default().to_owned();
+        let path = format!("/api/settings/identities?issuer={}", urlencode(provider.issuer()));
+        let refused = app.client.delete(app.url(&path)).bearer_auth(&token).send().await.unwrap_or_else(|e| panic!("{e}"));
+        let message = error_of(refused, StatusCode::CONFLICT, "conflict").await;
+        assert_eq!(message, "This is your only way to sign in. Set a password in Settings before you disconnect it.");
+        signs_in(&app, &provider.mint(&provider.claims(CLIENT, "sub-g", "gina@example.com", true))).await;
+    }
+
+    async fn without_signup_a_first_google_sign_in_creates_nothing(backend: Backend) {
+        let provider = FakeOidcProvider::start().await;
+        let app = app!(backend, &[("GIFSHELF_GOOGLE_CLIENT_ID", CLIENT), ("GIFSHELF_OIDC_ISSUER", provider.issuer()), ("GIFSHELF_OIDC_SIGNUP", "false")]);
+        let refused = google(&app, &provider.mint(&provider.claims(CLIENT, "sub-new", "new@example.com", true))).await;
+        let message = error_of(refused, StatusCode::FORBIDDEN, "forbidden").await;
+        assert!(message.starts_with("No gifshelf account is connected to this Google account."), "{message}");
+        // Nothing was created: the next registration is still the server's first account.
+        json_of(app.register("first", "secret1").await, StatusCode::CREATED).await;
+        let token = json_of(app.login("first", "secret1").await, StatusCode::OK).await["token"].as_str().unwrap_or_default().to_owned();
+        assert_eq!(claims_of(&token)["roles"], "ROLE_USER,ROLE_ADMIN");
+    }
+}
+
+/// The query-string form of a value (enough for an issuer URL).
+fn urlencode(value: &str) -> String {
+    value
+        .bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
