@@ -72,3 +72,36 @@ test('a token the server refuses shows "Google login failed" and stays on Login'
   await expect(page).toHaveURL(`${googleUrl}/login`);
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
 });
+
+test('a signed-in person links Google in Settings, then Google signs them in', async ({ page }) => {
+  const username = uniqueName('link');
+  // A password account on the Google-enabled server.
+  await page.goto(`${googleUrl}/register`);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Email').fill(`${username}@example.com`);
+  await page.getByLabel('Password', { exact: true }).fill('secret123');
+  await page.getByLabel('Confirm Password').fill('secret123');
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page).toHaveURL(`${googleUrl}/login`);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill('secret123');
+  await page.getByLabel('Password').press('Enter');
+  await expect(page.getByText(`Hello, ${username}`)).toBeVisible();
+
+  // Settings → Connected sign-in → Link: the identity Google vouches for joins this account.
+  const credential = await mint({ aud: clientId, sub: `sub-${username}`, email: `${username}@gmail.example` });
+  await fakeGoogle(page, credential);
+  await page.goto(`${googleUrl}/settings`);
+  await expect(page.getByRole('heading', { name: 'Connected sign-in' })).toBeVisible();
+  await page.getByRole('button', { name: 'Link Google account' }).click();
+  await expect(page.getByText('Google account connected')).toBeVisible();
+  await expect(page.getByText(`${username}@gmail.example`)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Unlink' })).toBeVisible();
+  await screenshots(page, 'settings-connected-sign-in');
+
+  // Signed out, "Continue with Google" now opens the same account.
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await page.goto(`${googleUrl}/login`);
+  await page.getByRole('button', { name: /Continue with Google/ }).click();
+  await expect(page.getByText(`Hello, ${username}`)).toBeVisible();
+});

@@ -1,97 +1,19 @@
 import { useMutation } from '@tanstack/react-query';
-import { useCallback, useRef, useState } from 'react';
+import { useCallback } from 'react';
 import { useToast } from '@/components/toast/toast-provider';
 import type { GoogleLoginRequest } from '@/api/generated/GoogleLoginRequest';
 import type { TokenResponse } from '@/api/generated/TokenResponse';
 import { apiRequest, errorMessage } from '@/lib/api-client';
+import { MSG_GOOGLE_LOGIN_FAILED, useGoogleCredential } from '@/lib/google-identity';
 import { login as storeSession } from '@/lib/session';
-import { themeStore, resolveTheme } from '@/lib/theme-store';
 
-export const MSG_GOOGLE_LOGIN_FAILED = 'Google login failed';
-
-/** Google Identity Services, loaded on demand (the CSP allows it only when a client id is set). */
-export const GOOGLE_SCRIPT_SRC = 'https://accounts.google.com/gsi/client';
-
-type CredentialResponse = { credential?: string };
-
-/** What the prompt reports (the FedCM prompt reports only skipped and dismissed moments). */
-type PromptNotification = {
-  isNotDisplayed?: () => boolean;
-  isSkippedMoment?: () => boolean;
-};
-
-/** The part of `google.accounts.id` gifshelf uses. */
-export type GoogleIdentity = {
-  initialize(config: {
-    client_id: string;
-    callback: (response: CredentialResponse) => void;
-    auto_select?: boolean;
-    cancel_on_tap_outside?: boolean;
-    use_fedcm_for_prompt?: boolean;
-    context?: 'signin' | 'signup' | 'use';
-    itp_support?: boolean;
-  }): void;
-  prompt(listener?: (notification: PromptNotification) => void): void;
-  renderButton(parent: HTMLElement, options: Record<string, unknown>): void;
-};
-
-declare global {
-  interface Window {
-    google?: { accounts?: { id?: GoogleIdentity } };
-  }
-}
-
-const currentApi = (): GoogleIdentity | undefined => window.google?.accounts?.id;
-
-let loading: Promise<GoogleIdentity> | null = null;
-
-/** Loads Google's script once; a failed load can be retried. */
-export function loadGoogleIdentity(): Promise<GoogleIdentity> {
-  const ready = currentApi();
-  if (ready) return Promise.resolve(ready);
-  loading ??= new Promise<GoogleIdentity>((resolve, reject) => {
-    const script = document.createElement('script');
-    script.src = GOOGLE_SCRIPT_SRC;
-    script.async = true;
-    script.onload = () => {
-      const api = currentApi();
-      if (api) resolve(api);
-      else reject(new Error(MSG_GOOGLE_LOGIN_FAILED));
-    };
-    script.onerror = () => reject(new Error(MSG_GOOGLE_LOGIN_FAILED));
-    document.head.appendChild(script);
-  }).catch((error: unknown) => {
-    loading = null;
-    document.querySelectorAll(`script[src="${GOOGLE_SCRIPT_SRC}"]`).forEach((s) => s.remove());
-    throw error;
-  });
-  return loading;
-}
-
-// Google asks for one `initialize` per page; the handler of the latest click receives credentials.
-let initializedFor: string | null = null;
-let credentialHandler: (credential: string) => void = () => {};
-
-function initializeOnce(api: GoogleIdentity, clientId: string): void {
-  if (initializedFor === clientId) return;
-  api.initialize({
-    client_id: clientId,
-    callback: (response) => credentialHandler(response.credential ?? ''),
-    auto_select: false,
-    cancel_on_tap_outside: true,
-    use_fedcm_for_prompt: true,
-    context: 'signin',
-    itp_support: true,
-  });
-  initializedFor = clientId;
-}
-
-/** For tests: forget the loaded script and the initialization. */
-export function resetGoogleIdentity(): void {
-  loading = null;
-  initializedFor = null;
-  credentialHandler = () => {};
-}
+export {
+  GOOGLE_SCRIPT_SRC,
+  MSG_GOOGLE_LOGIN_FAILED,
+  loadGoogleIdentity,
+  resetGoogleIdentity,
+  type GoogleIdentity,
+} from '@/lib/google-identity';
 
 /** POST /api/auth/google {token} → {token}; stores the session exactly like a password login. */
 export const googleLoginRequest = (body: GoogleLoginRequest) =>
@@ -113,51 +35,31 @@ export function useGoogleLogin() {
 }
 
 /**
- * "Continue with Google": loads Google's script, asks for an ID token with Google's prompt and,
- * where the browser cannot show the prompt, renders Google's own button into `fallbackRef`.
- * A credential is sent to the server; `onSignedIn` runs once the session is stored.
+ * "Continue with Google": an ID token from Google's prompt (or its button) is sent to the server;
+ * `onSignedIn` runs once the session is stored.
  */
 export function useGoogleSignIn(clientId: string | null, onSignedIn: () => void) {
   const googleLogin = useGoogleLogin();
   const toast = useToast();
-  const fallbackRef = useRef<HTMLDivElement>(null);
-  const [starting, setStarting] = useState(false);
-  const [fallbackShown, setFallbackShown] = useState(false);
-
-  const start = useCallback(async () => {
-    if (!clientId || starting) return;
-    setStarting(true);
-    credentialHandler = (credential) =>
+  const onCredential = useCallback(
+    (credential: string) =>
       googleLogin.mutate(credential, {
         onSuccess: onSignedIn,
         onError: (error) => {
           toast.error(errorMessage(error, MSG_GOOGLE_LOGIN_FAILED));
         },
-      });
-    try {
-      const api = await loadGoogleIdentity();
-      initializeOnce(api, clientId);
-      api.prompt((notification) => {
-        if (!notification.isNotDisplayed?.() && !notification.isSkippedMoment?.()) return;
-        const parent = fallbackRef.current;
-        if (!parent) return;
-        parent.replaceChildren();
-        api.renderButton(parent, {
-          type: 'standard',
-          theme: resolveTheme(themeStore.getState().theme) === 'dark' ? 'filled_black' : 'outline',
-          size: 'large',
-          text: 'continue_with',
-          shape: 'pill',
-          width: Math.min(400, Math.max(200, parent.clientWidth || 300)),
-        });
-        setFallbackShown(true);
-      });
-    } catch (error) {
-      toast.error(errorMessage(error, MSG_GOOGLE_LOGIN_FAILED));
-    } finally {
-      setStarting(false);
-    }
-  }, [clientId, googleLogin, onSignedIn, starting, toast]);
-
-  return { start, fallbackRef, fallbackShown, pending: starting || googleLogin.isPending };
+      }),
+    [googleLogin, onSignedIn, toast],
+  );
+  const onError = useCallback(
+    (error: unknown) => toast.error(errorMessage(error, MSG_GOOGLE_LOGIN_FAILED)),
+    [toast],
+  );
+  const google = useGoogleCredential(clientId, onCredential, onError);
+  return {
+    start: google.start,
+    fallbackRef: google.fallbackRef,
+    fallbackShown: google.fallbackShown,
+    pending: google.starting || googleLogin.isPending,
+  };
 }

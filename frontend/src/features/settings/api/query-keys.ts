@@ -1,4 +1,5 @@
 export const settingsKeys = {
   all: ['settings'] as const,
   profile: () => [...settingsKeys.all, 'profile'] as const,
+  identities: () => [...settingsKeys.all, 'identities'] as const,
 };

@@ -11,10 +11,15 @@ const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 type Handler = (init: RequestInit | undefined) => Response;
+/** What every settings page also asks: the server's configuration and the connected sign-in. */
+const defaults: Record<string, Handler> = {
+  'GET /api/config': () => json(200, { googleClientId: null, maxUploadBytes: 10485760, version: 'test' }),
+  'GET /api/settings/identities': () => json(200, []),
+};
 function serve(handlers: Record<string, Handler>) {
   fetchMock.mockImplementation(async (input, init) => {
     const key = `${init?.method ?? 'GET'} ${String(input)}`;
-    const handler = handlers[key];
+    const handler = handlers[key] ?? defaults[key];
     if (!handler) throw new TypeError(`unexpected ${key}`);
     return handler(init);
   });
@@ -192,3 +197,65 @@ describe('validateUsername', () => {
     expect(validateUsername(value)).toBe(expected);
   });
 });
+
+describe('Connected sign-in', () => {
+  const google = 'https://accounts.google.com';
+  const withGoogle: Handler = () =>
+    json(200, { googleClientId: 'client.apps.example.com', maxUploadBytes: 10485760, version: 'test' });
+
+  it('lists a connected Google account and unlinks it after a confirm', async () => {
+    let connected = [{ issuer: google, email: 'alice@gmail.example', linkedAt: '2026-11-24T10:00:00Z' }];
+    serve({
+      'GET /api/settings/profile': profile,
+      'GET /api/config': withGoogle,
+      'GET /api/settings/identities': () => json(200, connected),
+      [`DELETE /api/settings/identities?issuer=${encodeURIComponent(google)}`]: () => {
+        connected = [];
+        return new Response(null, { status: 204 });
+      },
+    });
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
+    renderWithProviders(<SettingsPage />, { route: '/settings' });
+    expect(await screen.findByRole('heading', { name: 'Connected sign-in' })).toBeInTheDocument();
+    expect(await screen.findByText('alice@gmail.example')).toBeInTheDocument();
+    expect(screen.getByText('Google')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Link Google account' })).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Unlink' }));
+    expect(confirm).toHaveBeenCalledWith(
+      'Disconnect this Google account? You will sign in with your username and password.',
+    );
+    expect(await screen.findByText('Google account disconnected')).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Link Google account' })).toBeInTheDocument();
+    confirm.mockRestore();
+  });
+
+  it('shows the server refusing to remove the only way in', async () => {
+    serve({
+      'GET /api/settings/profile': profile,
+      'GET /api/config': withGoogle,
+      'GET /api/settings/identities': () => json(200, [{ issuer: google, email: null, linkedAt: '2026-11-24T10:00:00Z' }]),
+      [`DELETE /api/settings/identities?issuer=${encodeURIComponent(google)}`]: () =>
+        json(409, {
+          error: 'This is your only way to sign in. Set a password in Settings before you disconnect it.',
+          code: 'conflict',
+        }),
+    });
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
+    renderWithProviders(<SettingsPage />, { route: '/settings' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Unlink' }));
+    expect(
+      await screen.findByText('This is your only way to sign in. Set a password in Settings before you disconnect it.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Unlink' })).toBeInTheDocument();
+    confirm.mockRestore();
+  });
+
+  it('offers nothing to link when the server has no Google sign-in', async () => {
+    serve({ 'GET /api/settings/profile': profile });
+    renderWithProviders(<SettingsPage />, { route: '/settings' });
+    expect(await screen.findByText('Sign-in with Google is not enabled on this server.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Link Google account' })).not.toBeInTheDocument();
+    expect(callsTo('GET /api/settings/identities')).toHaveLength(1);
+  });
+});
+

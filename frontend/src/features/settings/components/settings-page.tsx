@@ -1,11 +1,14 @@
 import { errorMessage } from '@/lib/api-client';
+import { usePublicConfig } from '@/lib/public-config';
 import { useProfile } from '../api/get-profile';
+import { ConnectedSignInSection } from './connected-sign-in-section';
 import { PasswordSection } from './password-section';
 import { ProfileSection } from './profile-section';
 import './settings.css';
 
 export function SettingsPage() {
   const profile = useProfile();
+  const config = usePublicConfig();
   return (
     <div className="settings">
       <h1 className="page-title">Settings</h1>
@@ -21,6 +24,7 @@ export function SettingsPage() {
         <div className="settings__sections">
           <ProfileSection profile={profile.data} />
           <PasswordSection />
+          <ConnectedSignInSection googleClientId={config.data?.googleClientId ?? null} />
         </div>
       )}
     </div>
