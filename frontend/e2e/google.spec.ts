@@ -97,6 +97,7 @@ test('a signed-in person links Google in Settings, then Google signs them in', a
   await expect(page.getByText('Google account connected')).toBeVisible();
   await expect(page.getByText(`${username}@gmail.example`)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Unlink' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Link Google account' })).toHaveCount(0);
   await screenshots(page, 'settings-connected-sign-in');
 
   // Signed out, "Continue with Google" now opens the same account.

@@ -55,7 +55,8 @@ export function ConnectedSignInSection({ googleClientId }: { googleClientId: str
   };
 
   const list = identities.data ?? [];
-  const canConnect = Boolean(googleClientId) && !list.some((i) => i.issuer === 'https://accounts.google.com');
+  // The server signs in with one provider, and an account connects at most one identity of it.
+  const canConnect = Boolean(googleClientId) && list.length === 0;
 
   return (
     <section className="settings-card" aria-labelledby="connected-sign-in-title">

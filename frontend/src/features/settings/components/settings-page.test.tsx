@@ -219,6 +219,7 @@ describe('Connected sign-in', () => {
     expect(await screen.findByRole('heading', { name: 'Connected sign-in' })).toBeInTheDocument();
     expect(await screen.findByText('alice@gmail.example')).toBeInTheDocument();
     expect(screen.getByText('Google')).toBeInTheDocument();
+    // One identity per provider: nothing more to link.
     expect(screen.queryByRole('button', { name: 'Link Google account' })).not.toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Unlink' }));
     expect(confirm).toHaveBeenCalledWith(
