@@ -75,7 +75,15 @@ fn violations(metadata: &Value) -> Vec<String> {
 mod tests {
     use serde_json::json;
 
-    use super::violations;
+    use super::{check, violations};
+
+    /// The rule holds for the workspace as it is: an ordinary test, so `cargo test` (and
+    /// `cargo xtask test`) fails the moment an inner crate gains a framework or an adapter.
+    #[test]
+    fn the_workspace_keeps_the_dependency_rule() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap_or(std::path::Path::new("."));
+        assert_eq!(check(root), Ok(()));
+    }
 
     fn metadata(name: &str, deps: &[(&str, Option<&str>)]) -> serde_json::Value {
         let deps: Vec<_> = deps.iter().map(|(n, kind)| json!({"name": n, "kind": kind})).collect();
