@@ -20,6 +20,7 @@ fn terminate_backends(name: &str) {
 }
 
 #[tokio::test]
+#[cfg_attr(not(postgres_tests), ignore = "GIFSHELF_TEST_POSTGRES_URL is not set: the PostgreSQL half did not run")]
 async fn requests_succeed_again_right_after_postgres_dropped_every_connection() {
     let Some(test_db) = TestDb::postgres("pool") else { return };
     let name = test_db.url.rsplit('/').next().unwrap_or_default().split('?').next().unwrap_or_default().to_owned();

@@ -68,6 +68,7 @@ async fn sqlite_rows_of_the_previous_schema_get_their_renditions() {
 }
 
 #[tokio::test]
+#[cfg_attr(not(postgres_tests), ignore = "GIFSHELF_TEST_POSTGRES_URL is not set: the PostgreSQL half did not run")]
 async fn postgres_rows_of_the_previous_schema_get_their_renditions() {
     let Some(test_db) = TestDb::postgres("renditions_migration") else { return };
     {

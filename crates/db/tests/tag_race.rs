@@ -69,6 +69,7 @@ async fn sqlite() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(postgres_tests), ignore = "GIFSHELF_TEST_POSTGRES_URL is not set: the PostgreSQL half did not run")]
 async fn postgres() {
     let Some(test_db) = TestDb::postgres("tag_race") else { return };
     edits_survive_a_concurrent_tag_delete(&test_db.db).await;

@@ -212,6 +212,7 @@ async fn move_instance(source: &Database, target: &Database) {
 }
 
 #[tokio::test]
+#[cfg_attr(not(postgres_tests), ignore = "GIFSHELF_TEST_POSTGRES_URL is not set: the PostgreSQL half did not run")]
 async fn sqlite_to_postgres_keeps_every_row() {
     let source = TestDb::sqlite();
     let Some(target) = TestDb::postgres("transfer::sqlite_to_postgres_keeps_every_row") else { return };
@@ -219,6 +220,7 @@ async fn sqlite_to_postgres_keeps_every_row() {
 }
 
 #[tokio::test]
+#[cfg_attr(not(postgres_tests), ignore = "GIFSHELF_TEST_POSTGRES_URL is not set: the PostgreSQL half did not run")]
 async fn postgres_to_sqlite_keeps_every_row() {
     let Some(source) = TestDb::postgres("transfer::postgres_to_sqlite_keeps_every_row") else { return };
     let target = TestDb::sqlite();
@@ -233,6 +235,7 @@ async fn sqlite_to_sqlite_keeps_every_row() {
 }
 
 #[tokio::test]
+#[cfg_attr(not(postgres_tests), ignore = "GIFSHELF_TEST_POSTGRES_URL is not set: the PostgreSQL half did not run")]
 async fn postgres_to_postgres_keeps_every_row() {
     let Some(source) = TestDb::postgres("transfer::postgres_to_postgres_keeps_every_row") else { return };
     let Some(target) = TestDb::postgres("transfer::postgres_to_postgres_keeps_every_row") else { return };

@@ -52,6 +52,7 @@ fn sqlite_unique_indexes_are_the_listed_ones() {
 }
 
 #[test]
+#[cfg_attr(not(postgres_tests), ignore = "GIFSHELF_TEST_POSTGRES_URL is not set: the PostgreSQL half did not run")]
 fn postgres_unique_constraints_are_the_listed_ones() {
     let Some(test_db) = TestDb::postgres("unique") else { return };
     let mut conn = PgConnection::establish(&test_db.url).unwrap_or_else(|e| panic!("{e}"));

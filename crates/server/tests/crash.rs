@@ -206,6 +206,7 @@ async fn sigkill_at_every_upload_step_loses_nothing_on_sqlite() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(postgres_tests), ignore = "GIFSHELF_TEST_POSTGRES_URL is not set: the PostgreSQL half did not run")]
 async fn sigkill_at_every_upload_step_loses_nothing_on_postgres() {
     every_point(|_| TestDb::postgres("crash")).await;
 }

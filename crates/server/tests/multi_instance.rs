@@ -201,6 +201,7 @@ fn titles(page: &Value) -> Vec<&str> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(postgres_tests), ignore = "GIFSHELF_TEST_POSTGRES_URL is not set: the PostgreSQL half did not run")]
 async fn two_instances_share_one_database_and_one_bucket() {
     let Some(test_db) = TestDb::postgres("multi_instance") else { return };
     reset_to_empty(&test_db.url);

@@ -20,6 +20,7 @@ macro_rules! on_both_backends {
                 }
 
                 #[tokio::test]
+                #[cfg_attr(not(postgres_tests), ignore = "GIFSHELF_TEST_POSTGRES_URL is not set: the PostgreSQL half did not run")]
                 async fn postgres() {
                     if let Some(test_db) = gifshelf_db::testing::TestDb::postgres(concat!(module_path!())) {
                         run(&test_db.db).await;

@@ -147,6 +147,7 @@ api_tests! {
 
 /// PostgreSQL only: SQLite files do not drop their connections.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(not(postgres_tests), ignore = "GIFSHELF_TEST_POSTGRES_URL is not set: the PostgreSQL half did not run")]
 async fn requests_recover_at_once_when_postgres_drops_every_connection() {
     {
         let app = app!(Backend::Postgres);

@@ -157,6 +157,7 @@ macro_rules! api_tests {
                 }
 
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                #[cfg_attr(not(postgres_tests), ignore = "GIFSHELF_TEST_POSTGRES_URL is not set: the PostgreSQL half did not run")]
                 async fn postgres() {
                     run(Backend::Postgres).await;
                 }
