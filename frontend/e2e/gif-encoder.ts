@@ -5,6 +5,8 @@
  * codes with a clear code often enough that the code width never grows (valid for any decoder).
  */
 
+import { randomBytes } from 'node:crypto';
+
 export type Rgb = readonly [number, number, number];
 
 const MIN_CODE_SIZE = 8;
@@ -89,11 +91,18 @@ const PALETTE: Rgb[] = [
   [23, 23, 43],
 ];
 
+/** Calls of `animatedGif` in this process, part of each image's mark. */
+let made = 0;
+
 /**
  * A small animated GIF (default 96 × 72, 4 frames): a coloured square moving over a gradient
- * background. `seed` changes the colours, so that different test images differ.
+ * background. `seed` changes the colours. Every call gives a different file (the library refuses
+ * byte-identical uploads, and every spec shares one server): the bottom row of the first frame
+ * carries a random mark. Upload the same Buffer twice to test duplicates.
  */
 export function animatedGif({ width = 96, height = 72, frameCount = 4, seed = 0 } = {}): Buffer {
+  made += 1;
+  const mark = (randomBytes(4).readUInt32BE(0) ^ made) >>> 0;
   const frames: Uint8Array[] = [];
   const size = Math.floor(height / 2);
   for (let f = 0; f < frameCount; f += 1) {
@@ -104,6 +113,11 @@ export function animatedGif({ width = 96, height = 72, frameCount = 4, seed = 0 
       for (let x = 0; x < width; x += 1) {
         const inside = x >= x0 && x < x0 + size && y >= y0 && y < y0 + size;
         pixels[y * width + x] = inside ? (seed + 1 + f) % 4 : y < height / 2 ? 4 : 5;
+      }
+    }
+    if (f === 0) {
+      for (let bit = 0; bit < Math.min(32, width); bit += 1) {
+        pixels[(height - 1) * width + bit] = (mark >>> bit) & 1 ? 4 : 5;
       }
     }
     frames.push(pixels);

@@ -174,10 +174,10 @@ test('upload with progress → gallery → detail → renditions → copy → ed
   const share = page.getByLabel('Share this GIF');
   const shareUrl = await share.inputValue();
   expect(shareUrl).toMatch(new RegExp(`^${baseURL}/s/[A-Za-z0-9_-]+$`));
-  await page.getByRole('button', { name: 'Copy' }).click();
+  await page.getByRole('button', { name: 'Copy', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Copied!' })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shareUrl);
-  await expect(page.getByRole('button', { name: 'Copy' })).toBeVisible({ timeout: 4000 });
+  await expect(page.getByRole('button', { name: 'Copy', exact: true })).toBeVisible({ timeout: 4000 });
 
   // The public share page, signed out.
   const stranger = await browser.newContext();

@@ -15,7 +15,9 @@ fn ours_allowed(package: &str) -> Option<&'static [&'static str]> {
     Some(match package {
         "gifshelf-domain" => &[],
         "gifshelf-app" => &["gifshelf-domain"],
-        "gifshelf-db" | "gifshelf-auth" | "gifshelf-media" | "gifshelf-storage" => &["gifshelf-domain"],
+        "gifshelf-db" | "gifshelf-auth" | "gifshelf-media" | "gifshelf-storage" | "gifshelf-fetch" => {
+            &["gifshelf-domain"]
+        }
         "gifshelf-http" => &["gifshelf-domain", "gifshelf-app"],
         _ => return None, // server and xtask may depend on anything
     })

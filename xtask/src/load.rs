@@ -12,6 +12,8 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use gifshelf_media::testing::tiny_gif;
+
 use crate::Result;
 
 /// What one run measured.
@@ -154,47 +156,6 @@ fn dechunk(mut raw: &[u8]) -> Vec<u8> {
     out
 }
 
-/// A small valid animated GIF: `frames` 8×8 frames of two colours, LZW codes kept at three bits.
-pub fn tiny_gif(frames: u8) -> Vec<u8> {
-    let mut gif = b"GIF89a".to_vec();
-    gif.extend_from_slice(&[8, 0, 8, 0, 0x80, 0, 0]); // 8×8, a global table of 2 colours
-    gif.extend_from_slice(&[0x20, 0x90, 0xe0, 0xf0, 0xd0, 0x40]);
-    gif.extend_from_slice(b"\x21\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00");
-    for f in 0..frames {
-        gif.extend_from_slice(&[0x21, 0xf9, 4, 0, 10, 0, 0, 0]); // 10 cs per frame
-        gif.extend_from_slice(&[0x2c, 0, 0, 0, 0, 8, 0, 8, 0, 0]);
-        // Min code size 2: clear (4), two pixels, clear… so no code ever needs four bits.
-        let mut codes = Vec::new();
-        for i in 0..32u8 {
-            let colour = (i + f) % 2;
-            codes.extend_from_slice(&[4, colour, 1 - colour]);
-        }
-        codes.push(5);
-        let mut bytes = Vec::new();
-        let (mut acc, mut bits) = (0u32, 0u32);
-        for code in codes {
-            acc |= u32::from(code) << bits;
-            bits += 3;
-            while bits >= 8 {
-                bytes.push((acc & 0xff) as u8);
-                acc >>= 8;
-                bits -= 8;
-            }
-        }
-        if bits > 0 {
-            bytes.push((acc & 0xff) as u8);
-        }
-        gif.push(2);
-        for block in bytes.chunks(255) {
-            gif.push(block.len() as u8);
-            gif.extend_from_slice(block);
-        }
-        gif.push(0);
-    }
-    gif.push(0x3b);
-    gif
-}
-
 pub(crate) const BOUNDARY: &str = "gifshelf-load-boundary";
 
 pub(crate) fn multipart(gif: &[u8], title: &str) -> Vec<u8> {
@@ -233,7 +194,8 @@ fn seed(port: u16) -> Result<(String, Vec<i64>)> {
     for (i, title) in
         ["cat jumps", "dog runs", "bird sings", "cat sleeps", "happy dance"].iter().cycle().take(20).enumerate()
     {
-        let body = multipart(&tiny_gif(2 + (i % 3) as u8), title);
+        // A different file each (the library refuses byte-identical uploads).
+        let body = multipart(&numbered_gif(2 + (i % 3) as u8, 1000 + i as u32), title);
         let (status, answer) = http(port, "POST", "/api/gifs", &[auth.clone(), form.clone()], &body)?;
         if !(200..300).contains(&status) {
             return Err(format!("seeding upload answered {status}: {}", String::from_utf8_lossy(&answer)));
@@ -255,13 +217,31 @@ fn lua_bytes(bytes: &[u8]) -> String {
     out
 }
 
+/// Byte 13 of a GIF: its first palette colour, three bytes.
+const FIRST_COLOUR: usize = 13;
+
+/// `tiny_gif(frames)` with its first colour set from `n` (its low three bytes): a different file
+/// for each `n`, the same work to process.
+fn numbered_gif(frames: u8, n: u32) -> Vec<u8> {
+    let mut gif = tiny_gif(frames);
+    let [_, a, b, c] = n.to_be_bytes();
+    gif[FIRST_COLOUR..FIRST_COLOUR + 3].copy_from_slice(&[a, b, c]);
+    gif
+}
+
 fn script(token: &str, ids: &[i64]) -> String {
-    let upload = lua_bytes(&multipart(&tiny_gif(3), "uploaded under load"));
+    // The upload body around the GIF's first colour, which each request sets to its own value:
+    // every upload under load is a new file, processed in full, never refused as a duplicate.
+    let body = multipart(&tiny_gif(3), "uploaded under load");
+    let at = body.windows(6).position(|w| w == b"GIF89a").unwrap_or_default() + FIRST_COLOUR;
+    let (upload_head, upload_tail) = (lua_bytes(&body[..at]), lua_bytes(&body[at + 3..]));
     let ids: Vec<String> = ids.iter().map(i64::to_string).collect();
     format!(
         r#"-- gifshelf load mix: 10% uploads, 40% gallery pages, 25% searches, 25% detail views.
 local token = "Bearer {token}"
-local upload_body = {upload}
+local upload_head = {upload_head}
+local upload_tail = {upload_tail}
+local uploads = 0
 local ids = {{{ids}}}
 local words = {{"cat", "dog", "bird", "dance", "load", "happy jumps", "nothing-matches"}}
 local threads = {{}}
@@ -285,7 +265,10 @@ function request()
   local r = math.random(100)
   if r <= 10 then
     count(kinds, "upload")
-    return wrk.format("POST", "/api/gifs", {{["Authorization"] = token, ["Content-Type"] = "multipart/form-data; boundary={BOUNDARY}"}}, upload_body)
+    uploads = uploads + 1
+    -- Thread ids start at 1: never the colours of the seeded GIFs (thread 0).
+    local colour = string.char(id % 256, math.floor(uploads / 256) % 256, uploads % 256)
+    return wrk.format("POST", "/api/gifs", {{["Authorization"] = token, ["Content-Type"] = "multipart/form-data; boundary={BOUNDARY}"}}, upload_head .. colour .. upload_tail)
   elseif r <= 50 then
     count(kinds, "gallery")
     return wrk.format("GET", "/api/gifs/dtos?page=" .. math.random(0, 3) .. "&size=12", {{["Authorization"] = token}})
@@ -384,7 +367,7 @@ pub fn run(binary: &Path, seconds: u32, connections: u32) -> Result<Report> {
 mod tests {
     #[test]
     fn tiny_gif_is_well_formed() {
-        let gif = super::tiny_gif(2);
+        let gif = gifshelf_media::testing::tiny_gif(2);
         assert!(gif.starts_with(b"GIF89a") && gif.ends_with(&[0x3b]));
     }
 

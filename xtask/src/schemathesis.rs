@@ -5,7 +5,9 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::load::{http, multipart, start, tiny_gif, BOUNDARY};
+use gifshelf_media::testing::tiny_gif;
+
+use crate::load::{http, multipart, start, BOUNDARY};
 use crate::{exec, Result};
 
 const VERSION: &str = "4.32.5";

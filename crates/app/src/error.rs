@@ -39,9 +39,21 @@ pub enum AppError {
     /// A feature this server was not configured for (third-party sign-in without a client id).
     #[error("{0}")]
     NotConfigured(String),
+    /// A link the server will not fetch (not http(s), credentials in it, a private address).
+    #[error("{0}")]
+    UrlRefused(String),
+    /// A link the server could not fetch (unreachable, an error answer, too slow, too many redirects).
+    #[error("{0}")]
+    UrlFetchFailed(String),
+    /// Bytes over the upload limit.
+    #[error("{0}")]
+    TooLarge(String),
     /// The uploaded bytes were refused; `problem` says why.
     #[error("{message}")]
     BadMedia { problem: MediaProblem, message: String },
+    /// The upload is byte for byte a GIF of the library (after metadata stripping).
+    #[error("This GIF is already in the library")]
+    Duplicate { existing: gifshelf_domain::gif::GifId },
     /// A fault of ours; the cause goes to the log with its whole chain, never to the client.
     #[error("internal error: {0}")]
     Internal(#[source] Cause),

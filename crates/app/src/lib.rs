@@ -2,6 +2,7 @@
 
 pub mod auth;
 mod bounded;
+pub mod collections;
 mod error;
 pub mod gifs;
 pub mod rate_limit;

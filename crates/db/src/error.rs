@@ -24,6 +24,10 @@ pub const UNIQUE_CONSTRAINTS: &[(&str, &str, Unique)] = &[
     ("tags_name_uq", "tags.name", Unique::TagName),
     ("gif_tags_pkey", "gif_tags.gif_id, gif_tags.tag_id", Unique::GifTag),
     ("gif_renditions_pkey", "gif_renditions.gif_id, gif_renditions.kind", Unique::Rendition),
+    ("collections_share_id_uq", "collections.share_id", Unique::ShareId),
+    ("collection_gifs_pkey", "collection_gifs.collection_id, collection_gifs.gif_id", Unique::CollectionGif),
+    ("favourites_pkey", "favourites.user_id, favourites.gif_id", Unique::Favourite),
+    ("gifs_sha256_uq", "gifs.sha256", Unique::Sha256),
 ];
 
 /// The rule a unique violation broke: by constraint name (PostgreSQL) or by the exact column list

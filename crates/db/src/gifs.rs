@@ -7,18 +7,18 @@ use async_trait::async_trait;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use gifshelf_domain::gif::{
-    Description, Gif, GifEdit, GifFilter, GifId, NewGif, Page, PageRequest, Rendition, RenditionKind, Renditions,
-    TagId, TagName, TagRef, Title,
+    Description, Fingerprint, Gif, GifEdit, GifFilter, GifId, GifSort, GifSummary, NewGif, Page, PageRequest,
+    PerceptualHash, Rendition, RenditionKind, Renditions, TagId, TagName, TagRef, Title,
 };
-use gifshelf_domain::ports::GifRepository;
+use gifshelf_domain::ports::{FavouriteRepository, GifRepository};
 use gifshelf_domain::user::{UserId, Username};
 use gifshelf_domain::RepoError;
 
 use crate::connection::{write_tx, AnyConnection, Database, MultiBackend};
 use crate::error::repo_error;
-use crate::schema::{gif_renditions, gif_tags, gifs, tags, users};
-use crate::search;
+use crate::schema::{favourites, gif_renditions, gif_tags, gifs, tags, users};
 use crate::tags::ensure_tags;
+use crate::{duplicates, search};
 
 #[derive(Queryable, Selectable)]
 #[diesel(table_name = gifs)]
@@ -31,6 +31,7 @@ struct GifRow {
     uploaded_at: NaiveDateTime,
     view_count: i64,
     frame_count: i32,
+    favourite_count: i64,
 }
 
 #[derive(Queryable, Selectable, Insertable)]
@@ -86,6 +87,8 @@ impl GifRow {
             uploaded_at: self.uploaded_at,
             frame_count: self.frame_count,
             renditions: Renditions::new(renditions),
+            favourite_count: self.favourite_count,
+            favourite: false,
         }
     }
 }
@@ -192,23 +195,96 @@ fn filtered(filter: &GifFilter) -> gifs::BoxedQuery<'static, MultiBackend> {
             gifs::uploader_id
                 .eq_any(users::table.filter(users::username_key.eq(username.to_lowercase())).select(users::id)),
         ),
+        GifFilter::Favourites(user) => query.filter(
+            gifs::id.eq_any(favourites::table.filter(favourites::user_id.eq(user.0)).select(favourites::gif_id)),
+        ),
     }
 }
 
-fn page_of_ids(conn: &mut AnyConnection, filter: &GifFilter, page: PageRequest) -> Result<(Vec<i64>, i64), RepoError> {
-    let (limit, offset) = (i64::from(page.size), page.offset());
-    if let GifFilter::Search(words) = filter {
-        return search::page(conn, words, limit, offset);
+/// The `ORDER BY` of a sort, ties broken by id; each one has its index (migration 000005).
+fn sorted(query: gifs::BoxedQuery<'static, MultiBackend>, sort: GifSort) -> gifs::BoxedQuery<'static, MultiBackend> {
+    match sort {
+        GifSort::Newest => query.order((gifs::uploaded_at.desc(), gifs::id.desc())),
+        GifSort::Oldest => query.order((gifs::uploaded_at.asc(), gifs::id.asc())),
+        GifSort::Views => query.order((gifs::view_count.desc(), gifs::id.desc())),
+        GifSort::Favourites => query.order((gifs::favourite_count.desc(), gifs::id.desc())),
+        GifSort::Title => {
+            query.order(diesel::dsl::sql::<diesel::sql_types::Text>("lower(title)").asc()).then_order_by(gifs::id.asc())
+        }
     }
-    let ids = filtered(filter)
-        .select(gifs::id)
-        .order((gifs::uploaded_at.desc(), gifs::id.desc()))
-        .limit(limit)
-        .offset(offset)
-        .load(conn)
-        .map_err(repo_error)?;
+}
+
+/// A person's favourites by when they were favourited (`favourites_user_newest_idx`).
+fn favourites_by_time(
+    conn: &mut AnyConnection,
+    user: i64,
+    newest_first: bool,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<i64>, i64), RepoError> {
+    let query = favourites::table.filter(favourites::user_id.eq(user)).select(favourites::gif_id).into_boxed();
+    let query = if newest_first {
+        query.order((favourites::created_at.desc(), favourites::gif_id.desc()))
+    } else {
+        query.order((favourites::created_at.asc(), favourites::gif_id.asc()))
+    };
+    let ids = query.limit(limit).offset(offset).load(conn).map_err(repo_error)?;
+    let total = favourites::table.filter(favourites::user_id.eq(user)).count().get_result(conn).map_err(repo_error)?;
+    Ok((ids, total))
+}
+
+fn page_of_ids(
+    conn: &mut AnyConnection,
+    filter: &GifFilter,
+    sort: GifSort,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<i64>, i64), RepoError> {
+    match (filter, sort) {
+        (GifFilter::Search(words), _) => return search::page(conn, words, sort, limit, offset),
+        (GifFilter::Favourites(user), GifSort::Newest | GifSort::Oldest) => {
+            return favourites_by_time(conn, user.0, sort == GifSort::Newest, limit, offset)
+        }
+        _ => {}
+    }
+    let ids =
+        sorted(filtered(filter), sort).select(gifs::id).limit(limit).offset(offset).load(conn).map_err(repo_error)?;
     let total = filtered(filter).count().get_result(conn).map_err(repo_error)?;
     Ok((ids, total))
+}
+
+/// Tries of the unfiltered pick before it falls back to counting (ids have few gaps: one try
+/// nearly always does).
+const RANDOM_ID_TRIES: usize = 16;
+
+/// A uniformly random GIF id the filter keeps. Unfiltered: a random id between the smallest and
+/// the largest, drawn again while it names no GIF (each existing id is equally likely; two index
+/// lookups per try). Filtered: count the matches, draw k, read the k-th in newest order.
+fn random_id(conn: &mut AnyConnection, filter: &GifFilter) -> Result<i64, RepoError> {
+    use rand::Rng;
+    if *filter == GifFilter::All {
+        let (low, high): (Option<i64>, Option<i64>) = gifs::table
+            .select((diesel::dsl::min(gifs::id), diesel::dsl::max(gifs::id)))
+            .first(conn)
+            .map_err(repo_error)?;
+        let (Some(low), Some(high)) = (low, high) else { return Err(RepoError::NotFound) };
+        for _ in 0..RANDOM_ID_TRIES {
+            let id = rand::thread_rng().gen_range(low..=high);
+            let found: Option<i64> =
+                gifs::table.find(id).select(gifs::id).first(conn).optional().map_err(repo_error)?;
+            if let Some(id) = found {
+                return Ok(id);
+            }
+        }
+    }
+    let (_, total) = page_of_ids(conn, filter, GifSort::Newest, 0, 0)?;
+    if total == 0 {
+        return Err(RepoError::NotFound);
+    }
+    let k = rand::thread_rng().gen_range(0..total);
+    let (ids, _) = page_of_ids(conn, filter, GifSort::Newest, 1, k)?;
+    // The k-th can vanish between the two reads (a delete): that pick is simply not found.
+    ids.first().copied().ok_or(RepoError::NotFound)
 }
 
 #[async_trait]
@@ -217,6 +293,7 @@ impl GifRepository for Database {
         self.run(move |conn| {
             write_tx(conn, |conn| {
                 let text = search_text(&gif.title, &gif.description, &gif.tags);
+                let (sha256, phash, b0, b1, b2, b3) = duplicates::columns(&gif.fingerprint);
                 let original = gif
                     .renditions
                     .get(RenditionKind::Original)
@@ -233,6 +310,12 @@ impl GifRepository for Database {
                         gifs::content_type.eq(&original.content_type),
                         gifs::content_size.eq(original.size),
                         gifs::search_text.eq(&text),
+                        gifs::sha256.eq(sha256),
+                        gifs::phash.eq(phash),
+                        gifs::phash_b0.eq(b0),
+                        gifs::phash_b1.eq(b1),
+                        gifs::phash_b2.eq(b2),
+                        gifs::phash_b3.eq(b3),
                     ))
                     .returning(gifs::id)
                     .get_result(conn)
@@ -264,11 +347,20 @@ impl GifRepository for Database {
         .await
     }
 
-    async fn list(&self, filter: &GifFilter, page: PageRequest) -> Result<Page<Gif>, RepoError> {
+    async fn list(&self, filter: &GifFilter, sort: GifSort, page: PageRequest) -> Result<Page<Gif>, RepoError> {
         let filter = filter.clone();
         self.run(move |conn| {
-            let (ids, total) = page_of_ids(conn, &filter, page)?;
+            let (ids, total) = page_of_ids(conn, &filter, sort, i64::from(page.size), page.offset())?;
             Ok(Page { items: load_many(conn, &ids)?, request: page, total })
+        })
+        .await
+    }
+
+    async fn random(&self, filter: &GifFilter) -> Result<Gif, RepoError> {
+        let filter = filter.clone();
+        self.run(move |conn| {
+            let id = random_id(conn, &filter)?;
+            load_one(conn, id)
         })
         .await
     }
@@ -328,5 +420,99 @@ impl GifRepository for Database {
 
     async fn all_blob_keys(&self) -> Result<Vec<String>, RepoError> {
         self.run(|conn| gif_renditions::table.select(gif_renditions::blob_key).load(conn).map_err(repo_error)).await
+    }
+
+    async fn find_by_sha256(&self, sha256: &str) -> Result<Option<GifId>, RepoError> {
+        let sha256 = sha256.to_owned();
+        self.run(move |conn| duplicates::find_by_sha256(conn, &sha256)).await
+    }
+
+    async fn similar(
+        &self,
+        phash: PerceptualHash,
+        except: Option<GifId>,
+        limit: i64,
+    ) -> Result<Vec<GifSummary>, RepoError> {
+        self.run(move |conn| duplicates::similar(conn, phash, except, limit)).await
+    }
+
+    async fn phash_of(&self, id: GifId) -> Result<Option<PerceptualHash>, RepoError> {
+        self.run(move |conn| duplicates::phash_of(conn, id)).await
+    }
+
+    async fn near_duplicate_groups(&self) -> Result<Vec<Vec<GifSummary>>, RepoError> {
+        self.run(duplicates::groups).await
+    }
+
+    async fn without_fingerprint(&self, after: GifId, limit: i64) -> Result<Vec<(GifId, String)>, RepoError> {
+        self.run(move |conn| duplicates::without_fingerprint(conn, after, limit)).await
+    }
+
+    async fn set_fingerprint(&self, id: GifId, fingerprint: &Fingerprint) -> Result<(), RepoError> {
+        let fingerprint = fingerprint.clone();
+        self.run(move |conn| match duplicates::set(conn, id.0, &fingerprint)? {
+            0 => Err(RepoError::NotFound),
+            _ => Ok(()),
+        })
+        .await
+    }
+}
+
+#[async_trait]
+impl FavouriteRepository for Database {
+    async fn set_favourite(&self, user: UserId, gif: GifId, on: bool, at: NaiveDateTime) -> Result<i64, RepoError> {
+        self.run(move |conn| {
+            let result = write_tx(conn, |conn| {
+                let count: i64 =
+                    gifs::table.find(gif.0).select(gifs::favourite_count).first(conn).map_err(repo_error)?;
+                let key = favourites::table.find((user.0, gif.0));
+                // The rows actually added or removed decide the change, so two requests at once
+                // never count twice (an insert that finds the row is a unique violation, below).
+                let changed = if on {
+                    diesel::insert_into(favourites::table)
+                        .values((
+                            favourites::user_id.eq(user.0),
+                            favourites::gif_id.eq(gif.0),
+                            favourites::created_at.eq(at),
+                        ))
+                        .execute(conn)
+                        .map_err(repo_error)?
+                } else {
+                    diesel::delete(key).execute(conn).map_err(repo_error)?
+                };
+                if changed == 0 {
+                    return Ok(count);
+                }
+                let change: i64 = if on { 1 } else { -1 };
+                diesel::update(gifs::table.find(gif.0))
+                    .set(gifs::favourite_count.eq(gifs::favourite_count + change))
+                    .returning(gifs::favourite_count)
+                    .get_result(conn)
+                    .map_err(repo_error)
+            });
+            match result {
+                // Already a favourite (or another request of the same person added it first):
+                // nothing changed, the transaction was rolled back.
+                Err(RepoError::Conflict(gifshelf_domain::Unique::Favourite)) => {
+                    gifs::table.find(gif.0).select(gifs::favourite_count).first(conn).map_err(repo_error)
+                }
+                other => other,
+            }
+        })
+        .await
+    }
+
+    async fn favourited_among(&self, user: UserId, gifs: &[GifId]) -> Result<Vec<GifId>, RepoError> {
+        let ids: Vec<i64> = gifs.iter().map(|g| g.0).collect();
+        self.run(move |conn| {
+            let found: Vec<i64> = favourites::table
+                .filter(favourites::user_id.eq(user.0))
+                .filter(favourites::gif_id.eq_any(&ids))
+                .select(favourites::gif_id)
+                .load(conn)
+                .map_err(repo_error)?;
+            Ok(found.into_iter().map(GifId).collect())
+        })
+        .await
     }
 }

@@ -1,6 +1,8 @@
 #![doc = include_str!("../README.md")]
 
+mod collections;
 mod connection;
+mod duplicates;
 mod error;
 mod gifs;
 mod migrate;

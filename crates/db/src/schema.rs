@@ -26,6 +26,13 @@ diesel::table! {
         content_size -> BigInt,
         frame_count -> Integer,
         search_text -> Text,
+        favourite_count -> BigInt,
+        sha256 -> Nullable<Text>,
+        phash -> Nullable<BigInt>,
+        phash_b0 -> Nullable<Integer>,
+        phash_b1 -> Nullable<Integer>,
+        phash_b2 -> Nullable<Integer>,
+        phash_b3 -> Nullable<Integer>,
     }
 }
 
@@ -72,4 +79,49 @@ diesel::table! {
 }
 
 diesel::joinable!(user_identities -> users (user_id));
-diesel::allow_tables_to_appear_in_same_query!(users, gifs, gif_renditions, tags, gif_tags, user_identities);
+diesel::table! {
+    collections (id) {
+        id -> BigInt,
+        name -> Text,
+        description -> Text,
+        owner_id -> BigInt,
+        visibility -> Text,
+        share_id -> Nullable<Text>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    collection_gifs (collection_id, gif_id) {
+        collection_id -> BigInt,
+        gif_id -> BigInt,
+        position -> BigInt,
+        added_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(collections -> users (owner_id));
+diesel::joinable!(collection_gifs -> collections (collection_id));
+diesel::joinable!(collection_gifs -> gifs (gif_id));
+diesel::table! {
+    favourites (user_id, gif_id) {
+        user_id -> BigInt,
+        gif_id -> BigInt,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(favourites -> gifs (gif_id));
+diesel::joinable!(favourites -> users (user_id));
+diesel::allow_tables_to_appear_in_same_query!(
+    users,
+    gifs,
+    gif_renditions,
+    tags,
+    gif_tags,
+    user_identities,
+    collections,
+    collection_gifs,
+    favourites
+);

@@ -4,6 +4,7 @@
 
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text};
+use gifshelf_domain::gif::GifSort;
 use gifshelf_domain::RepoError;
 
 use crate::connection::AnyConnection;
@@ -40,9 +41,21 @@ fn fts_query(words: &[&String]) -> String {
     words.iter().map(|w| format!("\"{}\"", w.replace('"', "\"\""))).collect::<Vec<_>>().join(" AND ")
 }
 
+/// The `ORDER BY` of a sort, as in `gifs.rs`.
+fn order_by(sort: GifSort) -> &'static str {
+    match sort {
+        GifSort::Newest => "uploaded_at DESC, id DESC",
+        GifSort::Oldest => "uploaded_at ASC, id ASC",
+        GifSort::Views => "view_count DESC, id DESC",
+        GifSort::Favourites => "favourite_count DESC, id DESC",
+        GifSort::Title => "lower(title) ASC, id ASC",
+    }
+}
+
 pub(crate) fn page(
     conn: &mut AnyConnection,
     words: &[String],
+    sort: GifSort,
     limit: i64,
     offset: i64,
 ) -> Result<(Vec<i64>, i64), RepoError> {
@@ -65,13 +78,12 @@ pub(crate) fn page(
                 }
                 query
             };
-            let ids: Vec<IdRow> = bind_all(format!(
-                "SELECT id FROM gifs WHERE {condition} ORDER BY uploaded_at DESC, id DESC LIMIT ? OFFSET ?"
-            ))
-            .bind::<BigInt, _>(limit)
-            .bind::<BigInt, _>(offset)
-            .load(conn)
-            .map_err(repo_error)?;
+            let ids: Vec<IdRow> =
+                bind_all(format!("SELECT id FROM gifs WHERE {condition} ORDER BY {} LIMIT ? OFFSET ?", order_by(sort)))
+                    .bind::<BigInt, _>(limit)
+                    .bind::<BigInt, _>(offset)
+                    .load(conn)
+                    .map_err(repo_error)?;
             // The index holds exactly one row per GIF: when it alone decides, count it there
             // without touching the table.
             let count_sql = if short.is_empty() {
@@ -96,7 +108,8 @@ pub(crate) fn page(
                 query
             };
             let ids: Vec<IdRow> = bind_all(format!(
-                "SELECT id FROM gifs WHERE {condition} ORDER BY uploaded_at DESC, id DESC LIMIT ${} OFFSET ${}",
+                "SELECT id FROM gifs WHERE {condition} ORDER BY {} LIMIT ${} OFFSET ${}",
+                order_by(sort),
                 n + 1,
                 n + 2
             ))

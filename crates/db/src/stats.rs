@@ -161,6 +161,13 @@ impl StatsRepository for Database {
                     .limit(top)
                     .load(conn)
                     .map_err(repo_error)?,
+                most_favourited: gifs::table
+                    .filter(gifs::favourite_count.gt(0_i64))
+                    .select((gifs::title, gifs::favourite_count))
+                    .order((gifs::favourite_count.desc(), gifs::id.desc()))
+                    .limit(top)
+                    .load(conn)
+                    .map_err(repo_error)?,
             })
         })
         .await

@@ -4,7 +4,9 @@
 use chrono::NaiveDate;
 use gifshelf_db::testing::TestDb;
 use gifshelf_db::Database;
-use gifshelf_domain::gif::{Description, GifEdit, GifId, NewGif, Rendition, RenditionKind, Renditions, TagName, Title};
+use gifshelf_domain::gif::{
+    Description, Fingerprint, GifEdit, GifId, NewGif, Rendition, RenditionKind, Renditions, TagName, Title,
+};
 use gifshelf_domain::ports::{GifRepository, TagRepository, UserRepository};
 use gifshelf_domain::user::{Email, NewUser, PasswordHash, Role, Username};
 use gifshelf_domain::RepoError;
@@ -36,6 +38,7 @@ async fn one_gif(db: &Database) -> GifId {
         uploaded_at: at,
         frame_count: 1,
         renditions: Renditions::new([original]),
+        fingerprint: Fingerprint::default(),
     };
     db.insert(gif).await.unwrap_or_else(|e| panic!("{e}")).id
 }

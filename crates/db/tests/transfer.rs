@@ -8,7 +8,8 @@ use gifshelf_db::transfer::{self, Progress, Summary, TransferError};
 use gifshelf_db::Database;
 use gifshelf_domain::auth::ExternalIdentity;
 use gifshelf_domain::gif::{
-    Description, GifEdit, GifFilter, GifId, NewGif, PageRequest, Rendition, RenditionKind, Renditions, TagName, Title,
+    Description, Fingerprint, GifEdit, GifFilter, GifId, GifSort, NewGif, PageRequest, Rendition, RenditionKind,
+    Renditions, TagName, Title,
 };
 use gifshelf_domain::ports::{GifRepository, TagRepository, UserRepository};
 use gifshelf_domain::user::{Email, NewUser, PasswordHash, Role, UserId, Username};
@@ -67,6 +68,7 @@ fn new_gif(uploader: UserId, n: i64, title: &str, description: &str, tags: &[&st
             rendition(RenditionKind::Thumbnail, n, "thumbnail.gif", 500 + n),
             Rendition { content_type: "image/png".into(), ..rendition(RenditionKind::Still, n, "static.png", 100 + n) },
         ]),
+        fingerprint: Fingerprint::default(),
     }
 }
 
@@ -152,7 +154,7 @@ fn count(summary: &Summary, table: &str) -> u64 {
 }
 
 async fn is_empty(db: &Database) -> bool {
-    let page = ok(db.list(&GifFilter::All, PageRequest { page: 0, size: 10 }).await);
+    let page = ok(db.list(&GifFilter::All, GifSort::Newest, PageRequest { page: 0, size: 10 }).await);
     page.total == 0
         && matches!(db.find_by_id(UserId(1)).await, Err(RepoError::NotFound))
         && ok(db.list_with_counts().await).is_empty()
@@ -195,10 +197,11 @@ async fn move_instance(source: &Database, target: &Database) {
     // Search works on the target's own index (FTS5 triggers or pg_trgm).
     let page = PageRequest { page: 0, size: 10 };
     for (term, gif) in [("zebra", 0), ("dances", 0), ("猫", 1), ("ünïcode", 1), ("facepalm edited work", 3)] {
-        let found = ok(target.list(&GifFilter::search(term).unwrap_or_else(|e| panic!("{e}")), page).await);
+        let found =
+            ok(target.list(&GifFilter::search(term).unwrap_or_else(|e| panic!("{e}")), GifSort::Newest, page).await);
         assert_eq!(found.items.iter().map(|g| g.id).collect::<Vec<_>>(), [seeded.gifs[gif]], "search {term:?}");
     }
-    let by_tag = ok(target.list(&GifFilter::Tag(ok(TagName::parse("animals"))), page).await);
+    let by_tag = ok(target.list(&GifFilter::Tag(ok(TagName::parse("animals"))), GifSort::Newest, page).await);
     assert_eq!(by_tag.total, 2);
 
     // New rows get fresh ids: past every imported id, and past the deleted GIF's id too.
@@ -288,7 +291,7 @@ async fn a_non_empty_target_is_refused_and_left_alone() {
             );
             assert_eq!(ok(db.find_by_id(owner.id).await), owner);
             assert!(matches!(db.find_by_id(UserId(2)).await, Err(RepoError::NotFound)));
-            assert_eq!(ok(db.list(&GifFilter::All, PageRequest { page: 0, size: 10 }).await).total, 0);
+            assert_eq!(ok(db.list(&GifFilter::All, GifSort::Newest, PageRequest { page: 0, size: 10 }).await).total, 0);
         }
     })
     .await;
@@ -369,7 +372,7 @@ async fn a_file_that_is_not_this_export_format_is_refused() {
             String::from_utf8_lossy(bytes)
         );
     }
-    let other_schema = with_header(header.replace("_renditions\"", "_something_newer\""));
+    let other_schema = with_header(header.replace("\"schema\":\"", "\"schema\":\"9999-"));
     assert!(other_schema != text.as_bytes());
     let result = import(&target.db, &other_schema);
     assert!(matches!(result, Err(TransferError::SchemaMismatch { .. })), "{result:?}");
@@ -391,9 +394,56 @@ async fn a_table_or_column_the_export_does_not_know_is_refused() {
     let other = TestDb::sqlite();
     let path = other.url.trim_start_matches("sqlite://").to_owned();
     let mut raw = ok(diesel::sqlite::SqliteConnection::establish(&path));
-    ok(raw.batch_execute("CREATE TABLE favourites (user_id BIGINT, gif_id BIGINT)"));
+    ok(raw.batch_execute("CREATE TABLE moods (user_id BIGINT, gif_id BIGINT)"));
     let result = transfer::export(&other.db, &mut Vec::new(), &mut |_: Progress<'_>| {});
-    assert!(matches!(&result, Err(TransferError::UnknownSchema(why)) if why.contains("favourites")), "{result:?}");
+    assert!(matches!(&result, Err(TransferError::UnknownSchema(why)) if why.contains("moods")), "{result:?}");
+}
+
+/// Changes `test_db`'s schema behind the migrations' back.
+fn alter(test_db: &TestDb, sql: &str) {
+    use diesel::connection::SimpleConnection;
+    use diesel::Connection;
+    match test_db.url.strip_prefix("sqlite://") {
+        Some(path) => ok(ok(diesel::SqliteConnection::establish(path)).batch_execute(sql)),
+        None => ok(ok(diesel::PgConnection::establish(&test_db.url)).batch_execute(sql)),
+    }
+}
+
+/// The one list of tables (`transfer/tables.rs`) is the live schema of a migrated database: every
+/// table and column is listed, but the explicitly skipped ones (diesel's migrations, SQLite's own
+/// tables and search index), and every listed table and column exists. Any difference is named.
+fn the_list_of_tables_is_the_live_schema(test_db: &TestDb) {
+    let schema = ok(transfer::check_schema(&test_db.db));
+    let file = ok(String::from_utf8(export(&test_db.db)));
+    assert!(file.lines().next().is_some_and(|header| header.contains(&format!("\"schema\":\"{schema}\""))));
+
+    let changes = [
+        ("ALTER TABLE gifs ADD COLUMN mood TEXT", "mood"),
+        ("CREATE TABLE moods (user_id BIGINT, gif_id BIGINT)", "moods"),
+        ("ALTER TABLE tags DROP COLUMN created_at", "created_at"),
+        ("DROP TABLE gif_tags", "gif_tags is missing"),
+    ];
+    for (change, named) in changes {
+        alter(test_db, change);
+        let result = transfer::check_schema(&test_db.db);
+        assert!(
+            matches!(&result, Err(TransferError::UnknownSchema(why)) if why.contains(named)),
+            "{change}: {result:?}"
+        );
+    }
+}
+
+#[test]
+fn the_list_of_tables_is_the_live_schema_of_sqlite() {
+    the_list_of_tables_is_the_live_schema(&TestDb::sqlite());
+}
+
+#[test]
+#[cfg_attr(not(postgres_tests), ignore = "GIFSHELF_TEST_POSTGRES_URL is not set: the PostgreSQL half did not run")]
+fn the_list_of_tables_is_the_live_schema_of_postgres() {
+    if let Some(test_db) = TestDb::postgres("transfer::the_list_of_tables_is_the_live_schema_of_postgres") {
+        the_list_of_tables_is_the_live_schema(&test_db);
+    }
 }
 
 #[tokio::test]
@@ -423,7 +473,11 @@ async fn rows_stream_in_pages_and_progress_is_reported() {
     assert_eq!(body(&export(&target.db)), body(&file));
     let found = ok(target
         .db
-        .list(&GifFilter::search("1233").unwrap_or_else(|e| panic!("{e}")), PageRequest { page: 0, size: 5 })
+        .list(
+            &GifFilter::search("1233").unwrap_or_else(|e| panic!("{e}")),
+            GifSort::Newest,
+            PageRequest { page: 0, size: 5 },
+        )
         .await);
     assert_eq!(found.items.iter().map(|g| g.id).collect::<Vec<_>>(), [GifId(1233)]);
 }

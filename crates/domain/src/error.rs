@@ -38,6 +38,12 @@ pub enum Unique {
     GifTag,
     /// A GIF has one rendition of each kind.
     Rendition,
+    /// A collection holds a GIF once.
+    CollectionGif,
+    /// A person favourites a GIF once.
+    Favourite,
+    /// The library keeps one GIF per stored original (byte for byte).
+    Sha256,
 }
 
 impl Unique {
@@ -51,6 +57,9 @@ impl Unique {
             Unique::TagName => "tag",
             Unique::GifTag => "tag link",
             Unique::Rendition => "rendition",
+            Unique::CollectionGif => "collection entry",
+            Unique::Favourite => "favourite",
+            Unique::Sha256 => "GIF",
         }
     }
 }

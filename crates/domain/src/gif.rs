@@ -242,6 +242,11 @@ pub struct Gif {
     pub uploaded_at: NaiveDateTime,
     pub frame_count: i32,
     pub renditions: Renditions,
+    /// How many people have the GIF among their favourites.
+    pub favourite_count: i64,
+    /// Whether the person asking has it among their favourites (false when nobody asks, as on a
+    /// public share page).
+    pub favourite: bool,
 }
 
 impl Gif {
@@ -267,6 +272,62 @@ pub struct NewGif {
     pub frame_count: i32,
     /// The original is required: its type and size are the GIF's own (statistics group by them).
     pub renditions: Renditions,
+    /// The stored original's fingerprints (duplicate detection).
+    pub fingerprint: Fingerprint,
+}
+
+/// What identifies an image's content: the SHA-256 of the stored original (byte-identical
+/// uploads), and a perceptual hash (the same picture resized or re-encoded).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Fingerprint {
+    /// Lower-case hex.
+    pub sha256: String,
+    /// `None` when no frame could be hashed.
+    pub phash: Option<PerceptualHash>,
+}
+
+/// A 64-bit difference hash (dHash) of an image: each bit says whether a cell of a 9×8 grey grid
+/// is brighter than its right neighbour. Close pictures have hashes a few bits apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PerceptualHash(pub u64);
+
+/// Hashes at most this many bits apart are "likely the same picture". Measured on 3 real and 80
+/// generated GIFs (`crates/media/tests/phash.rs`): 161 of 166 resized and re-encoded copies stay
+/// within it (mean 1.6 bits), 2 of 3403 distinct pairs fall inside it (mean 32 bits apart).
+pub const NEAR_DUPLICATE_BITS: u32 = 6;
+
+impl PerceptualHash {
+    /// How many bits differ.
+    pub fn distance(self, other: Self) -> u32 {
+        (self.0 ^ other.0).count_ones()
+    }
+
+    /// Whether the two hashes are close enough to be the same picture.
+    pub fn is_near(self, other: Self) -> bool {
+        self.distance(other) <= NEAR_DUPLICATE_BITS
+    }
+
+    /// The four 16-bit bands, most significant first: the indexed columns a lookup starts from
+    /// (two hashes within 3 bits share at least one band whole).
+    pub fn bands(self) -> [i32; 4] {
+        [48, 32, 16, 0].map(|shift| i32::from((self.0 >> shift) as u16))
+    }
+
+    /// The bits as the signed 64-bit integer databases store.
+    pub fn as_i64(self) -> i64 {
+        i64::from_ne_bytes(self.0.to_ne_bytes())
+    }
+
+    pub fn from_i64(value: i64) -> Self {
+        Self(u64::from_ne_bytes(value.to_ne_bytes()))
+    }
+}
+
+/// A GIF named by its id and title (a link to it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GifSummary {
+    pub id: GifId,
+    pub title: Title,
 }
 
 /// The editable fields (spec §3 "Update payload").
@@ -288,6 +349,46 @@ pub enum GifFilter {
     User(String),
     /// Every word must be found in the title, the description or a tag name (case-insensitive).
     Search(Vec<String>),
+    /// A person's favourites. Here `Newest` and `Oldest` order by when they were favourited.
+    Favourites(UserId),
+}
+
+/// The order of a list (`sort=`). Every order breaks ties by id, so pages never overlap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GifSort {
+    /// Newest upload first (the spec's order).
+    #[default]
+    Newest,
+    Oldest,
+    /// Most views first.
+    Views,
+    /// Most favourited first.
+    Favourites,
+    /// Title A to Z, case-insensitively.
+    Title,
+}
+
+impl GifSort {
+    pub const ALL: [Self; 5] = [Self::Newest, Self::Oldest, Self::Views, Self::Favourites, Self::Title];
+
+    /// The name the API takes (`newest`, `oldest`, `views`, `favourites`, `title`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Newest => "newest",
+            Self::Oldest => "oldest",
+            Self::Views => "views",
+            Self::Favourites => "favourites",
+            Self::Title => "title",
+        }
+    }
+
+    /// # Errors
+    /// A name that is none of [`GifSort::ALL`].
+    pub fn parse(raw: &str) -> Result<Self, ValidationError> {
+        Self::ALL.into_iter().find(|s| s.as_str() == raw).ok_or_else(|| {
+            ValidationError::new("sort", "Sort must be one of newest, oldest, views, favourites, title.")
+        })
+    }
 }
 
 /// Longest search term accepted, in bytes.
@@ -467,6 +568,17 @@ mod tests {
             GifFilter::search(&"x".repeat(201)).err().map(|e| e.message),
             Some("The search term is too long (at most 200 characters).".into())
         );
+    }
+
+    #[test]
+    fn sorts_parse_their_own_names_only() {
+        for sort in GifSort::ALL {
+            assert_eq!(GifSort::parse(sort.as_str()), Ok(sort));
+        }
+        assert_eq!(GifSort::default(), GifSort::Newest);
+        for bad in ["", "Newest", "random", "views desc"] {
+            assert_eq!(GifSort::parse(bad).err().map(|e| e.field), Some("sort"), "{bad:?}");
+        }
     }
 
     #[test]

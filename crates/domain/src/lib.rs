@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod auth;
+pub mod collection;
 pub mod error;
 pub mod failpoint;
 pub mod gif;

@@ -1,6 +1,6 @@
 //! What the image pipeline produces and how it refuses input.
 
-use crate::gif::RenditionKind;
+use crate::gif::{Fingerprint, RenditionKind};
 
 /// One rendition as bytes, before it is stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,6 +23,8 @@ pub struct ProcessedMedia {
     /// One per kind asked for, in the order asked. The original is the upload as stored: its
     /// metadata (EXIF, XMP, comments) removed, its pixels untouched.
     pub renditions: Vec<(RenditionKind, EncodedImage)>,
+    /// Of the stored original: its SHA-256 and the perceptual hash of its frames.
+    pub fingerprint: Fingerprint,
 }
 
 /// Why an upload's bytes were refused. Messages are sentences a user can read.

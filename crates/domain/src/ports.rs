@@ -176,7 +176,10 @@ pub trait Clock: Send + Sync {
     fn now(&self) -> NaiveDateTime;
 }
 
-use crate::gif::{Gif, GifEdit, GifFilter, GifId, NewGif, Page, PageRequest, Tag, TagId, TagName};
+use crate::gif::{
+    Fingerprint, Gif, GifEdit, GifFilter, GifId, GifSort, GifSummary, NewGif, Page, PageRequest, PerceptualHash, Tag,
+    TagId, TagName,
+};
 use crate::media::{MediaRejection, ProcessedMedia};
 
 /// GIFs and their tag links.
@@ -186,8 +189,52 @@ pub trait GifRepository: Send + Sync {
     /// Stores a GIF and links its tags, creating the unknown ones, in one transaction.
     ///
     /// # Errors
-    /// `Conflict(Unique::ShareId)` on the (astronomically unlikely) share id clash; storage errors.
+    /// `Conflict(Unique::ShareId)` on the (astronomically unlikely) share id clash,
+    /// `Conflict(Unique::Sha256)` when a GIF with the same stored original exists; storage errors.
     async fn insert(&self, gif: NewGif) -> Result<Gif, RepoError>;
+
+    /// The GIF whose stored original has this SHA-256 (lower-case hex), if any.
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn find_by_sha256(&self, sha256: &str) -> Result<Option<GifId>, RepoError>;
+
+    /// GIFs whose perceptual hash is near this one (`PerceptualHash::is_near`), closest first, at
+    /// most `limit`, leaving `except` out. Found through the indexed hash bands, never a full scan.
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn similar(
+        &self,
+        phash: PerceptualHash,
+        except: Option<GifId>,
+        limit: i64,
+    ) -> Result<Vec<GifSummary>, RepoError>;
+
+    /// The perceptual hash of a GIF (`None` when it has none).
+    ///
+    /// # Errors
+    /// `NotFound` when no GIF has this id.
+    async fn phash_of(&self, id: GifId) -> Result<Option<PerceptualHash>, RepoError>;
+
+    /// Every group of two or more GIFs linked by near perceptual hashes, groups and members by id.
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn near_duplicate_groups(&self) -> Result<Vec<Vec<GifSummary>>, RepoError>;
+
+    /// Up to `limit` GIFs with an id above `after` stored before fingerprints were kept, by id:
+    /// ids with their original's blob key.
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn without_fingerprint(&self, after: GifId, limit: i64) -> Result<Vec<(GifId, String)>, RepoError>;
+
+    /// Records the fingerprint of a GIF stored before fingerprints were kept.
+    ///
+    /// # Errors
+    /// `NotFound`; `Conflict(Unique::Sha256)` when another GIF has the same original.
+    async fn set_fingerprint(&self, id: GifId, fingerprint: &Fingerprint) -> Result<(), RepoError>;
 
     /// # Errors
     /// `NotFound` when no GIF has this id.
@@ -197,11 +244,19 @@ pub trait GifRepository: Send + Sync {
     /// `NotFound` when no GIF has this share id.
     async fn find_by_share_id(&self, share_id: &str) -> Result<Gif, RepoError>;
 
-    /// Newest first (`uploaded_at` desc, then `id` desc).
+    /// One page in `sort` order, ties broken by id (`Newest`: `uploaded_at` desc, then `id` desc).
+    /// `favourite` is false on every GIF: whose favourite is the caller's question.
     ///
     /// # Errors
     /// Storage errors.
-    async fn list(&self, filter: &GifFilter, page: PageRequest) -> Result<Page<Gif>, RepoError>;
+    async fn list(&self, filter: &GifFilter, sort: GifSort, page: PageRequest) -> Result<Page<Gif>, RepoError>;
+
+    /// A GIF the filter keeps, each one as likely as any other, found through indexes (never by
+    /// sorting the table at random).
+    ///
+    /// # Errors
+    /// `NotFound` when the filter keeps no GIF.
+    async fn random(&self, filter: &GifFilter) -> Result<Gif, RepoError>;
 
     /// Replaces title, description and tags (creating unknown tags).
     ///
@@ -226,6 +281,24 @@ pub trait GifRepository: Send + Sync {
     /// # Errors
     /// Storage errors.
     async fn all_blob_keys(&self) -> Result<Vec<String>, RepoError>;
+}
+
+/// Each person's favourite GIFs. The GIF's `favourite_count` follows in the same transaction.
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait FavouriteRepository: Send + Sync {
+    /// Adds (`on`) or removes the GIF from the person's favourites; doing it twice changes nothing.
+    /// Returns the GIF's favourite count afterwards.
+    ///
+    /// # Errors
+    /// `NotFound` when no GIF has this id.
+    async fn set_favourite(&self, user: UserId, gif: GifId, on: bool, at: NaiveDateTime) -> Result<i64, RepoError>;
+
+    /// Which of these GIFs the person has among their favourites.
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn favourited_among(&self, user: UserId, gifs: &[GifId]) -> Result<Vec<GifId>, RepoError>;
 }
 
 /// Tags with their GIF counts.
@@ -316,6 +389,13 @@ pub trait BlobStore: Send + Sync {
     /// `NotFound` for an unknown key, `Io` otherwise.
     async fn read(&self, key: &str, range: Option<std::ops::Range<u64>>) -> Result<Box<dyn BlobReader>, BlobError>;
 
+    /// A URL from which anyone may GET the blob until `expires` has passed, when the store can
+    /// sign one (S3's presigned GET); `None` when it cannot (a local folder). Makes no request.
+    ///
+    /// # Errors
+    /// `NotFound` never (the key is not checked for existence); `Io` when signing fails.
+    async fn presigned_get(&self, key: &str, expires: std::time::Duration) -> Result<Option<String>, BlobError>;
+
     /// Deleting a missing key is not an error.
     ///
     /// # Errors
@@ -392,4 +472,123 @@ pub trait StatsRepository: Send + Sync {
     /// # Errors
     /// Storage errors.
     async fn users_at_level(&self, level: ActivityLevel, limit: i64) -> Result<Vec<UserStat>, RepoError>;
+}
+
+use crate::collection::{Collection, CollectionEdit, CollectionId, GifBatch, NewCollection};
+
+/// Collections and their ordered GIFs.
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait CollectionRepository: Send + Sync {
+    /// # Errors
+    /// Storage errors.
+    async fn create(&self, collection: NewCollection) -> Result<Collection, RepoError>;
+
+    /// # Errors
+    /// `NotFound` when no collection has this id.
+    async fn find(&self, id: CollectionId) -> Result<Collection, RepoError>;
+
+    /// # Errors
+    /// `NotFound` when no collection is shared under this id.
+    async fn find_by_share_id(&self, share_id: &str) -> Result<Collection, RepoError>;
+
+    /// Every team collection and the viewer's private ones, most recently changed first.
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn list_visible_to(&self, viewer: UserId) -> Result<Vec<Collection>, RepoError>;
+
+    /// # Errors
+    /// `NotFound` when no collection has this id.
+    async fn update(&self, id: CollectionId, edit: CollectionEdit) -> Result<Collection, RepoError>;
+
+    /// Turns the public page on (`Some`, a fresh unguessable id) or off (`None`).
+    ///
+    /// # Errors
+    /// `NotFound`; `Conflict(Unique::ShareId)` on a clash.
+    async fn set_share_id(&self, id: CollectionId, share_id: Option<String>) -> Result<Collection, RepoError>;
+
+    /// Deletes the collection and its links (never the GIFs).
+    ///
+    /// # Errors
+    /// `NotFound` when no collection has this id.
+    async fn delete(&self, id: CollectionId) -> Result<(), RepoError>;
+
+    /// Appends a GIF at the end; a GIF already there stays where it is.
+    ///
+    /// # Errors
+    /// `NotFound` when the collection or the GIF does not exist.
+    async fn add_gif(&self, id: CollectionId, gif: GifId, at: NaiveDateTime) -> Result<(), RepoError>;
+
+    /// Removing a GIF that is not there is not an error.
+    ///
+    /// # Errors
+    /// `NotFound` when the collection does not exist.
+    async fn remove_gif(&self, id: CollectionId, gif: GifId, at: NaiveDateTime) -> Result<(), RepoError>;
+
+    /// The ids of its GIFs in order.
+    ///
+    /// # Errors
+    /// `NotFound` when the collection does not exist.
+    async fn gif_ids(&self, id: CollectionId) -> Result<Vec<GifId>, RepoError>;
+
+    /// Gives the GIFs these positions (0, 1, …); `order` names each GIF of the collection once.
+    ///
+    /// # Errors
+    /// `NotFound` when the collection does not exist.
+    async fn reorder(&self, id: CollectionId, order: Vec<GifId>, at: NaiveDateTime) -> Result<(), RepoError>;
+
+    /// A page of its GIFs in order.
+    ///
+    /// # Errors
+    /// `NotFound` when the collection does not exist.
+    async fn gifs(&self, id: CollectionId, page: PageRequest) -> Result<Page<Gif>, RepoError>;
+}
+
+/// The batch edits of the gallery's "Select" mode.
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait GifBatchRepository: Send + Sync {
+    /// The GIFs among `ids` that exist (in any order; missing ones are left out).
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn find_many(&self, ids: Vec<GifId>) -> Result<Vec<Gif>, RepoError>;
+
+    /// Applies every part of the batch in one transaction, or nothing; returns the deleted GIFs
+    /// (their blobs go after the commit).
+    ///
+    /// # Errors
+    /// `NotFound` when a GIF or the collection vanished meanwhile; storage errors.
+    async fn apply(&self, batch: GifBatch) -> Result<Vec<Gif>, RepoError>;
+}
+
+/// Why an image named by a link could not be fetched. Messages are sentences a user may read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FetchError {
+    /// The link breaks a rule: not http(s), credentials in it, or an address that is not public.
+    #[error("{0}")]
+    Refused(String),
+    /// The image is over the size limit.
+    #[error("{0}")]
+    TooLarge(String),
+    /// A page that names no image (`og:image`).
+    #[error("{0}")]
+    NoImage(String),
+    /// The link could not be reached or answered with an error, too slowly or with too many redirects.
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// Fetches the image a user named by a link, from the server, under rules that keep it from reaching
+/// private addresses.
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait UrlFetcher: Send + Sync {
+    /// The bytes at `url`, at most `max_bytes` of them; when the link answers with an HTML page,
+    /// the bytes of the image the page names in `og:image` (fetched under the same rules).
+    ///
+    /// # Errors
+    /// `Refused`, `TooLarge`, `NoImage` or `Failed` (see `FetchError`).
+    async fn fetch_image(&self, url: &str, max_bytes: u64) -> Result<Vec<u8>, FetchError>;
 }

@@ -114,6 +114,8 @@ pub struct OverviewFigures {
     pub most_used_tags: Vec<(String, i64)>,
     pub top_users: Vec<(String, i64)>,
     pub most_viewed: Vec<(String, i64)>,
+    /// Titles and favourite counts, most favourited first (only GIFs someone favourited).
+    pub most_favourited: Vec<(String, i64)>,
 }
 
 /// Raw detailed figures.

@@ -42,6 +42,12 @@ pub enum ErrorCode {
     ImageTooLarge,
     /// An image too much work to process.
     ImageTooComplex,
+    /// A link the server will not fetch (not http(s), credentials, a private address).
+    UrlRefused,
+    /// A link the server could not fetch (unreachable, an error answer, too slow, redirects).
+    UrlFetchFailed,
+    /// The upload is byte for byte a GIF of the library; `existingId` names it.
+    Duplicate,
     /// A fault of ours.
     Internal,
 }
@@ -53,6 +59,10 @@ pub struct ApiErrorBody {
     pub error: String,
     /// A stable machine code.
     pub code: ErrorCode,
+    /// With `duplicate` only: the GIF of the library the upload is identical to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub existing_id: Option<i64>,
 }
 
 #[derive(Debug, Serialize, Deserialize, TS, utoipa::ToSchema)]
@@ -166,14 +176,29 @@ macro_rules! for_each_dto {
             TagRef,
             TagDto,
             GifDto,
+            FavouriteStateDto,
+            GifLinkDto,
+            UploadedGifDto,
+            DuplicateGroupsDto,
             PagedGifs,
             GifUploadData,
+            FromUrlRequest,
+            OembedResponse,
             UpdateGifRequest,
             DeletedTagsResponse,
             OverviewStats,
             DetailedStats,
             GifStatRow,
-            UserStatRow
+            UserStatRow,
+            Visibility,
+            CollectionDto,
+            CollectionRequest,
+            ShareRequest,
+            OrderRequest,
+            BulkRequest,
+            BulkStatus,
+            BulkResult,
+            BulkResponse
         );
     };
 }
@@ -241,6 +266,53 @@ pub struct GifDto {
     #[ts(type = "number")]
     pub thumbnail_static_size: i64,
     pub thumbnail_static_width: i32,
+    /// Whether the GIF is among the caller's favourites (always false on share pages).
+    pub favourite: bool,
+    /// How many people have it among their favourites.
+    #[ts(type = "number")]
+    pub favourite_count: i64,
+}
+
+/// `PUT`/`DELETE /api/gifs/{id}/favourite`: the GIF's favourite state afterwards.
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FavouriteStateDto {
+    pub favourite: bool,
+    #[ts(type = "number")]
+    pub favourite_count: i64,
+}
+
+/// A GIF named by id and title: a link to it.
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GifLinkDto {
+    #[ts(type = "number")]
+    pub id: i64,
+    pub title: String,
+}
+
+impl From<&gifshelf_domain::gif::GifSummary> for GifLinkDto {
+    fn from(summary: &gifshelf_domain::gif::GifSummary) -> Self {
+        Self { id: summary.id.0, title: summary.title.as_str().to_owned() }
+    }
+}
+
+/// `POST /api/gifs`: the stored GIF, and the GIFs of the library it looks like (stored anyway).
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UploadedGifDto {
+    #[serde(flatten)]
+    pub gif: GifDto,
+    /// Near duplicates by perceptual hash, closest first (empty for most uploads).
+    pub likely_duplicates: Vec<GifLinkDto>,
+}
+
+/// `GET /api/admin/duplicates`: groups of GIFs that look alike, for review.
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DuplicateGroupsDto {
+    /// Each group has two or more GIFs, by id.
+    pub groups: Vec<Vec<GifLinkDto>>,
 }
 
 /// One page of GIFs (spec §3 "Paged list").
@@ -266,6 +338,36 @@ pub struct GifUploadData {
     pub description: String,
     #[serde(default)]
     pub tags: Vec<String>,
+}
+
+/// `POST /api/gifs/from-url`: the link of an image (or of a page naming one in `og:image`) and the form.
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FromUrlRequest {
+    pub url: String,
+    pub title: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub tags: Vec<String>,
+}
+
+/// An oEmbed 1.0 `photo` answer (field names as the oEmbed spec spells them).
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
+pub struct OembedResponse {
+    /// Always "1.0".
+    pub version: String,
+    /// Always "photo".
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The image itself (`/s/{shareId}.gif`).
+    pub url: String,
+    pub width: u32,
+    pub height: u32,
+    pub title: String,
+    pub author_name: String,
+    pub provider_name: String,
+    pub provider_url: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
@@ -303,6 +405,8 @@ impl From<&gifshelf_domain::gif::Gif> for GifDto {
             thumbnail_width: thumbnail.map_or(0, |r| r.width),
             thumbnail_static_size: still.map_or(0, |r| r.size),
             thumbnail_static_width: still.map_or(0, |r| r.width),
+            favourite: gif.favourite,
+            favourite_count: gif.favourite_count,
         }
     }
 }
@@ -364,6 +468,8 @@ pub struct OverviewStats {
     pub most_used_tags: Vec<(String, String)>,
     pub top_users: Vec<(String, String)>,
     pub most_viewed_gifs: Vec<(String, String)>,
+    /// `[title, favourite count]`, most favourited first; GIFs nobody favourited are left out.
+    pub most_favourited_gifs: Vec<(String, String)>,
 }
 
 /// `GET /api/stats/detailed` (spec §3 "Detailed stats"). Values are text, as the spec says.
@@ -416,4 +522,149 @@ pub struct UploadForm {
     pub file: Vec<u8>,
     /// `GifUploadData` as JSON text: `{"title": "...", "description": "...", "tags": ["..."]}`.
     pub gif_data: String,
+}
+
+/// Who sees a collection: every signed-in user (`team`) or its owner only (`private`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Visibility {
+    Team,
+    Private,
+}
+
+impl Visibility {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Team => "team",
+            Self::Private => "private",
+        }
+    }
+}
+
+impl From<gifshelf_domain::collection::Visibility> for Visibility {
+    fn from(v: gifshelf_domain::collection::Visibility) -> Self {
+        match v {
+            gifshelf_domain::collection::Visibility::Team => Self::Team,
+            gifshelf_domain::collection::Visibility::Private => Self::Private,
+        }
+    }
+}
+
+/// A collection: a named, ordered list of GIFs.
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CollectionDto {
+    #[ts(type = "number")]
+    pub id: i64,
+    pub name: String,
+    pub description: String,
+    /// The owner's username.
+    pub owner: String,
+    pub visibility: Visibility,
+    /// The id of its public page `/c/{shareId}`, while sharing is on.
+    pub share_id: Option<String>,
+    #[ts(type = "number")]
+    pub gif_count: i64,
+    /// The ids of its first GIFs (at most four), for a cover.
+    #[ts(type = "Array<number>")]
+    pub cover: Vec<i64>,
+    /// Whether the caller may change it (its owner; an admin for a team collection).
+    pub can_edit: bool,
+    /// ISO-8601, UTC.
+    pub created_at: String,
+    /// ISO-8601, UTC.
+    pub updated_at: String,
+}
+
+impl CollectionDto {
+    pub fn of(c: &gifshelf_domain::collection::Collection, can_edit: bool) -> Self {
+        let at = |t: chrono::NaiveDateTime| t.and_utc().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        Self {
+            id: c.id.0,
+            name: c.name.as_str().to_owned(),
+            description: c.description.as_str().to_owned(),
+            owner: c.owner.as_str().to_owned(),
+            visibility: c.visibility.into(),
+            share_id: c.share_id.clone(),
+            gif_count: c.gif_count,
+            cover: c.cover.iter().map(|g| g.0).collect(),
+            can_edit,
+            created_at: at(c.created_at),
+            updated_at: at(c.updated_at),
+        }
+    }
+}
+
+/// `POST /api/collections` and `PUT /api/collections/{id}`.
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CollectionRequest {
+    /// 1 to 80 characters, trimmed.
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    pub visibility: Visibility,
+    /// On `PUT` only: turns the public page on or off (omitted: unchanged).
+    #[serde(default)]
+    pub sharing: Option<bool>,
+}
+
+/// `PUT /api/collections/{id}/share`.
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ShareRequest {
+    pub enabled: bool,
+}
+
+/// `PUT /api/collections/{id}/order`: every GIF of the collection, once, in the new order.
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderRequest {
+    #[ts(type = "Array<number>")]
+    pub gif_ids: Vec<i64>,
+}
+
+/// `POST /api/gifs/bulk`: actions on up to 500 GIFs, each applied in one transaction.
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BulkRequest {
+    #[ts(type = "Array<number>")]
+    pub ids: Vec<i64>,
+    #[serde(default)]
+    pub add_tags: Vec<String>,
+    #[serde(default)]
+    pub remove_tags: Vec<String>,
+    /// Adds the GIFs (at the end) to this collection.
+    #[serde(default)]
+    #[ts(type = "number | null")]
+    pub collection_id: Option<i64>,
+    /// Deletes the GIFs (the caller's own only).
+    #[serde(default)]
+    pub delete: bool,
+}
+
+/// What happened to one GIF of a bulk request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BulkStatus {
+    /// Every action was applied.
+    Ok,
+    /// The caller may not do one of the actions to it; none was applied.
+    Forbidden,
+    NotFound,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BulkResult {
+    #[ts(type = "number")]
+    pub id: i64,
+    pub status: BulkStatus,
+}
+
+/// One result per distinct id, in the order asked.
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BulkResponse {
+    pub results: Vec<BulkResult>,
 }

@@ -14,11 +14,13 @@ pub struct ApiError {
     pub code: ErrorCode,
     pub message: String,
     pub retry_after: Option<u64>,
+    /// The GIF a `duplicate` upload is identical to.
+    pub existing_id: Option<i64>,
 }
 
 impl ApiError {
     pub fn new(status: StatusCode, code: ErrorCode, message: impl Into<String>) -> Self {
-        Self { status, code, message: message.into(), retry_after: None }
+        Self { status, code, message: message.into(), retry_after: None, existing_id: None }
     }
 
     pub fn bad_request(message: impl Into<String>) -> Self {
@@ -49,6 +51,9 @@ impl From<AppError> for ApiError {
             },
             AppError::Unavailable(m) => Self::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Unavailable, m),
             AppError::NotConfigured(m) => Self::new(StatusCode::NOT_FOUND, ErrorCode::NotConfigured, m),
+            AppError::UrlRefused(m) => Self::new(StatusCode::BAD_REQUEST, ErrorCode::UrlRefused, m),
+            AppError::UrlFetchFailed(m) => Self::new(StatusCode::BAD_REQUEST, ErrorCode::UrlFetchFailed, m),
+            AppError::TooLarge(m) => Self::new(StatusCode::PAYLOAD_TOO_LARGE, ErrorCode::TooLarge, m),
             AppError::BadMedia { problem, message } => {
                 let code = match problem {
                     MediaProblem::UnsupportedType => ErrorCode::UnsupportedType,
@@ -58,6 +63,10 @@ impl From<AppError> for ApiError {
                 };
                 Self::new(StatusCode::BAD_REQUEST, code, message)
             }
+            err @ AppError::Duplicate { existing } => Self {
+                existing_id: Some(existing.0),
+                ..Self::new(StatusCode::CONFLICT, ErrorCode::Duplicate, err.to_string())
+            },
             AppError::Internal(cause) => {
                 tracing::error!(error = %chain(cause.as_ref()), "internal error");
                 Self::internal()
@@ -98,7 +107,7 @@ impl ResponseError for ApiError {
         if let Some(secs) = self.retry_after {
             response.insert_header((header::RETRY_AFTER, secs.to_string()));
         }
-        response.json(ApiErrorBody { error: self.message.clone(), code: self.code })
+        response.json(ApiErrorBody { error: self.message.clone(), code: self.code, existing_id: self.existing_id })
     }
 }
 

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod archive;
 mod capped;
 mod client;
 pub mod dto;
@@ -10,13 +11,14 @@ mod routes;
 mod session_cookie;
 mod spa;
 mod state;
+mod zip;
 
 use actix_web::dev::Server;
 use actix_web::{web, App, HttpServer};
 
 pub use error::ApiError;
 pub use routes::openapi_json;
-pub use state::{AppState, HttpSettings};
+pub use state::{AppState, HttpSettings, MediaOffload};
 
 /// Builds the actix server on an already bound listener (tests bind port 0 and read the port).
 ///

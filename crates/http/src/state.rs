@@ -2,7 +2,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use gifshelf_app::auth::AuthService;
-use gifshelf_app::gifs::GifService;
+use gifshelf_app::collections::CollectionService;
+use gifshelf_app::gifs::{GifService, UrlImport};
 use gifshelf_app::stats::StatsService;
 use gifshelf_domain::ports::UserRepository;
 
@@ -24,6 +25,21 @@ pub struct HttpSettings {
     /// The public origin for share links (`https://gifs.example.com`); else taken from the request.
     pub public_url: Option<String>,
     pub workers: usize,
+    /// Who sends the bytes of an allowed media request (see [`MediaOffload`]).
+    pub media_offload: MediaOffload,
+}
+
+/// Who sends the bytes of a media request once gifshelf has checked who may see them.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum MediaOffload {
+    /// gifshelf streams them from the store.
+    #[default]
+    Stream,
+    /// A reverse proxy (nginx) sends the file: the answer carries `X-Accel-Redirect:
+    /// {prefix}{key}`, an internal location of the proxy that maps onto the media folder.
+    XAccelRedirect { prefix: String },
+    /// The client is redirected to a presigned URL of the object store, valid this long.
+    Presigned { expires: std::time::Duration },
 }
 
 #[cfg(test)]
@@ -38,6 +54,7 @@ impl HttpSettings {
             trusted_proxy_hops: 1,
             public_url: None,
             workers: 1,
+            media_offload: MediaOffload::Stream,
         }
     }
 }
@@ -47,6 +64,9 @@ impl HttpSettings {
 pub struct AppState {
     pub auth: Arc<AuthService>,
     pub gifs: Arc<GifService>,
+    pub collections: Arc<CollectionService>,
+    /// "From a link": the image fetched by the server, then uploaded.
+    pub url_import: Arc<UrlImport>,
     pub stats: Arc<StatsService>,
     pub users: Arc<dyn UserRepository>,
     pub settings: HttpSettings,

@@ -3,12 +3,12 @@
 //! `cargo bench`: generated and real GIFs through `process`, each in its own child process
 //! (for an honest peak RSS), compared with `gifsicle -O2 --resize-fit-width 320`.
 
-use std::borrow::Cow;
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+use gifshelf_media::testing::{hd_scene_gif, scene_gif, sprite_gif};
 use gifshelf_media::{probe, process, static_thumbnail, Limits};
 use image::codecs::gif::GifDecoder;
 use image::{AnimationDecoder, RgbaImage};
@@ -60,96 +60,7 @@ fn child(path: &Path) {
     );
 }
 
-// ---------- deterministic corpus ----------
-
-fn palette() -> Vec<u8> {
-    let mut p = Vec::with_capacity(768);
-    for r in 0..6u8 {
-        for g in 0..6u8 {
-            for b in 0..6u8 {
-                p.extend_from_slice(&[r * 51, g * 51, b * 51]);
-            }
-        }
-    }
-    for i in 0..40u32 {
-        let v = (i * 255 / 39) as u8;
-        p.extend_from_slice(&[v, v, v]);
-    }
-    p
-}
-
-const BAYER: [[u32; 4]; 4] = [[0, 8, 2, 10], [12, 4, 14, 6], [3, 11, 1, 9], [15, 7, 13, 5]];
-
-/// Cube index of a colour, ordered-dithered with strength `dither` (0..=51).
-fn cube(r: u32, g: u32, b: u32, x: u32, y: u32, dither: u32) -> u8 {
-    let d = BAYER[(y % 4) as usize][(x % 4) as usize] * dither / 16;
-    let q = |v: u32| ((v + d).min(255) / 51).min(5);
-    (36 * q(r) + 6 * q(g) + q(b)) as u8
-}
-
-fn encoder(w: u16, h: u16) -> gif::Encoder<Vec<u8>> {
-    let mut e = gif::Encoder::new(Vec::new(), w, h, &palette()).unwrap();
-    e.set_repeat(gif::Repeat::Infinite).unwrap();
-    e
-}
-
-#[allow(clippy::too_many_arguments)]
-fn frame(e: &mut gif::Encoder<Vec<u8>>, left: u16, top: u16, w: u16, h: u16, delay: u16, f: impl Fn(u32, u32) -> u8) {
-    let buf: Vec<u8> = (0..u32::from(h))
-        .flat_map(|y| (0..u32::from(w)).map(move |x| (x, y)))
-        .map(|(x, y)| f(x + u32::from(left), y + u32::from(top)))
-        .collect();
-    let fr = gif::Frame { left, top, width: w, height: h, delay, buffer: Cow::Owned(buf), ..gif::Frame::default() };
-    e.write_frame(&fr).unwrap();
-}
-
-fn scene(x: u32, y: u32, k: u32, w: u32, h: u32, dither: u32) -> u8 {
-    let r = (x * 255 / w + k * 3) % 256;
-    let g = (y * 255 / h + k * 2) % 256;
-    let cx = (w / 2 + (k * 7) % (w / 2)) as i64 - x as i64;
-    let cy = (h / 2) as i64 - y as i64;
-    let b = if cx * cx + cy * cy < (h as i64 / 5).pow(2) { 230 } else { (x + y) * 255 / (w + h) };
-    cube(r, g, b, x, y, dither)
-}
-
-fn gen_full(w: u16, h: u16, n: u32, dither: u32) -> Vec<u8> {
-    let mut e = encoder(w, h);
-    for k in 0..n {
-        frame(&mut e, 0, 0, w, h, 4, |x, y| scene(x, y, k, u32::from(w), u32::from(h), dither));
-    }
-    e.into_inner().unwrap()
-}
-
-fn gen_small_changes(w: u16, h: u16, n: u32) -> Vec<u8> {
-    let mut e = encoder(w, h);
-    let (cw, ch) = (u32::from(w), u32::from(h));
-    frame(&mut e, 0, 0, w, h, 5, |x, y| scene(x, y, 0, cw, ch, 20));
-    for k in 1..n {
-        // A sprite moving across the background and a blinking box.
-        let sx = ((k * 13) % (cw - 48)) as u16;
-        let sy = ((k * 7) % (ch - 48)) as u16;
-        frame(&mut e, sx, sy, 48, 48, 5, |x, y| {
-            if (x + y + k) % 9 < 5 {
-                cube(255, 40 + (k * 5) % 200, 40, x, y, 0)
-            } else {
-                scene(x, y, 0, cw, ch, 20)
-            }
-        });
-    }
-    e.into_inner().unwrap()
-}
-
-fn gen_big(n: u32) -> Vec<u8> {
-    let (w, h) = (1280u16, 720u16);
-    let (cw, ch) = (1280u32, 720u32);
-    let mut e = encoder(w, h);
-    frame(&mut e, 0, 0, w, h, 4, |x, y| scene(x, y, 0, cw, ch, 40));
-    for k in 1..n {
-        let (l, t) = (((k * 37) % 320) as u16, ((k * 23) % 180) as u16);
-        frame(&mut e, l, t, 840, 480, 4, |x, y| scene(x, y, k, cw, ch, 40));
-    }
-    e.into_inner().unwrap()
-}
+// ---------- deterministic corpus: `gifshelf_media::testing`'s scenes ----------
 
 /// Makes one generated input.
 type Generator = fn() -> Vec<u8>;
@@ -267,10 +178,10 @@ fn main() {
     std::fs::create_dir_all(&dir).unwrap();
     let mut cases: Vec<(String, PathBuf)> = Vec::new();
     let gens: [(&str, Generator); 4] = [
-        ("gen_100x100_10f", || gen_full(100, 100, 10, 30)),
-        ("gen_480x270_60f", || gen_full(480, 270, 60, 30)),
-        ("gen_800x600_120f_small", || gen_small_changes(800, 600, 120)),
-        ("gen_1280x720_200f", || gen_big(200)),
+        ("gen_100x100_10f", || scene_gif(100, 100, 10, 30)),
+        ("gen_480x270_60f", || scene_gif(480, 270, 60, 30)),
+        ("gen_800x600_120f_small", || sprite_gif(800, 600, 120)),
+        ("gen_1280x720_200f", || hd_scene_gif(200)),
     ];
     for (name, g) in gens {
         let path = dir.join(format!("{name}.gif"));

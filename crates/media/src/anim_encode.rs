@@ -19,10 +19,8 @@ fn enc_err(e: gif::EncodingError) -> MediaError {
 /// A frame held back until the next one tells whether it must be cleared after display.
 struct Pending {
     rect: Rect,
-    /// Index to write for each pixel of `rect`.
-    want: Vec<u8>,
-    /// An equally correct alternative (the transparent index for pixels already shown right).
-    alt: Vec<u8>,
+    /// Palette index written for each pixel of `rect`.
+    indices: Vec<u8>,
     delay: u16,
     /// `None` when the frame uses the global palette.
     local: Option<Palette>,
@@ -38,6 +36,214 @@ enum Choice {
     Recent,
 }
 
+/// The palettes frames can be mapped onto, each with its nearest-colour cache.
+struct Palettes {
+    global: Option<Palette>,
+    global_map: Option<Mapper>,
+    /// The palette of the last frame that needed one of its own.
+    recent: Option<(Palette, Mapper)>,
+}
+
+impl Palettes {
+    /// Picks the palette for a frame that needs one of its own (see [`AnimEncoder`]).
+    fn choose(&mut self, colors: Vec<u32>, first: bool) -> Choice {
+        let limit = REUSE_MAX_ERROR * colors.len() as u64;
+        if let (Some(p), Some(m)) = (self.global.as_ref(), self.global_map.as_mut()) {
+            if map_error(&colors, p, m, limit).is_some() {
+                return Choice::Global;
+            }
+        }
+        if let Some((p, m)) = self.recent.as_mut() {
+            if map_error(&colors, p, m, limit).is_some() {
+                return Choice::Recent;
+            }
+        }
+        let p = Palette::for_colors(colors);
+        let m = Mapper::new(&p);
+        if first && self.global.is_none() {
+            self.global = Some(p);
+            self.global_map = Some(m);
+            Choice::Global
+        } else {
+            self.recent = Some((p, m));
+            Choice::Recent
+        }
+    }
+
+    /// The chosen palette and its mapper.
+    fn get(&mut self, choice: Choice) -> Result<(&Palette, &mut Mapper), MediaError> {
+        match choice {
+            Choice::Global => match (self.global.as_ref(), self.global_map.as_mut()) {
+                (Some(p), Some(m)) => Ok((p, m)),
+                _ => Err(MediaError::internal("palette missing")),
+            },
+            Choice::Recent => match self.recent.as_mut() {
+                Some((p, m)) => Ok((p, m)),
+                None => Err(MediaError::internal("palette missing")),
+            },
+        }
+    }
+
+    /// The transparent index of a frame with local table `local` (else the global one).
+    fn transparent_of(&self, local: Option<&Palette>) -> Result<u8, MediaError> {
+        local.or(self.global.as_ref()).map(Palette::transparent).ok_or_else(|| MediaError::internal("palette missing"))
+    }
+}
+
+/// What the viewer shows, pixel by pixel, and what the frame being added changes.
+struct Screen {
+    width: usize,
+    /// The previous frame's RGBA thumbnail, to find the pixels that changed.
+    last_rgba: Vec<u8>,
+    /// Which pixels of the dirty rectangle changed in the frame being added.
+    changed: Vec<bool>,
+    /// Packed colours the viewer shows after the pending frame (0 = transparent).
+    prev: Vec<u32>,
+    /// Packed colours of the frame being added.
+    cur: Vec<u32>,
+    /// Palette indices of `cur`, valid for the pixels changed by the frame being added.
+    idx: Vec<u8>,
+}
+
+fn inside(r: &Rect, x: u32, y: u32) -> bool {
+    x >= r.x0 && x < r.x1 && y >= r.y0 && y < r.y1
+}
+
+impl Screen {
+    fn new(width: u32, height: u32) -> Self {
+        let n = width as usize * height as usize;
+        Screen {
+            width: width as usize,
+            last_rgba: vec![0; n * 4],
+            changed: vec![false; n],
+            prev: vec![0; n],
+            cur: vec![0; n],
+            idx: vec![0; n],
+        }
+    }
+
+    /// Marks the pixels of `dirty` whose RGBA differs from the previous frame; returns the
+    /// opaque colours among them.
+    fn find_changes(&mut self, rgba: &[u8], dirty: Rect, first: bool) -> Vec<u32> {
+        let w = self.width;
+        let mut colors = Vec::new();
+        for y in dirty.y0..dirty.y1 {
+            let row = y as usize * w;
+            for x in dirty.x0..dirty.x1 {
+                let p = row + x as usize;
+                let new = &rgba[p * 4..p * 4 + 4];
+                let old = &self.last_rgba[p * 4..p * 4 + 4];
+                let changed = first || (new != old && (new[3] != 0 || old[3] != 0));
+                self.changed[p] = changed;
+                if changed && new[3] >= 128 {
+                    colors.push(pack([new[0], new[1], new[2]]));
+                }
+            }
+            let (a, b) = ((row + dirty.x0 as usize) * 4, (row + dirty.x1 as usize) * 4);
+            self.last_rgba[a..b].copy_from_slice(&rgba[a..b]);
+        }
+        colors
+    }
+
+    /// Maps the changed pixels of `dirty` onto the palette (`cur`, `idx`). A shown colour within
+    /// `keep_close` extra squared error of the new nearest one stays, and its pixel is unchanged.
+    fn map_changes(&mut self, rgba: &[u8], dirty: Rect, palette: &Palette, mapper: &mut Mapper, keep_close: u32) {
+        let t = palette.transparent();
+        for y in dirty.y0..dirty.y1 {
+            let row = y as usize * self.width;
+            for x in dirty.x0..dirty.x1 {
+                let p = row + x as usize;
+                if !self.changed[p] {
+                    continue;
+                }
+                let px = &rgba[p * 4..p * 4 + 4];
+                // Resampling rings: a neighbour turning opaque can pull a pixel's alpha a little
+                // below the threshold. Only a clear drop makes a shown pixel transparent.
+                let cutoff = if self.prev[p] != 0 { ALPHA_DROP } else { 128 };
+                if px[3] < cutoff {
+                    self.cur[p] = 0;
+                    self.idx[p] = t;
+                    continue;
+                }
+                let i = mapper.map(px[0], px[1], px[2]);
+                let q = palette.packed(i);
+                let old = self.prev[p];
+                let rgb = [px[0], px[1], px[2]];
+                // Hysteresis: a shown colour about as close as the new nearest one stays.
+                if keep_close > 0 && old != 0 && q != old && dist_packed(rgb, old) <= dist_packed(rgb, q) + keep_close {
+                    self.changed[p] = false;
+                    self.cur[p] = old;
+                    continue;
+                }
+                self.idx[p] = i;
+                self.cur[p] = q;
+            }
+        }
+    }
+
+    /// The bounding box of the pixels of `dirty` that turn transparent.
+    fn turning_clear(&self, dirty: Rect) -> Rect {
+        bbox(dirty, self.width, |p| self.cur[p] == 0 && self.prev[p] != 0)
+    }
+
+    /// The rectangle the new frame must draw: inside `cleared` every visible pixel, elsewhere
+    /// every pixel that differs from what is shown.
+    fn frame_rect(&self, area: Rect, cleared: Rect) -> Rect {
+        let w = self.width;
+        bbox(area, w, |p| {
+            let (x, y) = ((p % w) as u32, (p / w) as u32);
+            if inside(&cleared, x, y) {
+                self.cur[p] != 0
+            } else {
+                self.cur[p] != self.prev[p]
+            }
+        })
+    }
+
+    /// The palette indices of `rect`: changed pixels get their colour, pixels inside `cleared`
+    /// are drawn again in this frame's palette, pixels already shown right are transparent.
+    fn indices(&mut self, rect: Rect, dirty: Rect, cleared: Rect, palette: &Palette, mapper: &mut Mapper) -> Vec<u8> {
+        let t = palette.transparent();
+        let mut out = Vec::with_capacity(rect.width() as usize * rect.height() as usize);
+        for y in rect.y0..rect.y1 {
+            let row = y as usize * self.width;
+            for x in rect.x0..rect.x1 {
+                let p = row + x as usize;
+                let c = self.cur[p];
+                let i = if c == 0 {
+                    t
+                } else if inside(&cleared, x, y) {
+                    // Cleared: must be drawn again, in this frame's palette.
+                    if inside(&dirty, x, y) && self.changed[p] {
+                        self.idx[p]
+                    } else {
+                        let b = c.to_be_bytes();
+                        let i = mapper.map(b[1], b[2], b[3]);
+                        self.cur[p] = palette.packed(i);
+                        i
+                    }
+                } else if c != self.prev[p] {
+                    self.idx[p]
+                } else {
+                    // Already shown: transparent.
+                    t
+                };
+                out.push(i);
+            }
+        }
+        out
+    }
+
+    /// What the viewer shows after the new frame, inside `area`.
+    fn commit(&mut self, area: Rect) {
+        for y in area.y0..area.y1 {
+            let a = y as usize * self.width + area.x0 as usize;
+            let b = y as usize * self.width + area.x1 as usize;
+            self.prev[a..b].copy_from_slice(&self.cur[a..b]);
+        }
+    }
+}
+
 /// Writes the animated thumbnail one full thumbnail-sized RGBA frame at a time.
 ///
 /// Frames without a source colour table of their own reuse the source's global palette
@@ -51,20 +257,8 @@ pub(crate) struct AnimEncoder {
     height: u32,
     repeat: Repeat,
     enc: Option<Encoder<Vec<u8>>>,
-    global: Option<Palette>,
-    global_map: Option<Mapper>,
-    /// The palette of the last frame that needed one of its own.
-    recent: Option<(Palette, Mapper)>,
-    /// The previous frame's RGBA thumbnail, to find the pixels that changed.
-    last_rgba: Vec<u8>,
-    /// Which pixels of the dirty rectangle changed in the frame being added.
-    changed: Vec<bool>,
-    /// Packed colours the viewer shows after the pending frame (0 = transparent).
-    prev: Vec<u32>,
-    /// Packed colours of the frame being added.
-    cur: Vec<u32>,
-    /// Palette indices of `cur`, valid for the pixels changed by the frame being added.
-    idx: Vec<u8>,
+    palettes: Palettes,
+    screen: Screen,
     pending: Option<Pending>,
     frames: u32,
     /// Extra squared error tolerated to keep a shown pixel unchanged (0 = exact).
@@ -101,21 +295,14 @@ impl AnimEncoder {
     /// `global` is the source's global colour table, reused for frames that have no table of
     /// their own.
     pub(crate) fn new(width: u32, height: u32, repeat: Repeat, global: Option<&[u8]>) -> Self {
-        let n = width as usize * height as usize;
         let global = global.map(Palette::from_table);
         AnimEncoder {
             width,
             height,
             repeat,
             enc: None,
-            global_map: global.as_ref().map(Mapper::new),
-            global,
-            recent: None,
-            last_rgba: vec![0; n * 4],
-            changed: vec![false; n],
-            prev: vec![0; n],
-            cur: vec![0; n],
-            idx: vec![0; n],
+            palettes: Palettes { global_map: global.as_ref().map(Mapper::new), global, recent: None },
+            screen: Screen::new(width, height),
             pending: None,
             frames: 0,
             keep_close: 0,
@@ -133,7 +320,7 @@ impl AnimEncoder {
         if self.enc.is_none() {
             let w = u16::try_from(self.width).map_err(|_| MediaError::internal("thumbnail too wide"))?;
             let h = u16::try_from(self.height).map_err(|_| MediaError::internal("thumbnail too tall"))?;
-            let table = self.global.as_ref().map(Palette::table).unwrap_or_default();
+            let table = self.palettes.global.as_ref().map(Palette::table).unwrap_or_default();
             let mut enc = Encoder::new(Vec::new(), w, h, &table).map_err(enc_err)?;
             enc.set_repeat(self.repeat).map_err(enc_err)?;
             self.enc = Some(enc);
@@ -141,207 +328,68 @@ impl AnimEncoder {
         self.enc.as_mut().ok_or_else(|| MediaError::internal("GIF encoder missing"))
     }
 
-    /// Marks the pixels of `dirty` whose RGBA differs from the previous frame; returns the
-    /// opaque colours among them.
-    fn find_changes(&mut self, rgba: &[u8], dirty: Rect, first: bool) -> Vec<u32> {
-        let w = self.width as usize;
-        let mut colors = Vec::new();
-        for y in dirty.y0..dirty.y1 {
-            let row = y as usize * w;
-            for x in dirty.x0..dirty.x1 {
-                let p = row + x as usize;
-                let new = &rgba[p * 4..p * 4 + 4];
-                let old = &self.last_rgba[p * 4..p * 4 + 4];
-                let changed = first || (new != old && (new[3] != 0 || old[3] != 0));
-                self.changed[p] = changed;
-                if changed && new[3] >= 128 {
-                    colors.push(pack([new[0], new[1], new[2]]));
-                }
-            }
-            let (a, b) = ((row + dirty.x0 as usize) * 4, (row + dirty.x1 as usize) * 4);
-            self.last_rgba[a..b].copy_from_slice(&rgba[a..b]);
-        }
-        colors
-    }
-
-    /// Picks the palette for a frame that needs one of its own (see the type's description).
-    fn choose_palette(&mut self, colors: Vec<u32>, first: bool) -> Choice {
-        let limit = REUSE_MAX_ERROR * colors.len() as u64;
-        if let (Some(p), Some(m)) = (self.global.as_ref(), self.global_map.as_mut()) {
-            if map_error(&colors, p, m, limit).is_some() {
-                return Choice::Global;
-            }
-        }
-        if let Some((p, m)) = self.recent.as_mut() {
-            if map_error(&colors, p, m, limit).is_some() {
-                return Choice::Recent;
-            }
-        }
-        let p = Palette::for_colors(colors);
-        let m = Mapper::new(&p);
-        if first && self.global.is_none() {
-            self.global = Some(p);
-            self.global_map = Some(m);
-            Choice::Global
-        } else {
-            self.recent = Some((p, m));
-            Choice::Recent
-        }
-    }
-
     /// Adds one frame. `rgba` is the whole thumbnail; only `dirty` changed since the last call
     /// (the first call treats everything as changed). `own_table` says the source frame had its
     /// own colour table (or there is no global one). `delay` is in hundredths of a second.
+    ///
+    /// The phases: find the changed pixels, choose a palette, map the changes onto it, clear
+    /// the pending frame's rectangle if pixels turn transparent, then hold the new frame back
+    /// (its disposal depends on the next one) and write the one before.
     pub(crate) fn push(&mut self, rgba: &[u8], dirty: Rect, delay: u16, own_table: bool) -> Result<(), MediaError> {
         let full = Rect::full(self.width, self.height);
         let first = self.frames == 0;
         let dirty = if first { full } else { dirty.clip(self.width, self.height) };
-        let colors = self.find_changes(rgba, dirty, first);
-        let choice =
-            if own_table || self.global.is_none() { self.choose_palette(colors, first) } else { Choice::Global };
-        let (palette, mapper) = match choice {
-            Choice::Global => match (self.global.as_ref(), self.global_map.as_mut()) {
-                (Some(p), Some(m)) => (p.clone(), m),
-                _ => return Err(MediaError::internal("palette missing")),
-            },
-            Choice::Recent => match self.recent.as_mut() {
-                Some((p, m)) => (p.clone(), m),
-                None => return Err(MediaError::internal("palette missing")),
-            },
-        };
-        let t = palette.transparent();
-        let w = self.width as usize;
-
-        // Map the changed pixels onto the palette.
-        for y in dirty.y0..dirty.y1 {
-            let row = y as usize * w;
-            for x in dirty.x0..dirty.x1 {
-                let p = row + x as usize;
-                if !self.changed[p] {
-                    continue;
-                }
-                let px = &rgba[p * 4..p * 4 + 4];
-                // Resampling rings: a neighbour turning opaque can pull a pixel's alpha a little
-                // below the threshold. Only a clear drop makes a shown pixel transparent.
-                let cutoff = if self.prev[p] != 0 { ALPHA_DROP } else { 128 };
-                if px[3] < cutoff {
-                    self.cur[p] = 0;
-                    self.idx[p] = t;
-                } else {
-                    let i = mapper.map(px[0], px[1], px[2]);
-                    let q = palette.packed(i);
-                    let old = self.prev[p];
-                    // Hysteresis: a shown colour about as close as the new nearest one stays.
-                    if self.keep_close > 0 && old != 0 && q != old && {
-                        let rgb = [px[0], px[1], px[2]];
-                        dist_packed(rgb, old) <= dist_packed(rgb, q) + self.keep_close
-                    } {
-                        self.changed[p] = false;
-                        self.cur[p] = old;
-                        continue;
-                    }
-                    self.idx[p] = i;
-                    self.cur[p] = q;
-                }
-            }
-        }
-
-        // Pixels that must turn transparent need the previous frame's rectangle cleared after
-        // display (disposal Background), grown to cover them if needed. Only that rectangle is
-        // cleared; the new frame redraws the pixels there that stay visible.
-        let mut dispose_prev = DisposalMethod::Keep;
-        let mut cleared = Rect::default();
-        if !first {
-            let k = bbox(dirty, w, |p| self.cur[p] == 0 && self.prev[p] != 0);
-            if !k.is_empty() {
-                if let Some(pend) = self.pending.as_mut() {
-                    let pt = match pend.local.as_ref().or(self.global.as_ref()) {
-                        Some(pp) => pp.transparent(),
-                        None => return Err(MediaError::internal("palette missing")),
-                    };
-                    let grown = pend.rect.union(&k);
-                    if grown != pend.rect {
-                        pend.want = regrow(&pend.want, pend.rect, grown, pt);
-                        pend.alt = regrow(&pend.alt, pend.rect, grown, pt);
-                        pend.rect = grown;
-                    }
-                    dispose_prev = DisposalMethod::Background;
-                    cleared = grown;
-                }
-            }
-        }
-        let inside = |r: &Rect, x: u32, y: u32| x >= r.x0 && x < r.x1 && y >= r.y0 && y < r.y1;
-        let area = if first { full } else { dirty.union(&cleared) };
-        let rect = if first {
-            full
+        let colors = self.screen.find_changes(rgba, dirty, first);
+        let choice = if own_table || self.palettes.global.is_none() {
+            self.palettes.choose(colors, first)
         } else {
-            let (cur, prev) = (&self.cur, &self.prev);
-            bbox(area, w, |p| {
-                let (x, y) = ((p % w) as u32, (p / w) as u32);
-                if inside(&cleared, x, y) {
-                    cur[p] != 0
-                } else {
-                    cur[p] != prev[p]
-                }
-            })
+            Choice::Global
         };
-        let n = rect.width() as usize * rect.height() as usize;
-        let mut want = Vec::with_capacity(n);
-        let mut alt = Vec::with_capacity(n);
-        for y in rect.y0..rect.y1 {
-            let row = y as usize * w;
-            for x in rect.x0..rect.x1 {
-                let p = row + x as usize;
-                let c = self.cur[p];
-                let fresh = inside(&dirty, x, y) && self.changed[p];
-                let (a, b) = if c == 0 {
-                    (t, t)
-                } else if inside(&cleared, x, y) {
-                    // Cleared: must be drawn again, in this frame's palette.
-                    let i = if fresh {
-                        self.idx[p]
-                    } else {
-                        let b = c.to_be_bytes();
-                        let i = mapper.map(b[1], b[2], b[3]);
-                        self.cur[p] = palette.packed(i);
-                        i
-                    };
-                    (i, i)
-                } else if c != self.prev[p] {
-                    (self.idx[p], self.idx[p])
-                } else {
-                    // Already shown: transparent. (Letting the LZW encoder pick between this and
-                    // the pixel's own colour, see `lzw::encode`, measured a few percent larger on
-                    // the benchmark corpus than plain transparent runs.)
-                    (t, t)
-                };
-                want.push(a);
-                alt.push(b);
-            }
-        }
-        for y in area.y0..area.y1 {
-            let a = y as usize * w + area.x0 as usize;
-            let b = y as usize * w + area.x1 as usize;
-            self.prev[a..b].copy_from_slice(&self.cur[a..b]);
-        }
+        let (palette, mapper) = self.palettes.get(choice)?;
+        self.screen.map_changes(rgba, dirty, palette, mapper, self.keep_close);
+        let (dispose_prev, cleared) =
+            if first { (DisposalMethod::Keep, Rect::default()) } else { self.clear_pending(dirty)? };
+        let (area, rect) = if first {
+            (full, full)
+        } else {
+            let area = dirty.union(&cleared);
+            (area, self.screen.frame_rect(area, cleared))
+        };
+        let (palette, mapper) = self.palettes.get(choice)?;
+        let indices = self.screen.indices(rect, dirty, cleared, palette, mapper);
+        let t = palette.transparent();
+        let local = (choice == Choice::Recent).then(|| palette.clone());
+        self.screen.commit(area);
         if let Some(p) = self.pending.take() {
             self.write(p, dispose_prev)?;
         }
-        let (rect, want, alt) =
-            if rect.is_empty() { (Rect { x0: 0, y0: 0, x1: 1, y1: 1 }, vec![t], vec![t]) } else { (rect, want, alt) };
-        self.pending = Some(Pending { rect, want, alt, delay, local: (choice == Choice::Recent).then_some(palette) });
+        let (rect, indices) =
+            if rect.is_empty() { (Rect { x0: 0, y0: 0, x1: 1, y1: 1 }, vec![t]) } else { (rect, indices) };
+        self.pending = Some(Pending { rect, indices, delay, local });
         self.frames += 1;
         Ok(())
     }
 
-    fn write(&mut self, p: Pending, dispose: DisposalMethod) -> Result<(), MediaError> {
-        let pal = match p.local.as_ref().or(self.global.as_ref()) {
-            Some(pal) => pal,
-            None => return Err(MediaError::internal("palette missing")),
+    /// Pixels that must turn transparent need the pending frame's rectangle cleared after
+    /// display (disposal Background), grown to cover them if needed. Only that rectangle is
+    /// cleared; the new frame redraws the pixels there that stay visible. Returns the pending
+    /// frame's disposal and the cleared rectangle.
+    fn clear_pending(&mut self, dirty: Rect) -> Result<(DisposalMethod, Rect), MediaError> {
+        let turning = self.screen.turning_clear(dirty);
+        let Some(pend) = self.pending.as_mut().filter(|_| !turning.is_empty()) else {
+            return Ok((DisposalMethod::Keep, Rect::default()));
         };
-        let t = pal.transparent();
-        let mcs = crate::lzw::min_code_size(pal.rgb.len() + 1);
-        let data = crate::lzw::encode(&p.want, &p.alt, mcs);
+        let t = self.palettes.transparent_of(pend.local.as_ref())?;
+        let grown = pend.rect.union(&turning);
+        if grown != pend.rect {
+            pend.indices = regrow(&pend.indices, pend.rect, grown, t);
+            pend.rect = grown;
+        }
+        Ok((DisposalMethod::Background, grown))
+    }
+
+    fn write(&mut self, p: Pending, dispose: DisposalMethod) -> Result<(), MediaError> {
+        let t = self.palettes.transparent_of(p.local.as_ref())?;
         let frame = Frame {
             delay: p.delay,
             dispose,
@@ -350,11 +398,11 @@ impl AnimEncoder {
             top: p.rect.y0 as u16,
             width: p.rect.width() as u16,
             height: p.rect.height() as u16,
-            palette: p.local.as_ref().map(|lp| lp.table()),
-            buffer: Cow::Owned(data),
+            palette: p.local.as_ref().map(Palette::table),
+            buffer: Cow::Owned(p.indices),
             ..Frame::default()
         };
-        self.encoder()?.write_lzw_pre_encoded_frame(&frame).map_err(enc_err)
+        self.encoder()?.write_frame(&frame).map_err(enc_err)
     }
 
     /// Writes the last frame and returns the GIF bytes.

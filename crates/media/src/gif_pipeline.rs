@@ -1,15 +1,16 @@
-//! The streaming GIF pipeline: one frame at a time onto one RGBA canvas, resized and re-encoded.
+//! The streaming GIF pipeline: one frame at a time onto one RGBA canvas, handed to every sink.
 
 use std::num::NonZeroU64;
 
 use gif::{ColorOutput, DecodeOptions, DisposalMethod, MemoryLimit, Repeat};
 
-use crate::anim_encode::{AnimEncoder, KEEP_CLOSE_RESIZED};
+use crate::anim_encode::KEEP_CLOSE_RESIZED;
 use crate::limits::{Deadline, Limits};
+use crate::phash::Sampler;
 use crate::probe::gif_info;
-use crate::resize::{Rect, Thumbnailer};
-use crate::still::encode_static;
-use crate::{MediaError, MediaKind, Processed, Rendition};
+use crate::resize::Rect;
+use crate::sink::{CanvasFrame, Output, Sinks, Source};
+use crate::{Made, MediaError, MediaKind};
 
 fn gif_err(e: gif::DecodingError) -> MediaError {
     match e {
@@ -129,37 +130,104 @@ fn build_lut(palette: &[u8]) -> [[u8; 4]; 256] {
     lut
 }
 
-/// Decodes, composites and re-encodes a GIF. With `first_only`, stops after the first frame and
-/// makes only the static thumbnail (the animated rendition is then that still too).
-pub(crate) fn process_gif(
-    bytes: &[u8],
-    limits: &Limits,
-    deadline: &Deadline,
-    first_only: bool,
-) -> Result<Processed, MediaError> {
-    let info = gif_info(bytes, limits)?;
-    deadline.check()?;
-    let (cw, ch) = (info.width, info.height);
-    let (tw, th) = limits.thumb_size(cw, ch);
+/// The frame rectangle of `frame`, clipped to a `w`×`h` canvas.
+fn frame_rect(frame: &gif::Frame<'_>, w: u32, h: u32) -> Rect {
+    Rect {
+        x0: u32::from(frame.left),
+        y0: u32::from(frame.top),
+        x1: u32::from(frame.left) + u32::from(frame.width),
+        y1: u32::from(frame.top) + u32::from(frame.height),
+    }
+    .clip(w, h)
+}
 
+/// The decoder, with the memory limit (one canvas worth of pixels per frame) set.
+fn decoder<'a>(bytes: &'a [u8], limits: &Limits) -> Result<gif::Decoder<&'a [u8]>, MediaError> {
     let mut opts = DecodeOptions::new();
     opts.set_color_output(ColorOutput::Indexed);
     let cap = NonZeroU64::new(limits.max_canvas_pixels.max(1)).unwrap_or(NonZeroU64::MIN);
     opts.set_memory_limit(MemoryLimit::Bytes(cap));
-    let mut dec = opts.read_info(bytes).map_err(gif_err)?;
+    opts.read_info(bytes).map_err(gif_err)
+}
+
+/// Composites frames one at a time onto one canvas, applying each frame's disposal before the
+/// next is drawn.
+struct Compositor {
+    canvas: Canvas,
+    /// The pixels under a frame disposed with `Previous`.
+    saved: Vec<u8>,
+    pending_disposal: Option<(DisposalMethod, Rect)>,
+    global_lut: Option<[[u8; 4]; 256]>,
+}
+
+impl Compositor {
+    fn new(w: u32, h: u32, global_palette: Option<&[u8]>) -> Result<Self, MediaError> {
+        let canvas = Canvas { w, h, px: try_zeroed(w as usize * h as usize * 4)?, clear: w as usize * h as usize };
+        Ok(Compositor { canvas, saved: Vec::new(), pending_disposal: None, global_lut: global_palette.map(build_lut) })
+    }
+
+    /// Disposes of the previous frame as it asked, draws `frame` (the `number`th) and returns the
+    /// part of the canvas that changed.
+    fn draw(&mut self, frame: &gif::Frame<'_>, number: u32) -> Result<Rect, MediaError> {
+        let canvas = &mut self.canvas;
+        let rect = frame_rect(frame, canvas.w, canvas.h);
+        let mut dirty = Rect::default();
+        match self.pending_disposal.take() {
+            Some((DisposalMethod::Background, r)) => {
+                canvas.clear_rect(r);
+                dirty = r;
+            }
+            Some((DisposalMethod::Previous, r)) => {
+                canvas.restore_rect(r, &self.saved);
+                dirty = r;
+            }
+            _ => {}
+        }
+        if frame.dispose == DisposalMethod::Previous {
+            canvas.save_rect(rect, &mut self.saved);
+        }
+        let local_lut;
+        let lut = match frame.palette.as_deref() {
+            Some(p) => {
+                local_lut = build_lut(p);
+                &local_lut
+            }
+            None => self.global_lut.as_ref().ok_or_else(|| {
+                MediaError::Corrupt(format!("The GIF file is damaged: frame {number} has no colour table."))
+            })?,
+        };
+        canvas.draw(frame, rect, lut);
+        if matches!(frame.dispose, DisposalMethod::Background | DisposalMethod::Previous) {
+            self.pending_disposal = Some((frame.dispose, rect));
+        }
+        Ok(dirty.union(&rect))
+    }
+}
+
+/// Decodes and composites a GIF once, feeding every composited frame to the sinks of `outputs`,
+/// and stops as soon as none of them wants more frames.
+pub(crate) fn process_gif(
+    bytes: &[u8],
+    limits: &Limits,
+    deadline: &Deadline,
+    outputs: &[Output],
+) -> Result<Made, MediaError> {
+    let info = gif_info(bytes, limits)?;
+    deadline.check()?;
+    let (cw, ch) = (info.width, info.height);
+    let mut dec = decoder(bytes, limits)?;
     let global: Option<Vec<u8>> = dec.global_palette().map(<[u8]>::to_vec);
-    let global_lut = global.as_deref().map(build_lut);
-
-    let mut canvas =
-        Canvas { w: cw, h: ch, px: try_zeroed(cw as usize * ch as usize * 4)?, clear: cw as usize * ch as usize };
-    let mut saved = Vec::new();
-    let mut thumb = Thumbnailer::new(cw, ch, tw, th);
-    let mut enc = AnimEncoder::new(tw, th, repeat_of(info.loop_count), global.as_deref())
-        .with_keep_close(if (tw, th) == (cw, ch) { 0 } else { KEEP_CLOSE_RESIZED });
-    let mut pending_disposal: Option<(DisposalMethod, Rect)> = None;
-    let mut first: Option<Vec<u8>> = None;
+    let source = Source {
+        width: cw,
+        height: ch,
+        repeat: repeat_of(info.loop_count),
+        global_palette: global.as_deref(),
+        keep_close: KEEP_CLOSE_RESIZED,
+    };
+    let mut compositor = Compositor::new(cw, ch, global.as_deref())?;
+    let mut sinks = Sinks::new(outputs, &source, limits);
+    let mut sampler = Sampler::new(info.frames);
     let mut frames = 0u32;
-
     while let Some(frame) = dec.read_next_frame().map_err(gif_err)? {
         deadline.check()?;
         frames += 1;
@@ -168,75 +236,33 @@ pub(crate) fn process_gif(
                 "The GIF file is damaged: it has more frames than its structure shows.".into(),
             ));
         }
-        let rect = Rect {
-            x0: u32::from(frame.left),
-            y0: u32::from(frame.top),
-            x1: u32::from(frame.left) + u32::from(frame.width),
-            y1: u32::from(frame.top) + u32::from(frame.height),
-        }
-        .clip(canvas.w, canvas.h);
-        let mut dirty = Rect::default();
-        match pending_disposal.take() {
-            Some((DisposalMethod::Background, r)) => {
-                canvas.clear_rect(r);
-                dirty = r;
-            }
-            Some((DisposalMethod::Previous, r)) => {
-                canvas.restore_rect(r, &saved);
-                dirty = r;
-            }
-            _ => {}
-        }
-        if frame.dispose == DisposalMethod::Previous {
-            canvas.save_rect(rect, &mut saved);
-        }
-        let local_lut;
-        let lut = match frame.palette.as_deref() {
-            Some(p) => {
-                local_lut = build_lut(p);
-                &local_lut
-            }
-            None => match global_lut.as_ref() {
-                Some(l) => l,
-                None => {
-                    return Err(MediaError::Corrupt(format!(
-                        "The GIF file is damaged: frame {frames} has no colour table."
-                    )))
-                }
-            },
-        };
-        canvas.draw(frame, rect, lut);
-        dirty = dirty.union(&rect);
-        if matches!(frame.dispose, DisposalMethod::Background | DisposalMethod::Previous) {
-            pending_disposal = Some((frame.dispose, rect));
-        }
-        let out = thumb.update(&canvas.px, dirty, canvas.clear == 0)?;
-        if first.is_none() {
-            first = Some(thumb.rgba.clone());
-        }
-        if first_only {
+        let dirty = compositor.draw(frame, frames)?;
+        let canvas = &compositor.canvas;
+        sinks.frame(&CanvasFrame {
+            rgba: &canvas.px,
+            dirty,
+            opaque: canvas.clear == 0,
+            delay: frame.delay,
+            own_table: frame.palette.is_some(),
+        })?;
+        sampler.frame(frames, &canvas.px, cw, ch);
+        if !sinks.want_more() {
             break;
         }
-        enc.push(&thumb.rgba, out, frame.delay, frame.palette.is_some())?;
     }
-    let Some(first) = first else {
+    if frames == 0 {
         return Err(MediaError::Corrupt("The GIF file contains no frames.".into()));
-    };
-    // Free the big buffers before encoding the still.
-    drop(canvas);
-    drop(saved);
-    let static_thumbnail = encode_static(&first, tw, th)?;
-    let thumbnail = if first_only {
-        static_thumbnail.clone()
-    } else {
-        Rendition { bytes: enc.finish()?, mime: "image/gif", width: tw, height: th }
-    };
-    Ok(Processed {
+    }
+    let read_all = sinks.want_more();
+    let phash = sampler.finish(frames, &compositor.canvas.px, cw, ch);
+    // Free the big buffers before encoding.
+    drop(compositor);
+    Ok(Made {
         kind: MediaKind::Gif,
         width: cw,
         height: ch,
-        frames: if first_only { info.frames } else { frames },
-        thumbnail,
-        static_thumbnail,
+        frames: if read_all { frames } else { info.frames },
+        renditions: sinks.finish()?,
+        phash,
     })
 }

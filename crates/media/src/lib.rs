@@ -6,15 +6,20 @@ mod anim_encode;
 mod error;
 mod gif_pipeline;
 mod limits;
-mod lzw;
+mod phash;
 mod probe;
 mod processor;
 mod quantize;
 mod resize;
+mod sink;
 mod sniff;
 mod still;
 mod strip;
 mod webp;
+
+#[cfg(feature = "testing")]
+#[allow(clippy::panic)] // builders for tests and tools: an encoder error stops them loudly
+pub mod testing;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -22,6 +27,7 @@ pub use error::MediaError;
 pub use limits::Limits;
 pub use probe::{probe, Probe};
 pub use processor::MediaService;
+use sink::Output;
 pub use sniff::{sniff, MediaKind};
 pub use strip::strip_metadata;
 
@@ -53,27 +59,59 @@ pub struct Processed {
     pub thumbnail: Rendition,
     /// The first frame at the same size, as a still image.
     pub static_thumbnail: Rendition,
+    /// The perceptual hash (dHash) of the first, middle and last frames; `None` for a
+    /// featureless (flat) picture.
+    pub phash: Option<u64>,
+}
+
+/// What a pipeline made of an upload: the original's figures and the renditions asked for.
+pub(crate) struct Made {
+    pub kind: MediaKind,
+    pub width: u32,
+    pub height: u32,
+    pub frames: u32,
+    /// One per requested [`Output`], in the order asked.
+    pub renditions: Vec<Rendition>,
+    /// See [`Processed::phash`].
+    pub phash: Option<u64>,
 }
 
 /// Checks the upload against `limits` from its headers, then decodes it (one frame at a time for
 /// animations) and renders the animated and static thumbnails.
 pub fn process(bytes: &[u8], limits: &Limits) -> Result<Processed, MediaError> {
-    run(bytes, limits, false)
+    let made = make(bytes, limits, &[Output::Thumbnail, Output::Still])?;
+    let mut renditions = made.renditions.into_iter();
+    match (renditions.next(), renditions.next()) {
+        (Some(thumbnail), Some(static_thumbnail)) => Ok(Processed {
+            kind: made.kind,
+            width: made.width,
+            height: made.height,
+            frames: made.frames,
+            thumbnail,
+            static_thumbnail,
+            phash: made.phash,
+        }),
+        _ => Err(MediaError::internal("a rendition is missing")),
+    }
 }
 
 /// Only the static thumbnail (the first frame at thumbnail width), decoding no further than the
 /// first frame: for regenerating stills cheaply. The same checks as [`process`] apply.
 pub fn static_thumbnail(bytes: &[u8], limits: &Limits) -> Result<Rendition, MediaError> {
-    run(bytes, limits, true).map(|p| p.static_thumbnail)
+    make(bytes, limits, &[Output::Still])?
+        .renditions
+        .pop()
+        .ok_or_else(|| MediaError::internal("the still rendition is missing"))
 }
 
-fn run(bytes: &[u8], limits: &Limits, first_only: bool) -> Result<Processed, MediaError> {
+/// Checks the upload, decodes it once and makes the `outputs` asked for, in that order.
+pub(crate) fn make(bytes: &[u8], limits: &Limits, outputs: &[Output]) -> Result<Made, MediaError> {
     let deadline = limits::Deadline::new(limits.timeout);
     let run = || match sniff(bytes) {
         None => Err(MediaError::UnsupportedType),
-        Some(MediaKind::Gif) => gif_pipeline::process_gif(bytes, limits, &deadline, first_only),
-        Some(MediaKind::Webp) => webp::process_webp(bytes, limits, &deadline, first_only),
-        Some(kind) => still::process_still(kind, bytes, limits, &deadline),
+        Some(MediaKind::Gif) => gif_pipeline::process_gif(bytes, limits, &deadline, outputs),
+        Some(MediaKind::Webp) => webp::process_webp(bytes, limits, &deadline, outputs),
+        Some(kind) => still::process_still(kind, bytes, limits, &deadline, outputs),
     };
     // Defence in depth: a bug in a decoder must not take the server down with it.
     catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|_| Err(MediaError::internal("a decoder failed unexpectedly")))

@@ -5,11 +5,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use gifshelf_domain::gif::RenditionKind;
+use gifshelf_domain::gif::{Fingerprint, PerceptualHash, RenditionKind};
 use gifshelf_domain::media::{EncodedImage, MediaRejection, ProcessedMedia};
 use gifshelf_domain::ports::MediaProcessor;
+use sha2::{Digest, Sha256};
 use tokio::sync::Semaphore;
 
+use crate::sink::Output;
 use crate::{Limits, MediaError, Rendition};
 
 /// Runs the pipeline with bounded concurrency. An upload that cannot get a slot within
@@ -42,6 +44,61 @@ fn rejection(err: MediaError) -> MediaRejection {
     }
 }
 
+/// The pipeline output that makes a rendition kind; `None` for the original, a copy.
+fn output_of(kind: RenditionKind) -> Option<Output> {
+    match kind {
+        RenditionKind::Original => None,
+        RenditionKind::Thumbnail => Some(Output::Thumbnail),
+        RenditionKind::Still => Some(Output::Still),
+    }
+}
+
+/// Decodes the upload once, with one sink per rendition kind asked for, and answers the
+/// renditions in the order asked.
+fn render(bytes: &[u8], limits: &Limits, kinds: &[RenditionKind]) -> Result<ProcessedMedia, MediaRejection> {
+    for (i, kind) in kinds.iter().enumerate() {
+        if kinds[..i].contains(kind) {
+            return Err(MediaRejection::Internal(format!("the {} rendition was asked for twice", kind.as_str())));
+        }
+    }
+    let outputs: Vec<Output> = kinds.iter().copied().filter_map(output_of).collect();
+    let made = crate::make(bytes, limits, &outputs).map_err(rejection)?;
+    let mime = made.kind.mime().to_owned();
+    // What is stored as the original, and so what a byte-identical upload is told apart by.
+    let stripped = crate::strip_metadata(bytes).map_err(rejection)?;
+    let fingerprint =
+        Fingerprint { sha256: hex::encode(Sha256::digest(&stripped)), phash: made.phash.map(PerceptualHash) };
+    let mut original = Some(stripped);
+    let mut made_renditions = made.renditions.into_iter();
+    let mut renditions = Vec::with_capacity(kinds.len());
+    for &kind in kinds {
+        let image = match output_of(kind) {
+            None => EncodedImage {
+                bytes: original
+                    .take()
+                    .ok_or_else(|| MediaRejection::Internal("the original was asked for twice".into()))?,
+                content_type: mime.clone(),
+                width: made.width,
+                height: made.height,
+            },
+            Some(_) => made_renditions
+                .next()
+                .map(encoded)
+                .ok_or_else(|| MediaRejection::Internal(format!("the {} rendition is missing", kind.as_str())))?,
+        };
+        renditions.push((kind, image));
+    }
+    Ok(ProcessedMedia {
+        content_type: mime,
+        extension: made.kind.extension().to_owned(),
+        width: made.width,
+        height: made.height,
+        frames: made.frames,
+        renditions,
+        fingerprint,
+    })
+}
+
 #[async_trait]
 impl MediaProcessor for MediaService {
     async fn process(&self, bytes: Arc<Vec<u8>>, kinds: &[RenditionKind]) -> Result<ProcessedMedia, MediaRejection> {
@@ -55,34 +112,7 @@ impl MediaProcessor for MediaService {
         let kinds = kinds.to_vec();
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            let processed = crate::process(&bytes, &limits).map_err(rejection)?;
-            let mime = processed.kind.mime().to_owned();
-            let (mut thumbnail, mut still) = (Some(processed.thumbnail), Some(processed.static_thumbnail));
-            let mut renditions = Vec::with_capacity(kinds.len());
-            for kind in kinds {
-                let image = match kind {
-                    RenditionKind::Original => Some(EncodedImage {
-                        bytes: crate::strip_metadata(&bytes).map_err(rejection)?,
-                        content_type: mime.clone(),
-                        width: processed.width,
-                        height: processed.height,
-                    }),
-                    RenditionKind::Thumbnail => thumbnail.take().map(encoded),
-                    RenditionKind::Still => still.take().map(encoded),
-                }
-                .ok_or_else(|| {
-                    MediaRejection::Internal(format!("the {} rendition was asked for twice", kind.as_str()))
-                })?;
-                renditions.push((kind, image));
-            }
-            Ok(ProcessedMedia {
-                content_type: mime,
-                extension: processed.kind.extension().to_owned(),
-                width: processed.width,
-                height: processed.height,
-                frames: processed.frames,
-                renditions,
-            })
+            render(&bytes, &limits, &kinds)
         })
         .await
         .map_err(|e| MediaRejection::Internal(format!("image task failed: {e}")))?

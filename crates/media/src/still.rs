@@ -11,7 +11,8 @@ use image::{DynamicImage, ExtendedColorType, ImageDecoder, ImageEncoder};
 use crate::limits::{Deadline, Limits};
 use crate::probe::{jpeg_info, probe};
 use crate::resize::resize_image;
-use crate::{MediaError, MediaKind, Processed, Rendition};
+use crate::sink::Output;
+use crate::{Made, MediaError, MediaKind, Rendition};
 
 fn encode_err(e: image::ImageError) -> MediaError {
     MediaError::internal(format!("thumbnail encoding failed: {e}"))
@@ -84,13 +85,14 @@ fn decode(kind: MediaKind, bytes: &[u8], limits: &Limits) -> Result<DynamicImage
     }
 }
 
-/// PNG, JPEG and still WebP: one still thumbnail, used for both renditions.
+/// PNG, JPEG and still WebP: one still thumbnail, used for every output.
 pub(crate) fn process_still(
     kind: MediaKind,
     bytes: &[u8],
     limits: &Limits,
     deadline: &Deadline,
-) -> Result<Processed, MediaError> {
+    outputs: &[Output],
+) -> Result<Made, MediaError> {
     let p = probe(bytes, limits)?;
     let orientation = if kind == MediaKind::Jpeg { jpeg_info(bytes)?.orientation } else { 1 };
     let img = decode(kind, bytes, limits)?;
@@ -116,17 +118,11 @@ pub(crate) fn process_still(
     }
     deadline.check()?;
     let (w, h) = (small.width(), small.height());
+    let phash = crate::phash::still(small.to_rgba8().as_raw(), w, h);
     let rendition = if kind == MediaKind::Jpeg {
         Rendition { bytes: encode_jpeg(small.to_rgb8().as_raw(), w, h)?, mime: "image/jpeg", width: w, height: h }
     } else {
         Rendition { bytes: encode_png(small.to_rgba8().as_raw(), w, h)?, mime: "image/png", width: w, height: h }
     };
-    Ok(Processed {
-        kind,
-        width: p.width,
-        height: p.height,
-        frames: 1,
-        thumbnail: rendition.clone(),
-        static_thumbnail: rendition,
-    })
+    Ok(Made { kind, width: p.width, height: p.height, frames: 1, renditions: vec![rendition; outputs.len()], phash })
 }

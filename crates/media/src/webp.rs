@@ -7,11 +7,11 @@ use image::codecs::webp::WebPDecoder;
 use image::metadata::LoopCount;
 use image::AnimationDecoder;
 
-use crate::anim_encode::AnimEncoder;
 use crate::limits::{Deadline, Limits};
-use crate::resize::{Rect, Thumbnailer};
-use crate::still::{encode_static, process_still};
-use crate::{MediaError, MediaKind, Processed, Rendition};
+use crate::resize::Rect;
+use crate::sink::{CanvasFrame, Output, Sinks, Source};
+use crate::still::process_still;
+use crate::{Made, MediaError, MediaKind};
 
 /// What the RIFF chunk walk found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,28 +115,28 @@ fn decode_err(e: image::ImageError) -> MediaError {
     MediaError::corrupt("WebP", e)
 }
 
-/// Still WebP goes to the still pipeline; animated WebP becomes an animated GIF thumbnail.
-/// With `first_only`, stops after the first frame and makes only the static thumbnail.
+/// Still WebP goes to the still pipeline; animated WebP is decoded frame by frame into the
+/// `outputs`' sinks (an animated GIF thumbnail), no further than they need.
 pub(crate) fn process_webp(
     bytes: &[u8],
     limits: &Limits,
     deadline: &Deadline,
-    first_only: bool,
-) -> Result<Processed, MediaError> {
+    outputs: &[Output],
+) -> Result<Made, MediaError> {
     let info = webp_info(bytes, limits)?;
     if !info.animated {
-        return process_still(MediaKind::Webp, bytes, limits, deadline);
+        return process_still(MediaKind::Webp, bytes, limits, deadline, outputs);
     }
     let dec = WebPDecoder::new(Cursor::new(bytes)).map_err(decode_err)?;
     let (cw, ch) = (info.width, info.height);
-    let (tw, th) = limits.thumb_size(cw, ch);
     let repeat = match dec.loop_count() {
         LoopCount::Infinite => Repeat::Infinite,
         LoopCount::Finite(n) => Repeat::Finite(u16::try_from(n.get()).unwrap_or(u16::MAX)),
     };
-    let mut thumb = Thumbnailer::new(cw, ch, tw, th);
-    let mut enc = AnimEncoder::new(tw, th, repeat, None);
-    let mut first: Option<Vec<u8>> = None;
+    let source = Source { width: cw, height: ch, repeat, global_palette: None, keep_close: 0 };
+    let mut sinks = Sinks::new(outputs, &source, limits);
+    let mut sampler = crate::phash::Sampler::new(info.frames);
+    let mut last = None;
     let mut frames = 0u32;
     for frame in dec.into_frames() {
         deadline.check()?;
@@ -153,30 +153,24 @@ pub(crate) fn process_webp(
             return Err(corrupt("a decoded frame does not match the canvas"));
         }
         let opaque = buf.as_raw().chunks_exact(4).all(|p| p[3] == 255);
-        let out = thumb.update(buf.as_raw(), Rect::full(cw, ch), opaque)?;
-        if first.is_none() {
-            first = Some(thumb.rgba.clone());
-        }
-        if first_only {
+        sinks.frame(&CanvasFrame { rgba: buf.as_raw(), dirty: Rect::full(cw, ch), opaque, delay, own_table: true })?;
+        sampler.frame(frames, buf.as_raw(), cw, ch);
+        last = Some(buf);
+        if !sinks.want_more() {
             break;
         }
-        enc.push(&thumb.rgba, out, delay, true)?;
     }
-    let Some(first) = first else {
+    if frames == 0 {
         return Err(corrupt("it contains no frames"));
-    };
-    let static_thumbnail = encode_static(&first, tw, th)?;
-    let thumbnail = if first_only {
-        static_thumbnail.clone()
-    } else {
-        Rendition { bytes: enc.finish()?, mime: "image/gif", width: tw, height: th }
-    };
-    Ok(Processed {
+    }
+    let read_all = sinks.want_more();
+    let phash = last.and_then(|last| sampler.finish(frames, last.as_raw(), cw, ch));
+    Ok(Made {
         kind: MediaKind::Webp,
         width: cw,
         height: ch,
-        frames: if first_only { info.frames } else { frames },
-        thumbnail,
-        static_thumbnail,
+        frames: if read_all { frames } else { info.frames },
+        renditions: sinks.finish()?,
+        phash,
     })
 }

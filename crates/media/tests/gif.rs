@@ -23,7 +23,7 @@ fn px(img: &image::RgbaImage, x: u32, y: u32) -> [u8; 4] {
 
 /// Keep, Background and Previous disposals, a transparent index and a local palette.
 fn disposal_gif() -> Vec<u8> {
-    let mut f2 = F::solid(5, 5, 10, 10, 1);
+    let mut f2 = GifFrame::solid(5, 5, 10, 10, 1);
     f2.transparent = Some(4);
     for (i, v) in f2.idx.iter_mut().enumerate() {
         if (i / 10 + i % 10) % 2 == 0 {
@@ -32,13 +32,13 @@ fn disposal_gif() -> Vec<u8> {
     }
     f2.dispose = DisposalMethod::Background;
     f2.delay = 20;
-    let mut f3 = F::solid(20, 10, 5, 5, 2);
+    let mut f3 = GifFrame::solid(20, 10, 5, 5, 2);
     f3.dispose = DisposalMethod::Previous;
     f3.delay = 30;
-    let mut f4 = F::solid(0, 0, 1, 1, 0);
+    let mut f4 = GifFrame::solid(0, 0, 1, 1, 0);
     f4.palette = Some(vec![255, 255, 255, 9, 9, 9]);
     f4.delay = 7;
-    make_gif(40, 30, &PAL, Some(Repeat::Infinite), &[F::solid(0, 0, 40, 30, 0), f2, f3, f4])
+    make_gif(40, 30, &PAL, Some(Repeat::Infinite), &[GifFrame::solid(0, 0, 40, 30, 0), f2, f3, f4])
 }
 
 #[test]
@@ -93,7 +93,7 @@ fn interlaced_frames_are_deinterlaced() {
     let (w, h) = (8u16, 16u16);
     let rows: Vec<u32> =
         (0..16).step_by(8).chain((4..16).step_by(8)).chain((2..16).step_by(4)).chain((1..16).step_by(2)).collect();
-    let mut f = F::solid(0, 0, w, h, 0);
+    let mut f = GifFrame::solid(0, 0, w, h, 0);
     f.interlaced = true;
     f.idx = rows.iter().flat_map(|&r| vec![(r % 5) as u8; usize::from(w)]).collect();
     let src = make_gif(w, h, &PAL, None, &[f]);
@@ -110,9 +110,9 @@ fn interlaced_frames_are_deinterlaced() {
 
 fn gradient_gif(w: u16, h: u16, n: usize, repeat: Option<Repeat>) -> Vec<u8> {
     let pal: Vec<u8> = (0..=255u8).flat_map(|i| [i, 255 - i, i / 2]).collect();
-    let frames: Vec<F> = (0..n)
+    let frames: Vec<GifFrame> = (0..n)
         .map(|k| {
-            let mut f = F::solid(0, 0, w, h, 0);
+            let mut f = GifFrame::solid(0, 0, w, h, 0);
             f.idx = (0..usize::from(w) * usize::from(h))
                 .map(|p| ((p % usize::from(w) + p / usize::from(w) + k * 7) % 256) as u8)
                 .collect();
@@ -149,7 +149,7 @@ fn play_once_gif_stays_play_once() {
 
 #[test]
 fn identical_frames_are_kept_as_frames() {
-    let frames: Vec<F> = (0..5).map(|_| F::solid(0, 0, 400, 40, 2)).collect();
+    let frames: Vec<GifFrame> = (0..5).map(|_| GifFrame::solid(0, 0, 400, 40, 2)).collect();
     let src = make_gif(400, 40, &PAL, Some(Repeat::Infinite), &frames);
     let out = process(&src, &Limits::default()).unwrap();
     let meta = gif_meta(&out.thumbnail.bytes);
@@ -163,9 +163,9 @@ fn identical_frames_are_kept_as_frames() {
 #[test]
 fn frame_turning_transparent_is_cleared_in_the_output() {
     // Frame 1 paints a square, frame 2 (after Background disposal) leaves it empty.
-    let mut f1 = F::solid(2, 2, 6, 6, 1);
+    let mut f1 = GifFrame::solid(2, 2, 6, 6, 1);
     f1.dispose = DisposalMethod::Background;
-    let f2 = F::solid(12, 2, 3, 3, 2);
+    let f2 = GifFrame::solid(12, 2, 3, 3, 2);
     let src = make_gif(20, 10, &PAL, Some(Repeat::Infinite), &[f1, f2]);
     let out = process(&src, &Limits::default()).unwrap();
     let frames = composited(&out.thumbnail.bytes);
@@ -251,18 +251,18 @@ fn narrow_corpus_file_is_rendered_exactly() {
 #[test]
 fn partial_clear_to_transparent_stays_pixel_correct() {
     let (w, h) = (40u16, 30u16);
-    let mut f0 = F::solid(0, 0, w, h, 4);
+    let mut f0 = GifFrame::solid(0, 0, w, h, 4);
     f0.transparent = Some(4);
     for y in 20..30usize {
         for x in 30..40usize {
             f0.idx[y * 40 + x] = 1;
         }
     }
-    let mut f1 = F::solid(0, 0, 10, 10, 0);
+    let mut f1 = GifFrame::solid(0, 0, 10, 10, 0);
     f1.dispose = DisposalMethod::Background;
-    let mut f2 = F::solid(15, 10, 10, 10, 2);
+    let mut f2 = GifFrame::solid(15, 10, 10, 10, 2);
     f2.dispose = DisposalMethod::Background;
-    let f3 = F::solid(39, 29, 1, 1, 1);
+    let f3 = GifFrame::solid(39, 29, 1, 1, 1);
     let src = make_gif(w, h, &PAL, Some(Repeat::Infinite), &[f0, f1, f2, f3]);
     let out = process(&src, &Limits::default()).unwrap();
     let got = composited(&out.thumbnail.bytes);

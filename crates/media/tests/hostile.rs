@@ -9,18 +9,6 @@ use gifshelf_media::{probe, process, sniff, Limits, MediaError};
 
 const PAL: [u8; 6] = [255, 0, 0, 0, 0, 255];
 
-/// GIF89a with a 65535×65535 logical screen and one 1×1 frame: 62 bytes or so.
-fn canvas_bomb() -> Vec<u8> {
-    let mut b = b"GIF89a".to_vec();
-    b.extend_from_slice(&[0xFF, 0xFF, 0xFF, 0xFF, 0x80, 0, 0]);
-    b.extend_from_slice(&[0, 0, 0, 255, 255, 255]);
-    b.extend_from_slice(&[0x21, 0xF9, 4, 0, 10, 0, 0, 0]);
-    b.extend_from_slice(&[0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0]);
-    b.extend_from_slice(&[2, 2, 0x4C, 0x01, 0]);
-    b.push(0x3B);
-    b
-}
-
 fn assert_too_large(r: Result<impl std::fmt::Debug, MediaError>) -> String {
     match r {
         Err(e @ MediaError::TooLarge(_)) => e.to_string(),
@@ -118,9 +106,9 @@ fn animated_webp_canvas_bomb_is_refused() {
 }
 
 fn small_gif() -> Vec<u8> {
-    let frames: Vec<F> = (0..4u8)
+    let frames: Vec<GifFrame> = (0..4u8)
         .map(|k| {
-            let mut f = F::solid(0, 0, 64, 64, 0);
+            let mut f = GifFrame::solid(0, 0, 64, 64, 0);
             f.idx = (0..64 * 64).map(|i| ((i / 7 + usize::from(k)) % 2) as u8).collect();
             f
         })

@@ -5,6 +5,7 @@
 use std::io::Cursor;
 
 use gifshelf_media::strip_metadata;
+use gifshelf_media::testing::png_chunk;
 use image::codecs::jpeg::JpegEncoder;
 use image::codecs::png::PngEncoder;
 use image::codecs::webp::WebPEncoder;
@@ -124,24 +125,6 @@ fn jpeg_without_orientation_gets_no_exif_at_all() {
     let stripped = strip_metadata(&with_exif).unwrap_or_else(|e| panic!("{e}"));
     assert!(!contains(&stripped, b"Exif"));
     assert_eq!(stripped, plain, "a plain encoder output is left exactly as it was");
-}
-
-fn png_chunk(kind: &[u8; 4], data: &[u8]) -> Vec<u8> {
-    let len = u32::try_from(data.len()).unwrap_or_else(|e| panic!("{e}"));
-    // The CRC is not checked by the stripper; decoders here only warn on text chunks.
-    let crc = crc32([kind.as_slice(), data].concat().as_slice());
-    [len.to_be_bytes().as_slice(), kind, data, &crc.to_be_bytes()].concat()
-}
-
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = 0xFFFF_FFFFu32;
-    for &b in bytes {
-        crc ^= u32::from(b);
-        for _ in 0..8 {
-            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
-        }
-    }
-    !crc
 }
 
 #[test]

@@ -1,5 +1,5 @@
-//! `cargo xtask bench api`: p50/p95 of the gallery, a tag page, searches, details and the
-//! statistics over real HTTP, with 100,000 GIFs and 2,000 users seeded, on SQLite and (when
+//! `cargo xtask bench api`: p50/p95 of the gallery, a tag page, searches, details, the statistics,
+//! favourites, random picks and every sort (first page and page 400) over real HTTP, with 100,000 GIFs and 2,000 users seeded, on SQLite and (when
 //! `GIFSHELF_TEST_POSTGRES_URL` is set) PostgreSQL. It measures; it never fails on a figure.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -69,8 +69,13 @@ async fn run(name: &str, test_db: TestDb) {
         .await
         .unwrap();
     let token = login["token"].as_str().unwrap().to_owned();
+    // 500 favourites for the favourites page, spread over the library.
+    for i in 0..500 {
+        let path = format!("{base}/api/gifs/{}/favourite", 1 + i * 199);
+        client.put(path).bearer_auth(&token).send().await.unwrap();
+    }
 
-    let cases: Vec<(&str, Vec<String>, usize)> = vec![
+    let mut cases: Vec<(&str, Vec<String>, usize)> = vec![
         ("gallery, first page", vec!["/api/gifs/dtos?page=0&size=12".into()], 300),
         ("gallery, page 400", vec!["/api/gifs/dtos?page=400&size=12".into()], 200),
         (
@@ -109,11 +114,26 @@ async fn run(name: &str, test_db: TestDb) {
         ("detail", (0..50).map(|i| format!("/api/gifs/dto/{}", 1 + i * 1999)).collect(), 300),
         ("stats overview", vec!["/api/stats".into()], 40),
         ("stats detailed", vec!["/api/stats/detailed".into()], 40),
+        ("favourites page", vec!["/api/gifs/dtos/favourites?size=12".into()], 300),
+        ("random", vec!["/api/gifs/random".into()], 300),
+        ("random, tag", vec!["/api/gifs/random?tag=cat-0".into()], 200),
+        ("random, search", vec!["/api/gifs/random?q=pizza".into()], 200),
     ];
-    println!("{:<22} {:>9} {:>9}", "request", "p50 ms", "p95 ms");
+    let sorts: [(&str, &str, &str); 5] = [
+        ("newest", "sort newest, first", "sort newest, page 400"),
+        ("oldest", "sort oldest, first", "sort oldest, page 400"),
+        ("views", "sort views, first", "sort views, page 400"),
+        ("favourites", "sort favourites, first", "sort favourites, page 400"),
+        ("title", "sort title, first", "sort title, page 400"),
+    ];
+    for (sort, first, deep) in sorts {
+        cases.push((first, vec![format!("/api/gifs/dtos?sort={sort}&page=0&size=12")], 200));
+        cases.push((deep, vec![format!("/api/gifs/dtos?sort={sort}&page=400&size=12")], 100));
+    }
+    println!("{:<26} {:>9} {:>9}", "request", "p50 ms", "p95 ms");
     for (label, paths, rounds) in cases {
         let (p50, p95) = measure(&client, &base, &token, &paths, rounds).await;
-        println!("{label:<22} {p50:>9.2} {p95:>9.2}");
+        println!("{label:<26} {p50:>9.2} {p95:>9.2}");
     }
 }
 

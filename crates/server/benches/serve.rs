@@ -15,6 +15,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use gifshelf_db::testing::{seed, TestDb};
+use gifshelf_media::testing::noisy_gif;
 
 const SECRET: &str = "bench-serve-secret-bench-serve-secret-0123456789";
 const DURATION: &str = "10s";
@@ -100,32 +101,6 @@ async fn wait_for(url: &str, what: &str) {
         assert!(Instant::now() < deadline, "{what} did not answer {url} within 30 s");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-}
-
-/// A 400×300 GIF of 10 frames of noise (noise does not compress: about 1.3 MB).
-fn noisy_gif() -> Vec<u8> {
-    let (w, h) = (400u16, 300u16);
-    let palette: Vec<u8> = (0..=255u8).flat_map(|i| [i, i.wrapping_mul(7), 255 - i]).collect();
-    let mut state = 0x2545_f491_u32;
-    let mut out = Vec::new();
-    {
-        let mut encoder = gif::Encoder::new(&mut out, w, h, &palette).unwrap();
-        encoder.set_repeat(gif::Repeat::Infinite).unwrap();
-        for _ in 0..10 {
-            let pixels: Vec<u8> = (0..usize::from(w) * usize::from(h))
-                .map(|_| {
-                    state ^= state << 13;
-                    state ^= state >> 17;
-                    state ^= state << 5;
-                    (state >> 24) as u8
-                })
-                .collect();
-            let mut frame = gif::Frame::from_indexed_pixels(w, h, pixels, None);
-            frame.delay = 10;
-            encoder.write_frame(&frame).unwrap();
-        }
-    }
-    out
 }
 
 /// Registers and signs in `benchuser`; returns the token.
@@ -252,7 +227,7 @@ async fn media() {
     let server = Server::start(None).await;
     let client = reqwest::Client::new();
     let token = sign_in(&client, &server.base).await;
-    let gif = noisy_gif();
+    let gif = noisy_gif(400, 300, 10);
     let form = reqwest::multipart::Form::new()
         .part("file", reqwest::multipart::Part::bytes(gif.clone()).file_name("noise.gif"))
         .part("gifData", reqwest::multipart::Part::text(r#"{"title":"noise"}"#));

@@ -51,6 +51,13 @@ pub struct Settings {
     pub workers: usize,
     pub db_max_connections: u32,
     pub media_workers: usize,
+    /// Who sends media bytes after the access check (`GIFSHELF_MEDIA_OFFLOAD`).
+    pub media_offload: gifshelf_http::MediaOffload,
+    /// Address ranges "From a link" may reach despite the rules (`GIFSHELF_URL_FETCH_ALLOW`).
+    pub url_fetch_allow: Vec<gifshelf_fetch::Cidr>,
+    /// The time limit of connecting to and of each read from a link, in seconds (the whole
+    /// fetch may take four times this).
+    pub url_fetch_timeout_secs: u64,
 }
 
 /// The TOML file's shape: the same names as the environment variables, lower-case, no prefix.
@@ -89,6 +96,11 @@ struct FileSettings {
     workers: Option<usize>,
     db_max_connections: Option<u32>,
     media_workers: Option<usize>,
+    media_offload: Option<String>,
+    media_offload_prefix: Option<String>,
+    media_presign_secs: Option<u64>,
+    url_fetch_allow: Option<String>,
+    url_fetch_timeout_secs: Option<u64>,
 }
 
 impl Settings {
@@ -171,6 +183,20 @@ impl Settings {
             workers: number(&env, "GIFSHELF_WORKERS", file.workers, default_workers())?,
             db_max_connections: number(&env, "GIFSHELF_DB_MAX_CONNECTIONS", file.db_max_connections, 10)?,
             media_workers: number(&env, "GIFSHELF_MEDIA_WORKERS", file.media_workers, default_media_workers())?,
+            media_offload: media_offload(
+                text("GIFSHELF_MEDIA_OFFLOAD", file.media_offload),
+                text("GIFSHELF_MEDIA_OFFLOAD_PREFIX", file.media_offload_prefix),
+                number(&env, "GIFSHELF_MEDIA_PRESIGN_SECS", file.media_presign_secs, 300)?,
+            )?,
+            url_fetch_allow: match text("GIFSHELF_URL_FETCH_ALLOW", file.url_fetch_allow) {
+                Some(list) => gifshelf_fetch::parse_list(&list).map_err(|_| ConfigError::Invalid {
+                    name: "GIFSHELF_URL_FETCH_ALLOW",
+                    value: list.clone(),
+                    reason: "it must be comma-separated IP addresses or ranges (10.0.0.0/8, fd00::/8)",
+                })?,
+                None => Vec::new(),
+            },
+            url_fetch_timeout_secs: number(&env, "GIFSHELF_URL_FETCH_TIMEOUT_SECS", file.url_fetch_timeout_secs, 10)?,
             data_dir,
         };
         settings.check()?;
@@ -212,11 +238,66 @@ impl Settings {
                 "the registration limit and its window must be at least 1",
             );
         }
+        if matches!(self.media_offload, gifshelf_http::MediaOffload::Presigned { .. })
+            && !self.storage_url.starts_with("s3://")
+        {
+            return invalid(
+                "GIFSHELF_MEDIA_OFFLOAD",
+                "presigned".into(),
+                "presigned redirects need S3 storage (GIFSHELF_STORAGE_URL=s3://…); use x-accel-redirect for a folder",
+            );
+        }
+        if self.url_fetch_timeout_secs == 0 || self.url_fetch_timeout_secs > 300 {
+            return invalid(
+                "GIFSHELF_URL_FETCH_TIMEOUT_SECS",
+                self.url_fetch_timeout_secs.to_string(),
+                "it must be 1 to 300",
+            );
+        }
         Ok(())
     }
 
     pub fn max_upload_bytes(&self) -> u64 {
         self.max_upload_mb * 1024 * 1024
+    }
+}
+
+/// `GIFSHELF_MEDIA_OFFLOAD`: `none` (gifshelf streams), `x-accel-redirect` (nginx sends the file
+/// from the internal location `GIFSHELF_MEDIA_OFFLOAD_PREFIX`) or `presigned` (a redirect to the
+/// object store, valid `GIFSHELF_MEDIA_PRESIGN_SECS`).
+fn media_offload(
+    mode: Option<String>,
+    prefix: Option<String>,
+    presign_secs: u64,
+) -> Result<gifshelf_http::MediaOffload, ConfigError> {
+    let invalid = |name, value: String, reason| Err(ConfigError::Invalid { name, value, reason });
+    match mode.as_deref().map(str::trim).unwrap_or("none") {
+        "none" | "stream" => Ok(gifshelf_http::MediaOffload::Stream),
+        "x-accel-redirect" => {
+            let prefix = prefix.unwrap_or_else(|| "/_gifshelf_media/".into());
+            let valid = prefix.starts_with('/')
+                && prefix.ends_with('/')
+                && prefix.bytes().all(|b| b.is_ascii_alphanumeric() || b"/_-.".contains(&b));
+            if !valid {
+                return invalid(
+                    "GIFSHELF_MEDIA_OFFLOAD_PREFIX",
+                    prefix,
+                    "an internal location of the proxy: starts and ends with '/', letters, digits, '_', '-', '.'",
+                );
+            }
+            Ok(gifshelf_http::MediaOffload::XAccelRedirect { prefix })
+        }
+        "presigned" => {
+            if !(1..=604_800).contains(&presign_secs) {
+                return invalid(
+                    "GIFSHELF_MEDIA_PRESIGN_SECS",
+                    presign_secs.to_string(),
+                    "1 second to 7 days (S3's longest)",
+                );
+            }
+            Ok(gifshelf_http::MediaOffload::Presigned { expires: std::time::Duration::from_secs(presign_secs) })
+        }
+        other => invalid("GIFSHELF_MEDIA_OFFLOAD", other.to_owned(), "none, x-accel-redirect or presigned"),
     }
 }
 
@@ -318,5 +399,46 @@ mod tests {
         let file = dir.path().join("bad.toml");
         std::fs::write(&file, "bindd = 1").unwrap_or_else(|e| panic!("{e}"));
         assert!(matches!(Settings::from_sources(Some(&file), with(&[])), Err(ConfigError::Parse { .. })));
+    }
+
+    #[test]
+    fn media_offload_modes_and_their_refusals() {
+        let offload = |vars: &[(&str, &str)]| Settings::from_sources(None, with(vars)).map(|s| s.media_offload);
+        assert_eq!(offload(&[]).ok(), Some(gifshelf_http::MediaOffload::Stream));
+        assert_eq!(
+            offload(&[("GIFSHELF_MEDIA_OFFLOAD", "x-accel-redirect")]).ok(),
+            Some(gifshelf_http::MediaOffload::XAccelRedirect { prefix: "/_gifshelf_media/".into() })
+        );
+        assert_eq!(
+            offload(&[("GIFSHELF_MEDIA_OFFLOAD", "presigned"), ("GIFSHELF_STORAGE_URL", "s3://bucket/gifs")]).ok(),
+            Some(gifshelf_http::MediaOffload::Presigned { expires: std::time::Duration::from_secs(300) })
+        );
+        let refused = |vars: &[(&str, &str)]| match offload(vars) {
+            Err(ConfigError::Invalid { name, .. }) => name,
+            other => panic!("{other:?}"),
+        };
+        // Presigned URLs need an object store; a folder has nothing to sign.
+        assert_eq!(refused(&[("GIFSHELF_MEDIA_OFFLOAD", "presigned")]), "GIFSHELF_MEDIA_OFFLOAD");
+        assert_eq!(refused(&[("GIFSHELF_MEDIA_OFFLOAD", "sendfile")]), "GIFSHELF_MEDIA_OFFLOAD");
+        let bad_prefix = [("GIFSHELF_MEDIA_OFFLOAD", "x-accel-redirect"), ("GIFSHELF_MEDIA_OFFLOAD_PREFIX", "media")];
+        assert_eq!(refused(&bad_prefix), "GIFSHELF_MEDIA_OFFLOAD_PREFIX");
+        let too_long = [
+            ("GIFSHELF_MEDIA_OFFLOAD", "presigned"),
+            ("GIFSHELF_STORAGE_URL", "s3://bucket"),
+            ("GIFSHELF_MEDIA_PRESIGN_SECS", "9999999"),
+        ];
+        assert_eq!(refused(&too_long), "GIFSHELF_MEDIA_PRESIGN_SECS");
+    }
+
+    #[test]
+    fn the_link_fetch_allow_list_is_parsed_or_named() {
+        let s = Settings::from_sources(None, with(&[])).unwrap_or_else(|e| panic!("{e}"));
+        assert!(s.url_fetch_allow.is_empty());
+        assert_eq!(s.url_fetch_timeout_secs, 10);
+        let s = Settings::from_sources(None, with(&[("GIFSHELF_URL_FETCH_ALLOW", "127.0.0.0/8, ::1")]))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s.url_fetch_allow.len(), 2);
+        let err = Settings::from_sources(None, with(&[("GIFSHELF_URL_FETCH_ALLOW", "intranet")])).err();
+        assert!(matches!(err, Some(ConfigError::Invalid { name: "GIFSHELF_URL_FETCH_ALLOW", .. })));
     }
 }

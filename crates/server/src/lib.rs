@@ -1,6 +1,8 @@
 #![doc = include_str!("../README.md")]
 
 pub mod config;
+pub mod folder_import;
+pub mod media_export;
 mod wiring;
 
 pub use config::{ConfigError, Settings};

@@ -1,4 +1,5 @@
-//! `gifshelf`: serve (the default), migrate, fsck, admin grant|revoke, migrate-storage, export, import.
+//! `gifshelf`: serve (the default), migrate, fsck, admin grant|revoke, migrate-storage, export, import,
+//! import-folder, export-media.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -24,7 +25,8 @@ enum Command {
     Serve,
     /// Apply pending database migrations and exit.
     Migrate,
-    /// Check that every GIF row has its files and remove files no row refers to.
+    /// Check that every GIF row has its files and remove files no row refers to; fingerprint GIFs
+    /// stored before duplicates were detected (their SHA-256 and perceptual hash).
     Fsck {
         /// Only report; change nothing.
         #[arg(long)]
@@ -78,6 +80,31 @@ enum Command {
         #[arg(long, value_name = "URL")]
         database: Option<String>,
     },
+    /// Upload every image below DIR (GIF, PNG, JPEG, WebP, recognised by content) as USER.
+    ///
+    /// Titles come from file names. Files already in the library (byte for byte) are skipped and
+    /// counted, so an interrupted import is resumed by running it again; refused files are listed
+    /// with the reason.
+    ImportFolder {
+        /// The folder to import (sub-folders too).
+        dir: PathBuf,
+        /// The account the GIFs belong to.
+        #[arg(long, value_name = "NAME")]
+        user: String,
+        /// Tag each GIF with the names of the folders between DIR and the file.
+        #[arg(long)]
+        tags_from_folders: bool,
+        /// Check and count every file; store nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Write every original of the library and a manifest.json (titles, descriptions, tags,
+    /// dates, file names) to a ZIP file.
+    ExportMedia {
+        /// The file to write; it must not exist yet.
+        #[arg(long, value_name = "FILE.zip")]
+        to: PathBuf,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -113,6 +140,17 @@ fn main() -> ExitCode {
         Command::MigrateStorage { from, to } => migrate_storage(&settings, &from, &to),
         Command::Export { to, database } => export(database.as_deref().unwrap_or(&settings.database_url), &to),
         Command::Import { from, database } => import(database.as_deref().unwrap_or(&settings.database_url), &from),
+        Command::ImportFolder { dir, user, tags_from_folders, dry_run } => import_folder(
+            &settings,
+            &user,
+            gifshelf_server::folder_import::ImportOptions {
+                dir,
+                tags_from_folders,
+                dry_run,
+                max_bytes: settings.max_upload_mb * 1024 * 1024,
+            },
+        ),
+        Command::ExportMedia { to } => export_media(&settings, &to),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -183,6 +221,18 @@ fn fsck(settings: &Settings, dry_run: bool) -> Result<(), String> {
         let db = gifshelf_server::open_database(settings).map_err(|e| e.to_string())?;
         let gifs = gifshelf_server::gif_service(settings, &db).map_err(|e| e.to_string())?;
         let report = gifs.fsck(dry_run).await.map_err(|e| e.to_string())?;
+        if !dry_run {
+            let backfill = gifs.backfill_fingerprints().await.map_err(|e| e.to_string())?;
+            if backfill.fingerprinted > 0 {
+                println!("GIFs fingerprinted for duplicate detection: {}", backfill.fingerprinted);
+            }
+            for (id, twin) in &backfill.identical_to_another {
+                println!("  GIF {} is byte for byte GIF {} (review it in /admin/duplicates)", id.0, twin.0);
+            }
+            for (id, why) in &backfill.failed {
+                println!("  GIF {} could not be fingerprinted: {why}", id.0);
+            }
+        }
         let verb = if dry_run { "would remove" } else { "removed" };
         println!("{} blob(s) checked.", report.blobs);
         println!("Orphan blobs {verb}: {}", report.orphans_removed.len());
@@ -205,6 +255,53 @@ fn fsck(settings: &Settings, dry_run: bool) -> Result<(), String> {
             }
             Err(format!("{} file(s) referenced by GIFs are missing", report.missing_blobs.len()))
         }
+    })
+}
+
+fn import_folder(
+    settings: &Settings,
+    user: &str,
+    options: gifshelf_server::folder_import::ImportOptions,
+) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
+    runtime.block_on(async {
+        let db = gifshelf_server::open_database(settings).map_err(|e| e.to_string())?;
+        let account = match db.find_by_username(user).await {
+            Ok(account) => account,
+            Err(gifshelf_domain::RepoError::NotFound) => return Err(format!("there is no user named {user:?}")),
+            Err(err) => return Err(err.to_string()),
+        };
+        let owner = gifshelf_app::auth::Actor::session(account.id, account.username, account.role);
+        let gifs = std::sync::Arc::new(gifshelf_server::gif_service(settings, &db).map_err(|e| e.to_string())?);
+        let started = std::time::Instant::now();
+        let summary = gifshelf_server::folder_import::import_folder(gifs, &owner, &options).await?;
+        let verb = if options.dry_run { "Would import" } else { "Imported" };
+        println!(
+            "{verb} {} GIF(s) in {:.1} s; {} already in the library, {} refused, {} not images.",
+            summary.imported,
+            started.elapsed().as_secs_f64(),
+            summary.duplicates,
+            summary.refused.len(),
+            summary.not_images
+        );
+        if summary.look_alikes > 0 {
+            println!("{} imported GIF(s) look like GIFs already there: see /admin/duplicates.", summary.look_alikes);
+        }
+        for (path, reason) in &summary.refused {
+            println!("  refused {}: {reason}", path.display());
+        }
+        Ok(())
+    })
+}
+
+fn export_media(settings: &Settings, to: &std::path::Path) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
+    runtime.block_on(async {
+        let db = gifshelf_server::open_database(settings).map_err(|e| e.to_string())?;
+        let gifs = std::sync::Arc::new(gifshelf_server::gif_service(settings, &db).map_err(|e| e.to_string())?);
+        let written = gifshelf_server::media_export::export_media(gifs, to).await?;
+        println!("Wrote {} ({}).", to.display(), human_bytes(written));
+        Ok(())
     })
 }
 

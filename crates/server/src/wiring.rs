@@ -4,7 +4,8 @@ use std::net::TcpListener;
 use std::sync::Arc;
 
 use gifshelf_app::auth::{AuthConfig, AuthService, ThrottleConfig};
-use gifshelf_app::gifs::GifService;
+use gifshelf_app::collections::CollectionService;
+use gifshelf_app::gifs::{GifService, UrlImport};
 use gifshelf_app::stats::StatsService;
 use gifshelf_auth::secret::{self, SecretSource};
 use gifshelf_auth::{BcryptHasher, JwtTokens, OidcVerifier, RandomIds, SystemClock};
@@ -50,7 +51,18 @@ pub fn gif_service(settings: &Settings, db: &Database) -> Result<GifService, Sta
     let limits = gifshelf_media::Limits::default();
     let media = gifshelf_media::MediaService::new(limits, settings.media_workers, std::time::Duration::from_secs(10));
     let db = Arc::new(db.clone());
-    Ok(GifService::new(db.clone(), db, blobs, Arc::new(media), Arc::new(RandomIds), Arc::new(SystemClock)))
+    Ok(GifService::new(db.clone(), db.clone(), db, blobs, Arc::new(media), Arc::new(RandomIds), Arc::new(SystemClock)))
+}
+
+/// The collection use cases on the configured database and blob store.
+///
+/// # Errors
+/// When the storage URL is unsupported or unusable.
+pub fn collection_service(settings: &Settings, db: &Database) -> Result<CollectionService, StartupError> {
+    let storage = gifshelf_storage::StorageOptions { s3: settings.s3.clone() };
+    let blobs = gifshelf_storage::open(&settings.storage_url, &storage).map_err(StartupError::Other)?;
+    let db = Arc::new(db.clone());
+    Ok(CollectionService::new(db.clone(), db, blobs, Arc::new(RandomIds), Arc::new(SystemClock)))
 }
 
 /// A built, bound server that has not started yet.
@@ -95,6 +107,7 @@ impl Application {
         }
 
         let gifs = Arc::new(gif_service(settings, &db)?);
+        let collections = Arc::new(collection_service(settings, &db)?);
         let users = Arc::new(db);
         let hasher = BcryptHasher::new(settings.bcrypt_cost).map_err(StartupError::Other)?;
         let auth = AuthService::new(
@@ -126,9 +139,28 @@ impl Application {
             }
             None => auth,
         };
+        match &settings.media_offload {
+            gifshelf_http::MediaOffload::Stream => {}
+            gifshelf_http::MediaOffload::XAccelRedirect { prefix } => {
+                tracing::info!(%prefix, "media offload: the reverse proxy sends allowed files (X-Accel-Redirect)");
+            }
+            gifshelf_http::MediaOffload::Presigned { expires } => {
+                tracing::info!(secs = expires.as_secs(), "media offload: allowed files are presigned S3 redirects");
+            }
+        }
+        let fetcher = gifshelf_fetch::LinkFetcher::new(gifshelf_fetch::FetchOptions {
+            allow: settings.url_fetch_allow.clone(),
+            timeout: std::time::Duration::from_secs(settings.url_fetch_timeout_secs),
+        });
+        if !settings.url_fetch_allow.is_empty() {
+            tracing::warn!(allow = ?settings.url_fetch_allow, "links may reach these address ranges despite the rules");
+        }
+        let url_import = UrlImport::new(gifs.clone(), Arc::new(fetcher), settings.max_upload_bytes());
         let state = AppState {
             auth: Arc::new(auth),
             gifs: gifs.clone(),
+            collections,
+            url_import: Arc::new(url_import),
             stats: Arc::new(StatsService::new(users.clone(), Arc::new(SystemClock))),
             users,
             settings: HttpSettings {
@@ -140,6 +172,7 @@ impl Application {
                 trusted_proxy_hops: settings.trusted_proxy_hops,
                 public_url: settings.public_url.clone(),
                 workers: settings.workers,
+                media_offload: settings.media_offload.clone(),
             },
         };
 

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant, SystemTime};
 use gifshelf_db::testing::TestDb;
 use gifshelf_domain::failpoint::{BLOB_AFTER_RENAME, BLOB_AFTER_WRITE, UPLOAD_AFTER_COMMIT};
 use gifshelf_domain::ports::{BlobStore, GifRepository};
+use gifshelf_media::testing::animated_gif;
 use serde_json::{json, Value};
 
 const SECRET: &str = "crash-test-secret-crash-test-secret-0123456789";
@@ -71,22 +72,6 @@ async fn start(db_url: &str, data: &Path, fail_at: Option<&str>) -> Server {
     }
 }
 
-fn animated_gif() -> Vec<u8> {
-    let palette: Vec<u8> = (0..=255u8).flat_map(|i| [i, 255 - i, i / 2]).collect();
-    let mut out = Vec::new();
-    {
-        let mut encoder = gif::Encoder::new(&mut out, 64, 48, &palette).unwrap_or_else(|e| panic!("{e}"));
-        encoder.set_repeat(gif::Repeat::Infinite).unwrap_or_else(|e| panic!("{e}"));
-        for k in 0..4u8 {
-            let pixels: Vec<u8> = (0..64 * 48).map(|i: usize| (i as u8).wrapping_add(k.wrapping_mul(40))).collect();
-            let mut frame = gif::Frame::from_indexed_pixels(64, 48, pixels, None);
-            frame.delay = 10;
-            encoder.write_frame(&frame).unwrap_or_else(|e| panic!("{e}"));
-        }
-    }
-    out
-}
-
 async fn sign_in(client: &reqwest::Client, url: &str) -> String {
     let body =
         json!({"username": "alice", "email": "alice@example.com", "password": "secret1", "confirmPassword": "secret1"});
@@ -103,7 +88,7 @@ async fn sign_in(client: &reqwest::Client, url: &str) -> String {
 }
 
 async fn upload(client: &reqwest::Client, url: &str, token: &str) -> reqwest::Result<reqwest::Response> {
-    let part = reqwest::multipart::Part::bytes(animated_gif())
+    let part = reqwest::multipart::Part::bytes(animated_gif(64, 48, 4))
         .file_name("cat.gif")
         .mime_str("image/gif")
         .unwrap_or_else(|e| panic!("{e}"));

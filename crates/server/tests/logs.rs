@@ -7,6 +7,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use gifshelf_auth::testing::FakeOidcProvider;
+use gifshelf_media::testing::tiny_gif;
 use serde_json::{json, Value};
 
 const CLIENT_ID: &str = "log-test.apps.example.com";
@@ -29,19 +30,6 @@ fn free_port() -> u16 {
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
         .unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn tiny_gif() -> Vec<u8> {
-    let mut out = Vec::new();
-    {
-        let mut encoder =
-            gif::Encoder::new(&mut out, 8, 8, &[0, 0, 0, 255, 255, 255]).unwrap_or_else(|e| panic!("{e}"));
-        for k in 0..2u8 {
-            let frame = gif::Frame::from_indexed_pixels(8, 8, vec![k; 64], None);
-            encoder.write_frame(&frame).unwrap_or_else(|e| panic!("{e}"));
-        }
-    }
-    out
 }
 
 fn start(log: &Path, data: &Path, port: u16, issuer: &str, dead_s3: u16) -> Server {
@@ -152,7 +140,7 @@ async fn logs_hold_no_secrets_and_every_5xx_request_id() {
     // Uploads fail on the dead object store: 5xx responses with request ids.
     let mut failed_ids = Vec::new();
     for _ in 0..2 {
-        let part = reqwest::multipart::Part::bytes(tiny_gif())
+        let part = reqwest::multipart::Part::bytes(tiny_gif(2))
             .file_name("x.gif")
             .mime_str("image/gif")
             .unwrap_or_else(|e| panic!("{e}"));

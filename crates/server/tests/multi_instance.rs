@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use diesel::connection::SimpleConnection;
 use diesel::{Connection, PgConnection, RunQueryDsl};
 use gifshelf_db::testing::TestDb;
+use gifshelf_media::testing::animated_gif;
 use gifshelf_storage::testing::S3TestServer;
 use gifshelf_storage::StorageOptions;
 use reqwest::StatusCode;
@@ -159,24 +160,6 @@ fn expected_migrations() -> Vec<String> {
         .collect();
     versions.sort();
     versions
-}
-
-/// A `w`×`h` animated GIF with `frames` frames of different colours.
-fn animated_gif(w: u16, h: u16, frames: u8) -> Vec<u8> {
-    let palette: Vec<u8> = (0..=255u8).flat_map(|i| [i, 255 - i, i / 2]).collect();
-    let mut out = Vec::new();
-    {
-        let mut encoder = gif::Encoder::new(&mut out, w, h, &palette).unwrap();
-        encoder.set_repeat(gif::Repeat::Infinite).unwrap();
-        for k in 0..frames {
-            let pixels: Vec<u8> =
-                (0..usize::from(w) * usize::from(h)).map(|i| (i as u8).wrapping_add(k.wrapping_mul(40))).collect();
-            let mut frame = gif::Frame::from_indexed_pixels(w, h, pixels, None);
-            frame.delay = 10;
-            encoder.write_frame(&frame).unwrap();
-        }
-    }
-    out
 }
 
 /// Asserts the status and returns the JSON body.

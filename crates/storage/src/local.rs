@@ -140,6 +140,11 @@ impl BlobStore for LocalFolder {
         Ok(Box::new(FileReader { file, left: range.end.min(len).saturating_sub(range.start) }))
     }
 
+    async fn presigned_get(&self, key: &str, _expires: std::time::Duration) -> Result<Option<String>, BlobError> {
+        self.path_of(key)?;
+        Ok(None)
+    }
+
     async fn delete(&self, key: &str) -> Result<(), BlobError> {
         let path = self.path_of(key)?;
         match tokio::fs::remove_file(&path).await {

@@ -7,6 +7,7 @@ use futures_util::StreamExt;
 use gifshelf_domain::ports::{BlobError, BlobInfo, BlobReader, BlobStore};
 use object_store::aws::{AmazonS3, AmazonS3Builder};
 use object_store::path::Path;
+use object_store::signer::Signer;
 use object_store::{
     Attribute, Attributes, ClientOptions, GetOptions, ObjectStore, ObjectStoreExt, PutOptions, PutPayload, RetryConfig,
 };
@@ -272,6 +273,14 @@ impl BlobStore for S3Store {
             bucket: self.bucket.clone(),
             secrets: self.secrets.clone(),
         }))
+    }
+
+    async fn presigned_get(&self, key: &str, expires: Duration) -> Result<Option<String>, BlobError> {
+        let path = self.path_of(key)?;
+        match self.store.signed_url(http::Method::GET, &path, expires).await {
+            Ok(url) => Ok(Some(url.to_string())),
+            Err(err) => Err(self.failure("sign", key, &err)),
+        }
     }
 
     async fn delete(&self, key: &str) -> Result<(), BlobError> {

@@ -148,6 +148,9 @@ impl BlobStore for Lossy {
     ) -> Result<Box<dyn gifshelf_domain::ports::BlobReader>, BlobError> {
         self.0.read(key, range).await
     }
+    async fn presigned_get(&self, key: &str, expires: std::time::Duration) -> Result<Option<String>, BlobError> {
+        self.0.presigned_get(key, expires).await
+    }
     async fn delete(&self, key: &str) -> Result<(), BlobError> {
         self.0.delete(key).await
     }

@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ToastProvider } from '@/components/toast/toast-provider';
@@ -80,9 +80,12 @@ describe('signed in', () => {
       ['Gifs', '/gifs'],
       ['Tags', '/tags'],
       ['Mine', '/user/alice'],
+      ['Collections', '/collections'],
+      ['Favourites', '/favourites'],
       ['Upload', '/upload'],
       ['Settings', '/settings'],
     ]);
+    expect(within(nav).getByRole('button', { name: 'Random' })).toBeInTheDocument();
     expect(screen.getByText('Hello, alice')).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1, name: 'Tag Cloud' })).toBeInTheDocument();
   });
@@ -92,6 +95,7 @@ describe('signed in', () => {
     ['/gifs?q=cats', 'Search results for "cats"'],
     ['/tags/funny', 'GIFs tagged with "funny"'],
     ['/user/bob', 'GIFs by bob'],
+    ['/favourites', 'Favourites'],
     ['/upload', 'Upload a GIF'],
     ['/tags', 'Browse by Tags'],
     ['/tags/cloud', 'Tag Cloud'],

@@ -1,6 +1,8 @@
 import { Navigate, type RouteObject } from 'react-router-dom';
 import { LoginPage } from '@/features/auth/components/login-page';
 import { RegisterPage } from '@/features/auth/components/register-page';
+import { CollectionPage } from '@/features/collections/components/collection-page';
+import { CollectionsPage } from '@/features/collections/components/collections-page';
 import { GalleryPage } from '@/features/gifs/components/gallery-page';
 import { GifDetailPage } from '@/features/gifs/components/gif-detail-page';
 import { UploadPage } from '@/features/gifs/components/upload-page';
@@ -35,6 +37,9 @@ export const routes: RouteObject[] = [
           { path: paths.tagCloud, element: <TagCloudPage /> },
           { path: '/tags/:tagName', element: <GalleryPage /> },
           { path: '/user/:username', element: <GalleryPage /> },
+          { path: paths.collections, element: <CollectionsPage /> },
+          { path: '/collections/:id', element: <CollectionPage /> },
+          { path: paths.favourites, element: <GalleryPage key="favourites" favourites /> },
           { path: paths.upload, element: <UploadPage /> },
           { path: paths.settings, element: <SettingsPage /> },
         ],

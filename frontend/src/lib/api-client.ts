@@ -35,6 +35,9 @@ const ERROR_CODES: Record<ErrorCode, true> = {
   invalid_image: true,
   image_too_large: true,
   image_too_complex: true,
+  url_refused: true,
+  url_fetch_failed: true,
+  duplicate: true,
   internal: true,
 };
 
@@ -45,12 +48,18 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 export class ApiError extends Error {
   readonly status: number | null;
   readonly code: ErrorCode | null;
+  /** The error body as the server sent it (for fields beside `error` and `code`). */
+  readonly payload: unknown;
+  /** With `duplicate`: the GIF of the library the upload is identical to. */
+  readonly existingId: number | null;
 
-  constructor(message: string, status: number | null = null, code: ErrorCode | null = null) {
+  constructor(message: string, status: number | null = null, code: ErrorCode | null = null, payload: unknown = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    this.payload = payload;
+    this.existingId = readExistingId(payload);
   }
 }
 
@@ -75,6 +84,12 @@ function readErrorField(body: unknown): string | null {
   if (typeof record.error === 'string' && record.error) return record.error;
   if (typeof record.message === 'string' && record.message) return record.message;
   return null;
+}
+
+function readExistingId(body: unknown): number | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const id = (body as Record<string, unknown>).existingId;
+  return typeof id === 'number' ? id : null;
 }
 
 function readCode(body: unknown): ErrorCode | null {
@@ -111,13 +126,14 @@ function failure(path: string, status: number, payload: unknown, defaultError?: 
   if ((status === 401 || status === 403) && !isAuthUrl(path) && sessionStore.getState().token) {
     const message = authFailedMessage(status);
     window.dispatchEvent(new CustomEvent(AUTH_FAILED_EVENT, { detail: message }));
-    return new ApiError(message, status, code);
+    return new ApiError(message, status, code, payload);
   }
-  if (status >= 500) return new ApiError(MSG_SERVER_ERROR, status, code);
+  if (status >= 500) return new ApiError(MSG_SERVER_ERROR, status, code, payload);
   return new ApiError(
     readErrorField(payload) ?? defaultError ?? `Request failed (${status})`,
     status,
     code,
+    payload,
   );
 }
 

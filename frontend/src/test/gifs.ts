@@ -20,6 +20,8 @@ export function makeGif(id: number, overrides: Partial<GifDto> = {}): GifDto {
     thumbnailWidth: 320,
     thumbnailStaticSize: 512,
     thumbnailStaticWidth: 320,
+    favourite: false,
+    favouriteCount: 0,
     ...overrides,
   };
 }

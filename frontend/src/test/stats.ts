@@ -29,6 +29,7 @@ export function makeOverview(overrides: Partial<OverviewStats> = {}): OverviewSt
       ['A very long dancing cat title', '20'],
       ['Short', '9'],
     ],
+    mostFavouritedGifs: [['Short', '3']],
     ...overrides,
   };
 }

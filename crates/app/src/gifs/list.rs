@@ -1,24 +1,50 @@
-use gifshelf_domain::gif::{Gif, GifFilter, GifId, Page, PageRequest};
+use gifshelf_domain::gif::{Gif, GifFilter, GifId, GifSort, Page, PageRequest};
+use gifshelf_domain::user::UserId;
+use gifshelf_domain::RepoError;
 
 use super::{gif_not_found, GifService};
 use crate::AppError;
 
 impl GifService {
-    /// A page of GIFs, newest first.
+    /// A page of GIFs in `sort` order, each saying whether it is one of `viewer`'s favourites.
     ///
     /// # Errors
     /// Storage errors.
-    pub async fn list(&self, filter: &GifFilter, page: PageRequest) -> Result<Page<Gif>, AppError> {
-        Ok(self.gifs.list(filter, page).await?)
+    pub async fn list(
+        &self,
+        viewer: UserId,
+        filter: &GifFilter,
+        sort: GifSort,
+        page: PageRequest,
+    ) -> Result<Page<Gif>, AppError> {
+        let mut page = self.gifs.list(filter, sort, page).await?;
+        self.mark_favourites(viewer, &mut page.items).await?;
+        Ok(page)
     }
 
     /// Opens a GIF: counts a view (product.md §10) and returns it with the new count.
     ///
     /// # Errors
     /// `NotFound` ("GIF not found").
-    pub async fn view(&self, id: GifId) -> Result<Gif, AppError> {
+    pub async fn view(&self, viewer: UserId, id: GifId) -> Result<Gif, AppError> {
         self.gifs.add_view(id).await.map_err(gif_not_found)?;
-        self.gifs.find(id).await.map_err(gif_not_found)
+        let mut gif = self.gifs.find(id).await.map_err(gif_not_found)?;
+        self.mark_favourites(viewer, std::slice::from_mut(&mut gif)).await?;
+        Ok(gif)
+    }
+
+    /// A GIF picked uniformly at random among those the filter keeps (without counting a view:
+    /// opening it does).
+    ///
+    /// # Errors
+    /// `NotFound` ("No GIF to pick from") when the filter keeps none.
+    pub async fn random(&self, viewer: UserId, filter: &GifFilter) -> Result<Gif, AppError> {
+        let mut gif = self.gifs.random(filter).await.map_err(|err| match err {
+            RepoError::NotFound => AppError::NotFound("No GIF to pick from".into()),
+            other => AppError::from_repo(other),
+        })?;
+        self.mark_favourites(viewer, std::slice::from_mut(&mut gif)).await?;
+        Ok(gif)
     }
 
     /// Opens a GIF through its public share link, which counts as a view. Unknown and deleted
@@ -41,6 +67,18 @@ impl GifService {
         self.gifs.find_by_share_id(share_id).await.map_err(gif_not_found)
     }
 
+    /// A URL from which the client may fetch a stored rendition itself for `expires` (the object
+    /// store's presigned GET), or `None` when the store cannot make one.
+    ///
+    /// # Errors
+    /// `Internal` when signing fails.
+    pub async fn blob_url(&self, key: &str, expires: std::time::Duration) -> Result<Option<String>, AppError> {
+        self.blobs.presigned_get(key, expires).await.map_err(|err| match err {
+            gifshelf_domain::ports::BlobError::NotFound => AppError::NotFound("GIF not found".into()),
+            gifshelf_domain::ports::BlobError::Io(detail) => AppError::internal(detail),
+        })
+    }
+
     /// The bytes of one stored rendition (or of `range` of it), as a stream of chunks: a large
     /// file is never held in memory whole.
     ///
@@ -60,7 +98,8 @@ impl GifService {
 
 #[cfg(test)]
 mod tests {
-    use gifshelf_domain::gif::GifId;
+    use gifshelf_domain::gif::{GifFilter, GifId};
+    use gifshelf_domain::user::UserId;
     use gifshelf_domain::RepoError;
 
     use crate::gifs::test_support::{gif, Mocks};
@@ -76,7 +115,7 @@ mod tests {
             g.view_count = 8;
             Ok(g)
         });
-        let viewed = m.service().view(GifId(3)).await;
+        let viewed = m.service().view(UserId(1), GifId(3)).await;
         assert_eq!(viewed.map(|g| g.view_count).ok(), Some(8));
     }
 
@@ -86,7 +125,15 @@ mod tests {
         m.gifs.expect_add_view().returning(|_| Err(RepoError::NotFound));
         m.gifs.expect_find_by_share_id().returning(|_| Err(RepoError::NotFound));
         let service = m.service();
-        assert!(matches!(service.view(GifId(3)).await, Err(AppError::NotFound(m)) if m == "GIF not found"));
+        assert!(matches!(service.view(UserId(1), GifId(3)).await, Err(AppError::NotFound(m)) if m == "GIF not found"));
         assert!(matches!(service.view_shared("nope").await, Err(AppError::NotFound(_))));
+    }
+
+    #[tokio::test]
+    async fn an_empty_pick_is_not_found() {
+        let mut m = Mocks::new();
+        m.gifs.expect_random().returning(|_| Err(RepoError::NotFound));
+        let picked = m.service().random(UserId(1), &GifFilter::All).await;
+        assert!(matches!(picked, Err(AppError::NotFound(m)) if m == "No GIF to pick from"));
     }
 }

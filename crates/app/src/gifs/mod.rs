@@ -1,6 +1,9 @@
 //! GIFs: upload, list, view, edit, delete, media, tags, and the consistency sweep.
 
 mod delete;
+mod duplicates;
+mod favourites;
+mod from_url;
 mod fsck;
 mod list;
 mod tags;
@@ -10,11 +13,16 @@ mod upload;
 use std::sync::Arc;
 
 use gifshelf_domain::gif::{Gif, GifId};
-use gifshelf_domain::ports::{BlobStore, Clock, GifRepository, IdGenerator, MediaProcessor, TagRepository};
+use gifshelf_domain::ports::{
+    BlobStore, Clock, FavouriteRepository, GifRepository, IdGenerator, MediaProcessor, TagRepository,
+};
 use gifshelf_domain::RepoError;
 
+pub use duplicates::BackfillReport;
+pub use favourites::FavouriteState;
+pub use from_url::{UrlImport, UrlUploadInput};
 pub use fsck::FsckReport;
-pub use upload::UploadInput;
+pub use upload::{UploadInput, Uploaded, LIKELY_DUPLICATES_MAX};
 
 use crate::AppError;
 
@@ -22,6 +30,7 @@ use crate::AppError;
 pub struct GifService {
     pub(crate) gifs: Arc<dyn GifRepository>,
     pub(crate) tags: Arc<dyn TagRepository>,
+    pub(crate) favourites: Arc<dyn FavouriteRepository>,
     pub(crate) blobs: Arc<dyn BlobStore>,
     pub(crate) media: Arc<dyn MediaProcessor>,
     pub(crate) ids: Arc<dyn IdGenerator>,
@@ -32,12 +41,13 @@ impl GifService {
     pub fn new(
         gifs: Arc<dyn GifRepository>,
         tags: Arc<dyn TagRepository>,
+        favourites: Arc<dyn FavouriteRepository>,
         blobs: Arc<dyn BlobStore>,
         media: Arc<dyn MediaProcessor>,
         ids: Arc<dyn IdGenerator>,
         clock: Arc<dyn Clock>,
     ) -> Self {
-        Self { gifs, tags, blobs, media, ids, clock }
+        Self { gifs, tags, favourites, blobs, media, ids, clock }
     }
 
     /// A GIF by id, without counting a view.
@@ -63,7 +73,8 @@ pub(crate) mod test_support {
         Description, Gif, GifId, Rendition, RenditionKind, Renditions, TagId, TagName, TagRef, Title,
     };
     use gifshelf_domain::ports::{
-        MockBlobStore, MockClock, MockGifRepository, MockIdGenerator, MockMediaProcessor, MockTagRepository,
+        MockBlobStore, MockClock, MockFavouriteRepository, MockGifRepository, MockIdGenerator, MockMediaProcessor,
+        MockTagRepository,
     };
     use gifshelf_domain::user::{UserId, Username};
 
@@ -87,6 +98,8 @@ pub(crate) mod test_support {
             uploader: Username::from_trusted(format!("user{uploader}")),
             uploaded_at: now(),
             frame_count: 3,
+            favourite_count: 0,
+            favourite: false,
             renditions: Renditions::new([
                 rendition(RenditionKind::Original, "gifs/p/original.gif"),
                 rendition(RenditionKind::Thumbnail, "gifs/p/thumbnail.gif"),
@@ -98,6 +111,7 @@ pub(crate) mod test_support {
     pub struct Mocks {
         pub gifs: MockGifRepository,
         pub tags: MockTagRepository,
+        pub favourites: MockFavouriteRepository,
         pub blobs: MockBlobStore,
         pub media: MockMediaProcessor,
         pub ids: MockIdGenerator,
@@ -111,9 +125,13 @@ pub(crate) mod test_support {
             let mut ids = MockIdGenerator::new();
             ids.expect_share_id().return_const("s3cr3tShareId".to_owned());
             ids.expect_blob_prefix().return_const("prefix".to_owned());
+            // Nobody has favourites unless a test says otherwise.
+            let mut favourites = MockFavouriteRepository::new();
+            favourites.expect_favourited_among().returning(|_, _| Ok(Vec::new()));
             Self {
                 gifs: MockGifRepository::new(),
                 tags: MockTagRepository::new(),
+                favourites,
                 blobs: MockBlobStore::new(),
                 media: MockMediaProcessor::new(),
                 ids,
@@ -126,6 +144,7 @@ pub(crate) mod test_support {
             super::GifService::new(
                 Arc::new(self.gifs),
                 Arc::new(self.tags),
+                Arc::new(self.favourites),
                 Arc::new(self.blobs),
                 Arc::new(self.media),
                 Arc::new(self.ids),

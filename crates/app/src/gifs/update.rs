@@ -28,7 +28,9 @@ impl GifService {
         if existing.uploader_id != current.id && !current.is_admin() {
             return Err(AppError::Forbidden("You can only edit your own GIFs.".into()));
         }
-        self.gifs.update(id, edit).await.map_err(gif_not_found)
+        let mut gif = self.gifs.update(id, edit).await.map_err(gif_not_found)?;
+        self.mark_favourites(current.id, std::slice::from_mut(&mut gif)).await?;
+        Ok(gif)
     }
 }
 

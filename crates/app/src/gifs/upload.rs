@@ -2,13 +2,24 @@ use std::sync::Arc;
 
 use gifshelf_domain::failpoint::{fail_point, UPLOAD_AFTER_COMMIT};
 use gifshelf_domain::gif::{
-    extension_for, Description, Gif, NewGif, Rendition, RenditionKind, Renditions, TagName, Title,
+    extension_for, Description, Gif, GifSummary, NewGif, Rendition, RenditionKind, Renditions, TagName, Title,
 };
 use gifshelf_domain::media::{EncodedImage, MediaRejection};
+use gifshelf_domain::{RepoError, Unique};
 
 use super::GifService;
 use crate::auth::Actor;
 use crate::{AppError, MediaProblem};
+
+/// At most this many likely duplicates are named for one GIF.
+pub const LIKELY_DUPLICATES_MAX: i64 = 5;
+
+/// A stored upload, with the GIFs of the library it looks like (near perceptual hashes).
+#[derive(Debug, Clone)]
+pub struct Uploaded {
+    pub gif: Gif,
+    pub likely_duplicates: Vec<GifSummary>,
+}
 
 /// An upload as the HTTP layer received it.
 #[derive(Debug, Clone)]
@@ -24,15 +35,24 @@ impl GifService {
     /// row is committed last, and on any failure every blob already written is deleted again.
     ///
     /// # Errors
-    /// `Validation` for the form, `BadMedia` for refused bytes, `Unavailable` when busy,
-    /// `Internal` when storage fails (nothing is left behind).
+    /// `Validation` for the form, `BadMedia` for refused bytes, `Duplicate` when the library has
+    /// the same stored original, `Unavailable` when busy, `Internal` when storage fails (nothing
+    /// is left behind).
     #[tracing::instrument(skip_all, fields(user_id = current.id.0, bytes = input.bytes.len()))]
-    pub async fn upload(&self, current: &Actor, input: UploadInput) -> Result<Gif, AppError> {
+    pub async fn upload(&self, current: &Actor, input: UploadInput) -> Result<Uploaded, AppError> {
         let title = Title::parse(&input.title)?;
         let description = Description::parse(&input.description)?;
         let tags = TagName::parse_list(&input.tags)?;
 
         let processed = self.media.process(input.bytes, &STORED_KINDS).await.map_err(media_error)?;
+        let fingerprint = processed.fingerprint.clone();
+        if let Some(existing) = self.gifs.find_by_sha256(&fingerprint.sha256).await? {
+            return Err(AppError::Duplicate { existing });
+        }
+        let likely_duplicates = match fingerprint.phash {
+            Some(phash) => self.gifs.similar(phash, None, LIKELY_DUPLICATES_MAX).await?,
+            None => Vec::new(),
+        };
         let prefix = format!("gifs/{}", self.ids.blob_prefix());
         let mut written: Vec<String> = Vec::with_capacity(processed.renditions.len());
         let mut renditions = Vec::with_capacity(processed.renditions.len());
@@ -63,16 +83,30 @@ impl GifService {
             uploaded_at: self.clock.now(),
             frame_count: i32::try_from(processed.frames).unwrap_or(i32::MAX),
             renditions: Renditions::new(renditions),
+            fingerprint,
         };
+        let sha256 = new_gif.fingerprint.sha256.clone();
         match self.gifs.insert(new_gif).await {
             Ok(gif) => {
                 fail_point(UPLOAD_AFTER_COMMIT);
-                tracing::info!(gif_id = gif.id.0, renditions = gif.renditions.len(), "gif uploaded");
-                Ok(gif)
+                tracing::info!(
+                    gif_id = gif.id.0,
+                    renditions = gif.renditions.len(),
+                    likely_duplicates = likely_duplicates.len(),
+                    "gif uploaded"
+                );
+                Ok(Uploaded { gif, likely_duplicates })
             }
             Err(err) => {
                 self.remove_blobs(&written).await;
-                Err(AppError::from_repo(err))
+                match err {
+                    // The same file uploaded at the same moment: the other upload won.
+                    RepoError::Conflict(Unique::Sha256) => match self.gifs.find_by_sha256(&sha256).await? {
+                        Some(existing) => Err(AppError::Duplicate { existing }),
+                        None => Err(AppError::from_repo(err)),
+                    },
+                    other => Err(AppError::from_repo(other)),
+                }
             }
         }
     }
@@ -124,11 +158,11 @@ pub(crate) fn media_error(rejection: MediaRejection) -> AppError {
 mod tests {
     use std::sync::Arc;
 
-    use gifshelf_domain::gif::RenditionKind;
+    use gifshelf_domain::gif::{Fingerprint, GifId, GifSummary, PerceptualHash, RenditionKind, Title};
     use gifshelf_domain::media::{EncodedImage, MediaRejection, ProcessedMedia};
     use gifshelf_domain::ports::BlobError;
     use gifshelf_domain::user::{Role, UserId, Username};
-    use gifshelf_domain::RepoError;
+    use gifshelf_domain::{RepoError, Unique};
 
     use super::UploadInput;
     use crate::auth::Actor;
@@ -168,13 +202,21 @@ mod tests {
             height: 480,
             frames: 12,
             renditions: kinds.iter().map(|k| (*k, image(*k))).collect(),
+            fingerprint: Fingerprint { sha256: "ab".repeat(32), phash: Some(PerceptualHash(0xF0F0)) },
         }
+    }
+
+    /// A library without this GIF or any like it.
+    fn new_to_the_library(m: &mut Mocks) {
+        m.gifs.expect_find_by_sha256().returning(|_| Ok(None));
+        m.gifs.expect_similar().returning(|_, _, _| Ok(Vec::new()));
     }
 
     #[tokio::test]
     async fn stores_three_blobs_then_the_row_with_normalised_tags() {
         let mut m = Mocks::new();
         m.media.expect_process().returning(|_, kinds| Ok(processed(kinds)));
+        new_to_the_library(&mut m);
         m.blobs.expect_put().times(3).returning(|_, _, _| Ok(()));
         m.gifs
             .expect_insert()
@@ -192,6 +234,7 @@ mod tests {
                     && g.frame_count == 12
                     && g.uploaded_at == now()
                     && g.uploader_id == UserId(1)
+                    && g.fingerprint.sha256 == "ab".repeat(32)
             })
             .returning(|_| Ok(gif(5, 1)));
         let result = m.service().upload(&alice(), input(" Dancing ", &["Cats", " cats", "FUN "])).await;
@@ -202,6 +245,7 @@ mod tests {
     async fn a_failing_blob_store_leaves_nothing_behind() {
         let mut m = Mocks::new();
         m.media.expect_process().returning(|_, kinds| Ok(processed(kinds)));
+        new_to_the_library(&mut m);
         let mut calls = 0;
         m.blobs.expect_put().times(2).returning(move |_, _, _| {
             calls += 1;
@@ -221,11 +265,58 @@ mod tests {
     async fn a_failing_repository_removes_every_written_blob() {
         let mut m = Mocks::new();
         m.media.expect_process().returning(|_, kinds| Ok(processed(kinds)));
+        new_to_the_library(&mut m);
         m.blobs.expect_put().times(3).returning(|_, _, _| Ok(()));
         m.gifs.expect_insert().returning(|_| Err(RepoError::other("constraint")));
         m.blobs.expect_delete().times(3).returning(|_| Ok(()));
         let result = m.service().upload(&alice(), input("t", &[])).await;
         assert!(matches!(result, Err(AppError::Internal(_))), "{result:?}");
+    }
+
+    #[tokio::test]
+    async fn a_byte_identical_upload_is_refused_before_any_blob_is_written() {
+        let mut m = Mocks::new();
+        m.media.expect_process().returning(|_, kinds| Ok(processed(kinds)));
+        m.gifs.expect_find_by_sha256().withf(|sha| sha == "ab".repeat(32)).returning(|_| Ok(Some(GifId(7))));
+        m.blobs.expect_put().never();
+        m.gifs.expect_insert().never();
+        let result = m.service().upload(&alice(), input("t", &[])).await;
+        assert!(matches!(result, Err(AppError::Duplicate { existing: GifId(7) })), "{result:?}");
+    }
+
+    #[tokio::test]
+    async fn the_same_file_uploaded_at_the_same_moment_loses_to_the_first_and_leaves_nothing() {
+        let mut m = Mocks::new();
+        m.media.expect_process().returning(|_, kinds| Ok(processed(kinds)));
+        let mut lookups = 0;
+        m.gifs.expect_find_by_sha256().times(2).returning(move |_| {
+            lookups += 1;
+            Ok((lookups == 2).then_some(GifId(8)))
+        });
+        m.gifs.expect_similar().returning(|_, _, _| Ok(Vec::new()));
+        m.blobs.expect_put().times(3).returning(|_, _, _| Ok(()));
+        m.gifs.expect_insert().returning(|_| Err(RepoError::Conflict(Unique::Sha256)));
+        m.blobs.expect_delete().times(3).returning(|_| Ok(()));
+        let result = m.service().upload(&alice(), input("t", &[])).await;
+        assert!(matches!(result, Err(AppError::Duplicate { existing: GifId(8) })), "{result:?}");
+    }
+
+    #[tokio::test]
+    async fn a_look_alike_is_stored_and_named() {
+        let mut m = Mocks::new();
+        m.media.expect_process().returning(|_, kinds| Ok(processed(kinds)));
+        m.gifs.expect_find_by_sha256().returning(|_| Ok(None));
+        m.gifs
+            .expect_similar()
+            .withf(|h, except, _| *h == PerceptualHash(0xF0F0) && except.is_none())
+            .returning(|_, _, _| Ok(vec![GifSummary { id: GifId(3), title: Title::from_trusted("Cat".into()) }]));
+        m.blobs.expect_put().times(3).returning(|_, _, _| Ok(()));
+        m.gifs.expect_insert().returning(|_| Ok(gif(5, 1)));
+        let uploaded = m.service().upload(&alice(), input("t", &[])).await.ok();
+        assert_eq!(
+            uploaded.map(|u| u.likely_duplicates.into_iter().map(|d| d.id).collect::<Vec<_>>()),
+            Some(vec![GifId(3)])
+        );
     }
 
     #[tokio::test]

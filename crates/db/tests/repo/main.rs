@@ -1,29 +1,35 @@
 //! The repository suite: every test runs on a fresh SQLite file and on a fresh PostgreSQL database.
 
+mod duplicates;
 mod gifs;
 mod stats;
 mod users;
 
-/// Declares `$name` twice: `sqlite::$name` and `postgres::$name`, each with its own database.
+/// Runs each named test, a plain `async fn NAME(db: &Database)` of the calling module that rustfmt
+/// formats, on a fresh SQLite file and on a fresh PostgreSQL database, as `NAME::sqlite` and
+/// `NAME::postgres`. The PostgreSQL half is compiled as ignored (reported as skipped, never as
+/// passed) when `GIFSHELF_TEST_POSTGRES_URL` is not set.
+///
+/// ```ignore
+/// async fn ping_answers(db: &Database) { /* … */ }
+/// on_both_backends!(ping_answers);
+/// ```
 #[macro_export]
 macro_rules! on_both_backends {
-    ($(async fn $name:ident($db:ident: &Database) $body:block)*) => {
+    ($($name:ident),* $(,)?) => {
         $(
             mod $name {
-                use super::*;
-                async fn run($db: &Database) $body
-
                 #[tokio::test]
                 async fn sqlite() {
                     let test_db = gifshelf_db::testing::TestDb::sqlite();
-                    run(&test_db.db).await;
+                    super::$name(&test_db.db).await;
                 }
 
                 #[tokio::test]
                 #[cfg_attr(not(postgres_tests), ignore = "GIFSHELF_TEST_POSTGRES_URL is not set: the PostgreSQL half did not run")]
                 async fn postgres() {
-                    if let Some(test_db) = gifshelf_db::testing::TestDb::postgres(concat!(module_path!())) {
-                        run(&test_db.db).await;
+                    if let Some(test_db) = gifshelf_db::testing::TestDb::postgres(module_path!()) {
+                        super::$name(&test_db.db).await;
                     }
                 }
             }

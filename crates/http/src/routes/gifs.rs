@@ -3,21 +3,31 @@ use actix_web::http::StatusCode;
 use actix_web::{delete, get, post, put, web, HttpRequest, HttpResponse};
 use futures_util::StreamExt;
 use gifshelf_app::gifs::UploadInput;
-use gifshelf_domain::gif::{GifFilter, GifId, PageRequest, TagName};
+use gifshelf_domain::gif::{GifFilter, GifId, GifSort, PageRequest, TagName};
 use serde::Deserialize;
 
 use crate::capped::CappedBody;
-use crate::dto::{ErrorCode, GifDto, GifUploadData, PagedGifs, UpdateGifRequest};
+use crate::dto::{
+    DuplicateGroupsDto, ErrorCode, FavouriteStateDto, GifDto, GifLinkDto, GifUploadData, PagedGifs, UpdateGifRequest,
+    UploadedGifDto,
+};
 use crate::extract::SignedIn;
 use crate::{ApiError, AppState};
+use gifshelf_app::auth::Actor;
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(list_all)
         .service(list_by_tag)
         .service(list_by_user)
         .service(search)
+        .service(list_favourites)
+        .service(random)
+        .service(add_favourite)
+        .service(remove_favourite)
         .service(detail)
         .service(upload)
+        .service(looks_like)
+        .service(duplicate_groups)
         .service(update)
         .service(remove);
 }
@@ -25,7 +35,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 /// The paging of every list: `page` from 0, `size` 1 to 100.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-struct Paging {
+pub(super) struct Paging {
     /// Page number, from 0.
     page: Option<u32>,
     /// Page size, 1 to 100 (default 6).
@@ -34,13 +44,37 @@ struct Paging {
 }
 
 impl Paging {
-    fn request(&self) -> Result<PageRequest, ApiError> {
+    pub(super) fn request(&self) -> Result<PageRequest, ApiError> {
         PageRequest::new(self.page, self.size).map_err(|e| gifshelf_app::AppError::from(e).into())
     }
 }
 
-async fn list(state: &AppState, filter: GifFilter, paging: &Paging) -> Result<HttpResponse, ApiError> {
-    let page = state.gifs.list(&filter, paging.request()?).await?;
+/// The order of every list.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+struct Sorting {
+    /// `newest` (default), `oldest`, `views`, `favourites` or `title`; ties by id.
+    #[param(default = "newest")]
+    sort: Option<String>,
+}
+
+impl Sorting {
+    fn sort(&self) -> Result<GifSort, ApiError> {
+        match &self.sort {
+            None => Ok(GifSort::default()),
+            Some(raw) => GifSort::parse(raw).map_err(|e| gifshelf_app::AppError::from(e).into()),
+        }
+    }
+}
+
+async fn list(
+    state: &AppState,
+    user: &Actor,
+    filter: GifFilter,
+    sorting: &Sorting,
+    paging: &Paging,
+) -> Result<HttpResponse, ApiError> {
+    let page = state.gifs.list(user.id, &filter, sorting.sort()?, paging.request()?).await?;
     Ok(HttpResponse::Ok().json(PagedGifs::from(page)))
 }
 
@@ -49,17 +83,18 @@ async fn list(state: &AppState, filter: GifFilter, paging: &Paging) -> Result<Ht
     path = "/api/gifs/dtos",
     tag = "gifs",
     summary = "Every GIF, newest first",
-    params(Paging),
-    responses((status = 200, description = "One page, newest first", body = crate::dto::PagedGifs), (status = 400, description = "Invalid paging or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody)),
+    params(Sorting, Paging),
+    responses((status = 200, description = "One page, in `sort` order (newest first by default)", body = crate::dto::PagedGifs), (status = 400, description = "Invalid paging, sort or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
 #[get("/gifs/dtos")]
 async fn list_all(
     state: web::Data<AppState>,
-    _user: SignedIn,
+    SignedIn(user): SignedIn,
+    sorting: web::Query<Sorting>,
     paging: web::Query<Paging>,
 ) -> Result<HttpResponse, ApiError> {
-    list(&state, GifFilter::All, &paging).await
+    list(&state, &user, GifFilter::All, &sorting, &paging).await
 }
 
 #[utoipa::path(
@@ -67,19 +102,20 @@ async fn list_all(
     path = "/api/gifs/dtos/tag/{tag}",
     tag = "gifs",
     summary = "GIFs with a tag",
-    params(("tag" = String, Path, description = "Tag name"), Paging),
-    responses((status = 200, description = "One page, newest first", body = crate::dto::PagedGifs), (status = 400, description = "Invalid paging or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody)),
+    params(("tag" = String, Path, description = "Tag name"), Sorting, Paging),
+    responses((status = 200, description = "One page, in `sort` order (newest first by default)", body = crate::dto::PagedGifs), (status = 400, description = "Invalid paging, sort or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
 #[get("/gifs/dtos/tag/{tag}")]
 async fn list_by_tag(
     state: web::Data<AppState>,
-    _user: SignedIn,
+    SignedIn(user): SignedIn,
     tag: web::Path<String>,
+    sorting: web::Query<Sorting>,
     paging: web::Query<Paging>,
 ) -> Result<HttpResponse, ApiError> {
     let name = TagName::parse(&tag).map_err(gifshelf_app::AppError::from)?;
-    list(&state, GifFilter::Tag(name), &paging).await
+    list(&state, &user, GifFilter::Tag(name), &sorting, &paging).await
 }
 
 #[utoipa::path(
@@ -87,18 +123,19 @@ async fn list_by_tag(
     path = "/api/gifs/dtos/user/{username}",
     tag = "gifs",
     summary = "A user's GIFs",
-    params(("username" = String, Path, description = "Uploader"), Paging),
-    responses((status = 200, description = "One page, newest first", body = crate::dto::PagedGifs), (status = 400, description = "Invalid paging or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody)),
+    params(("username" = String, Path, description = "Uploader"), Sorting, Paging),
+    responses((status = 200, description = "One page, in `sort` order (newest first by default)", body = crate::dto::PagedGifs), (status = 400, description = "Invalid paging, sort or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
 #[get("/gifs/dtos/user/{username}")]
 async fn list_by_user(
     state: web::Data<AppState>,
-    _user: SignedIn,
+    SignedIn(user): SignedIn,
     username: web::Path<String>,
+    sorting: web::Query<Sorting>,
     paging: web::Query<Paging>,
 ) -> Result<HttpResponse, ApiError> {
-    list(&state, GifFilter::User(username.into_inner()), &paging).await
+    list(&state, &user, GifFilter::User(username.into_inner()), &sorting, &paging).await
 }
 
 /// The words a search looks for.
@@ -115,19 +152,135 @@ struct SearchTerm {
     path = "/api/gifs/dtos/search",
     tag = "gifs",
     summary = "GIFs whose title, description or tags hold every word",
-    params(SearchTerm, Paging),
-    responses((status = 200, description = "One page, newest first", body = crate::dto::PagedGifs), (status = 400, description = "Invalid paging or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody)),
+    params(SearchTerm, Sorting, Paging),
+    responses((status = 200, description = "One page, in `sort` order (newest first by default)", body = crate::dto::PagedGifs), (status = 400, description = "Invalid paging, sort or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
 #[get("/gifs/dtos/search")]
 async fn search(
     state: web::Data<AppState>,
-    _user: SignedIn,
+    SignedIn(user): SignedIn,
     term: web::Query<SearchTerm>,
+    sorting: web::Query<Sorting>,
     paging: web::Query<Paging>,
 ) -> Result<HttpResponse, ApiError> {
     let filter = GifFilter::search(&term.q).map_err(gifshelf_app::AppError::from)?;
-    list(&state, filter, &paging).await
+    list(&state, &user, filter, &sorting, &paging).await
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/gifs/dtos/favourites",
+    tag = "gifs",
+    summary = "Your favourites, newest favourited first",
+    description = "With `sort=newest` (the default) or `oldest`, the order is by when you favourited each GIF.",
+    params(Sorting, Paging),
+    responses((status = 200, description = "One page", body = crate::dto::PagedGifs), (status = 400, description = "Invalid paging or sort (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
+#[get("/gifs/dtos/favourites")]
+async fn list_favourites(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    sorting: web::Query<Sorting>,
+    paging: web::Query<Paging>,
+) -> Result<HttpResponse, ApiError> {
+    let page = state.gifs.favourites(&user, sorting.sort()?, paging.request()?).await?;
+    Ok(HttpResponse::Ok().json(PagedGifs::from(page)))
+}
+
+/// What a random pick draws from: every GIF, or those of one tag, one uploader or one search.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+struct RandomFrom {
+    /// Only GIFs with this tag.
+    tag: Option<String>,
+    /// Only GIFs of this uploader.
+    user: Option<String>,
+    /// Only GIFs this search finds.
+    q: Option<String>,
+}
+
+impl RandomFrom {
+    fn filter(&self) -> Result<GifFilter, ApiError> {
+        fn given(value: &Option<String>) -> Option<&str> {
+            value.as_deref().map(str::trim).filter(|v| !v.is_empty())
+        }
+        match (given(&self.tag), given(&self.user), given(&self.q)) {
+            (None, None, None) => Ok(GifFilter::All),
+            (Some(tag), None, None) => Ok(GifFilter::Tag(TagName::parse(tag).map_err(gifshelf_app::AppError::from)?)),
+            (None, Some(user), None) => Ok(GifFilter::User(user.to_owned())),
+            (None, None, Some(q)) => GifFilter::search(q).map_err(|e| gifshelf_app::AppError::from(e).into()),
+            _ => Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                ErrorCode::Validation,
+                "Pick from at most one of tag, user and q.",
+            )),
+        }
+    }
+}
+
+/// Does not count a view: opening the GIF does.
+#[utoipa::path(
+    get,
+    path = "/api/gifs/random",
+    tag = "gifs",
+    summary = "A random GIF (of all, or of a tag, an uploader or a search)",
+    params(RandomFrom),
+    responses((status = 200, description = "A GIF, each as likely as any other", body = crate::dto::GifDto), (status = 400, description = "Invalid or several filters (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No GIF to pick from (`not_found`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
+#[get("/gifs/random")]
+async fn random(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    from: web::Query<RandomFrom>,
+) -> Result<HttpResponse, ApiError> {
+    let gif = state.gifs.random(user.id, &from.filter()?).await?;
+    Ok(HttpResponse::Ok().json(GifDto::from(&gif)))
+}
+
+async fn set_favourite(state: &AppState, user: &Actor, id: i64, on: bool) -> Result<HttpResponse, ApiError> {
+    let now = state.gifs.set_favourite(user, GifId(id), on).await?;
+    Ok(HttpResponse::Ok().json(FavouriteStateDto { favourite: now.favourite, favourite_count: now.count }))
+}
+
+/// Idempotent: a GIF already among your favourites stays there once.
+#[utoipa::path(
+    put,
+    path = "/api/gifs/{id}/favourite",
+    tag = "gifs",
+    summary = "Add a GIF to your favourites",
+    params(("id" = i64, Path, description = "GIF id")),
+    responses((status = 200, description = "The favourite state afterwards", body = crate::dto::FavouriteStateDto), (status = 400, description = "A malformed path parameter (`bad_request`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such GIF (`not_found`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
+#[put("/gifs/{id}/favourite")]
+async fn add_favourite(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    set_favourite(&state, &user, *id, true).await
+}
+
+/// Idempotent: removing a GIF that is no favourite changes nothing.
+#[utoipa::path(
+    delete,
+    path = "/api/gifs/{id}/favourite",
+    tag = "gifs",
+    summary = "Remove a GIF from your favourites",
+    params(("id" = i64, Path, description = "GIF id")),
+    responses((status = 200, description = "The favourite state afterwards", body = crate::dto::FavouriteStateDto), (status = 400, description = "A malformed path parameter (`bad_request`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such GIF (`not_found`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
+#[delete("/gifs/{id}/favourite")]
+async fn remove_favourite(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    set_favourite(&state, &user, *id, false).await
 }
 
 /// Opening a GIF counts a view.
@@ -141,8 +294,12 @@ async fn search(
     security(("bearer" = []))
 )]
 #[get("/gifs/dto/{id}")]
-async fn detail(state: web::Data<AppState>, _user: SignedIn, id: web::Path<i64>) -> Result<HttpResponse, ApiError> {
-    let gif = state.gifs.view(GifId(*id)).await?;
+async fn detail(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let gif = state.gifs.view(user.id, GifId(*id)).await?;
     Ok(HttpResponse::Ok().json(GifDto::from(&gif)))
 }
 
@@ -214,7 +371,7 @@ async fn read_parts(parts: &mut Multipart, max: u64) -> Result<(Option<Vec<u8>>,
     tag = "gifs",
     summary = "Upload a GIF (or PNG, JPEG, WebP)",
     request_body(content = crate::dto::UploadForm, content_type = "multipart/form-data"),
-    responses((status = 201, description = "Stored, with its renditions", body = crate::dto::GifDto), (status = 400, description = "Bad form or refused image (`validation`, `unsupported_type`, `invalid_image`, `image_too_large`, `image_too_complex`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 408, description = "The body took too long to arrive (`request_timeout`)", body = crate::dto::ApiErrorBody), (status = 413, description = "Over the upload limit (`too_large`)", body = crate::dto::ApiErrorBody), (status = 503, description = "Too many uploads being processed (`unavailable`)", body = crate::dto::ApiErrorBody)),
+    responses((status = 201, description = "Stored, with its renditions and the GIFs it looks like", body = crate::dto::UploadedGifDto), (status = 400, description = "Bad form or refused image (`validation`, `unsupported_type`, `invalid_image`, `image_too_large`, `image_too_complex`)", body = crate::dto::ApiErrorBody), (status = 409, description = "Byte for byte a GIF of the library (`duplicate`, with `existingId`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 408, description = "The body took too long to arrive (`request_timeout`)", body = crate::dto::ApiErrorBody), (status = 413, description = "Over the upload limit (`too_large`)", body = crate::dto::ApiErrorBody), (status = 503, description = "Too many uploads being processed (`unavailable`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
 #[post("/gifs")]
@@ -253,7 +410,7 @@ async fn upload(
     let file =
         file.filter(|f| !f.is_empty()).ok_or_else(|| ApiError::bad_request("Please select a file to upload."))?;
     let data = data.ok_or_else(|| ApiError::bad_request("The upload needs a gifData part with the title."))?;
-    let gif = state
+    let uploaded = state
         .gifs
         .upload(
             &user,
@@ -265,7 +422,40 @@ async fn upload(
             },
         )
         .await?;
-    Ok(HttpResponse::Created().json(GifDto::from(&gif)))
+    Ok(HttpResponse::Created().json(UploadedGifDto {
+        gif: GifDto::from(&uploaded.gif),
+        likely_duplicates: uploaded.likely_duplicates.iter().map(GifLinkDto::from).collect(),
+    }))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/gifs/{id}/looks-like",
+    tag = "gifs",
+    summary = "The GIFs this one looks like (near duplicates), closest first",
+    params(("id" = i64, Path, description = "GIF id")),
+    responses((status = 400, description = "A malformed path parameter (`bad_request`, `validation`)", body = crate::dto::ApiErrorBody), (status = 200, description = "At most five GIFs", body = Vec<crate::dto::GifLinkDto>), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such GIF (`not_found`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
+#[get("/gifs/{id}/looks-like")]
+async fn looks_like(state: web::Data<AppState>, _user: SignedIn, id: web::Path<i64>) -> Result<HttpResponse, ApiError> {
+    let similar = state.gifs.looks_like(GifId(*id)).await?;
+    Ok(HttpResponse::Ok().json(similar.iter().map(GifLinkDto::from).collect::<Vec<_>>()))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/admin/duplicates",
+    tag = "gifs",
+    summary = "Groups of near-duplicate GIFs to review (admins)",
+    responses((status = 200, description = "The groups, by id", body = crate::dto::DuplicateGroupsDto), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin (`forbidden`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
+#[get("/admin/duplicates")]
+async fn duplicate_groups(state: web::Data<AppState>, SignedIn(user): SignedIn) -> Result<HttpResponse, ApiError> {
+    let groups = state.gifs.duplicate_groups(&user).await?;
+    Ok(HttpResponse::Ok()
+        .json(DuplicateGroupsDto { groups: groups.iter().map(|g| g.iter().map(GifLinkDto::from).collect()).collect() }))
 }
 
 #[utoipa::path(

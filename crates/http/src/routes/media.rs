@@ -10,7 +10,7 @@ use gifshelf_domain::gif::{Gif, GifId, Rendition, RenditionKind};
 use gifshelf_domain::ports::BlobReader;
 
 use crate::extract::MediaViewer;
-use crate::{ApiError, AppState};
+use crate::{ApiError, AppState, MediaOffload};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(content).service(thumbnail).service(static_thumbnail);
@@ -129,6 +129,28 @@ pub async fn serve(
     let len = u64::try_from(rendition.size).unwrap_or(0);
     let content_type =
         HeaderValue::from_str(&rendition.content_type).unwrap_or(HeaderValue::from_static("application/octet-stream"));
+    match &state.settings.media_offload {
+        MediaOffload::Stream => {}
+        MediaOffload::XAccelRedirect { prefix } => {
+            // The proxy sends the file (ranges and validators included) from its internal
+            // location; it keeps this answer's Content-Type, Content-Disposition and Cache-Control.
+            let mut response = HttpResponse::Ok();
+            media_headers(&mut response, rendition, &filename, audience);
+            return Ok(response
+                .insert_header((header::CONTENT_TYPE, content_type))
+                .insert_header(("X-Accel-Redirect", format!("{prefix}{}", rendition.key)))
+                .finish());
+        }
+        MediaOffload::Presigned { expires } => {
+            if let Some(url) = state.gifs.blob_url(&rendition.key, *expires).await? {
+                // A short-lived capability: nobody may keep or share the redirect itself.
+                return Ok(HttpResponse::TemporaryRedirect()
+                    .insert_header((header::LOCATION, url))
+                    .insert_header((header::CACHE_CONTROL, "private, no-store"))
+                    .finish());
+            }
+        }
+    }
     match byte_range(req, len) {
         Err(()) => {
             let mut response = HttpResponse::build(StatusCode::RANGE_NOT_SATISFIABLE);

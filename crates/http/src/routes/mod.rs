@@ -1,5 +1,7 @@
 mod auth;
+mod collections;
 mod gifs;
+mod intake;
 mod media;
 mod meta;
 mod openapi;
@@ -20,6 +22,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .configure(auth::configure)
             .configure(settings::configure)
             .configure(media::configure)
+            .configure(collections::configure)
+            .configure(intake::configure)
             .configure(gifs::configure)
             .configure(tags::configure)
             .configure(stats::configure)

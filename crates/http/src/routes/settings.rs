@@ -1,10 +1,12 @@
+use actix_web::http::header;
 use actix_web::{delete, get, post, put, web, HttpRequest, HttpResponse};
+use gifshelf_domain::gif::GifFilter;
 use serde::Deserialize;
 
 use crate::dto::{
     ChangePasswordRequest, GoogleLoginRequest, IdentityDto, ProfileDto, TokenResponse, UpdateProfileRequest,
 };
-use crate::extract::SignedIn;
+use crate::extract::{MediaViewer, SignedIn};
 use crate::{ApiError, AppState};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -13,7 +15,31 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(change_password)
         .service(list_identities)
         .service(link_identity)
-        .service(unlink_identity);
+        .service(unlink_identity)
+        .service(export_zip);
+}
+
+/// Every original you uploaded and a `manifest.json` (titles, descriptions, tags, dates, file
+/// names), as a ZIP streamed while it is written. The session cookie is enough, so a plain link
+/// downloads it.
+#[utoipa::path(
+    get,
+    path = "/api/settings/export.zip",
+    tag = "settings",
+    summary = "Download every GIF you uploaded, with a manifest (a streamed ZIP)",
+    responses((status = 200, description = "The archive", content_type = "application/zip", body = Vec<u8>), (status = 401, description = "Neither a bearer token nor a session cookie (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []), ("session_cookie" = []))
+)]
+#[get("/settings/export.zip")]
+async fn export_zip(state: web::Data<AppState>, MediaViewer(user): MediaViewer) -> Result<HttpResponse, ApiError> {
+    let filter = GifFilter::User(user.username.as_str().to_owned());
+    let date = chrono::Utc::now().format("%Y-%m-%d");
+    let name = format!("gifshelf-{date}.zip");
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, "application/zip"))
+        .insert_header((header::CONTENT_DISPOSITION, format!("attachment; filename=\"{name}\"")))
+        .insert_header((header::CACHE_CONTROL, "private, no-store"))
+        .streaming(crate::archive::originals(state.gifs.clone(), filter, None)))
 }
 
 #[utoipa::path(

@@ -62,6 +62,7 @@ async fn overview(state: web::Data<AppState>, _admin: Admin) -> Result<HttpRespo
         most_used_tags: pairs(f.most_used_tags),
         top_users: pairs(f.top_users),
         most_viewed_gifs: pairs(f.most_viewed),
+        most_favourited_gifs: pairs(f.most_favourited),
     }))
 }
 

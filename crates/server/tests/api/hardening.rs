@@ -4,11 +4,12 @@
 use std::time::{Duration, Instant};
 
 use futures_util::future::join_all;
-use reqwest::StatusCode;
+use gifshelf_http::dto::HealthDto;
+use reqwest::{Method, StatusCode};
 use serde_json::json;
 
-use crate::helpers::{error_of, json_of, Backend};
-use crate::{api_tests, app};
+use crate::helpers::{error_of, send, Backend};
+use crate::{app, on_both_backends};
 
 /// The resident memory of this process (the app runs inside it), in MiB.
 fn rss_mib() -> u64 {
@@ -21,128 +22,119 @@ fn rss_mib() -> u64 {
         / 1024
 }
 
-api_tests! {
-    async fn fifty_parallel_wrong_logins_pass_at_most_the_limit(backend: Backend) {
-        let app = app!(backend, &[("GIFSHELF_LOGIN_MAX_FAILURES", "5"), ("GIFSHELF_LOGIN_IP_MAX_FAILURES", "1000")]);
-        json_of(app.register("alice", "secret1").await, StatusCode::CREATED).await;
-        let statuses = join_all((0..50).map(|_| async { app.login("alice", "wrong-password").await.status() })).await;
-        let checked = statuses.iter().filter(|s| **s == StatusCode::UNAUTHORIZED).count();
-        let throttled = statuses.iter().filter(|s| **s == StatusCode::TOO_MANY_REQUESTS).count();
-        assert_eq!(checked + throttled, 50, "{statuses:?}");
-        assert!(checked <= 5, "{checked} guesses were checked");
-        // The account stays locked for the right password too, until the lockout ends.
-        error_of(app.login("alice", "secret1").await, StatusCode::TOO_MANY_REQUESTS, "too_many_requests").await;
-    }
-
-    async fn a_registration_flood_from_one_address_is_throttled_and_others_still_sign_in(backend: Backend) {
-        let app = app!(backend, &[("GIFSHELF_REGISTER_MAX_PER_ADDRESS", "5")]);
-        json_of(app.register("alice", "secret1").await, StatusCode::CREATED).await;
-        let flood = join_all((0..40).map(|i| {
-            let app = &app;
-            async move { app.register(&format!("bot{i}"), "secret1").await.status() }
-        }));
-        let login = async {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-            let asked = Instant::now();
-            let status = app.login("alice", "secret1").await.status();
-            (status, asked.elapsed())
-        };
-        let (statuses, (login_status, waited)) = tokio::join!(flood, login);
-        let created = statuses.iter().filter(|s| **s == StatusCode::CREATED).count();
-        let refused = statuses.iter().filter(|s| **s == StatusCode::TOO_MANY_REQUESTS).count();
-        assert_eq!((created, refused), (4, 36), "{statuses:?}");
-        assert_eq!(login_status, StatusCode::OK);
-        assert!(waited < Duration::from_secs(10), "the login waited {waited:?}");
-        let refused = app.register("late", "secret1").await;
-        assert!(refused.headers().get("retry-after").is_some());
-        error_of(refused, StatusCode::TOO_MANY_REQUESTS, "too_many_requests").await;
-    }
-
-    async fn a_spoofed_leftmost_forwarded_for_does_not_change_the_throttled_address(backend: Backend) {
-        let app = app!(backend, &[("GIFSHELF_TRUST_PROXY", "true"), ("GIFSHELF_LOGIN_IP_MAX_FAILURES", "3")]);
-        json_of(app.register("carol", "secret1").await, StatusCode::CREATED).await;
-        // The proxy appends the address it saw (203.0.113.7); the client made up the rest.
-        let attempt = |user: String, password: &'static str, spoofed: String| {
-            let body = json!({"username": user, "password": password});
-            let forwarded = format!("{spoofed}, 203.0.113.7");
-            let request = app.client.post(app.url("/api/auth/login")).header("x-forwarded-for", forwarded).json(&body);
-            async move { request.send().await.unwrap_or_else(|e| panic!("{e}")) }
-        };
-        for i in 0..3 {
-            let response = attempt(format!("guess{i}"), "wrong-password", format!("10.9.9.{i}")).await;
-            error_of(response, StatusCode::UNAUTHORIZED, "unauthorized").await;
-        }
-        // A new made-up address changes nothing: the proxy's entry is the one that counts.
-        let blocked = attempt("carol".into(), "secret1", "198.51.100.200".into()).await;
-        error_of(blocked, StatusCode::TOO_MANY_REQUESTS, "too_many_requests").await;
-        // `Forwarded` is not read either.
-        let body = json!({"username": "carol", "password": "secret1"});
-        let forwarded = app
-            .client
-            .post(app.url("/api/auth/login"))
-            .header("forwarded", "for=192.0.2.60")
-            .header("x-forwarded-for", "203.0.113.7")
-            .json(&body)
-            .send()
-            .await
-            .unwrap_or_else(|e| panic!("{e}"));
-        error_of(forwarded, StatusCode::TOO_MANY_REQUESTS, "too_many_requests").await;
-    }
-
-    async fn an_upload_body_without_a_boundary_is_cut_off_and_memory_stays_flat(backend: Backend) {
-        let app = app!(backend);
-        let token = app.signed_in("alice").await;
-        let before = rss_mib();
-        // 200 MB, chunked (no Content-Length), no newline and no boundary in sight.
-        let body = futures_util::stream::iter((0..200).map(|_| Ok::<_, std::io::Error>(vec![b'a'; 1024 * 1024])));
-        let response = app
-            .client
-            .post(app.url("/api/gifs"))
-            .bearer_auth(&token)
-            .header("content-type", "multipart/form-data; boundary=never-sent")
-            .body(reqwest::Body::wrap_stream(body))
-            .send()
-            .await;
-        // The server answers 413 (or closes the connection once it has refused the body).
-        if let Ok(response) = response {
-            error_of(response, StatusCode::PAYLOAD_TOO_LARGE, "too_large").await;
-        }
-        let grown = rss_mib().saturating_sub(before);
-        assert!(grown < 150, "the process grew by {grown} MiB");
-        assert!(app.stored_files().is_empty());
-        json_of(app.get("/api/health", None).await, StatusCode::OK).await;
-    }
+async fn fifty_parallel_wrong_logins_pass_at_most_the_limit(backend: Backend) {
+    let app = app!(backend, &[("GIFSHELF_LOGIN_MAX_FAILURES", "5"), ("GIFSHELF_LOGIN_IP_MAX_FAILURES", "1000")]);
+    app.user("alice").await;
+    let statuses = join_all((0..50).map(|_| async { app.login("alice", "wrong-password").await.status() })).await;
+    let checked = statuses.iter().filter(|s| **s == StatusCode::UNAUTHORIZED).count();
+    let throttled = statuses.iter().filter(|s| **s == StatusCode::TOO_MANY_REQUESTS).count();
+    assert_eq!(checked + throttled, 50, "{statuses:?}");
+    assert!(checked <= 5, "{checked} guesses were checked");
+    // The account stays locked for the right password too, until the lockout ends.
+    error_of(app.login("alice", "secret1").await, StatusCode::TOO_MANY_REQUESTS, "too_many_requests").await;
 }
 
-api_tests! {
-    async fn orphan_blobs_are_swept_in_the_background_not_only_at_startup(backend: Backend) {
-        let app = app!(backend, &[("GIFSHELF_SWEEP_INTERVAL_SECS", "1")]);
-        let token = app.signed_in("alice").await;
-        let kept = app.upload_gif(&token, "kept", "", &[]).await;
-        // After the startup sweep: the leftovers of an upload that died an hour ago.
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        let dir = app.data_dir.join("media/gifs/0123456789abcdef0123456789abcdef");
-        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
-        let orphan = dir.join("original.gif");
-        std::fs::write(&orphan, b"GIF89a").unwrap_or_else(|e| panic!("{e}"));
-        let an_hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
-        std::fs::File::options()
-            .write(true)
-            .open(&orphan)
-            .and_then(|f| f.set_modified(an_hour_ago))
-            .unwrap_or_else(|e| panic!("{e}"));
-        // And a fresh one, which may belong to an upload in progress.
-        let young = dir.join("thumbnail.gif");
-        std::fs::write(&young, b"GIF89a").unwrap_or_else(|e| panic!("{e}"));
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while orphan.exists() && Instant::now() < deadline {
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        assert!(!orphan.exists(), "the old orphan is still there");
-        assert!(young.exists(), "a young blob was removed");
-        let id = kept["id"].as_i64().unwrap_or_default();
-        assert_eq!(app.get(&format!("/api/gifs/content/{id}"), Some(&token)).await.status(), StatusCode::OK);
+async fn a_registration_flood_from_one_address_is_throttled_and_others_still_sign_in(backend: Backend) {
+    let app = app!(backend, &[("GIFSHELF_REGISTER_MAX_PER_ADDRESS", "5")]);
+    app.user("alice").await;
+    let flood = join_all((0..40).map(|i| {
+        let app = &app;
+        async move { app.register(&format!("bot{i}"), "secret1").await.status() }
+    }));
+    let login = async {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let asked = Instant::now();
+        let status = app.login("alice", "secret1").await.status();
+        (status, asked.elapsed())
+    };
+    let (statuses, (login_status, waited)) = tokio::join!(flood, login);
+    let created = statuses.iter().filter(|s| **s == StatusCode::CREATED).count();
+    let refused = statuses.iter().filter(|s| **s == StatusCode::TOO_MANY_REQUESTS).count();
+    assert_eq!((created, refused), (4, 36), "{statuses:?}");
+    assert_eq!(login_status, StatusCode::OK);
+    assert!(waited < Duration::from_secs(10), "the login waited {waited:?}");
+    let refused = app.register("late", "secret1").await;
+    assert!(refused.headers().get("retry-after").is_some());
+    error_of(refused, StatusCode::TOO_MANY_REQUESTS, "too_many_requests").await;
+}
+
+async fn a_spoofed_leftmost_forwarded_for_does_not_change_the_throttled_address(backend: Backend) {
+    let app = app!(backend, &[("GIFSHELF_TRUST_PROXY", "true"), ("GIFSHELF_LOGIN_IP_MAX_FAILURES", "3")]);
+    app.user("carol").await;
+    // The proxy appends the address it saw (203.0.113.7); the client made up the rest.
+    let attempt = |user: String, password: &'static str, spoofed: String| {
+        let body = json!({"username": user, "password": password});
+        let forwarded = format!("{spoofed}, 203.0.113.7");
+        send(app.anonymous().request(Method::POST, "/api/auth/login").header("x-forwarded-for", forwarded).json(&body))
+    };
+    for i in 0..3 {
+        let response = attempt(format!("guess{i}"), "wrong-password", format!("10.9.9.{i}")).await;
+        error_of(response, StatusCode::UNAUTHORIZED, "unauthorized").await;
     }
+    // A new made-up address changes nothing: the proxy's entry is the one that counts.
+    let blocked = attempt("carol".into(), "secret1", "198.51.100.200".into()).await;
+    error_of(blocked, StatusCode::TOO_MANY_REQUESTS, "too_many_requests").await;
+    // `Forwarded` is not read either.
+    let body = json!({"username": "carol", "password": "secret1"});
+    let forwarded = app
+        .anonymous()
+        .request(Method::POST, "/api/auth/login")
+        .header("forwarded", "for=192.0.2.60")
+        .header("x-forwarded-for", "203.0.113.7")
+        .json(&body);
+    let forwarded = send(forwarded).await;
+    error_of(forwarded, StatusCode::TOO_MANY_REQUESTS, "too_many_requests").await;
+}
+
+async fn an_upload_body_without_a_boundary_is_cut_off_and_memory_stays_flat(backend: Backend) {
+    let app = app!(backend);
+    let alice = app.user("alice").await;
+    let before = rss_mib();
+    // 200 MB, chunked (no Content-Length), no newline and no boundary in sight.
+    let body = futures_util::stream::iter((0..200).map(|_| Ok::<_, std::io::Error>(vec![b'a'; 1024 * 1024])));
+    let response = alice
+        .request(Method::POST, "/api/gifs")
+        .header("content-type", "multipart/form-data; boundary=never-sent")
+        .body(reqwest::Body::wrap_stream(body))
+        .send()
+        .await;
+    // The server answers 413 (or closes the connection once it has refused the body).
+    if let Ok(response) = response {
+        error_of(response, StatusCode::PAYLOAD_TOO_LARGE, "too_large").await;
+    }
+    let grown = rss_mib().saturating_sub(before);
+    assert!(grown < 150, "the process grew by {grown} MiB");
+    assert!(app.stored_files().is_empty());
+    let health: HealthDto = app.anonymous().read("/api/health").await;
+    assert_eq!(health.database, "ok");
+}
+
+async fn orphan_blobs_are_swept_in_the_background_not_only_at_startup(backend: Backend) {
+    let app = app!(backend, &[("GIFSHELF_SWEEP_INTERVAL_SECS", "1")]);
+    let alice = app.user("alice").await;
+    let kept = alice.upload_gif("kept", "", &[]).await;
+    // After the startup sweep: the leftovers of an upload that died an hour ago.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let dir = app.data_dir.join("media/gifs/0123456789abcdef0123456789abcdef");
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let orphan = dir.join("original.gif");
+    std::fs::write(&orphan, b"GIF89a").unwrap_or_else(|e| panic!("{e}"));
+    let an_hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(&orphan)
+        .and_then(|f| f.set_modified(an_hour_ago))
+        .unwrap_or_else(|e| panic!("{e}"));
+    // And a fresh one, which may belong to an upload in progress.
+    let young = dir.join("thumbnail.gif");
+    std::fs::write(&young, b"GIF89a").unwrap_or_else(|e| panic!("{e}"));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while orphan.exists() && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(!orphan.exists(), "the old orphan is still there");
+    assert!(young.exists(), "a young blob was removed");
+    assert_eq!(alice.get(&format!("/api/gifs/content/{}", kept.id)).await.status(), StatusCode::OK);
 }
 
 /// PostgreSQL only: SQLite files do not drop their connections.
@@ -151,18 +143,17 @@ api_tests! {
 async fn requests_recover_at_once_when_postgres_drops_every_connection() {
     {
         let app = app!(Backend::Postgres);
-        let token = app.signed_in("alice").await;
+        let alice = app.user("alice").await;
         let url = app.database_url().to_owned();
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         // Eight clients page through the gallery while the database drops every connection.
         let clients = (0..8).map(|_| {
-            let (client, target, token, stop) =
-                (app.client.clone(), app.url("/api/gifs/dtos"), token.clone(), stop.clone());
+            let (alice, stop) = (alice.clone(), stop.clone());
             tokio::spawn(async move {
                 let mut answers = Vec::new();
                 while !stop.load(std::sync::atomic::Ordering::SeqCst) {
                     let asked = Instant::now();
-                    let status = client.get(&target).bearer_auth(&token).send().await.map(|r| r.status());
+                    let status = alice.request(Method::GET, "/api/gifs/dtos").send().await.map(|r| r.status());
                     answers.push((asked, asked.elapsed(), status.map(|s| s.as_u16()).unwrap_or(0)));
                 }
                 answers
@@ -179,7 +170,8 @@ async fn requests_recover_at_once_when_postgres_drops_every_connection() {
             let mut admin = diesel::PgConnection::establish(&admin).unwrap_or_else(|e| panic!("{e}"));
             admin
                 .batch_execute(&format!(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}' AND pid <> pg_backend_pid()"
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+                     WHERE datname = '{name}' AND pid <> pg_backend_pid()"
                 ))
                 .unwrap_or_else(|e| panic!("{e}"));
         })
@@ -203,3 +195,11 @@ async fn requests_recover_at_once_when_postgres_drops_every_connection() {
         assert!(!later.is_empty() && later.iter().all(|s| *s == 200), "{later:?}");
     }
 }
+
+on_both_backends!(
+    fifty_parallel_wrong_logins_pass_at_most_the_limit,
+    a_registration_flood_from_one_address_is_throttled_and_others_still_sign_in,
+    a_spoofed_leftmost_forwarded_for_does_not_change_the_throttled_address,
+    an_upload_body_without_a_boundary_is_cut_off_and_memory_stays_flat,
+    orphan_blobs_are_swept_in_the_background_not_only_at_startup
+);

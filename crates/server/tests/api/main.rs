@@ -5,10 +5,16 @@ mod helpers;
 
 mod auth;
 mod bad_input;
+mod collections;
+mod duplicates;
+mod export;
 mod gifs;
 mod google;
 mod hardening;
+mod intake;
+mod library;
 mod meta;
+mod offload;
 mod settings;
 mod share;
 mod stats;

@@ -1,90 +1,104 @@
-use reqwest::StatusCode;
+use gifshelf_http::dto::PublicConfig;
+use reqwest::{Method, StatusCode};
 
-use crate::helpers::{error_of, json_of, Backend};
-use crate::{api_tests, app};
+use crate::helpers::{error_of, json_of, send, Backend};
+use crate::{app, on_both_backends};
 
-api_tests! {
-    async fn health_checks_the_database(backend: Backend) {
-        let app = app!(backend);
-        let body = json_of(app.get("/api/health", None).await, StatusCode::OK).await;
-        assert_eq!(body, serde_json::json!({"status": "ok", "database": "ok"}));
+async fn health_checks_the_database(backend: Backend) {
+    let app = app!(backend);
+    // The exact wire shape: monitors read these two keys.
+    let body = json_of(app.anonymous().get("/api/health").await, StatusCode::OK).await;
+    assert_eq!(body, serde_json::json!({"status": "ok", "database": "ok"}));
+}
+
+async fn config_is_public_and_tells_what_the_server_offers(backend: Backend) {
+    let app = app!(backend);
+    let config: PublicConfig = app.anonymous().read("/api/config").await;
+    assert_eq!(config.google_client_id, None);
+    assert_eq!(config.max_upload_bytes, 10 * 1024 * 1024);
+    assert_eq!(config.version, env!("CARGO_PKG_VERSION"));
+
+    let app = app!(
+        backend,
+        &[("GIFSHELF_GOOGLE_CLIENT_ID", "abc.apps.googleusercontent.com"), ("GIFSHELF_MAX_UPLOAD_MB", "3")]
+    );
+    let config: PublicConfig = app.anonymous().read("/api/config").await;
+    assert_eq!(config.google_client_id.as_deref(), Some("abc.apps.googleusercontent.com"));
+    assert_eq!(config.max_upload_bytes, 3 * 1024 * 1024);
+    let csp = app
+        .anonymous()
+        .get("/")
+        .await
+        .headers()
+        .get("content-security-policy")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    assert!(csp.unwrap_or_default().contains("https://accounts.google.com/gsi/client"));
+}
+
+async fn spa_history_fallback_serves_index_for_client_routes(backend: Backend) {
+    let app = app!(backend);
+    let anonymous = app.anonymous();
+    for path in ["/", "/login", "/gifs/12", "/settings?x=1", "/deep/unknown/path"] {
+        let response = anonymous.get(path).await;
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        assert_eq!(response.headers().get("cache-control").and_then(|v| v.to_str().ok()), Some("no-cache"), "{path}");
+        assert!(response.text().await.unwrap_or_default().contains("gifshelf spa"), "{path}");
     }
+    let asset = anonymous.get("/app.js").await;
+    assert_eq!(asset.status(), StatusCode::OK);
+    assert_eq!(asset.text().await.unwrap_or_default(), "console.log('hi')");
+}
 
-    async fn config_is_public_and_tells_what_the_server_offers(backend: Backend) {
-        let app = app!(backend);
-        let body = json_of(app.get("/api/config", None).await, StatusCode::OK).await;
-        assert_eq!(body["googleClientId"], serde_json::Value::Null);
-        assert_eq!(body["maxUploadBytes"], 10 * 1024 * 1024);
-        assert_eq!(body["version"], env!("CARGO_PKG_VERSION"));
+async fn unknown_api_paths_are_json_404s(backend: Backend) {
+    let app = app!(backend);
+    let message = error_of(app.anonymous().get("/api/nothing/here").await, StatusCode::NOT_FOUND, "not_found").await;
+    assert_eq!(message, "No API endpoint at /api/nothing/here");
+}
 
-        let app = app!(backend, &[("GIFSHELF_GOOGLE_CLIENT_ID", "abc.apps.googleusercontent.com"), ("GIFSHELF_MAX_UPLOAD_MB", "3")]);
-        let body = json_of(app.get("/api/config", None).await, StatusCode::OK).await;
-        assert_eq!(body["googleClientId"], "abc.apps.googleusercontent.com");
-        assert_eq!(body["maxUploadBytes"], 3 * 1024 * 1024);
-        let csp = app.get("/", None).await.headers().get("content-security-policy").and_then(|v| v.to_str().ok()).map(str::to_owned);
-        assert!(csp.unwrap_or_default().contains("https://accounts.google.com/gsi/client"));
-    }
-
-    async fn spa_history_fallback_serves_index_for_client_routes(backend: Backend) {
-        let app = app!(backend);
-        for path in ["/", "/login", "/gifs/12", "/settings?x=1", "/deep/unknown/path"] {
-            let response = app.get(path, None).await;
-            assert_eq!(response.status(), StatusCode::OK, "{path}");
-            assert_eq!(response.headers().get("cache-control").and_then(|v| v.to_str().ok()), Some("no-cache"), "{path}");
-            assert!(response.text().await.unwrap_or_default().contains("gifshelf spa"), "{path}");
-        }
-        let asset = app.get("/app.js", None).await;
-        assert_eq!(asset.status(), StatusCode::OK);
-        assert_eq!(asset.text().await.unwrap_or_default(), "console.log('hi')");
-    }
-
-    async fn unknown_api_paths_are_json_404s(backend: Backend) {
-        let app = app!(backend);
-        let message = error_of(app.get("/api/nothing/here", None).await, StatusCode::NOT_FOUND, "not_found").await;
-        assert_eq!(message, "No API endpoint at /api/nothing/here");
-    }
-
-    async fn security_headers_and_request_ids_on_every_response(backend: Backend) {
-        let app = app!(backend);
-        for path in ["/", "/api/health", "/api/settings/profile", "/api/nope"] {
-            let response = app.get(path, None).await;
-            let header = |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
-            let csp = header("content-security-policy");
-            assert!(csp.contains("default-src 'self'"), "{path}: {csp}");
-            assert!(csp.contains("script-src 'self' 'sha256-"), "the inline theme script is allowed by hash: {csp}");
-            assert!(csp.contains("frame-ancestors 'none'") && csp.contains("object-src 'none'") && csp.contains("base-uri 'none'"), "{csp}");
-            assert!(!csp.contains("google"), "{csp}");
-            assert_eq!(header("x-content-type-options"), "nosniff", "{path}");
-            assert_eq!(header("referrer-policy"), "strict-origin-when-cross-origin", "{path}");
-            assert_eq!(header("x-frame-options"), "DENY", "{path}");
-            assert_eq!(header("x-request-id").len(), 36, "{path}: a uuid request id");
-        }
-    }
-
-    async fn malformed_bodies_get_the_error_shape(backend: Backend) {
-        let app = app!(backend);
-        let response = app
-            .client
-            .post(app.url("/api/auth/login"))
-            .header("content-type", "application/json")
-            .body("{not json")
-            .send()
-            .await
-            .unwrap_or_else(|e| panic!("{e}"));
-        let message = error_of(response, StatusCode::BAD_REQUEST, "bad_request").await;
-        assert!(message.starts_with("The request body is not valid"), "{message}");
-
-        let response = app
-            .client
-            .post(app.url("/api/auth/login"))
-            .header("content-type", "application/json")
-            .body(format!("{{\"username\":\"{}\",\"password\":\"x\"}}", "a".repeat(100_000)))
-            .send()
-            .await
-            .unwrap_or_else(|e| panic!("{e}"));
-        error_of(response, StatusCode::PAYLOAD_TOO_LARGE, "too_large").await;
-
-        let missing_field = app.post_json("/api/auth/register", &serde_json::json!({"username": "abc"})).await;
-        error_of(missing_field, StatusCode::BAD_REQUEST, "bad_request").await;
+async fn security_headers_and_request_ids_on_every_response(backend: Backend) {
+    let app = app!(backend);
+    for path in ["/", "/api/health", "/api/settings/profile", "/api/nope"] {
+        let response = app.anonymous().get(path).await;
+        let header =
+            |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
+        let csp = header("content-security-policy");
+        assert!(csp.contains("default-src 'self'"), "{path}: {csp}");
+        assert!(csp.contains("script-src 'self' 'sha256-"), "the inline theme script is allowed by hash: {csp}");
+        assert!(
+            csp.contains("frame-ancestors 'none'")
+                && csp.contains("object-src 'none'")
+                && csp.contains("base-uri 'none'"),
+            "{csp}"
+        );
+        assert!(!csp.contains("google"), "{csp}");
+        assert_eq!(header("x-content-type-options"), "nosniff", "{path}");
+        assert_eq!(header("referrer-policy"), "strict-origin-when-cross-origin", "{path}");
+        assert_eq!(header("x-frame-options"), "DENY", "{path}");
+        assert_eq!(header("x-request-id").len(), 36, "{path}: a uuid request id");
     }
 }
+
+async fn malformed_bodies_get_the_error_shape(backend: Backend) {
+    let app = app!(backend);
+    let anonymous = app.anonymous();
+    let login = || anonymous.request(Method::POST, "/api/auth/login").header("content-type", "application/json");
+    let response = send(login().body("{not json")).await;
+    let message = error_of(response, StatusCode::BAD_REQUEST, "bad_request").await;
+    assert!(message.starts_with("The request body is not valid"), "{message}");
+
+    let huge = format!("{{\"username\":\"{}\",\"password\":\"x\"}}", "a".repeat(100_000));
+    error_of(send(login().body(huge)).await, StatusCode::PAYLOAD_TOO_LARGE, "too_large").await;
+
+    let missing_field = anonymous.post_json("/api/auth/register", &serde_json::json!({"username": "abc"})).await;
+    error_of(missing_field, StatusCode::BAD_REQUEST, "bad_request").await;
+}
+
+on_both_backends!(
+    health_checks_the_database,
+    config_is_public_and_tells_what_the_server_offers,
+    spa_history_fallback_serves_index_for_client_routes,
+    unknown_api_paths_are_json_404s,
+    security_headers_and_request_ids_on_every_response,
+    malformed_bodies_get_the_error_shape
+);

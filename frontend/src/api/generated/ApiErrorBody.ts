@@ -9,4 +9,8 @@ error: string,
 /**
  * A stable machine code.
  */
-code: ErrorCode, };
+code: ErrorCode, 
+/**
+ * With `duplicate` only: the GIF of the library the upload is identical to.
+ */
+existingId?: number, };

@@ -4,4 +4,4 @@
  * The stable machine code of every error answer. The SPA's generated `ErrorCode` type is this
  * list, so a new code is one variant here and the compiler shows every place that must know it.
  */
-export type ErrorCode = "bad_request" | "validation" | "unauthorized" | "token_expired" | "forbidden" | "not_found" | "conflict" | "too_large" | "unsupported_media_type" | "request_timeout" | "too_many_requests" | "unavailable" | "not_configured" | "unsupported_type" | "invalid_image" | "image_too_large" | "image_too_complex" | "internal";
+export type ErrorCode = "bad_request" | "validation" | "unauthorized" | "token_expired" | "forbidden" | "not_found" | "conflict" | "too_large" | "unsupported_media_type" | "request_timeout" | "too_many_requests" | "unavailable" | "not_configured" | "unsupported_type" | "invalid_image" | "image_too_large" | "image_too_complex" | "url_refused" | "url_fetch_failed" | "duplicate" | "internal";

@@ -8,4 +8,12 @@ export type GifDto = { id: number, title: string, description: string, tags: Arr
 /**
  * ISO-8601, UTC.
  */
-uploadedAt: string, shareId: string, contentType: string, contentSize: number, contentWidth: number, contentHeight: number, frameCount: number, thumbnailSize: number, thumbnailWidth: number, thumbnailStaticSize: number, thumbnailStaticWidth: number, };
+uploadedAt: string, shareId: string, contentType: string, contentSize: number, contentWidth: number, contentHeight: number, frameCount: number, thumbnailSize: number, thumbnailWidth: number, thumbnailStaticSize: number, thumbnailStaticWidth: number, 
+/**
+ * Whether the GIF is among the caller's favourites (always false on share pages).
+ */
+favourite: boolean, 
+/**
+ * How many people have it among their favourites.
+ */
+favouriteCount: number, };

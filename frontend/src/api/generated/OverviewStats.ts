@@ -7,4 +7,8 @@ export type OverviewStats = { totalGifs: number, totalUsers: number, totalTags: 
 /**
  * ISO-8601, UTC.
  */
-lastUpdated: string, mostUsedTags: Array<[string, string]>, topUsers: Array<[string, string]>, mostViewedGifs: Array<[string, string]>, };
+lastUpdated: string, mostUsedTags: Array<[string, string]>, topUsers: Array<[string, string]>, mostViewedGifs: Array<[string, string]>, 
+/**
+ * `[title, favourite count]`, most favourited first; GIFs nobody favourited are left out.
+ */
+mostFavouritedGifs: Array<[string, string]>, };

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
 import { ThemeSwitcher } from '@/components/theme-switcher/theme-switcher';
+import { RandomButton } from '@/features/gifs/components/random-button';
 import { logout, useIsAdmin, useIsAuthenticated, useUsername } from '@/lib/session';
 import { paths } from '../paths';
 import './header.css';
@@ -61,6 +62,13 @@ export function Header() {
                 <NavLink to={paths.user(username)} className={navClass}>
                   Mine
                 </NavLink>
+                <NavLink to={paths.collections} className={navClass}>
+                  Collections
+                </NavLink>
+                <NavLink to={paths.favourites} className={navClass}>
+                  Favourites
+                </NavLink>
+                <RandomButton className="site-nav__link site-nav__button" />
                 <NavLink to={paths.upload} className={navClass}>
                   Upload
                 </NavLink>

@@ -66,3 +66,13 @@ export function uploadErrorMessage(error: unknown): string {
   if ((status === 400 && code !== 'validation') || message.includes('400')) return MSG_INVALID_FORMAT;
   return message || MSG_UPLOAD_FAILED;
 }
+
+/** The answer to a byte-identical upload (409 `duplicate`). */
+export const MSG_DUPLICATE = 'This GIF is already in the library';
+
+/** The toast naming the GIFs an upload looks like; `null` when it looks like none. */
+export function likelyDuplicatesMessage(alike: ReadonlyArray<{ id: number; title: string }>): string | null {
+  if (alike.length === 0) return null;
+  const names = alike.map((gif) => `"${gif.title}"`).join(', ');
+  return `Stored. It looks like ${names}, already in the library.`;
+}

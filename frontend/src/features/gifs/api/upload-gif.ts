@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { GifDto } from '@/api/generated/GifDto';
+import type { UploadedGifDto } from '@/api/generated/UploadedGifDto';
 import type { GifUploadData } from '@/api/generated/GifUploadData';
 import { apiUpload } from '@/lib/api-client';
 import { tagKeys } from '@/lib/tags/query-keys';
@@ -20,9 +20,12 @@ export function uploadFormData(file: File, data: GifUploadData): FormData {
   return form;
 }
 
-/** POST /api/gifs (multipart) → 201 with the new GIF; progress through XHR upload events. */
+/**
+ * POST /api/gifs (multipart) → 201 with the new GIF and the GIFs it looks like; 409 `duplicate`
+ * (with `existingId`) for a file already in the library. Progress through XHR upload events.
+ */
 export const uploadGif = ({ file, data, onProgress, signal }: UploadGifInput) =>
-  apiUpload<GifDto>('/api/gifs', uploadFormData(file, data), {
+  apiUpload<UploadedGifDto>('/api/gifs', uploadFormData(file, data), {
     defaultError: 'Failed to upload gif',
     ...(onProgress ? { onProgress } : {}),
     ...(signal ? { signal } : {}),

@@ -1,11 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { errorMessage } from '@/lib/api-client';
 import { useGifList } from '../api/get-gif-list';
-import { galleryEmptyMessage, galleryFilter, galleryTitle } from '../gallery';
+import { GIF_SORTS, type GifSort } from '../api/query-keys';
+import { SORT_LABELS, galleryEmptyMessage, galleryFilter, galleryTitle, parseSort, withSort } from '../gallery';
 import { flattenGifs, resetOtherGifLists } from '../gif-list-cache';
+import { toggleSelection } from '../selection';
 import { GifCard } from './gif-card';
+import { SelectionBar } from './selection-bar';
 import './gifs.css';
 
 const defaultErrors = {
@@ -13,29 +16,47 @@ const defaultErrors = {
   search: 'Failed to search gifs',
   tag: 'Failed to fetch gifs by tag',
   user: 'Failed to fetch user gifs',
+  favourites: 'Failed to fetch favourites',
 } as const;
 
-/** /gifs (with ?q= search), /tags/:tagName and /user/:username. */
-export function GalleryPage() {
+/** /gifs (with ?q= search), /tags/:tagName, /user/:username and /favourites; `?sort=` orders each. */
+export function GalleryPage({ favourites = false }: { favourites?: boolean }) {
   const { tagName, username } = useParams();
   const [searchParams, setSearchParams] = useSearchParams();
   const q = searchParams.get('q');
-  const filter = useMemo(() => galleryFilter({ tagName, username, q }), [tagName, username, q]);
+  const sort = parseSort(searchParams.get('sort'));
+  const filter = useMemo(
+    () => galleryFilter({ favourites, tagName, username, q }),
+    [favourites, tagName, username, q],
+  );
   const queryClient = useQueryClient();
-  const list = useGifList(filter);
+  const list = useGifList(filter, sort);
 
-  // A new filter or search starts from page 0: other galleries' pages are dropped.
+  // A new filter, search or order starts from page 0: other galleries' pages are dropped.
   useEffect(() => {
-    resetOtherGifLists(queryClient, filter);
-  }, [queryClient, filter]);
+    resetOtherGifLists(queryClient, filter, sort);
+  }, [queryClient, filter, sort]);
 
   const gifs = flattenGifs(list.data);
-  const unfiltered = tagName === undefined && username === undefined;
+  const [selecting, setSelecting] = useState(false);
+  const [selected, setSelected] = useState<Set<number>>(() => new Set());
+  const [anchor, setAnchor] = useState<number | null>(null);
+  const onScreen = gifs.map((gif) => gif.id);
+
+  const stopSelecting = () => {
+    setSelecting(false);
+    setSelected(new Set());
+    setAnchor(null);
+  };
+  const searchable = filter.kind === 'all' || filter.kind === 'search';
 
   const onSearch = (term: string) => {
     const trimmed = term.trim();
-    setSearchParams(trimmed ? { q: trimmed } : {});
+    const next = withSort(new URLSearchParams(), sort);
+    if (trimmed) next.set('q', trimmed);
+    setSearchParams(next);
   };
+  const onSort = (next: GifSort) => setSearchParams(withSort(searchParams, next));
 
   return (
     <section className="gallery" aria-labelledby="gallery-title">
@@ -43,8 +64,26 @@ export function GalleryPage() {
         <h1 id="gallery-title" className="page-title gallery__title">
           {galleryTitle(filter)}
         </h1>
-        {unfiltered && <SearchBox key={q ?? ''} initial={q?.trim() ?? ''} onSearch={onSearch} />}
+        <div className="gallery__tools">
+          {searchable && <SearchBox key={q ?? ''} initial={q?.trim() ?? ''} onSearch={onSearch} />}
+          <SortSelect value={sort} onChange={onSort} />
+          {!selecting && gifs.length > 0 && (
+            <button type="button" className="btn btn--secondary" onClick={() => setSelecting(true)}>
+              Select
+            </button>
+          )}
+        </div>
       </div>
+
+      {selecting && (
+        <SelectionBar
+          selected={onScreen.filter((id) => selected.has(id))}
+          onSelectAll={() => setSelected(new Set(onScreen))}
+          onClear={() => setSelected(new Set())}
+          onDone={stopSelecting}
+          onApplied={() => setSelected(new Set())}
+        />
+      )}
 
       {list.isPending ? (
         <p className="state-line" role="status">
@@ -61,8 +100,20 @@ export function GalleryPage() {
       ) : (
         <>
           <div className="gif-grid">
-            {gifs.map((gif) => (
-              <GifCard key={gif.id} gif={gif} />
+            {gifs.map((gif, index) => (
+              <GifCard
+                key={gif.id}
+                gif={gif}
+                {...(selecting && {
+                  selection: {
+                    selected: selected.has(gif.id),
+                    onToggle: (event) => {
+                      setSelected(toggleSelection(selected, onScreen, index, anchor, event.shiftKey));
+                      setAnchor(index);
+                    },
+                  },
+                })}
+              />
             ))}
           </div>
           {list.isFetchNextPageError && (
@@ -85,6 +136,29 @@ export function GalleryPage() {
         </>
       )}
     </section>
+  );
+}
+
+function SortSelect({ value, onChange }: { value: GifSort; onChange: (sort: GifSort) => void }) {
+  const id = useId();
+  return (
+    <div className="sort-select">
+      <label className="sort-select__label" htmlFor={id}>
+        Sort
+      </label>
+      <select
+        id={id}
+        className="sort-select__input"
+        value={value}
+        onChange={(event) => onChange(parseSort(event.target.value))}
+      >
+        {GIF_SORTS.map((sort) => (
+          <option key={sort} value={sort}>
+            {SORT_LABELS[sort]}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
 

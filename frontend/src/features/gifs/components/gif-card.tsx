@@ -1,14 +1,39 @@
+import type { MouseEvent } from 'react';
 import { Link } from 'react-router-dom';
 import type { GifDto } from '@/api/generated/GifDto';
 import { paths } from '@/app/paths';
+import { AddGifToCollection } from '@/components/add-to-collection/add-to-collection-menu';
 import { gifMedia } from '../api/query-keys';
 import { viewsLabel } from '../gallery';
+import { FavouriteStar } from './favourite-star';
 import { ProgressiveImage } from './progressive-image';
 
-/** A gallery card: the whole card opens the GIF (its title link is stretched over it). */
-export function GifCard({ gif }: { gif: GifDto }) {
+/** In the gallery's "Select" mode: whether the card is picked, and what a click on it does. */
+export type CardSelection = { selected: boolean; onToggle: (event: MouseEvent) => void };
+
+/**
+ * A gallery card: the whole card opens the GIF (its title link is stretched over it); in "Select"
+ * mode the whole card toggles its selection instead.
+ */
+export function GifCard({ gif, selection }: { gif: GifDto; selection?: CardSelection }) {
   return (
-    <article className="gif-card" data-testid="gif-card">
+    <article
+      className={selection?.selected ? 'gif-card gif-card--selected' : 'gif-card'}
+      data-testid="gif-card"
+    >
+      {selection && (
+        <button
+          type="button"
+          className="gif-card__select"
+          aria-pressed={selection.selected}
+          aria-label={`Select ${gif.title}`}
+          onClick={selection.onToggle}
+        >
+          <span className="gif-card__check" aria-hidden="true">
+            {selection.selected ? '✓' : ''}
+          </span>
+        </button>
+      )}
       <div className="gif-card__media">
         <ProgressiveImage
           className="gif-card__image"
@@ -18,6 +43,9 @@ export function GifCard({ gif }: { gif: GifDto }) {
           loading="lazy"
           decoding="async"
         />
+      </div>
+      <div className="gif-card__star">
+        <FavouriteStar gif={gif} />
       </div>
       <div className="gif-card__body">
         <h2 className="gif-card__title">
@@ -42,6 +70,7 @@ export function GifCard({ gif }: { gif: GifDto }) {
           <span aria-hidden="true">·</span>
           <span>{gif.uploadedBy}</span>
         </p>
+        {!selection && <AddGifToCollection gifId={gif.id} className="gif-card__collect" />}
       </div>
     </article>
   );

@@ -181,6 +181,31 @@ describe('GIF detail', () => {
     expect(toasts.getState().toasts[0]?.message).toBe('Failed to delete gif');
   });
 
+  it('stars at once with the count, and rolls back with an error toast when the call fails', async () => {
+    login(tokenFor('alice', 3600), 'alice');
+    serveGif();
+    const { toasts } = renderDetail();
+    await screen.findByRole('heading', { level: 1, name: 'Dancing cat' });
+    expect(screen.getByTestId('favourite-count')).toHaveTextContent('0 favourites');
+
+    let answer: (response: Response) => void = () => {};
+    fetchMock.mockImplementationOnce(() => new Promise<Response>((resolve) => (answer = resolve)));
+    fireEvent.click(screen.getByRole('button', { name: 'Add to favourites' }));
+    const star = await screen.findByRole('button', { name: 'Remove from favourites' });
+    expect(star).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByTestId('favourite-count')).toHaveTextContent('1 favourite');
+    answer(jsonResponse({ favourite: true, favouriteCount: 4 }));
+    await waitFor(() => expect(screen.getByTestId('favourite-count')).toHaveTextContent('4 favourites'));
+    expect(calls()).toContain('PUT /api/gifs/5/favourite');
+
+    fetchMock.mockResolvedValueOnce(jsonResponse({ error: 'Database down', code: 'unavailable' }, 503));
+    fireEvent.click(screen.getByRole('button', { name: 'Remove from favourites' }));
+    await waitFor(() => expect(toasts.getState().toasts.at(-1)).toMatchObject({ type: 'error' }));
+    expect(screen.getByRole('button', { name: 'Remove from favourites' })).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByTestId('favourite-count')).toHaveTextContent('4 favourites');
+    expect(calls()).toContain('DELETE /api/gifs/5/favourite');
+  });
+
   it('edits: "Edit GIF" form, title required, tags added, Update GIF saves and returns', async () => {
     login(tokenFor('alice', 3600), 'alice');
     serveGif();

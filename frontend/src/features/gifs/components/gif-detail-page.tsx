@@ -3,20 +3,22 @@ import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { GifDto } from '@/api/generated/GifDto';
 import { paths } from '@/app/paths';
+import { AddGifToCollection } from '@/components/add-to-collection/add-to-collection-menu';
 import { useToast } from '@/components/toast/toast-provider';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { displayHeight, formatDateTime, formatDimensions, formatKB } from '@/lib/format';
 import { useIsAdmin, useUsername } from '@/lib/session';
 import { useDeleteGif } from '../api/delete-gif';
 import { useGif } from '../api/get-gif';
-import { gifMedia, shareUrl } from '../api/query-keys';
-import { viewsLabel } from '../gallery';
+import { gifMedia } from '../api/query-keys';
+import { favouritesLabel, viewsLabel } from '../gallery';
 import { forgetGif } from '../gif-list-cache';
 import { gifPermissions } from '../permissions';
 import { EditGifForm } from './edit-gif-form';
+import { FavouriteStar } from './favourite-star';
 import { ProgressiveImage } from './progressive-image';
 import { RenditionModal, type Rendition } from './rendition-modal';
-import { ShareLink } from './share-link';
+import { EmbedCodes } from './embed-codes';
 import './gifs.css';
 
 export const MSG_DELETE_CONFIRM = 'Are you sure you want to delete this GIF?';
@@ -178,6 +180,10 @@ function GifDetail({ gif }: { gif: GifDto }) {
                 ))}
               </ul>
             )}
+            <div className="gif-detail__favourite">
+              <FavouriteStar gif={gif} />
+              <span data-testid="favourite-count">{favouritesLabel(gif.favouriteCount)}</span>
+            </div>
             <p className="gif-detail__stats">
               <span>{viewsLabel(gif.viewCount)}</span>
               <span aria-hidden="true">·</span>
@@ -220,7 +226,7 @@ function GifDetail({ gif }: { gif: GifDto }) {
           </section>
 
           <section className="panel gif-detail__share">
-            <ShareLink url={shareUrl(gif.shareId)} />
+            <EmbedCodes gif={gif} />
           </section>
         </aside>
       </div>
@@ -230,6 +236,7 @@ function GifDetail({ gif }: { gif: GifDto }) {
           Back to Gallery
         </Link>
         <div className="gif-detail__actions">
+          <AddGifToCollection gifId={gif.id} />
           {canEdit && (
             <button type="button" className="btn btn--primary" onClick={() => setEditing(true)}>
               Edit

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 
 export const COPIED_MS = 2000;
 
-async function copyText(text: string, input: HTMLInputElement | null): Promise<boolean> {
+async function copyText(text: string, input: HTMLInputElement | HTMLTextAreaElement | null): Promise<boolean> {
   try {
     if (navigator.clipboard?.writeText) {
       await navigator.clipboard.writeText(text);
@@ -21,10 +21,20 @@ async function copyText(text: string, input: HTMLInputElement | null): Promise<b
   }
 }
 
-/** "Share this GIF": the public link, read-only, with a Copy button that says "Copied!" for 2 s. */
-export function ShareLink({ url }: { url: string }) {
+type CopyFieldProps = {
+  label: string;
+  value: string;
+  /** The button's accessible name when "Copy" alone would be ambiguous. */
+  copyLabel?: string;
+  /** Told after a successful copy (a toast). */
+  onCopied?: () => void;
+  multiline?: boolean;
+};
+
+/** A read-only value with a Copy button that says "Copied!" for 2 s. */
+export function CopyField({ label, value, copyLabel, onCopied, multiline = false }: CopyFieldProps) {
   const id = useId();
-  const inputRef = useRef<HTMLInputElement>(null);
+  const inputRef = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const [copied, setCopied] = useState(false);
 
@@ -36,9 +46,10 @@ export function ShareLink({ url }: { url: string }) {
   );
 
   const onCopy = async () => {
-    const ok = await copyText(url, inputRef.current);
+    const ok = await copyText(value, inputRef.current);
     if (!ok) return;
     setCopied(true);
+    onCopied?.();
     if (timer.current) clearTimeout(timer.current);
     timer.current = setTimeout(() => setCopied(false), COPIED_MS);
   };
@@ -46,19 +57,36 @@ export function ShareLink({ url }: { url: string }) {
   return (
     <div className="share-link">
       <label className="detail-section__title" htmlFor={id}>
-        Share this GIF
+        {label}
       </label>
       <div className="share-link__row">
-        <input
-          ref={inputRef}
-          id={id}
-          className="field__input share-link__input"
-          type="text"
-          readOnly
-          value={url}
-          onFocus={(event) => event.currentTarget.select()}
-        />
-        <button type="button" className="btn btn--primary" onClick={() => void onCopy()}>
+        {multiline ? (
+          <textarea
+            ref={inputRef}
+            id={id}
+            className="field__input share-link__input share-link__code"
+            readOnly
+            rows={2}
+            value={value}
+            onFocus={(event) => event.currentTarget.select()}
+          />
+        ) : (
+          <input
+            ref={inputRef}
+            id={id}
+            className="field__input share-link__input"
+            type="text"
+            readOnly
+            value={value}
+            onFocus={(event) => event.currentTarget.select()}
+          />
+        )}
+        <button
+          type="button"
+          className="btn btn--primary"
+          onClick={() => void onCopy()}
+          aria-label={copyLabel && !copied ? copyLabel : undefined}
+        >
           {copied ? 'Copied!' : 'Copy'}
         </button>
       </div>
@@ -67,4 +95,9 @@ export function ShareLink({ url }: { url: string }) {
       </span>
     </div>
   );
+}
+
+/** "Share this GIF": the public link, read-only, with a Copy button that says "Copied!" for 2 s. */
+export function ShareLink({ url, onCopied }: { url: string; onCopied?: () => void }) {
+  return <CopyField label="Share this GIF" value={url} onCopied={onCopied} />;
 }

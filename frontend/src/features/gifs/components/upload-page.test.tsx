@@ -106,13 +106,12 @@ describe('upload page', () => {
     expect(screen.getByRole('progressbar', { name: 'Upload progress' })).toHaveAttribute('aria-valuenow', '40');
     act(() => xhr.progress(100, 100));
     expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
-    act(() => xhr.respond(201, makeGif(9)));
+    act(() => xhr.respond(201, { ...makeGif(9), likelyDuplicates: [{ id: 3, title: 'Old cat' }] }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/gifs'));
-    expect(toasts.getState().toasts.at(-1)).toMatchObject({
-      type: 'success',
-      message: 'GIF uploaded successfully!',
-      duration: 4000,
-    });
+    expect(toasts.getState().toasts.slice(-2)).toMatchObject([
+      { type: 'success', message: 'GIF uploaded successfully!', duration: 4000 },
+      { type: 'info', message: 'Stored. It looks like "Old cat", already in the library.' },
+    ]);
   });
 
   it.each([

@@ -1,9 +1,10 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent, type DragEvent, type FormEvent } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '@/app/paths';
 import { FormMessage } from '@/components/form/form-message';
 import { TextField } from '@/components/form/text-field';
 import { useToast } from '@/components/toast/toast-provider';
+import { ApiError } from '@/lib/api-client';
 import { toMB } from '@/lib/format';
 import { usePublicConfig } from '@/lib/public-config';
 import { useUploadGif } from '../api/upload-gif';
@@ -12,7 +13,9 @@ import {
   DEFAULT_MAX_UPLOAD_BYTES,
   DESCRIPTION_MAX,
   FILE_SELECTED_TOAST_MS,
+  MSG_DUPLICATE,
   MSG_UPLOADED,
+  likelyDuplicatesMessage,
   MSG_UPLOAD_FAILED_TITLE,
   TITLE_MAX,
   UPLOAD_SUCCESS_TOAST_MS,
@@ -21,6 +24,8 @@ import {
   uploadErrorMessage,
   uploadProblem,
 } from '../upload-rules';
+import { BatchUpload } from './batch-upload';
+import { FromLinkForm } from './from-link-form';
 import { TagEditor } from './tag-editor';
 import './gifs.css';
 
@@ -41,8 +46,52 @@ function usePreviewUrl(file: File | null): string | null {
   return url;
 }
 
-/** /upload — drag and drop or pick an image, give it a title, description and tags, and send it. */
+/**
+ * /upload — drag and drop or pick an image, give it a title, description and tags, and send it.
+ * Several files at once become a batch (a row each); "From a link" lets the server fetch one.
+ */
 export function UploadPage() {
+  const config = usePublicConfig();
+  const maxBytes = config.data?.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
+  const [mode, setMode] = useState<'files' | 'link'>('files');
+  const [batch, setBatch] = useState<File[] | null>(null);
+
+  return (
+    <section className="upload" aria-labelledby="upload-title">
+      <h1 id="upload-title" className="page-title">
+        Upload a GIF
+      </h1>
+      <div className="upload__modes" role="group" aria-label="Where the GIF comes from">
+        <button
+          type="button"
+          className={`btn ${mode === 'files' ? 'btn--primary' : 'btn--secondary'}`}
+          aria-pressed={mode === 'files'}
+          onClick={() => setMode('files')}
+        >
+          From your files
+        </button>
+        <button
+          type="button"
+          className={`btn ${mode === 'link' ? 'btn--primary' : 'btn--secondary'}`}
+          aria-pressed={mode === 'link'}
+          onClick={() => setMode('link')}
+        >
+          From a link
+        </button>
+      </div>
+      {mode === 'link' ? (
+        <FromLinkForm />
+      ) : batch ? (
+        <BatchUpload initialFiles={batch} maxBytes={maxBytes} onClear={() => setBatch(null)} />
+      ) : (
+        <SingleUpload onMany={setBatch} />
+      )}
+    </section>
+  );
+}
+
+/** One file: the spec's form, texts and validation. Choosing several files hands them to `onMany`. */
+function SingleUpload({ onMany }: { onMany: (files: File[]) => void }) {
   const inputId = useId();
   const descriptionId = useId();
   const navigate = useNavigate();
@@ -58,12 +107,19 @@ export function UploadPage() {
   const [dragging, setDragging] = useState(false);
   const [progress, setProgress] = useState(0);
   const [formError, setFormError] = useState<string | null>(null);
+  /** The GIF of the library the last upload was byte for byte. */
+  const [duplicateOf, setDuplicateOf] = useState<number | null>(null);
   const abort = useRef<AbortController | null>(null);
   const preview = usePreviewUrl(file);
 
   useEffect(() => () => abort.current?.abort(), []);
 
-  const choose = (chosen: File | undefined) => {
+  const choose = (files: FileList | null | undefined) => {
+    if (files && files.length > 1) {
+      onMany(Array.from(files));
+      return;
+    }
+    const chosen = files?.[0];
     if (!chosen) return;
     const problem = checkFile(chosen, maxBytes);
     if (problem) {
@@ -72,11 +128,12 @@ export function UploadPage() {
     }
     setFile(chosen);
     setFormError(null);
+    setDuplicateOf(null);
     toast.info(fileSelectedMessage(chosen.name, chosen.size), { duration: FILE_SELECTED_TOAST_MS });
   };
 
   const onInputChange = (event: ChangeEvent<HTMLInputElement>) => {
-    choose(event.target.files?.[0]);
+    choose(event.target.files);
     event.target.value = '';
   };
 
@@ -89,7 +146,7 @@ export function UploadPage() {
   const onDrop = (event: DragEvent<HTMLDivElement>) => {
     event.preventDefault();
     setDragging(false);
-    if (!upload.isPending) choose(event.dataTransfer.files[0]);
+    if (!upload.isPending) choose(event.dataTransfer.files);
   };
 
   const onSubmit = (event: FormEvent) => {
@@ -97,6 +154,7 @@ export function UploadPage() {
     if (upload.isPending) return;
     const problem = uploadProblem(file, title);
     setFormError(problem);
+    setDuplicateOf(null);
     if (problem || !file) return;
     const controller = new AbortController();
     abort.current = controller;
@@ -109,12 +167,19 @@ export function UploadPage() {
         signal: controller.signal,
       },
       {
-        onSuccess: () => {
+        onSuccess: (uploaded) => {
           toast.success(MSG_UPLOADED, { duration: UPLOAD_SUCCESS_TOAST_MS });
+          const alike = likelyDuplicatesMessage(uploaded.likelyDuplicates);
+          if (alike) toast.info(alike, { title: 'Possible duplicate' });
           navigate(paths.gifs);
         },
         onError: (error) => {
           if (isAbort(error)) return;
+          if (error instanceof ApiError && error.code === 'duplicate' && error.existingId !== null) {
+            setDuplicateOf(error.existingId);
+            toast.error(`${MSG_DUPLICATE} (GIF #${error.existingId}).`, { title: MSG_UPLOAD_FAILED_TITLE });
+            return;
+          }
           toast.error(uploadErrorMessage(error), { title: MSG_UPLOAD_FAILED_TITLE });
         },
       },
@@ -125,11 +190,7 @@ export function UploadPage() {
   const percent = Math.round(progress * 100);
 
   return (
-    <section className="upload" aria-labelledby="upload-title">
-      <h1 id="upload-title" className="page-title">
-        Upload a GIF
-      </h1>
-      <form className="upload__layout" onSubmit={onSubmit} noValidate>
+    <form className="upload__layout" onSubmit={onSubmit} noValidate>
         <div
           className={[
             'panel',
@@ -164,6 +225,7 @@ export function UploadPage() {
           <input
             id={inputId}
             type="file"
+            multiple
             accept={ACCEPT_ATTRIBUTE}
             className="visually-hidden dropzone__input"
             onChange={onInputChange}
@@ -173,6 +235,7 @@ export function UploadPage() {
             {file ? 'Choose another file' : 'Choose a file'}
           </label>
           <p className="dropzone__hint">Maximum file size: 10MB</p>
+          <p className="dropzone__hint">Choose or drop several files to upload them together.</p>
         </div>
 
         <div className="panel form upload__form">
@@ -226,6 +289,11 @@ export function UploadPage() {
             </div>
           )}
           {formError && <FormMessage kind="error">{formError}</FormMessage>}
+          {duplicateOf !== null && (
+            <FormMessage kind="error">
+              {MSG_DUPLICATE}: <Link to={paths.gif(duplicateOf)}>open it</Link>.
+            </FormMessage>
+          )}
 
           <div className="form__actions">
             <button
@@ -238,7 +306,6 @@ export function UploadPage() {
           </div>
           {!upload.isPending && missing && !formError && <p className="field__help">{missing}</p>}
         </div>
-      </form>
-    </section>
+    </form>
   );
 }

@@ -25,6 +25,18 @@ export function SettingsPage() {
           <ProfileSection profile={profile.data} />
           <PasswordSection />
           <ConnectedSignInSection googleClientId={config.data?.googleClientId ?? null} />
+          <section className="settings-card" aria-labelledby="download-heading">
+            <h2 id="download-heading" className="settings-card__title">
+              Download my GIFs
+            </h2>
+            <p>
+              Every GIF you uploaded, as you uploaded it, with a manifest.json of titles, descriptions,
+              tags and dates, in one ZIP file.
+            </p>
+            <a className="btn" href="/api/settings/export.zip" download>
+              Download my GIFs
+            </a>
+          </section>
         </div>
       )}
     </div>

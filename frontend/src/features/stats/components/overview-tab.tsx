@@ -14,13 +14,14 @@ type OverviewTabProps = {
   onSelectTag: (tag: string) => void;
 };
 
-/** The Overview tab (spec §2): stat cards and three bar charts. */
+/** The Overview tab (spec §2): stat cards and four bar charts. */
 export function OverviewTab({ stats, onSelectTag }: OverviewTabProps) {
   const colors = useChartColors();
   const animate = useChartAnimation();
   const tags = useMemo(() => pairsToSeries(stats.mostUsedTags), [stats.mostUsedTags]);
   const users = useMemo(() => pairsToSeries(stats.topUsers), [stats.topUsers]);
   const viewed = useMemo(() => mostViewedSeries(stats.mostViewedGifs), [stats.mostViewedGifs]);
+  const favourited = useMemo(() => mostViewedSeries(stats.mostFavouritedGifs), [stats.mostFavouritedGifs]);
 
   return (
     <>
@@ -75,6 +76,14 @@ export function OverviewTab({ stats, onSelectTag }: OverviewTabProps) {
             options={barOptions({ colors, series: viewed, animate })}
             role="img"
             aria-label={chartSummary('Most Viewed GIFs', viewed.keys, viewed.values)}
+          />
+        </ChartPanel>
+        <ChartPanel title="Most Favourited GIFs" hasData={favourited.values.length > 0}>
+          <Bar
+            data={barData(favourited, 'Favourites', paletteColor(3))}
+            options={barOptions({ colors, series: favourited, animate })}
+            role="img"
+            aria-label={chartSummary('Most Favourited GIFs', favourited.keys, favourited.values)}
           />
         </ChartPanel>
       </div>

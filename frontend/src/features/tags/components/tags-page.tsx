@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { paths } from '@/app/paths';
 import type { TagDto } from '@/api/generated/TagDto';
 import { useToast } from '@/components/toast/toast-provider';
@@ -8,6 +8,7 @@ import { useIsAdmin } from '@/lib/session';
 import { useTags } from '@/lib/tags/get-tags';
 import { useDeleteEmptyTags } from '../api/delete-empty-tags';
 import { sortTags } from '../tag-order';
+import { TAGS_MODE_LABELS, tagsMode, type TagsMode } from '../tags-mode';
 import { CreateTagForm } from './create-tag-form';
 import { CloudIcon, TrashIcon } from './icons';
 import { TagRow } from './tag-row';
@@ -17,12 +18,15 @@ export const DELETE_EMPTY_CONFIRM = 'Are you sure you want to delete all tags wi
 export const emptyTagsDeletedMessage = (n: number) =>
   n === 0 ? 'There were no empty tags to delete' : `Deleted ${n} empty ${n === 1 ? 'tag' : 'tags'}`;
 
-/** /tags: browse every tag ("Browse by Tags"); admins manage them ("Manage Tags", spec §2). */
+/** /tags: browse every tag ("Browse by Tags"); admins switch to managing them ("Manage Tags", spec §2). */
 export function TagsPage() {
   const isAdmin = useIsAdmin();
   const tags = useTags();
   const sorted = useMemo(() => sortTags(tags.data ?? []), [tags.data]);
-  const title = isAdmin ? 'Manage Tags' : 'Browse by Tags';
+  const [searchParams, setSearchParams] = useSearchParams();
+  const mode = tagsMode(isAdmin, searchParams.get('mode'));
+  const managing = mode === 'manage';
+  const title = TAGS_MODE_LABELS[mode];
 
   return (
     <section className="tags-page" aria-labelledby="tags-title">
@@ -30,6 +34,7 @@ export function TagsPage() {
         <h1 id="tags-title" className="page-title tags-page__title">
           {title}
         </h1>
+        {isAdmin && <ModeSwitch mode={mode} onChange={(next) => setSearchParams({ mode: next })} />}
         <Link to={paths.tagCloud} className="btn btn--secondary btn--small">
           <CloudIcon />
           Tag Cloud
@@ -44,7 +49,7 @@ export function TagsPage() {
             All tags
             {tags.isSuccess && <span className="tags-panel__total"> {sorted.length}</span>}
           </h2>
-          {isAdmin && <DeleteEmptyTagsButton />}
+          {managing && <DeleteEmptyTagsButton />}
         </div>
         {tags.isPending ? (
           <p className="state-line" role="status">
@@ -58,7 +63,7 @@ export function TagsPage() {
           <p className="state-line" role="status">
             No tags found.
           </p>
-        ) : isAdmin ? (
+        ) : managing ? (
           <ul className="tag-rows" aria-label="Tags">
             {sorted.map((tag) => (
               <TagRow key={tag.id} tag={tag} />
@@ -69,6 +74,25 @@ export function TagsPage() {
         )}
       </section>
     </section>
+  );
+}
+
+/** The admin's switch between browsing and managing: two toggle buttons, the current one pressed. */
+function ModeSwitch({ mode, onChange }: { mode: TagsMode; onChange: (mode: TagsMode) => void }) {
+  return (
+    <div className="mode-switch" role="group" aria-label="Tags page mode">
+      {(['browse', 'manage'] as const).map((option) => (
+        <button
+          key={option}
+          type="button"
+          className={option === mode ? 'mode-switch__option mode-switch__option--on' : 'mode-switch__option'}
+          aria-pressed={option === mode}
+          onClick={() => onChange(option)}
+        >
+          {TAGS_MODE_LABELS[option]}
+        </button>
+      ))}
+    </div>
   );
 }
 

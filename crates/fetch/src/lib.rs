@@ -1,0 +1,194 @@
+#![doc = include_str!("../README.md")]
+
+pub mod address;
+mod og;
+
+use std::net::{IpAddr, SocketAddr};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use gifshelf_domain::ports::{FetchError, UrlFetcher};
+use reqwest::header::{HeaderValue, ACCEPT, CONTENT_TYPE, LOCATION};
+use reqwest::{Client, StatusCode, Url};
+
+pub use address::{is_public, parse_list, Cidr};
+
+/// Redirects followed per link (each one checked again).
+pub const MAX_REDIRECTS: usize = 3;
+
+/// How the fetcher behaves.
+#[derive(Debug, Clone)]
+pub struct FetchOptions {
+    /// Ranges allowed despite the address rules (tests, intranets).
+    pub allow: Vec<Cidr>,
+    /// The time limit of connecting, of each read, and of the whole fetch (redirects and the
+    /// `og:image` hop included, as four times this).
+    pub timeout: Duration,
+}
+
+/// Fetches images named by links, never from private addresses; see the crate's README.
+#[derive(Debug, Clone)]
+pub struct LinkFetcher {
+    options: FetchOptions,
+}
+
+/// One answer, read whole under the cap.
+struct Body {
+    url: Url,
+    content_type: String,
+    bytes: Vec<u8>,
+}
+
+impl LinkFetcher {
+    pub fn new(options: FetchOptions) -> Self {
+        Self { options }
+    }
+
+    /// Checks a link: scheme, credentials, and every address its host resolves to. Returns the
+    /// address to connect to.
+    async fn check(&self, url: &Url) -> Result<SocketAddr, FetchError> {
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(FetchError::Refused("Only http and https links can be fetched.".into()));
+        }
+        if !url.username().is_empty() || url.password().is_some() {
+            return Err(FetchError::Refused("Links with a user name or password are not fetched.".into()));
+        }
+        let port = url.port_or_known_default().unwrap_or(80);
+        let addresses: Vec<IpAddr> = match url.host() {
+            Some(url::Host::Ipv4(ip)) => vec![IpAddr::V4(ip)],
+            Some(url::Host::Ipv6(ip)) => vec![IpAddr::V6(ip)],
+            Some(url::Host::Domain(name)) => {
+                let lookup = tokio::net::lookup_host((name, port));
+                match tokio::time::timeout(self.options.timeout, lookup).await {
+                    Ok(Ok(found)) => found.map(|a| a.ip()).collect(),
+                    Ok(Err(_)) | Err(_) => {
+                        return Err(FetchError::Failed(format!("The host {name} could not be found.")))
+                    }
+                }
+            }
+            None => return Err(FetchError::Refused("The link has no host.".into())),
+        };
+        let first = *addresses.first().ok_or_else(|| FetchError::Failed("The host has no address.".into()))?;
+        if let Some(private) = addresses.iter().find(|ip| !self.allowed(**ip)) {
+            tracing::info!(%url, %private, "link to a non-public address refused");
+            return Err(FetchError::Refused(
+                "The link leads to a private or reserved address, which the server does not fetch.".into(),
+            ));
+        }
+        Ok(SocketAddr::new(first, port))
+    }
+
+    fn allowed(&self, ip: IpAddr) -> bool {
+        is_public(ip) || self.options.allow.iter().any(|range| range.contains(ip))
+    }
+
+    /// A client that connects to `to` whatever the host name (no second lookup), with no
+    /// redirects, proxies or cookies.
+    fn client(&self, url: &Url, to: SocketAddr) -> Result<Client, FetchError> {
+        let mut builder = Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .no_proxy()
+            .connect_timeout(self.options.timeout)
+            .read_timeout(self.options.timeout)
+            .user_agent(concat!("gifshelf/", env!("CARGO_PKG_VERSION"), " (link import)"));
+        if let Some(name) = url.domain() {
+            builder = builder.resolve(name, to);
+        }
+        builder.build().map_err(|e| FetchError::Failed(format!("The link could not be fetched: {e}")))
+    }
+
+    /// Follows a link and at most `MAX_REDIRECTS` redirects, each checked, and reads the final
+    /// answer under the cap.
+    async fn get(&self, link: &str, max_bytes: u64) -> Result<Body, FetchError> {
+        let mut url = Url::parse(link).map_err(|_| FetchError::Refused("That is not a valid link.".into()))?;
+        let mut redirects = 0;
+        loop {
+            let to = self.check(&url).await?;
+            let response = self
+                .client(&url, to)?
+                .get(url.clone())
+                .header(ACCEPT, HeaderValue::from_static("image/*, text/html;q=0.8, */*;q=0.5"))
+                .send()
+                .await
+                .map_err(request_error)?;
+            let status = response.status();
+            if status.is_redirection() {
+                let location = response.headers().get(LOCATION).and_then(|v| v.to_str().ok());
+                let next = location
+                    .and_then(|l| url.join(l).ok())
+                    .ok_or_else(|| FetchError::Failed("The link redirects nowhere.".into()))?;
+                redirects += 1;
+                if redirects > MAX_REDIRECTS {
+                    return Err(FetchError::Failed(format!("The link redirects more than {MAX_REDIRECTS} times.")));
+                }
+                url = next;
+                continue;
+            }
+            if status != StatusCode::OK {
+                return Err(FetchError::Failed(format!("The link answered {status}.")));
+            }
+            let too_large = || {
+                FetchError::TooLarge(format!(
+                    "The image is larger than the upload limit of {} MB.",
+                    max_bytes / (1024 * 1024)
+                ))
+            };
+            if response.content_length().is_some_and(|len| len > max_bytes) {
+                return Err(too_large());
+            }
+            let content_type = response
+                .headers()
+                .get(CONTENT_TYPE)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            let mut response = response;
+            let mut bytes = Vec::new();
+            while let Some(chunk) = response.chunk().await.map_err(request_error)? {
+                if (bytes.len() + chunk.len()) as u64 > max_bytes {
+                    return Err(too_large());
+                }
+                bytes.extend_from_slice(&chunk);
+            }
+            return Ok(Body { url, content_type, bytes });
+        }
+    }
+
+    async fn fetch(&self, link: &str, max_bytes: u64) -> Result<Vec<u8>, FetchError> {
+        let body = self.get(link, max_bytes).await?;
+        if !body.content_type.starts_with("text/html") && !body.content_type.starts_with("application/xhtml") {
+            return Ok(body.bytes);
+        }
+        let page = String::from_utf8_lossy(&body.bytes);
+        let image = og::image(&page)
+            .and_then(|found| body.url.join(&found).ok())
+            .ok_or_else(|| FetchError::NoImage("The page does not name an image (og:image).".into()))?;
+        tracing::info!(page = %body.url, image = %image, "following the page's og:image");
+        let image = self.get(image.as_str(), max_bytes).await?;
+        if image.content_type.starts_with("text/html") {
+            return Err(FetchError::NoImage("The page's og:image is not an image.".into()));
+        }
+        Ok(image.bytes)
+    }
+}
+
+fn request_error(err: reqwest::Error) -> FetchError {
+    if err.is_timeout() {
+        FetchError::Failed("The link took too long to answer.".into())
+    } else if err.is_connect() {
+        FetchError::Failed("The link's server could not be reached.".into())
+    } else {
+        FetchError::Failed("The link could not be fetched.".into())
+    }
+}
+
+#[async_trait]
+impl UrlFetcher for LinkFetcher {
+    async fn fetch_image(&self, url: &str, max_bytes: u64) -> Result<Vec<u8>, FetchError> {
+        let whole = self.options.timeout * 4;
+        match tokio::time::timeout(whole, self.fetch(url, max_bytes)).await {
+            Ok(result) => result,
+            Err(_) => Err(FetchError::Failed("The link took too long to answer.".into())),
+        }
+    }
+}

@@ -1,0 +1,2 @@
+DROP TABLE collection_gifs;
+DROP TABLE collections;

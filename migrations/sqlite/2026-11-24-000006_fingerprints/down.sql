@@ -1,0 +1,11 @@
+DROP INDEX gifs_phash_b3_idx;
+DROP INDEX gifs_phash_b2_idx;
+DROP INDEX gifs_phash_b1_idx;
+DROP INDEX gifs_phash_b0_idx;
+DROP INDEX gifs_sha256_uq;
+ALTER TABLE gifs DROP COLUMN phash_b3;
+ALTER TABLE gifs DROP COLUMN phash_b2;
+ALTER TABLE gifs DROP COLUMN phash_b1;
+ALTER TABLE gifs DROP COLUMN phash_b0;
+ALTER TABLE gifs DROP COLUMN phash;
+ALTER TABLE gifs DROP COLUMN sha256;
