@@ -5,6 +5,8 @@
 //! Re-running imports nothing twice: a file whose stored original is in the library (its SHA-256)
 //! is skipped and counted.
 
+use std::collections::HashSet;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -154,9 +156,11 @@ pub async fn import_folder(
     let files = files_below(&options.dir).map_err(|e| format!("cannot read {}: {e}", options.dir.display()))?;
     let mut summary = ImportSummary::default();
     let mut reporter = Reporter::new(files.len());
+    // A dry run stores nothing, so the library cannot tell it of copies within the folder itself.
+    let mut seen = HashSet::new();
     for path in files {
         let shown = path.strip_prefix(&options.dir).unwrap_or(&path).to_path_buf();
-        let outcome = match import_one(&gifs, owner, options, &path).await {
+        let outcome = match import_one(&gifs, owner, options, &path, &mut seen).await {
             Ok(Outcome::Imported { look_alikes }) => {
                 summary.imported += 1;
                 if look_alikes.is_empty() {
@@ -201,7 +205,13 @@ enum Outcome {
     Refused(String),
 }
 
-async fn import_one(gifs: &GifService, owner: &Actor, options: &ImportOptions, path: &Path) -> Result<Outcome, String> {
+async fn import_one(
+    gifs: &GifService,
+    owner: &Actor,
+    options: &ImportOptions,
+    path: &Path,
+    seen: &mut HashSet<(usize, u64)>,
+) -> Result<Outcome, String> {
     if !is_image(path).map_err(|e| e.to_string())? {
         return Ok(Outcome::NotAnImage);
     }
@@ -214,8 +224,12 @@ async fn import_one(gifs: &GifService, owner: &Actor, options: &ImportOptions, p
     }
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
     if options.dry_run {
+        let mut hasher = DefaultHasher::new();
+        bytes.hash(&mut hasher);
+        let key = (bytes.len(), hasher.finish());
         return match gifs.check(bytes).await {
-            Ok(None) => Ok(Outcome::WouldImport),
+            Ok(None) if seen.insert(key) => Ok(Outcome::WouldImport),
+            Ok(None) => Ok(Outcome::Duplicate),
             Ok(Some(_)) => Ok(Outcome::Duplicate),
             Err(err) => refusal(err),
         };
