@@ -15,4 +15,5 @@ export const paths = {
   upload: '/upload',
   settings: '/settings',
   statistics: '/statistics',
+  duplicates: '/admin/duplicates',
 } as const;

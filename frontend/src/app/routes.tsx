@@ -4,6 +4,7 @@ import { RegisterPage } from '@/features/auth/components/register-page';
 import { CollectionPage } from '@/features/collections/components/collection-page';
 import { CollectionsPage } from '@/features/collections/components/collections-page';
 import { GalleryPage } from '@/features/gifs/components/gallery-page';
+import { DuplicatesPage } from '@/features/gifs/components/duplicates-page';
 import { GifDetailPage } from '@/features/gifs/components/gif-detail-page';
 import { UploadPage } from '@/features/gifs/components/upload-page';
 import { SettingsPage } from '@/features/settings/components/settings-page';
@@ -45,9 +46,12 @@ export const routes: RouteObject[] = [
         ],
       },
       {
-        // Admin-only screens: the statistics dashboard (a lazily loaded chunk).
+        // Admin-only screens: the statistics dashboard (a lazily loaded chunk) and near duplicates.
         element: <RequireAdmin />,
-        children: [{ path: paths.statistics, element: <StatisticsRoute /> }],
+        children: [
+          { path: paths.statistics, element: <StatisticsRoute /> },
+          { path: paths.duplicates, element: <DuplicatesPage /> },
+        ],
       },
       { path: '*', element: <Navigate to={paths.home} replace /> },
     ],

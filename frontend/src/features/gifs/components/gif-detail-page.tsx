@@ -19,6 +19,7 @@ import { FavouriteStar } from './favourite-star';
 import { ProgressiveImage } from './progressive-image';
 import { RenditionModal, type Rendition } from './rendition-modal';
 import { EmbedCodes } from './embed-codes';
+import { LooksLike } from './looks-like';
 import './gifs.css';
 
 export const MSG_DELETE_CONFIRM = 'Are you sure you want to delete this GIF?';
@@ -228,6 +229,8 @@ function GifDetail({ gif }: { gif: GifDto }) {
           <section className="panel gif-detail__share">
             <EmbedCodes gif={gif} />
           </section>
+
+          <LooksLike id={gif.id} />
         </aside>
       </div>
 

@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { paths } from '@/app/paths';
 import { errorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import { useDetailedStats } from '../api/get-detailed-stats';
@@ -60,6 +62,9 @@ export function StatisticsPage() {
         </div>
         <div className="stats-header__aside">
           {overview.data ? <p className="stats-header__summary">{statsSummary(overview.data)}</p> : null}
+          <Link to={paths.duplicates} className="btn btn--secondary">
+            Review near duplicates
+          </Link>
           <button type="button" className="btn btn--primary" disabled={refreshing} onClick={refresh}>
             {refreshing ? 'Refreshing...' : 'Refresh Data'}
           </button>
