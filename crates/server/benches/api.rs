@@ -1,5 +1,6 @@
 //! `cargo xtask bench api`: p50/p95 of the gallery, a tag page, searches, details, the statistics,
-//! favourites, random picks and every sort (first page and page 400) over real HTTP, with 100,000 GIFs and 2,000 users seeded, on SQLite and (when
+//! favourites, a collection of 5,000 GIFs, random picks and every sort (first page and page 400)
+//! over real HTTP, with 100,000 GIFs and 2,000 users seeded, on SQLite and (when
 //! `GIFSHELF_TEST_POSTGRES_URL` is set) PostgreSQL. It measures; it never fails on a figure.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -75,7 +76,28 @@ async fn run(name: &str, test_db: TestDb) {
         client.put(path).bearer_auth(&token).send().await.unwrap();
     }
 
+    // A team collection of 5,000 GIFs, filled by bulk adds of 500.
+    let collection: serde_json::Value = client
+        .post(format!("{base}/api/collections"))
+        .bearer_auth(&token)
+        .json(&serde_json::json!({"name": "Benchmark", "description": "", "visibility": "team"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let collection_id = collection["id"].as_i64().unwrap();
+    for chunk in 0..10_i64 {
+        let ids: Vec<i64> = (0..500).map(|i| 1 + (chunk * 500 + i) * 19).collect();
+        let bulk = serde_json::json!({"ids": ids, "collectionId": collection_id});
+        let answer = client.post(format!("{base}/api/gifs/bulk")).bearer_auth(&token).json(&bulk).send().await.unwrap();
+        assert!(answer.status().is_success(), "bulk add: {}", answer.status());
+    }
+
     let mut cases: Vec<(&str, Vec<String>, usize)> = vec![
+        ("collection, first page", vec![format!("/api/collections/{collection_id}/gifs?page=0&size=12")], 300),
+        ("collection, page 400", vec![format!("/api/collections/{collection_id}/gifs?page=400&size=12")], 200),
         ("gallery, first page", vec!["/api/gifs/dtos?page=0&size=12".into()], 300),
         ("gallery, page 400", vec!["/api/gifs/dtos?page=400&size=12".into()], 200),
         (
