@@ -90,8 +90,10 @@ impl Canvas {
         self.clear = self.clear + after - before;
     }
 
-    /// Draws an indexed frame; `clip` is its rectangle clipped to the canvas.
-    fn draw(&mut self, frame: &gif::Frame<'_>, clip: Rect, lut: &[[u8; 4]; 256]) {
+    /// Draws an indexed frame; `clip` is its rectangle clipped to the canvas. Only the first
+    /// `valid[row]` pixels of each row of `pixels` were decoded; the others are left transparent,
+    /// as browsers leave the part of a frame whose data is missing.
+    fn draw(&mut self, frame: &FrameMeta, pixels: &[u8], valid: &[usize], clip: Rect, lut: &[[u8; 4]; 256]) {
         if clip.is_empty() {
             return;
         }
@@ -100,13 +102,17 @@ impl Canvas {
         let left = u32::from(frame.left);
         let top = u32::from(frame.top);
         for y in clip.y0..clip.y1 {
-            let src_row = (y - top) as usize * fw;
-            let Some(src) = frame.buffer.get(src_row + (clip.x0 - left) as usize..src_row + (clip.x1 - left) as usize)
-            else {
+            let row = (y - top) as usize;
+            let x1 = clip.x1.min(left + valid.get(row).map_or(0, |&v| v as u32));
+            if x1 <= clip.x0 {
+                continue;
+            }
+            let src_row = row * fw;
+            let Some(src) = pixels.get(src_row + (clip.x0 - left) as usize..src_row + (x1 - left) as usize) else {
                 continue;
             };
             let a = (y * self.w + clip.x0) as usize * 4;
-            let b = (y * self.w + clip.x1) as usize * 4;
+            let b = (y * self.w + x1) as usize * 4;
             let dst = &mut self.px[a..b];
             for (d, &i) in dst.chunks_exact_mut(4).zip(src) {
                 let i = usize::from(i);
@@ -122,6 +128,121 @@ impl Canvas {
     }
 }
 
+/// What the compositor needs of a frame besides its pixels.
+struct FrameMeta {
+    left: u16,
+    top: u16,
+    width: u16,
+    height: u16,
+    transparent: Option<u8>,
+    dispose: DisposalMethod,
+    delay: u16,
+    interlaced: bool,
+    palette: Option<Vec<u8>>,
+}
+
+impl FrameMeta {
+    fn of(frame: &gif::Frame<'_>) -> Self {
+        FrameMeta {
+            left: frame.left,
+            top: frame.top,
+            width: frame.width,
+            height: frame.height,
+            transparent: frame.transparent,
+            dispose: frame.dispose,
+            delay: frame.delay,
+            interlaced: frame.interlaced,
+            palette: frame.palette.clone(),
+        }
+    }
+}
+
+/// The colour table of a GIF that has none at all (neither global nor local), which browsers
+/// draw with a default of their own: index 0 black and 1 white, as the GIF89a specification
+/// advises (Appendix: "it is recommended that such a table have black and white as its first two
+/// entries"), so that two-colour images look right; every other index `n` is the grey (n, n, n).
+pub(crate) fn default_palette() -> Vec<u8> {
+    (0..=255u8)
+        .flat_map(|n| match n {
+            0 => [0, 0, 0],
+            1 => [255, 255, 255],
+            n => [n, n, n],
+        })
+        .collect()
+}
+
+/// The file with [`default_palette`] inserted as its global colour table, for a GIF that has no
+/// colour table at all (the `gif` crate refuses to decode such a frame).
+fn with_default_palette(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len() + 768);
+    out.extend_from_slice(bytes.get(..13).unwrap_or(bytes));
+    if let Some(packed) = out.get_mut(10) {
+        // Global table present, 2^(7+1) = 256 entries; keep the colour resolution bits.
+        *packed = (*packed & 0x70) | 0x87;
+    }
+    out.extend(default_palette());
+    out.extend_from_slice(bytes.get(13..).unwrap_or_default());
+    out
+}
+
+/// The display row of each stored row of an interlaced frame of `height` rows (GIF89a's four
+/// passes: every 8th row from 0, every 8th from 4, every 4th from 2, every 2nd from 1).
+fn interlaced_rows(height: usize) -> impl Iterator<Item = usize> {
+    [(0, 8), (4, 8), (2, 4), (1, 2)].into_iter().flat_map(move |(start, step)| (start..height).step_by(step))
+}
+
+/// Reads the current frame's pixels into `pixels` (`width`×`height`, display order) and sets
+/// `valid[row]` to the number of leading pixels of each display row that were decoded.
+///
+/// LZW data that ends before the frame is full is shown as far as it goes, as browsers do (the
+/// rest of the frame is left transparent) instead of failing. The `gif` crate does not say how
+/// many pixels it decoded then, so the buffer is first filled with the frame's transparent index
+/// (or 0) and the decoded part ends after the last pixel that differs from it: at worst a damaged
+/// frame loses trailing pixels of that one index.
+fn read_pixels(
+    dec: &mut gif::Decoder<&[u8]>,
+    meta: &FrameMeta,
+    pixels: &mut Vec<u8>,
+    stored: &mut Vec<u8>,
+    valid: &mut Vec<usize>,
+) -> Result<(), MediaError> {
+    let (w, h) = (usize::from(meta.width), usize::from(meta.height));
+    let len = w * h;
+    let fill = meta.transparent.unwrap_or(0);
+    let into = if meta.interlaced { &mut *stored } else { &mut *pixels };
+    into.clear();
+    into.try_reserve(len)
+        .map_err(|_| MediaError::TooLarge("The image needs more memory than the server can spare.".into()))?;
+    into.resize(len, fill);
+    let decoded = if len == 0 || dec.fill_buffer(into).map_err(gif_err)? {
+        len
+    } else {
+        into.iter().rposition(|&p| p != fill).map_or(0, |i| i + 1)
+    };
+    valid.clear();
+    valid.resize(h, 0);
+    if meta.interlaced {
+        pixels.clear();
+        pixels
+            .try_reserve(len)
+            .map_err(|_| MediaError::TooLarge("The image needs more memory than the server can spare.".into()))?;
+        pixels.resize(len, fill);
+        for (k, row) in interlaced_rows(h).enumerate() {
+            if let (Some(src), Some(dst)) = (stored.get(k * w..k * w + w), pixels.get_mut(row * w..row * w + w)) {
+                dst.copy_from_slice(src);
+            }
+            if let Some(v) = valid.get_mut(row) {
+                *v = decoded.saturating_sub(k * w).min(w);
+            }
+        }
+    } else {
+        for (row, v) in valid.iter_mut().enumerate() {
+            *v = decoded.saturating_sub(row * w).min(w);
+        }
+    }
+    Ok(())
+}
+
 fn build_lut(palette: &[u8]) -> [[u8; 4]; 256] {
     let mut lut = [[0, 0, 0, 255]; 256];
     for (l, c) in lut.iter_mut().zip(palette.chunks_exact(3)) {
@@ -131,7 +252,7 @@ fn build_lut(palette: &[u8]) -> [[u8; 4]; 256] {
 }
 
 /// The frame rectangle of `frame`, clipped to a `w`×`h` canvas.
-fn frame_rect(frame: &gif::Frame<'_>, w: u32, h: u32) -> Rect {
+fn frame_rect(frame: &FrameMeta, w: u32, h: u32) -> Rect {
     Rect {
         x0: u32::from(frame.left),
         y0: u32::from(frame.top),
@@ -166,9 +287,9 @@ impl Compositor {
         Ok(Compositor { canvas, saved: Vec::new(), pending_disposal: None, global_lut: global_palette.map(build_lut) })
     }
 
-    /// Disposes of the previous frame as it asked, draws `frame` (the `number`th) and returns the
-    /// part of the canvas that changed.
-    fn draw(&mut self, frame: &gif::Frame<'_>, number: u32) -> Result<Rect, MediaError> {
+    /// Disposes of the previous frame as it asked, draws `frame` (the `number`th; `pixels` and
+    /// `valid` as [`read_pixels`] left them) and returns the part of the canvas that changed.
+    fn draw(&mut self, frame: &FrameMeta, pixels: &[u8], valid: &[usize], number: u32) -> Result<Rect, MediaError> {
         let canvas = &mut self.canvas;
         let rect = frame_rect(frame, canvas.w, canvas.h);
         let mut dirty = Rect::default();
@@ -192,11 +313,12 @@ impl Compositor {
                 local_lut = build_lut(p);
                 &local_lut
             }
+            // Unreachable in practice: a file without any colour table is given the default one.
             None => self.global_lut.as_ref().ok_or_else(|| {
                 MediaError::Corrupt(format!("The GIF file is damaged: frame {number} has no colour table."))
             })?,
         };
-        canvas.draw(frame, rect, lut);
+        canvas.draw(frame, pixels, valid, rect, lut);
         if matches!(frame.dispose, DisposalMethod::Background | DisposalMethod::Previous) {
             self.pending_disposal = Some((frame.dispose, rect));
         }
@@ -215,6 +337,13 @@ pub(crate) fn process_gif(
     let info = gif_info(bytes, limits)?;
     deadline.check()?;
     let (cw, ch) = (info.width, info.height);
+    let patched;
+    let bytes = if info.needs_default_palette {
+        patched = with_default_palette(bytes);
+        patched.as_slice()
+    } else {
+        bytes
+    };
     let mut dec = decoder(bytes, limits)?;
     let global: Option<Vec<u8>> = dec.global_palette().map(<[u8]>::to_vec);
     let source = Source {
@@ -228,22 +357,24 @@ pub(crate) fn process_gif(
     let mut sinks = Sinks::new(outputs, &source, limits);
     let mut sampler = Sampler::new(info.frames);
     let mut frames = 0u32;
-    while let Some(frame) = dec.read_next_frame().map_err(gif_err)? {
+    let (mut pixels, mut stored, mut valid) = (Vec::new(), Vec::new(), Vec::new());
+    // Only the complete frames the header pass counted: a file cut short ends after them.
+    while frames < info.frames {
+        let Some(frame) = dec.next_frame_info().map_err(gif_err)? else {
+            break;
+        };
+        let meta = FrameMeta::of(frame);
+        read_pixels(&mut dec, &meta, &mut pixels, &mut stored, &mut valid)?;
         deadline.check()?;
         frames += 1;
-        if frames > info.frames {
-            return Err(MediaError::Corrupt(
-                "The GIF file is damaged: it has more frames than its structure shows.".into(),
-            ));
-        }
-        let dirty = compositor.draw(frame, frames)?;
+        let dirty = compositor.draw(&meta, &pixels, &valid, frames)?;
         let canvas = &compositor.canvas;
         sinks.frame(&CanvasFrame {
             rgba: &canvas.px,
             dirty,
             opaque: canvas.clear == 0,
-            delay: frame.delay,
-            own_table: frame.palette.is_some(),
+            delay: meta.delay,
+            own_table: meta.palette.is_some(),
         })?;
         sampler.frame(frames, &canvas.px, cw, ch);
         if !sinks.want_more() {

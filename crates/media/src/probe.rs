@@ -55,16 +55,27 @@ fn still(kind: MediaKind, width: u32, height: u32) -> Probe {
 /// What the GIF block walk found.
 #[derive(Clone, Debug)]
 pub(crate) struct GifInfo {
+    /// The canvas: the logical screen, grown to hold the first frame (see [`gif_info`]).
     pub width: u32,
     pub height: u32,
+    /// Complete frames (a frame cut short by the end of the file is not counted).
     pub frames: u32,
     /// The NETSCAPE2.0 loop count: `None` when the file has no looping extension (play once),
     /// `Some(0)` for forever.
     pub loop_count: Option<u16>,
+    /// The file has no global colour table and a frame has no local one either: such frames are
+    /// drawn with [`crate::gif_pipeline::default_palette`].
+    pub needs_default_palette: bool,
 }
 
+const GIF_TRUNCATED: &str = "The GIF file is truncated: it ends in the middle of a block.";
+
 fn gif_truncated() -> MediaError {
-    MediaError::Corrupt("The GIF file is truncated: it ends in the middle of a block.".into())
+    MediaError::Corrupt(GIF_TRUNCATED.into())
+}
+
+fn is_truncation(e: &MediaError) -> bool {
+    matches!(e, MediaError::Corrupt(m) if m == GIF_TRUNCATED)
 }
 
 fn le16(b: &[u8], at: usize) -> Result<u32, MediaError> {
@@ -93,76 +104,139 @@ fn skip_sub_blocks(b: &[u8], mut pos: usize) -> Result<usize, MediaError> {
     }
 }
 
+/// One step of the GIF block walk.
+enum GifBlock {
+    Trailer,
+    Extension { end: usize, loop_count: Option<u16> },
+    Frame { end: usize, left: u32, top: u32, width: u32, height: u32, local_table: bool },
+}
+
+/// Reads the block at `pos` (its introducer is `block`); a `gif_truncated` error when the file
+/// ends inside it.
+fn gif_block(b: &[u8], pos: usize, block: u8) -> Result<GifBlock, MediaError> {
+    match block {
+        0x3B => Ok(GifBlock::Trailer),
+        0x21 => {
+            let label = byte(b, pos + 1)?;
+            let mut loop_count = None;
+            if label == 0xFF && byte(b, pos + 2)? == 11 {
+                let id = b.get(pos + 3..pos + 14).ok_or_else(gif_truncated)?;
+                if id == b"NETSCAPE2.0" || id == b"ANIMEXTS1.0" {
+                    let sub = pos + 14;
+                    if byte(b, sub)? >= 3 && byte(b, sub + 1)? == 1 {
+                        loop_count = Some(le16(b, sub + 2)? as u16);
+                    }
+                }
+            }
+            Ok(GifBlock::Extension { end: skip_sub_blocks(b, pos + 2)?, loop_count })
+        }
+        0x2C => {
+            let left = le16(b, pos + 1)?;
+            let top = le16(b, pos + 3)?;
+            let width = le16(b, pos + 5)?;
+            let height = le16(b, pos + 7)?;
+            let fpacked = byte(b, pos + 9)?;
+            let mut data = pos + 10;
+            if fpacked & 0x80 != 0 {
+                data += 3 << ((fpacked & 7) + 1);
+            }
+            let min_code = byte(b, data)?;
+            if !(1..=12).contains(&min_code) {
+                return Err(MediaError::Corrupt(
+                    "The GIF file is damaged: a frame has an invalid LZW code size.".into(),
+                ));
+            }
+            let end = skip_sub_blocks(b, data + 1)?;
+            Ok(GifBlock::Frame { end, left, top, width, height, local_table: fpacked & 0x80 != 0 })
+        }
+        other => Err(MediaError::Corrupt(format!(
+            "The GIF file is damaged: unexpected data (byte 0x{other:02X}) at offset {pos}."
+        ))),
+    }
+}
+
 /// Walks the GIF block structure, checking the limits as it goes.
+///
+/// Tolerance, as browsers: the canvas is the union of the logical screen and the first frame
+/// (Chromium's rule: a first frame larger than, or off the edge of, the screen grows it, so a
+/// 0×0 screen takes the first frame's size; later frames are clipped to it). A file cut short
+/// after at least one complete frame keeps its complete frames; so does a missing trailer.
 pub(crate) fn gif_info(b: &[u8], limits: &Limits) -> Result<GifInfo, MediaError> {
     if b.len() < 13 {
         return Err(MediaError::Corrupt("The GIF file is truncated: it has no complete header.".into()));
     }
-    let width = le16(b, 6)?;
-    let height = le16(b, 8)?;
-    limits.check_canvas(width, height)?;
+    let mut width = le16(b, 6)?;
+    let mut height = le16(b, 8)?;
+    // A 0×0 screen is settled by the first frame; any other size is checked now.
+    if width != 0 && height != 0 {
+        limits.check_canvas(width, height)?;
+    }
     let packed = b[10];
+    let global_table = packed & 0x80 != 0;
     let mut pos = 13;
-    if packed & 0x80 != 0 {
+    if global_table {
         pos += 3 << ((packed & 7) + 1);
     }
     let mut frames = 0u32;
     let mut total = 0u64;
     let mut loop_count = None;
+    let mut needs_default_palette = false;
     // A missing trailer after complete frames is common and harmless.
     while let Some(&block) = b.get(pos) {
-        match block {
-            0x3B => break,
-            0x21 => {
-                let label = byte(b, pos + 1)?;
-                if label == 0xFF && byte(b, pos + 2)? == 11 {
-                    let id = b.get(pos + 3..pos + 14).ok_or_else(gif_truncated)?;
-                    if id == b"NETSCAPE2.0" || id == b"ANIMEXTS1.0" {
-                        let sub = pos + 14;
-                        if byte(b, sub)? >= 3 && byte(b, sub + 1)? == 1 {
-                            loop_count = Some(le16(b, sub + 2)? as u16);
-                        }
-                    }
-                }
-                pos = skip_sub_blocks(b, pos + 2)?;
+        let step = match gif_block(b, pos, block) {
+            Err(e) if is_truncation(&e) && frames > 0 => {
+                // Cut short after complete frames: keep them, as browsers show them.
+                break;
             }
-            0x2C => {
-                let fw = le16(b, pos + 5)?;
-                let fh = le16(b, pos + 7)?;
-                let fpacked = byte(b, pos + 9)?;
+            Err(e) if is_truncation(&e) && block == 0x2C => {
+                return Err(MediaError::Corrupt(
+                    "The GIF file is truncated: it ends before its first frame is complete.".into(),
+                ))
+            }
+            other => other?,
+        };
+        match step {
+            GifBlock::Trailer => break,
+            GifBlock::Extension { end, loop_count: l } => {
+                if l.is_some() {
+                    loop_count = l;
+                }
+                pos = end;
+            }
+            GifBlock::Frame { end, left, top, width: fw, height: fh, local_table } => {
                 limits.check_frame(frames, fw, fh)?;
+                if frames == 0 {
+                    // Chromium's rule: the canvas grows to hold the first frame.
+                    width = width.max(left + fw);
+                    height = height.max(top + fh);
+                    limits.check_canvas(width, height)?;
+                }
                 frames += 1;
                 limits.check_frame_count(frames)?;
                 total += u64::from(fw) * u64::from(fh);
                 limits.check_total_pixels(total)?;
-                pos += 10;
-                if fpacked & 0x80 != 0 {
-                    pos += 3 << ((fpacked & 7) + 1);
-                }
-                let min_code = byte(b, pos)?;
-                if !(1..=12).contains(&min_code) {
-                    return Err(MediaError::Corrupt(format!(
-                        "The GIF file is damaged: frame {frames} has an invalid LZW code size."
-                    )));
-                }
-                pos = skip_sub_blocks(b, pos + 1)?;
-            }
-            other => {
-                return Err(MediaError::Corrupt(format!(
-                    "The GIF file is damaged: unexpected data (byte 0x{other:02X}) at offset {pos}."
-                )))
+                needs_default_palette |= !global_table && !local_table;
+                pos = end;
             }
         }
     }
     if frames == 0 {
         return Err(MediaError::Corrupt("The GIF file contains no frames.".into()));
     }
-    Ok(GifInfo { width, height, frames, loop_count })
+    Ok(GifInfo { width, height, frames, loop_count, needs_default_palette })
 }
 
 fn png_size(b: &[u8]) -> Result<(u32, u32), MediaError> {
-    match b.get(8..24) {
+    match b.get(8..29) {
         Some(h) if &h[4..8] == b"IHDR" => {
+            // libpng (every browser) refuses methods it does not know; so do we, clearly.
+            for (what, value, known) in [("compression", h[18], 0), ("filter", h[19], 0), ("interlace", h[20], 1)] {
+                if value > known {
+                    return Err(MediaError::Corrupt(format!(
+                        "The PNG file uses an unknown {what} method ({value}) that no browser can display."
+                    )));
+                }
+            }
             Ok((u32::from_be_bytes([h[8], h[9], h[10], h[11]]), u32::from_be_bytes([h[12], h[13], h[14], h[15]])))
         }
         _ => Err(MediaError::Corrupt("The PNG file is damaged: it has no image header (IHDR).".into())),
@@ -184,18 +258,36 @@ fn jpeg_corrupt(detail: &str) -> MediaError {
     MediaError::Corrupt(format!("The JPEG file is damaged: {detail}."))
 }
 
+/// The position of the next marker at or after `pos` (its 0xFF), skipping what libjpeg's
+/// `next_marker` skips: stray bytes between segments, `FF 00` pairs and 0xFF fill bytes.
+pub(crate) fn next_jpeg_marker(b: &[u8], mut pos: usize) -> Option<usize> {
+    loop {
+        pos += b.get(pos..)?.iter().position(|&x| x == 0xFF)?;
+        // Fill bytes: the last 0xFF of a run starts the marker.
+        while b.get(pos + 1) == Some(&0xFF) {
+            pos += 1;
+        }
+        match b.get(pos + 1)? {
+            0x00 => pos += 2,
+            _ => return Some(pos),
+        }
+    }
+}
+
+/// Whether a marker is an application segment or a comment: the segments decoders skip by their
+/// length whatever they hold, and that libjpeg also skips when their length is impossible.
+pub(crate) fn is_skippable_jpeg_marker(marker: u8) -> bool {
+    matches!(marker, 0xE0..=0xEF | 0xFE)
+}
+
 /// Walks the JPEG markers up to the start of scan: frame size from SOFn, orientation from APP1.
+/// As tolerant as libjpeg: bytes between segments are skipped, and an application or comment
+/// segment with an impossible length (0 or 1) is passed over.
 pub(crate) fn jpeg_info(b: &[u8]) -> Result<JpegInfo, MediaError> {
     let mut pos = 2;
     let mut orientation = 1;
     loop {
-        // Skip to the next marker, tolerating fill bytes.
-        while b.get(pos) == Some(&0xFF) && b.get(pos + 1) == Some(&0xFF) {
-            pos += 1;
-        }
-        if b.get(pos) != Some(&0xFF) {
-            return Err(jpeg_corrupt("it ends before the image size is declared"));
-        }
+        pos = next_jpeg_marker(b, pos).ok_or_else(|| jpeg_corrupt("it ends before the image size is declared"))?;
         let Some(&marker) = b.get(pos + 1) else {
             return Err(jpeg_corrupt("it ends before the image size is declared"));
         };
@@ -208,6 +300,10 @@ pub(crate) fn jpeg_info(b: &[u8]) -> Result<JpegInfo, MediaError> {
             None => return Err(jpeg_corrupt("it ends before the image size is declared")),
         };
         if len < 2 {
+            if is_skippable_jpeg_marker(marker) {
+                pos += 2;
+                continue;
+            }
             return Err(jpeg_corrupt("a segment has an invalid length"));
         }
         let seg = b.get(pos + 2..pos + len).ok_or_else(|| jpeg_corrupt("it ends in the middle of a header segment"))?;

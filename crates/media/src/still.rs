@@ -72,9 +72,21 @@ fn decode(kind: MediaKind, bytes: &[u8], limits: &Limits) -> Result<DynamicImage
             DynamicImage::from_decoder(d).map_err(err)
         }
         MediaKind::Jpeg => {
-            let mut d = JpegDecoder::new(Cursor::new(bytes)).map_err(err)?;
-            d.set_limits(image_limits(limits)).map_err(err)?;
-            DynamicImage::from_decoder(d).map_err(err)
+            let jpeg = |bytes: &[u8]| {
+                let mut d = JpegDecoder::new(Cursor::new(bytes)).map_err(err)?;
+                d.set_limits(image_limits(limits)).map_err(err)?;
+                DynamicImage::from_decoder(d).map_err(err)
+            };
+            match jpeg(bytes) {
+                // The decoder is stricter than libjpeg about metadata segments (an APPn with an
+                // impossible length, say). Browsers skip those; so does the metadata strip, so
+                // the stripped file (what is stored anyway) is tried before giving up.
+                Err(MediaError::Corrupt(first)) => match crate::strip_metadata(bytes) {
+                    Ok(stripped) if stripped != bytes => jpeg(&stripped),
+                    _ => Err(MediaError::Corrupt(first)),
+                },
+                other => other,
+            }
         }
         MediaKind::Webp => {
             let mut d = WebPDecoder::new(Cursor::new(bytes)).map_err(err)?;

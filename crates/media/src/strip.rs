@@ -9,7 +9,7 @@
 //! answers a damaged file with [`MediaError::Corrupt`] rather than copying what it cannot parse.
 //! Bytes after the format's end marker (where phones and editors append trailers) are dropped.
 
-use crate::probe::exif_orientation;
+use crate::probe::{exif_orientation, is_skippable_jpeg_marker, next_jpeg_marker};
 use crate::sniff::{sniff, MediaKind};
 use crate::MediaError;
 
@@ -116,13 +116,12 @@ fn strip_jpeg(bytes: &[u8]) -> Result<Vec<u8>, MediaError> {
     let mut orientation = None;
     let mut pos = 2;
     while pos < bytes.len() {
-        if bytes[pos] != 0xFF {
-            return Err(MediaError::corrupt(WHAT, "a segment does not start with a marker"));
-        }
-        // Any number of 0xFF fill bytes may precede a marker.
-        while bytes.get(pos + 1) == Some(&0xFF) {
-            pos += 1;
-        }
+        // As libjpeg: stray bytes between segments are skipped (and dropped), as are 0xFF fill
+        // bytes before a marker.
+        let Some(at) = next_jpeg_marker(bytes, pos) else {
+            break;
+        };
+        pos = at;
         let marker = *bytes.get(pos + 1).ok_or_else(|| MediaError::corrupt(WHAT, "it ends inside a marker"))?;
         match marker {
             EOI => {
@@ -135,6 +134,11 @@ fn strip_jpeg(bytes: &[u8]) -> Result<Vec<u8>, MediaError> {
             }
             _ => {
                 let length = be16(bytes, pos + 2, WHAT)?;
+                if length < 2 && is_skippable_jpeg_marker(marker) {
+                    // An impossible length on a metadata segment: libjpeg passes over it.
+                    pos += 4;
+                    continue;
+                }
                 if length < 2 {
                     return Err(MediaError::corrupt(WHAT, "a segment has an impossible length"));
                 }
@@ -261,12 +265,16 @@ fn colour_table_len(packed: u8) -> usize {
     }
 }
 
+/// Strips a GIF. A file cut short after at least one complete frame keeps its complete blocks and
+/// gets a trailer (browsers show those frames, and the pipeline keeps them too); cut short before
+/// that, it is refused.
 fn strip_gif(bytes: &[u8]) -> Result<Vec<u8>, MediaError> {
     const WHAT: &str = "GIF";
     let screen = cut(bytes, 0, 13, WHAT)?;
     let mut pos = 13 + colour_table_len(screen[10]);
     let mut out = Vec::with_capacity(bytes.len());
     out.extend_from_slice(cut(bytes, 0, pos, WHAT)?);
+    let mut frames = 0usize;
     while let Some(&introducer) = bytes.get(pos) {
         match introducer {
             0x3B => {
@@ -274,17 +282,42 @@ fn strip_gif(bytes: &[u8]) -> Result<Vec<u8>, MediaError> {
                 break;
             }
             0x2C => {
-                let descriptor = cut(bytes, pos, 10, WHAT)?;
-                let data = pos + 10 + colour_table_len(descriptor[9]);
-                // The LZW minimum code size, then the image data's sub-blocks.
-                let end = sub_blocks_end(bytes, data + 1)?;
-                out.extend_from_slice(cut(bytes, pos, end - pos, WHAT)?);
-                pos = end;
+                // The descriptor, an optional colour table, the LZW minimum code size, then the
+                // image data's sub-blocks.
+                let frame = cut(bytes, pos, 10, WHAT).and_then(|descriptor| {
+                    let data = pos + 10 + colour_table_len(descriptor[9]);
+                    let end = sub_blocks_end(bytes, data + 1)?;
+                    cut(bytes, pos, end - pos, WHAT)
+                });
+                match frame {
+                    Ok(frame) => {
+                        out.extend_from_slice(frame);
+                        pos += frame.len();
+                        frames += 1;
+                    }
+                    Err(_) if frames > 0 => {
+                        out.push(0x3B);
+                        break;
+                    }
+                    Err(e) => return Err(e),
+                }
             }
             0x21 => {
-                let label = *bytes.get(pos + 1).ok_or_else(|| MediaError::corrupt(WHAT, "it ends inside a block"))?;
-                let end = sub_blocks_end(bytes, pos + 2)?;
-                let block = cut(bytes, pos, end - pos, WHAT)?;
+                let block = bytes
+                    .get(pos + 1)
+                    .ok_or_else(|| MediaError::corrupt(WHAT, "it ends inside a block"))
+                    .and_then(|_| sub_blocks_end(bytes, pos + 2))
+                    .and_then(|end| cut(bytes, pos, end - pos, WHAT));
+                let block = match block {
+                    Ok(block) => block,
+                    Err(_) if frames > 0 => {
+                        out.push(0x3B);
+                        break;
+                    }
+                    Err(e) => return Err(e),
+                };
+                let label = block[1];
+                let end = pos + block.len();
                 let keep = match label {
                     0xFE => false,
                     0xFF => {

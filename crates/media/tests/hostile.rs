@@ -117,11 +117,18 @@ fn small_gif() -> Vec<u8> {
 }
 
 #[test]
-fn truncated_gif_is_corrupt() {
+fn truncated_gif_keeps_its_complete_frames_or_is_corrupt() {
     let g = small_gif();
-    let msg = assert_corrupt(process(&g[..g.len() / 2], &Limits::default()));
-    assert!(msg.starts_with("The GIF file"), "{msg}");
-    assert_corrupt(probe(&g[..g.len() / 2], &Limits::default()));
+    // Cut after some complete frames: browsers show those, and so does gifshelf (see tolerance.rs).
+    let half = &g[..g.len() / 2];
+    let p = probe(half, &Limits::default()).unwrap();
+    let out = process(half, &Limits::default()).unwrap();
+    assert!((1..4).contains(&out.frames) && out.frames == p.frames, "{} frames", out.frames);
+    // Cut before the first frame is complete: nothing to show.
+    let first = g.windows(2).position(|w| w == [0x00, 0x2C]).unwrap() + 1 + 20;
+    let msg = assert_corrupt(process(&g[..first], &Limits::default()));
+    assert!(msg.starts_with("The GIF file is truncated"), "{msg}");
+    assert_corrupt(probe(&g[..first], &Limits::default()));
     assert_corrupt(process(&g[..10], &Limits::default()));
 }
 
