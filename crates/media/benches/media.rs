@@ -174,7 +174,10 @@ fn main() {
         child(Path::new(&args[i + 1]));
         return;
     }
-    let dir = PathBuf::from(std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".into())).join("bench-corpus");
+    // Under the workspace's target directory (cargo runs a bench from its package's folder).
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"), PathBuf::from);
+    let dir = target.join("bench-corpus");
     std::fs::create_dir_all(&dir).unwrap();
     let mut cases: Vec<(String, PathBuf)> = Vec::new();
     let gens: [(&str, Generator); 4] = [
