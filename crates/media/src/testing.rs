@@ -50,6 +50,17 @@ impl GifFrame {
     }
 }
 
+/// `data` as GIF sub-blocks (at most 255 bytes each) with their terminator.
+pub fn sub_blocks(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(data.len() + data.len() / 255 + 2);
+    for chunk in data.chunks(255) {
+        out.push(chunk.len() as u8);
+        out.extend_from_slice(chunk);
+    }
+    out.push(0);
+    out
+}
+
 /// A `w`×`h` GIF with the `global` colour table, an optional loop setting and `frames`, written
 /// by the `gif` crate's encoder.
 pub fn make_gif(w: u16, h: u16, global: &[u8], repeat: Option<Repeat>, frames: &[GifFrame]) -> Vec<u8> {
@@ -301,7 +312,8 @@ pub fn webp_still(w: u32, h: u32, f: impl Fn(u32, u32) -> [u8; 4]) -> Vec<u8> {
     out
 }
 
-fn riff_chunk(fourcc: &[u8; 4], data: &[u8]) -> Vec<u8> {
+/// One RIFF chunk: FourCC, little-endian length, `data`, a pad byte to an even length.
+pub fn riff_chunk(fourcc: &[u8; 4], data: &[u8]) -> Vec<u8> {
     let mut c = fourcc.to_vec();
     c.extend_from_slice(&(data.len() as u32).to_le_bytes());
     c.extend_from_slice(data);
@@ -311,7 +323,8 @@ fn riff_chunk(fourcc: &[u8; 4], data: &[u8]) -> Vec<u8> {
     c
 }
 
-fn u24(v: u32) -> [u8; 3] {
+/// The low three bytes of `v`, little-endian (WebP's 24-bit fields).
+pub fn u24(v: u32) -> [u8; 3] {
     [v as u8, (v >> 8) as u8, (v >> 16) as u8]
 }
 

@@ -5,7 +5,7 @@
 use std::io::Cursor;
 
 use gifshelf_media::strip_metadata;
-use gifshelf_media::testing::png_chunk;
+use gifshelf_media::testing::{png_chunk, riff_chunk};
 use image::codecs::jpeg::JpegEncoder;
 use image::codecs::png::PngEncoder;
 use image::codecs::webp::WebPEncoder;
@@ -149,12 +149,6 @@ fn png_loses_text_exif_and_time_chunks_but_keeps_pixels_and_icc() {
     assert_eq!(stripped, plain, "exactly the encoder's chunks remain");
     assert_eq!(pixels(&stripped), pixels(&original));
     assert_eq!(icc_of(&stripped, ImageFormat::Png).as_deref(), Some(ICC));
-}
-
-fn riff_chunk(fourcc: &[u8; 4], data: &[u8]) -> Vec<u8> {
-    let len = u32::try_from(data.len()).unwrap_or_else(|e| panic!("{e}"));
-    let pad: &[u8] = if data.len() % 2 == 1 { &[0] } else { &[] };
-    [fourcc.as_slice(), &len.to_le_bytes(), data, pad].concat()
 }
 
 #[test]

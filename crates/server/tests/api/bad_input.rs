@@ -45,6 +45,7 @@ use futures_util::future::join_all;
 use gifshelf_http::dto::{
     GifDto, HealthDto, OverviewStats, PagedGifs, ProfileDto, RegisterRequest, TagDto, TokenResponse,
 };
+use gifshelf_media::testing::{png_chunk, riff_chunk, sub_blocks, u24};
 use reqwest::{Method, Response, StatusCode};
 use serde_json::{json, Value};
 
@@ -213,17 +214,6 @@ fn lzw_run(colour: u8, pixels: usize) -> Vec<u8> {
     out
 }
 
-/// `data` as GIF sub-blocks with their terminator.
-fn sub_blocks(data: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(data.len() + data.len() / 255 + 2);
-    for chunk in data.chunks(255) {
-        out.push(chunk.len() as u8);
-        out.extend_from_slice(chunk);
-    }
-    out.push(0);
-    out
-}
-
 /// A valid GIF of `frames` full-canvas frames of `w`×`h`, alternating two colours, each frame a
 /// few bytes of "deferred clear" LZW: little to upload, `w`×`h`×`frames` pixels of work. A comment
 /// pads it to `pad_to` bytes.
@@ -252,26 +242,6 @@ fn run_gif(w: u16, h: u16, frames: usize, pad_to: usize) -> Vec<u8> {
     out
 }
 
-fn crc32(data: &[u8]) -> u32 {
-    let mut crc = 0xFFFF_FFFF_u32;
-    for &b in data {
-        crc ^= u32::from(b);
-        for _ in 0..8 {
-            crc = if crc & 1 != 0 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
-        }
-    }
-    !crc
-}
-
-fn png_chunk(kind: &[u8; 4], data: &[u8]) -> Vec<u8> {
-    let mut body = kind.to_vec();
-    body.extend_from_slice(data);
-    let mut chunk = (data.len() as u32).to_be_bytes().to_vec();
-    chunk.extend_from_slice(&body);
-    chunk.extend_from_slice(&crc32(&body).to_be_bytes());
-    chunk
-}
-
 /// A PNG of a few dozen bytes that declares 50000×50000 RGBA pixels (10 GB decoded).
 fn png_pixel_flood() -> Vec<u8> {
     let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
@@ -282,20 +252,6 @@ fn png_pixel_flood() -> Vec<u8> {
     out.extend(png_chunk(b"IDAT", &[0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]));
     out.extend(png_chunk(b"IEND", &[]));
     out
-}
-
-fn riff_chunk(fourcc: &[u8; 4], data: &[u8]) -> Vec<u8> {
-    let mut c = fourcc.to_vec();
-    c.extend_from_slice(&(data.len() as u32).to_le_bytes());
-    c.extend_from_slice(data);
-    if data.len() % 2 == 1 {
-        c.push(0);
-    }
-    c
-}
-
-fn u24(v: u32) -> [u8; 3] {
-    [v as u8, (v >> 8) as u8, (v >> 16) as u8]
 }
 
 /// An animated WebP (VP8X with the animation flag, ANIM, `frames` ANMF chunks) declaring a

@@ -7,6 +7,8 @@ use futures_util::StreamExt;
 use reqwest::StatusCode;
 use serde_json::Value;
 
+use gifshelf_media::testing::crc32;
+
 use crate::helpers::{error_of, json_of, png, Backend};
 use crate::{app, on_both_backends};
 
@@ -34,17 +36,6 @@ fn unzip(archive: &[u8]) -> HashMap<String, Vec<u8>> {
         at += 46 + name_len + extra_len + comment_len;
     }
     files
-}
-
-fn crc32(data: &[u8]) -> u32 {
-    let mut crc = !0_u32;
-    for &byte in data {
-        crc ^= u32::from(byte);
-        for _ in 0..8 {
-            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
-        }
-    }
-    !crc
 }
 
 async fn the_archive_holds_every_original_of_the_user_and_a_manifest(backend: Backend) {

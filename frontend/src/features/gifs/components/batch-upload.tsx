@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { paths } from '@/app/paths';
 import { useToast } from '@/components/toast/toast-provider';
@@ -17,6 +17,7 @@ import {
   type BatchItem,
 } from '../upload-batch';
 import { ACCEPT_ATTRIBUTE, DESCRIPTION_MAX, MSG_NO_TITLE, TITLE_MAX } from '../upload-rules';
+import { useFileDrop } from '../use-file-drop';
 import { LeaveGuard } from './leave-guard';
 import { TagEditor } from './tag-editor';
 
@@ -60,7 +61,6 @@ export function BatchUpload({ initialFiles, maxBytes, onClear }: BatchUploadProp
   const [items, setItems] = useState<BatchItem[]>(() => itemsFor(initialFiles, maxBytes));
   const [description, setDescription] = useState('');
   const [tags, setTags] = useState<string[]>([]);
-  const [dragging, setDragging] = useState(false);
   const controllers = useRef(new Map<string, AbortController>());
   const running = isRunning(items);
   const wasRunning = useRef(false);
@@ -127,22 +127,7 @@ export function BatchUpload({ initialFiles, maxBytes, onClear }: BatchUploadProp
     setItems((current) => [...current, ...itemsFor(Array.from(files), maxBytes)]);
   };
 
-  const onInputChange = (event: ChangeEvent<HTMLInputElement>) => {
-    add(event.target.files);
-    event.target.value = '';
-  };
-
-  const onDragOver = (event: DragEvent<HTMLDivElement>) => {
-    event.preventDefault();
-    event.dataTransfer.dropEffect = 'copy';
-    setDragging(true);
-  };
-
-  const onDrop = (event: DragEvent<HTMLDivElement>) => {
-    event.preventDefault();
-    setDragging(false);
-    add(event.dataTransfer.files);
-  };
+  const drop = useFileDrop(add);
 
   const sendable = items.filter((item) => item.status === 'ready' && canSend(item, maxBytes));
   const untitled = items.some((item) => item.status === 'ready' && !item.title.trim());
@@ -160,11 +145,8 @@ export function BatchUpload({ initialFiles, maxBytes, onClear }: BatchUploadProp
       <LeaveGuard when={running} message={MSG_LEAVE_WHILE_UPLOADING} />
       <div className="batch">
         <div
-          className={['panel', 'dropzone', 'dropzone--compact', dragging ? 'dropzone--active' : ''].filter(Boolean).join(' ')}
-          onDragEnter={onDragOver}
-          onDragOver={onDragOver}
-          onDragLeave={() => setDragging(false)}
-          onDrop={onDrop}
+          className={['panel', 'dropzone', 'dropzone--compact', drop.dragging ? 'dropzone--active' : ''].filter(Boolean).join(' ')}
+          {...drop.zone}
           data-testid="dropzone"
         >
           <p className="dropzone__text">
@@ -176,7 +158,7 @@ export function BatchUpload({ initialFiles, maxBytes, onClear }: BatchUploadProp
             multiple
             accept={ACCEPT_ATTRIBUTE}
             className="visually-hidden dropzone__input"
-            onChange={onInputChange}
+            {...drop.input}
           />
           <label htmlFor={inputId} className="btn btn--secondary dropzone__button">
             Add more files

@@ -1,29 +1,12 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
-import { RouterProvider, createMemoryRouter } from 'react-router-dom';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { routes } from '@/app/routes';
-import { ToastProvider } from '@/components/toast/toast-provider';
-import { createQueryClient } from '@/lib/query-client';
 import { login, logout } from '@/lib/session';
-import { createToastStore } from '@/lib/toast-store';
 import { jsonResponse, makeGif, urlOf } from '@/test/gifs';
+import { renderApp } from '@/test/render-app';
 import { tokenFor } from '@/test/tokens';
 import { MSG_NO_DUPLICATES } from './duplicates-page';
 
 const fetchMock = vi.fn<typeof fetch>();
-
-function renderAt(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <ToastProvider store={createToastStore()}>
-        <RouterProvider router={router} />
-      </ToastProvider>
-    </QueryClientProvider>,
-  );
-  return router;
-}
 
 beforeEach(() => {
   fetchMock.mockReset();
@@ -55,7 +38,7 @@ describe('/admin/duplicates', () => {
           })
         : jsonResponse({ error: 'Not found', code: 'not_found' }, 404),
     );
-    renderAt('/admin/duplicates');
+    renderApp('/admin/duplicates');
     expect(await screen.findByRole('heading', { level: 1, name: 'Near duplicates' })).toBeInTheDocument();
     const groups = await screen.findAllByTestId('duplicate-group');
     expect(groups).toHaveLength(2);
@@ -71,18 +54,18 @@ describe('/admin/duplicates', () => {
   it('says so when there is none, and shows the error of a failed load', async () => {
     login(tokenFor('root', 3600, 'ROLE_USER,ROLE_ADMIN'), 'root');
     fetchMock.mockResolvedValueOnce(jsonResponse({ groups: [] }));
-    renderAt('/admin/duplicates');
+    renderApp('/admin/duplicates');
     expect(await screen.findByText(MSG_NO_DUPLICATES)).toBeInTheDocument();
     cleanup();
     fetchMock.mockResolvedValue(jsonResponse({ error: 'Access denied', code: 'forbidden' }, 403));
-    renderAt('/admin/duplicates');
+    renderApp('/admin/duplicates');
     expect(await screen.findByRole('alert')).toHaveTextContent('Error:');
   });
 
   it('sends a signed-in non-admin to /', async () => {
     login(tokenFor('alice', 3600), 'alice');
     fetchMock.mockRejectedValue(new TypeError('offline'));
-    const router = renderAt('/admin/duplicates');
+    const router = renderApp('/admin/duplicates');
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(fetchMock.mock.calls.map(([input]) => urlOf(input))).not.toContain('/api/admin/duplicates');
   });
@@ -99,11 +82,11 @@ describe('Looks like on the detail page', () => {
       if (url === '/api/gifs/4/looks-like') return jsonResponse([]);
       return jsonResponse([]);
     });
-    renderAt('/gifs/3');
+    renderApp('/gifs/3');
     const section = await screen.findByRole('region', { name: 'Looks like' });
     expect(within(section).getByRole('link', { name: 'Cat, smaller' })).toHaveAttribute('href', '/gifs/7');
     cleanup();
-    renderAt('/gifs/4');
+    renderApp('/gifs/4');
     await screen.findByRole('heading', { name: 'File Information' });
     await waitFor(() =>
       expect(fetchMock.mock.calls.map(([input]) => urlOf(input))).toContain('/api/gifs/4/looks-like'),

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ChangeEvent, type DragEvent, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '@/app/paths';
 import { FormMessage } from '@/components/form/form-message';
@@ -27,6 +27,7 @@ import {
 import { BatchUpload } from './batch-upload';
 import { FromLinkForm } from './from-link-form';
 import { TagEditor } from './tag-editor';
+import { useFileDrop } from '../use-file-drop';
 import './gifs.css';
 
 const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
@@ -104,7 +105,6 @@ function SingleUpload({ onMany }: { onMany: (files: File[]) => void }) {
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
   const [tags, setTags] = useState<string[]>([]);
-  const [dragging, setDragging] = useState(false);
   const [progress, setProgress] = useState(0);
   const [formError, setFormError] = useState<string | null>(null);
   /** The GIF of the library the last upload was byte for byte. */
@@ -132,22 +132,9 @@ function SingleUpload({ onMany }: { onMany: (files: File[]) => void }) {
     toast.info(fileSelectedMessage(chosen.name, chosen.size), { duration: FILE_SELECTED_TOAST_MS });
   };
 
-  const onInputChange = (event: ChangeEvent<HTMLInputElement>) => {
-    choose(event.target.files);
-    event.target.value = '';
-  };
-
-  const onDragOver = (event: DragEvent<HTMLDivElement>) => {
-    event.preventDefault();
-    event.dataTransfer.dropEffect = 'copy';
-    setDragging(true);
-  };
-
-  const onDrop = (event: DragEvent<HTMLDivElement>) => {
-    event.preventDefault();
-    setDragging(false);
-    if (!upload.isPending) choose(event.dataTransfer.files);
-  };
+  const drop = useFileDrop((files) => {
+    if (!upload.isPending) choose(files);
+  });
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -195,15 +182,12 @@ function SingleUpload({ onMany }: { onMany: (files: File[]) => void }) {
           className={[
             'panel',
             'dropzone',
-            dragging ? 'dropzone--active' : '',
+            drop.dragging ? 'dropzone--active' : '',
             file ? 'dropzone--filled' : '',
           ]
             .filter(Boolean)
             .join(' ')}
-          onDragEnter={onDragOver}
-          onDragOver={onDragOver}
-          onDragLeave={() => setDragging(false)}
-          onDrop={onDrop}
+          {...drop.zone}
           data-testid="dropzone"
         >
           {file && preview ? (
@@ -228,7 +212,7 @@ function SingleUpload({ onMany }: { onMany: (files: File[]) => void }) {
             multiple
             accept={ACCEPT_ATTRIBUTE}
             className="visually-hidden dropzone__input"
-            onChange={onInputChange}
+            {...drop.input}
             disabled={upload.isPending}
           />
           <label htmlFor={inputId} className="btn btn--secondary dropzone__button">
