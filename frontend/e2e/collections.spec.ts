@@ -1,13 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
-import { PASSWORD, registerAndLogIn, screenshots, tokenOf, uniqueName, uploadGifViaApi } from './support';
+import {
+  registerAndLogIn,
+  screenshots,
+  takeFirstAccount,
+  tokenOf,
+  uniqueName,
+  uploadGifViaApi,
+} from './support';
 
-/** The first account on a fresh server becomes ADMIN: take it here, so test users are plain users. */
-test.beforeAll(async ({ request }) => {
-  const username = uniqueName('first');
-  await request.post('/api/auth/register', {
-    data: { username, email: `${username}@example.com`, password: PASSWORD, confirmPassword: PASSWORD },
-  });
-});
+test.beforeAll(({ request }) => takeFirstAccount(request));
 
 const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text });
 

@@ -1,16 +1,10 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { animatedGif } from './gif-encoder';
-import { PASSWORD, logIn, register, registerAndLogIn, screenshots, uniqueName } from './support';
+import { logIn, register, registerAndLogIn, screenshots, takeFirstAccount, uniqueName } from './support';
 
 type Gif = { id: number; title: string; shareId: string; tags: { id: number; name: string }[] };
 
-/** The first account on a fresh server becomes ADMIN: take it here, so test users are plain users. */
-test.beforeAll(async ({ request }) => {
-  const username = uniqueName('first');
-  await request.post('/api/auth/register', {
-    data: { username, email: `${username}@example.com`, password: PASSWORD, confirmPassword: PASSWORD },
-  });
-});
+test.beforeAll(({ request }) => takeFirstAccount(request));
 
 async function tokenOf(page: Page): Promise<string> {
   const token = await page.evaluate(() => localStorage.getItem('token'));

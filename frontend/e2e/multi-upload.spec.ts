@@ -1,14 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { animatedGif } from './gif-encoder';
-import { PASSWORD, registerAndLogIn, screenshots, tokenOf, uniqueName } from './support';
+import { registerAndLogIn, screenshots, takeFirstAccount, tokenOf } from './support';
 
-/** The first account on a fresh server becomes ADMIN: take it here, so test users are plain users. */
-test.beforeAll(async ({ request }) => {
-  const username = uniqueName('first');
-  await request.post('/api/auth/register', {
-    data: { username, email: `${username}@example.com`, password: PASSWORD, confirmPassword: PASSWORD },
-  });
-});
+test.beforeAll(({ request }) => takeFirstAccount(request));
 
 test('four files at once: per-file progress and results, one a duplicate, one refused by the server', async ({
   page,

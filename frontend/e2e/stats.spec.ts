@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { animatedGif } from './gif-encoder';
-import { PASSWORD, logIn, register, registerAndLogIn, screenshots, uniqueName } from './support';
+import { logIn, register, registerAndLogIn, screenshots, takeFirstAccount, uniqueName } from './support';
 
 type OverviewStats = {
   totalGifs: number;
@@ -47,13 +47,7 @@ function grantAdmin(username: string): void {
   });
 }
 
-/** The first account on a fresh server becomes ADMIN: take it, so that test users start as plain users. */
-test.beforeAll(async ({ request }) => {
-  const username = uniqueName('first');
-  await request.post('/api/auth/register', {
-    data: { username, email: `${username}@example.com`, password: PASSWORD, confirmPassword: PASSWORD },
-  });
-});
+test.beforeAll(({ request }) => takeFirstAccount(request));
 
 // Charts draw without animation (the app honours reduced motion), so screenshots show final frames.
 test.use({ reducedMotion: 'reduce' });

@@ -18,6 +18,17 @@ export function uniqueName(prefix: string): string {
   return `${prefix}${suffix}`.slice(0, 20);
 }
 
+/**
+ * The first account on a fresh server becomes ADMIN: specs take it in `beforeAll`, so that the
+ * users they register are plain users whichever spec runs first.
+ */
+export async function takeFirstAccount(request: APIRequestContext): Promise<void> {
+  const username = uniqueName('first');
+  await request.post('/api/auth/register', {
+    data: { username, email: `${username}@example.com`, password: PASSWORD, confirmPassword: PASSWORD },
+  });
+}
+
 const viewports = [
   { width: 1280, height: 800 },
   { width: 390, height: 844 },
