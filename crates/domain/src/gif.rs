@@ -141,12 +141,15 @@ pub fn extension_for(content_type: &str) -> Option<&'static str> {
         "image/png" => Some("png"),
         "image/jpeg" => Some("jpg"),
         "image/webp" => Some("webp"),
+        "video/mp4" => Some("mp4"),
+        "video/webm" => Some("webm"),
         _ => None,
     }
 }
 
 /// The kinds of file a GIF is kept as. A new kind (a video, a size a chat client asks for) is one
-/// variant here; it is stored as one more row, never as new columns.
+/// variant here; it is stored as one more row, never as new columns. Widths never upscale and
+/// heights keep the aspect ratio.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RenditionKind {
     /// The bytes as uploaded (metadata aside).
@@ -155,23 +158,107 @@ pub enum RenditionKind {
     Thumbnail,
     /// The first frame, same width, a still format.
     Still,
+    /// Animated GIF at most 220 wide (Tenor's `tinygif`).
+    Tiny,
+    /// Animated GIF at most 90 high (Tenor's `nanogif`).
+    Nano,
+    /// Animated, 200 high (GIPHY's `fixed_height`), never upscaled.
+    FixedHeight,
+    /// The GIF at its own size, re-optimised; kept only when at least 10 % smaller than the original.
+    Medium,
+    /// H.264 in MP4 (yuv420p, even dimensions, `+faststart`) at the original size.
+    Mp4,
+    /// H.264 in MP4 at most 320 wide.
+    Mp4Small,
+    /// VP9 in WebM at the original size.
+    Webm,
+    /// VP9 in WebM at most 320 wide.
+    WebmSmall,
+}
+
+/// The display sizes renditions come in; within one size a browser plays the smallest file of
+/// those it supports (the `preferred` one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RenditionSize {
+    /// The original's dimensions: `original`, `medium`, `mp4`, `webm`.
+    Full,
+    /// The gallery's: `thumbnail`, `mp4_small`, `webm_small`.
+    Small,
+    Still,
+    Tiny,
+    Nano,
+    FixedHeight,
 }
 
 impl RenditionKind {
     /// Every kind, in a stable order.
-    pub const ALL: [Self; 3] = [Self::Original, Self::Thumbnail, Self::Still];
+    pub const ALL: [Self; 11] = [
+        Self::Original,
+        Self::Thumbnail,
+        Self::Still,
+        Self::Tiny,
+        Self::Nano,
+        Self::FixedHeight,
+        Self::Medium,
+        Self::Mp4,
+        Self::Mp4Small,
+        Self::Webm,
+        Self::WebmSmall,
+    ];
 
-    /// The name stored and shown (`original`, `thumbnail`, `still`).
+    /// What an upload stores before it answers: the original and what every screen shows.
+    pub const AT_UPLOAD: [Self; 3] = [Self::Original, Self::Thumbnail, Self::Still];
+
+    /// The name stored and shown (`original`, `mp4_small`, …).
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Original => "original",
             Self::Thumbnail => "thumbnail",
             Self::Still => "still",
+            Self::Tiny => "tiny",
+            Self::Nano => "nano",
+            Self::FixedHeight => "fixed_height",
+            Self::Medium => "medium",
+            Self::Mp4 => "mp4",
+            Self::Mp4Small => "mp4_small",
+            Self::Webm => "webm",
+            Self::WebmSmall => "webm_small",
         }
     }
 
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|k| k.as_str() == name)
+    }
+
+    pub fn is_video(self) -> bool {
+        matches!(self, Self::Mp4 | Self::Mp4Small | Self::Webm | Self::WebmSmall)
+    }
+
+    pub fn size(self) -> RenditionSize {
+        match self {
+            Self::Original | Self::Medium | Self::Mp4 | Self::Webm => RenditionSize::Full,
+            Self::Thumbnail | Self::Mp4Small | Self::WebmSmall => RenditionSize::Small,
+            Self::Still => RenditionSize::Still,
+            Self::Tiny => RenditionSize::Tiny,
+            Self::Nano => RenditionSize::Nano,
+            Self::FixedHeight => RenditionSize::FixedHeight,
+        }
+    }
+
+    /// Whether a GIF with this many frames should end up with this kind. Videos and `medium`
+    /// are for animations only; `medium` is then still optional (kept only when smaller), so it
+    /// is never "missing".
+    pub fn expected_for(self, frames: i32) -> bool {
+        match self {
+            Self::Medium => false,
+            kind if kind.is_video() => frames > 1,
+            _ => true,
+        }
+    }
+
+    /// Whether the job that makes renditions should try this kind for a GIF with this many frames.
+    pub fn made_for(self, frames: i32) -> bool {
+        self.expected_for(frames) || (self == Self::Medium && frames > 1)
     }
 }
 
@@ -185,6 +272,15 @@ pub struct Rendition {
     pub size: i64,
     pub width: i32,
     pub height: i32,
+    /// Frames in the file (1 for stills; a video may have fewer than the GIF when the GIF
+    /// repeats identical frames).
+    pub frames: i32,
+    /// Total play time of one loop; `None` when not known (files stored before it was recorded).
+    pub duration_ms: Option<i32>,
+    /// The video codec (`h264`, `vp9`); `None` for images.
+    pub codec: Option<String>,
+    /// The smallest animated file of its size a browser should play (see [`Renditions::with_preferred`]).
+    pub preferred: bool,
 }
 
 impl Rendition {
@@ -224,6 +320,32 @@ impl Renditions {
 
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
+    }
+
+    /// Marks, for each size, the smallest animated file a browser should play. Videos compete
+    /// only when the animation is `opaque` (MP4 has no transparency): on a pixel-art or
+    /// transparent GIF whose video is larger or wrong, the GIF stays preferred. Stills are never
+    /// preferred (they are not animations).
+    #[must_use]
+    pub fn with_preferred(mut self, opaque: bool) -> Self {
+        let candidate = |r: &Rendition| r.kind != RenditionKind::Still && (opaque || !r.kind.is_video());
+        let sizes: Vec<RenditionSize> = self.0.iter().map(|r| r.kind.size()).collect();
+        for size in sizes {
+            let best = self
+                .0
+                .iter()
+                .filter(|r| r.kind.size() == size && candidate(r))
+                .min_by_key(|r| (r.size, r.kind.is_video(), r.kind))
+                .map(|r| r.kind);
+            for r in self.0.iter_mut().filter(|r| r.kind.size() == size) {
+                r.preferred = Some(r.kind) == best;
+            }
+        }
+        self
+    }
+
+    pub fn into_vec(self) -> Vec<Rendition> {
+        self.0
     }
 }
 
@@ -520,16 +642,65 @@ mod tests {
         assert_eq!(TagName::parse_list(&["ok", " "]).err().map(|e| e.field), Some("tags"));
     }
 
-    #[test]
-    fn renditions_keep_one_per_kind_in_kind_order() {
-        let r = |kind, key: &str| Rendition {
+    fn rendition(kind: RenditionKind, size: i64) -> Rendition {
+        Rendition {
             kind,
-            key: key.into(),
-            content_type: "image/gif".into(),
-            size: 1,
+            key: kind.as_str().into(),
+            content_type: if kind.is_video() { "video/mp4" } else { "image/gif" }.into(),
+            size,
             width: 1,
             height: 1,
-        };
+            frames: 1,
+            duration_ms: None,
+            codec: None,
+            preferred: false,
+        }
+    }
+
+    fn preferred(set: &Renditions) -> Vec<&'static str> {
+        set.iter().filter(|r| r.preferred).map(|r| r.kind.as_str()).collect()
+    }
+
+    #[test]
+    fn the_smallest_animated_file_of_each_size_is_preferred() {
+        use RenditionKind::*;
+        // Photo-like: the videos are far smaller.
+        let photo = Renditions::new([
+            rendition(Original, 1000),
+            rendition(Medium, 900),
+            rendition(Mp4, 120),
+            rendition(Webm, 100),
+            rendition(Thumbnail, 300),
+            rendition(Mp4Small, 40),
+            rendition(WebmSmall, 50),
+            rendition(Still, 10),
+            rendition(Tiny, 90),
+        ]);
+        assert_eq!(preferred(&photo.clone().with_preferred(true)), ["tiny", "mp4_small", "webm"]);
+        // Transparent: videos never compete.
+        assert_eq!(preferred(&photo.with_preferred(false)), ["thumbnail", "tiny", "medium"]);
+        // Pixel art: the video is larger, the GIF stays.
+        let pixel_art = Renditions::new([rendition(Original, 500), rendition(Mp4, 800), rendition(Webm, 900)]);
+        assert_eq!(preferred(&pixel_art.with_preferred(true)), ["original"]);
+        // Equal sizes: the GIF (every browser plays it).
+        let tie = Renditions::new([rendition(Thumbnail, 100), rendition(Mp4Small, 100)]);
+        assert_eq!(preferred(&tie.with_preferred(true)), ["thumbnail"]);
+    }
+
+    #[test]
+    fn videos_and_medium_are_for_animations_and_medium_is_optional() {
+        assert!(RenditionKind::Mp4.expected_for(2));
+        assert!(!RenditionKind::Mp4.expected_for(1));
+        assert!(RenditionKind::Tiny.expected_for(1));
+        assert!(!RenditionKind::Medium.expected_for(30));
+        assert!(RenditionKind::Medium.made_for(30));
+        assert!(!RenditionKind::Medium.made_for(1));
+        assert_eq!(RenditionKind::WebmSmall.size(), RenditionSize::Small);
+    }
+
+    #[test]
+    fn renditions_keep_one_per_kind_in_kind_order() {
+        let r = |kind, key: &str| Rendition { key: key.into(), ..rendition(kind, 1) };
         let set = Renditions::new([
             r(RenditionKind::Still, "s"),
             r(RenditionKind::Original, "o1"),

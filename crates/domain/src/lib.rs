@@ -5,6 +5,7 @@ pub mod collection;
 pub mod error;
 pub mod failpoint;
 pub mod gif;
+pub mod job;
 pub mod media;
 pub mod ports;
 pub mod stats;

@@ -9,6 +9,12 @@ pub struct EncodedImage {
     pub content_type: String,
     pub width: u32,
     pub height: u32,
+    /// Frames in the file (1 for a still image).
+    pub frames: u32,
+    /// One loop's play time.
+    pub duration_ms: u32,
+    /// The video codec (`h264`, `vp9`); `None` for images.
+    pub codec: Option<String>,
 }
 
 /// An accepted upload: its sniffed type, size and frames, and the renditions asked for.
@@ -25,6 +31,8 @@ pub struct ProcessedMedia {
     pub renditions: Vec<(RenditionKind, EncodedImage)>,
     /// Of the stored original: its SHA-256 and the perceptual hash of its frames.
     pub fingerprint: Fingerprint,
+    /// No pixel of any frame is transparent (a video can then stand in for the GIF).
+    pub opaque: bool,
 }
 
 /// Why an upload's bytes were refused. Messages are sentences a user can read.

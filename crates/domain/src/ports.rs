@@ -177,9 +177,10 @@ pub trait Clock: Send + Sync {
 }
 
 use crate::gif::{
-    Fingerprint, Gif, GifEdit, GifFilter, GifId, GifSort, GifSummary, NewGif, Page, PageRequest, PerceptualHash, Tag,
-    TagId, TagName,
+    Fingerprint, Gif, GifEdit, GifFilter, GifId, GifSort, GifSummary, NewGif, Page, PageRequest, PerceptualHash, Rendition,
+    RenditionKind, Tag, TagId, TagName,
 };
+use crate::job::{ClaimedJob, FailedJob, JobCounts, JobId, Task};
 use crate::media::{MediaRejection, ProcessedMedia};
 
 /// GIFs and their tag links.
@@ -281,6 +282,89 @@ pub trait GifRepository: Send + Sync {
     /// # Errors
     /// Storage errors.
     async fn all_blob_keys(&self) -> Result<Vec<String>, RepoError>;
+}
+
+/// The files of a GIF made after its upload (videos, chat sizes).
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait RenditionRepository: Send + Sync {
+    /// Stores these renditions of the GIF, replacing any of the same kind, with their
+    /// `preferred` flags, in one transaction; returns the GIF afterwards.
+    ///
+    /// # Errors
+    /// `NotFound` when the GIF is gone (its new blobs are then the caller's to remove).
+    async fn save_renditions(&self, id: GifId, renditions: Vec<Rendition>) -> Result<Gif, RepoError>;
+
+    /// Up to `limit` GIFs with an id above `after`, by id: each with its frame count and the
+    /// kinds it has (for the backfill of kinds added after it was stored).
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn rendition_kinds_after(
+        &self,
+        after: GifId,
+        limit: i64,
+    ) -> Result<Vec<(GifId, i32, Vec<RenditionKind>)>, RepoError>;
+}
+
+/// The durable job queue. A claim is a lease: a job whose worker died runs again once
+/// `locked_until` has passed. Every call is one short transaction.
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait JobQueue: Send + Sync {
+    /// Adds a job that may run from `run_after` on.
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn enqueue(&self, task: Task, run_after: NaiveDateTime) -> Result<JobId, RepoError>;
+
+    /// Takes the oldest job that is due (queued with `run_after <= now`, or running with an
+    /// expired lease) for `worker` until `lease_until`, counting one more attempt. Two workers
+    /// never get the same job while its lease holds.
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn claim(
+        &self,
+        worker: &str,
+        now: NaiveDateTime,
+        lease_until: NaiveDateTime,
+    ) -> Result<Option<ClaimedJob>, RepoError>;
+
+    /// Removes a job its worker finished. `false` when the worker no longer held it (its lease
+    /// expired and another worker took it).
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn complete(&self, id: JobId, worker: &str) -> Result<bool, RepoError>;
+
+    /// Puts a failed attempt back in the queue until `run_after`, keeping its error.
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn retry(&self, id: JobId, worker: &str, error: &str, run_after: NaiveDateTime) -> Result<bool, RepoError>;
+
+    /// Gives up on a job: it stays, `failed`, with its error, and never runs again by itself.
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn give_up(&self, id: JobId, worker: &str, error: &str) -> Result<bool, RepoError>;
+
+    /// The GIFs that have a job waiting or running to make their renditions.
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn pending_renditions(&self) -> Result<Vec<GifId>, RepoError>;
+
+    /// # Errors
+    /// Storage errors.
+    async fn counts(&self) -> Result<JobCounts, RepoError>;
+
+    /// Jobs given up on, newest first, at most `limit`.
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn failed(&self, limit: i64) -> Result<Vec<FailedJob>, RepoError>;
 }
 
 /// Each person's favourite GIFs. The GIF's `favourite_count` follows in the same transaction.
@@ -429,6 +513,9 @@ pub trait MediaProcessor: Send + Sync {
         bytes: std::sync::Arc<Vec<u8>>,
         kinds: &[crate::gif::RenditionKind],
     ) -> Result<ProcessedMedia, MediaRejection>;
+
+    /// Whether this processor can make the kind at all (videos need `ffmpeg`).
+    fn can_make(&self, kind: crate::gif::RenditionKind) -> bool;
 }
 
 /// Random identifiers: share ids (at least 96 bits, URL-safe) and blob key prefixes.

@@ -271,6 +271,57 @@ pub struct GifDto {
     /// How many people have it among their favourites.
     #[ts(type = "number")]
     pub favourite_count: i64,
+    /// Every file of the GIF (as `GET /api/gifs/{id}/renditions`): the videos and chat sizes
+    /// appear once the renditions job has made them.
+    pub renditions: Vec<RenditionDto>,
+}
+
+/// One file of a GIF. Within a size (`original`/`medium`/`mp4`/`webm`;
+/// `thumbnail`/`mp4_small`/`webm_small`) `preferred` marks the smallest animated file a browser
+/// should play; a video is never preferred over a GIF it would show wrongly (transparency) or
+/// that is smaller.
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RenditionDto {
+    #[ts(
+        type = "\"original\" | \"thumbnail\" | \"still\" | \"tiny\" | \"nano\" | \"fixed_height\" | \"medium\" | \"mp4\" | \"mp4_small\" | \"webm\" | \"webm_small\""
+    )]
+    pub kind: String,
+    /// For a signed-in reader (bearer token or session cookie): `/api/gifs/{id}/files/{kind}.{ext}`.
+    pub url: String,
+    pub content_type: String,
+    pub width: i32,
+    pub height: i32,
+    /// Bytes.
+    #[ts(type = "number")]
+    pub size: i64,
+    pub frames: i32,
+    /// One loop's play time; null when not recorded (files stored before it was).
+    pub duration_ms: Option<i32>,
+    /// `h264` or `vp9` for videos, null for images.
+    pub codec: Option<String>,
+    pub preferred: bool,
+}
+
+impl RenditionDto {
+    pub fn of(gif: &gifshelf_domain::gif::Gif, rendition: &gifshelf_domain::gif::Rendition) -> Self {
+        Self {
+            kind: rendition.kind.as_str().to_owned(),
+            url: format!("/api/gifs/{}/files/{}.{}", gif.id.0, rendition.kind.as_str(), rendition.extension()),
+            content_type: rendition.content_type.clone(),
+            width: rendition.width,
+            height: rendition.height,
+            size: rendition.size,
+            frames: rendition.frames,
+            duration_ms: rendition.duration_ms,
+            codec: rendition.codec.clone(),
+            preferred: rendition.preferred,
+        }
+    }
+
+    pub fn all(gif: &gifshelf_domain::gif::Gif) -> Vec<Self> {
+        gif.renditions.iter().map(|r| Self::of(gif, r)).collect()
+    }
 }
 
 /// `PUT`/`DELETE /api/gifs/{id}/favourite`: the GIF's favourite state afterwards.
@@ -407,6 +458,7 @@ impl From<&gifshelf_domain::gif::Gif> for GifDto {
             thumbnail_static_width: still.map_or(0, |r| r.width),
             favourite: gif.favourite,
             favourite_count: gif.favourite_count,
+            renditions: RenditionDto::all(gif),
         }
     }
 }

@@ -1,0 +1,84 @@
+//! Work done after an answer was sent: durable jobs a pool of workers claims from the database.
+
+use chrono::NaiveDateTime;
+
+use crate::gif::GifId;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct JobId(pub i64);
+
+/// What a job does. Stored as a kind name and a payload, so that a job enqueued by one version
+/// is still understood (or refused with a readable error) by the next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Task {
+    /// Make every rendition kind the GIF is missing (videos, chat sizes).
+    MakeRenditions(GifId),
+}
+
+impl Task {
+    pub const MAKE_RENDITIONS: &'static str = "make_renditions";
+
+    /// The stored kind name and payload.
+    pub fn encode(&self) -> (&'static str, String) {
+        match self {
+            Self::MakeRenditions(id) => (Self::MAKE_RENDITIONS, id.0.to_string()),
+        }
+    }
+
+    /// # Errors
+    /// A sentence naming what could not be read (kept as the job's error).
+    pub fn decode(kind: &str, payload: &str) -> Result<Self, String> {
+        match kind {
+            Self::MAKE_RENDITIONS => payload
+                .trim()
+                .parse::<i64>()
+                .map(|id| Self::MakeRenditions(GifId(id)))
+                .map_err(|_| format!("a {kind} job needs a GIF id, not {payload:?}")),
+            other => Err(format!("no worker knows jobs of kind {other:?}")),
+        }
+    }
+}
+
+/// A job as a worker holds it: claimed until `locked_until`, this claim being attempt `attempts`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClaimedJob {
+    pub id: JobId,
+    pub kind: String,
+    pub payload: String,
+    /// Counting this one.
+    pub attempts: i32,
+    pub locked_until: NaiveDateTime,
+}
+
+/// How many jobs wait, run and have failed for good.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct JobCounts {
+    pub queued: i64,
+    pub running: i64,
+    pub failed: i64,
+}
+
+/// A job given up on, with the error of its last attempt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailedJob {
+    pub id: JobId,
+    pub kind: String,
+    pub payload: String,
+    pub attempts: i32,
+    pub last_error: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tasks_round_trip_and_unknown_ones_are_refused_with_a_sentence() {
+        let task = Task::MakeRenditions(GifId(42));
+        let (kind, payload) = task.encode();
+        assert_eq!((kind, payload.as_str()), ("make_renditions", "42"));
+        assert_eq!(Task::decode(kind, &payload), Ok(task));
+        assert!(Task::decode("make_renditions", "x").unwrap_err().contains("GIF id"));
+        assert!(Task::decode("print", "1").unwrap_err().contains("\"print\""));
+    }
+}
