@@ -36,7 +36,7 @@ struct GifRow {
 
 #[derive(Queryable, Selectable, Insertable)]
 #[diesel(table_name = gif_renditions)]
-struct RenditionRow {
+pub(crate) struct RenditionRow {
     gif_id: i64,
     kind: String,
     blob_key: String,
@@ -44,10 +44,14 @@ struct RenditionRow {
     size: i64,
     width: i32,
     height: i32,
+    frames: i32,
+    duration_ms: Option<i32>,
+    codec: Option<String>,
+    preferred: bool,
 }
 
 impl RenditionRow {
-    fn of(gif_id: i64, r: &Rendition) -> Self {
+    pub(crate) fn of(gif_id: i64, r: &Rendition) -> Self {
         Self {
             gif_id,
             kind: r.kind.as_str().to_owned(),
@@ -56,6 +60,10 @@ impl RenditionRow {
             size: r.size,
             width: r.width,
             height: r.height,
+            frames: r.frames,
+            duration_ms: r.duration_ms,
+            codec: r.codec.clone(),
+            preferred: r.preferred,
         }
     }
 
@@ -69,6 +77,10 @@ impl RenditionRow {
             size: self.size,
             width: self.width,
             height: self.height,
+            frames: self.frames,
+            duration_ms: self.duration_ms,
+            codec: self.codec,
+            preferred: self.preferred,
         })
     }
 }
@@ -139,7 +151,7 @@ pub(crate) fn load_many(conn: &mut AnyConnection, ids: &[i64]) -> Result<Vec<Gif
     Ok(ids.iter().filter_map(|id| by_id.remove(id)).collect())
 }
 
-fn load_one(conn: &mut AnyConnection, id: i64) -> Result<Gif, RepoError> {
+pub(crate) fn load_one(conn: &mut AnyConnection, id: i64) -> Result<Gif, RepoError> {
     load_many(conn, &[id])?.pop().ok_or(RepoError::NotFound)
 }
 

@@ -45,6 +45,25 @@ diesel::table! {
         size -> BigInt,
         width -> Integer,
         height -> Integer,
+        frames -> Integer,
+        duration_ms -> Nullable<Integer>,
+        codec -> Nullable<Text>,
+        preferred -> Bool,
+    }
+}
+
+diesel::table! {
+    jobs (id) {
+        id -> BigInt,
+        kind -> Text,
+        payload -> Text,
+        state -> Text,
+        attempts -> Integer,
+        run_after -> Timestamp,
+        locked_by -> Nullable<Text>,
+        locked_until -> Nullable<Timestamp>,
+        last_error -> Nullable<Text>,
+        created_at -> Timestamp,
     }
 }
 
@@ -123,5 +142,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     user_identities,
     collections,
     collection_gifs,
-    favourites
+    favourites,
+    jobs
 );

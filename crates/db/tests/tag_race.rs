@@ -28,6 +28,10 @@ async fn one_gif(db: &Database) -> GifId {
         size: 10,
         width: 1,
         height: 1,
+        frames: 1,
+        duration_ms: None,
+        codec: None,
+        preferred: true,
     };
     let gif = NewGif {
         share_id: "race".into(),

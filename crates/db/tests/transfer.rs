@@ -51,6 +51,10 @@ fn rendition(kind: RenditionKind, n: i64, what: &str, size: i64) -> Rendition {
         size,
         width: 320 + n as i32,
         height: 240,
+        frames: 2 + n as i32,
+        duration_ms: (n % 2 == 0).then_some(100 * n as i32),
+        codec: (kind == RenditionKind::Mp4).then(|| "h264".to_owned()),
+        preferred: kind != RenditionKind::Still,
     }
 }
 
@@ -67,6 +71,7 @@ fn new_gif(uploader: UserId, n: i64, title: &str, description: &str, tags: &[&st
             rendition(RenditionKind::Original, n, "original.gif", 1_000_000 + n),
             rendition(RenditionKind::Thumbnail, n, "thumbnail.gif", 500 + n),
             Rendition { content_type: "image/png".into(), ..rendition(RenditionKind::Still, n, "static.png", 100 + n) },
+            Rendition { content_type: "video/mp4".into(), ..rendition(RenditionKind::Mp4, n, "mp4.mp4", 50 + n) },
         ]),
         fingerprint: Fingerprint::default(),
     }

@@ -177,8 +177,8 @@ pub trait Clock: Send + Sync {
 }
 
 use crate::gif::{
-    Fingerprint, Gif, GifEdit, GifFilter, GifId, GifSort, GifSummary, NewGif, Page, PageRequest, PerceptualHash, Rendition,
-    RenditionKind, Tag, TagId, TagName,
+    Fingerprint, Gif, GifEdit, GifFilter, GifId, GifSort, GifSummary, NewGif, Page, PageRequest, PerceptualHash,
+    Rendition, RenditionKind, Tag, TagId, TagName,
 };
 use crate::job::{ClaimedJob, FailedJob, JobCounts, JobId, Task};
 use crate::media::{MediaRejection, ProcessedMedia};
@@ -305,6 +305,11 @@ pub trait RenditionRepository: Send + Sync {
         after: GifId,
         limit: i64,
     ) -> Result<Vec<(GifId, i32, Vec<RenditionKind>)>, RepoError>;
+    /// How many GIFs there are (the backfill's progress).
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn gif_count(&self) -> Result<i64, RepoError>;
 }
 
 /// The durable job queue. A claim is a lease: a job whose worker died runs again once

@@ -31,7 +31,15 @@ impl MediaService {
 }
 
 fn encoded(r: Rendition) -> EncodedImage {
-    EncodedImage { bytes: r.bytes, content_type: r.mime.to_owned(), width: r.width, height: r.height }
+    EncodedImage {
+        bytes: r.bytes,
+        content_type: r.mime.to_owned(),
+        width: r.width,
+        height: r.height,
+        frames: 1,
+        duration_ms: 0,
+        codec: None,
+    }
 }
 
 fn rejection(err: MediaError) -> MediaRejection {
@@ -50,6 +58,7 @@ fn output_of(kind: RenditionKind) -> Option<Output> {
         RenditionKind::Original => None,
         RenditionKind::Thumbnail => Some(Output::Thumbnail),
         RenditionKind::Still => Some(Output::Still),
+        _ => None,
     }
 }
 
@@ -80,6 +89,9 @@ fn render(bytes: &[u8], limits: &Limits, kinds: &[RenditionKind]) -> Result<Proc
                 content_type: mime.clone(),
                 width: made.width,
                 height: made.height,
+                frames: made.frames,
+                duration_ms: 0,
+                codec: None,
             },
             Some(_) => made_renditions
                 .next()
@@ -96,6 +108,7 @@ fn render(bytes: &[u8], limits: &Limits, kinds: &[RenditionKind]) -> Result<Proc
         frames: made.frames,
         renditions,
         fingerprint,
+        opaque: false,
     })
 }
 
@@ -116,5 +129,9 @@ impl MediaProcessor for MediaService {
         })
         .await
         .map_err(|e| MediaRejection::Internal(format!("image task failed: {e}")))?
+    }
+
+    fn can_make(&self, kind: RenditionKind) -> bool {
+        RenditionKind::AT_UPLOAD.contains(&kind)
     }
 }

@@ -48,7 +48,19 @@ pub struct Settings {
     pub trust_proxy: bool,
     /// How many trusted proxies stand in front (see `GIFSHELF_TRUSTED_PROXY_HOPS`).
     pub trusted_proxy_hops: usize,
-    pub workers: usize,
+    /// HTTP worker threads (`GIFSHELF_HTTP_WORKERS`).
+    pub http_workers: usize,
+    /// Job workers of `serve` (`GIFSHELF_WORKERS`; 0: this instance runs none).
+    pub job_workers: usize,
+    pub jobs: gifshelf_app::jobs::RunnerSettings,
+    /// How long a job waits between looks at an empty queue.
+    pub job_poll: std::time::Duration,
+    /// `ffmpeg` for video renditions (`GIFSHELF_FFMPEG`; `off` disables videos).
+    pub ffmpeg: Option<PathBuf>,
+    /// Wall-clock limit of one ffmpeg run.
+    pub video_timeout_secs: u64,
+    /// Address-space limit of one ffmpeg process, in MiB.
+    pub video_memory_mb: u64,
     pub db_max_connections: u32,
     pub media_workers: usize,
     /// Who sends media bytes after the access check (`GIFSHELF_MEDIA_OFFLOAD`).
@@ -93,7 +105,15 @@ struct FileSettings {
     sweep_interval_secs: Option<u64>,
     trust_proxy: Option<bool>,
     trusted_proxy_hops: Option<usize>,
+    http_workers: Option<usize>,
     workers: Option<usize>,
+    job_lease_secs: Option<u64>,
+    job_max_attempts: Option<i32>,
+    job_retry_secs: Option<u64>,
+    job_poll_ms: Option<u64>,
+    ffmpeg: Option<String>,
+    video_timeout_secs: Option<u64>,
+    video_memory_mb: Option<u64>,
     db_max_connections: Option<u32>,
     media_workers: Option<usize>,
     media_offload: Option<String>,
@@ -180,7 +200,31 @@ impl Settings {
             sweep_interval_secs: number(&env, "GIFSHELF_SWEEP_INTERVAL_SECS", file.sweep_interval_secs, 3600)?,
             trust_proxy: number(&env, "GIFSHELF_TRUST_PROXY", file.trust_proxy, false)?,
             trusted_proxy_hops: number(&env, "GIFSHELF_TRUSTED_PROXY_HOPS", file.trusted_proxy_hops, 1)?,
-            workers: number(&env, "GIFSHELF_WORKERS", file.workers, default_workers())?,
+            http_workers: number(&env, "GIFSHELF_HTTP_WORKERS", file.http_workers, default_http_workers())?,
+            job_workers: number(&env, "GIFSHELF_WORKERS", file.workers, default_job_workers())?,
+            jobs: gifshelf_app::jobs::RunnerSettings {
+                lease: std::time::Duration::from_secs(number(
+                    &env,
+                    "GIFSHELF_JOB_LEASE_SECS",
+                    file.job_lease_secs,
+                    900,
+                )?),
+                max_attempts: number(&env, "GIFSHELF_JOB_MAX_ATTEMPTS", file.job_max_attempts, 5)?,
+                retry_after: std::time::Duration::from_secs(number(
+                    &env,
+                    "GIFSHELF_JOB_RETRY_SECS",
+                    file.job_retry_secs,
+                    30,
+                )?),
+            },
+            job_poll: std::time::Duration::from_millis(number(&env, "GIFSHELF_JOB_POLL_MS", file.job_poll_ms, 1000)?),
+            ffmpeg: match text("GIFSHELF_FFMPEG", file.ffmpeg).as_deref().map(str::trim) {
+                Some("off" | "none" | "false") => None,
+                Some(path) => Some(PathBuf::from(path)),
+                None => Some(PathBuf::from("ffmpeg")),
+            },
+            video_timeout_secs: number(&env, "GIFSHELF_VIDEO_TIMEOUT_SECS", file.video_timeout_secs, 300)?,
+            video_memory_mb: number(&env, "GIFSHELF_VIDEO_MEMORY_MB", file.video_memory_mb, 1024)?,
             db_max_connections: number(&env, "GIFSHELF_DB_MAX_CONNECTIONS", file.db_max_connections, 10)?,
             media_workers: number(&env, "GIFSHELF_MEDIA_WORKERS", file.media_workers, default_media_workers())?,
             media_offload: media_offload(
@@ -218,8 +262,26 @@ impl Settings {
         if self.token_ttl_hours <= 0 {
             return invalid("GIFSHELF_TOKEN_TTL_HOURS", self.token_ttl_hours.to_string(), "it must be positive");
         }
-        if self.workers == 0 || self.db_max_connections == 0 || self.media_workers == 0 {
-            return invalid("GIFSHELF_WORKERS", self.workers.to_string(), "workers and connections must be at least 1");
+        if self.http_workers == 0 || self.db_max_connections == 0 || self.media_workers == 0 {
+            return invalid(
+                "GIFSHELF_HTTP_WORKERS",
+                self.http_workers.to_string(),
+                "workers and connections must be at least 1",
+            );
+        }
+        if self.jobs.lease.as_secs() < 1 || self.jobs.max_attempts < 1 || self.job_poll.is_zero() {
+            return invalid(
+                "GIFSHELF_JOB_LEASE_SECS",
+                self.jobs.lease.as_secs().to_string(),
+                "the job lease, attempts and poll interval must be at least 1",
+            );
+        }
+        if self.video_timeout_secs == 0 || self.video_memory_mb < 64 {
+            return invalid(
+                "GIFSHELF_VIDEO_TIMEOUT_SECS",
+                self.video_timeout_secs.to_string(),
+                "the video time limit must be at least 1 second and its memory at least 64 MiB",
+            );
         }
         if self.login_max_failures == 0 || self.login_ip_max_failures == 0 {
             return invalid(
@@ -306,8 +368,14 @@ fn default_media_workers() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().clamp(1, 4))
 }
 
-fn default_workers() -> usize {
+fn default_http_workers() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 16))
+}
+
+/// Half the cores make renditions (at least one): transcoding never takes every core from the
+/// web server.
+fn default_job_workers() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
 }
 
 fn number<T: std::str::FromStr>(

@@ -4,6 +4,7 @@ pub mod config;
 pub mod folder_import;
 pub mod media_export;
 mod wiring;
+pub mod workers;
 
 pub use config::{ConfigError, Settings};
-pub use wiring::{gif_service, open_database, Application, StartupError};
+pub use wiring::{gif_service, library, media_service, open_database, Application, Library, StartupError};

@@ -1,4 +1,4 @@
-//! `gifshelf`: serve (the default), migrate, fsck, admin grant|revoke, migrate-storage, export, import,
+//! `gifshelf`: serve (the default), worker, renditions backfill, migrate, fsck, admin grant|revoke, migrate-storage, export, import,
 //! import-folder, export-media.
 
 use std::path::PathBuf;
@@ -31,6 +31,14 @@ enum Command {
         /// Only report; change nothing.
         #[arg(long)]
         dry_run: bool,
+    },
+    /// Run only job workers (GIFSHELF_WORKERS of them, at least one): the renditions of new GIFs
+    /// are made here instead of by the web servers.
+    Worker,
+    /// Video and chat-size renditions.
+    Renditions {
+        #[command(subcommand)]
+        action: RenditionsAction,
     },
     /// Change who is an administrator.
     Admin {
@@ -108,6 +116,18 @@ enum Command {
 }
 
 #[derive(Debug, Subcommand)]
+enum RenditionsAction {
+    /// Queue the making of every file kind a GIF is missing (GIFs stored before a kind existed,
+    /// or whose job was lost), with a progress bar.
+    Backfill {
+        /// Also make them here, with GIFSHELF_WORKERS workers (at least one), and wait until the
+        /// queue has none of them left.
+        #[arg(long)]
+        wait: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
 enum AdminAction {
     /// Make NAME an administrator.
     Grant { name: String },
@@ -135,6 +155,8 @@ fn main() -> ExitCode {
     let result = match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve(&settings),
         Command::Migrate => migrate(&settings),
+        Command::Worker => worker(&settings),
+        Command::Renditions { action: RenditionsAction::Backfill { wait } } => backfill_renditions(&settings, wait),
         Command::Admin { action } => admin(&settings, action),
         Command::Fsck { dry_run } => fsck(&settings, dry_run),
         Command::MigrateStorage { from, to } => migrate_storage(&settings, &from, &to),
@@ -171,6 +193,104 @@ fn serve(settings: &Settings) -> Result<(), String> {
         );
         app.run_until_stopped().await.map_err(|e| e.to_string())?;
         tracing::info!("stopped");
+        Ok(())
+    })
+}
+
+/// Until SIGINT or SIGTERM.
+async fn stop_signal() {
+    let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+        Ok(term) => term,
+        Err(_) => return std::future::pending().await,
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
+    }
+}
+
+fn worker(settings: &Settings) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
+    runtime.block_on(async {
+        let db = gifshelf_server::open_database(settings).map_err(|e| e.to_string())?;
+        let library = gifshelf_server::library(settings, &db).map_err(|e| e.to_string())?;
+        let workers = gifshelf_server::workers::Workers::start(
+            settings.job_workers.max(1),
+            std::sync::Arc::new(db),
+            library.renditions,
+            settings.jobs,
+            settings.job_poll,
+        );
+        tracing::info!(database = %gifshelf_db::Database::describe(&settings.database_url), "gifshelf worker is running");
+        stop_signal().await;
+        workers.stop().await;
+        tracing::info!("stopped");
+        Ok(())
+    })
+}
+
+/// A one-line progress bar, redrawn in place on a terminal.
+fn progress_bar(done: i64, total: i64, what: &str) -> String {
+    const WIDTH: i64 = 30;
+    let filled = if total > 0 { (done.min(total) * WIDTH) / total } else { WIDTH };
+    let bar: String = (0..WIDTH).map(|i| if i < filled { '#' } else { '.' }).collect();
+    format!("[{bar}] {done}/{total} {what}")
+}
+
+fn backfill_renditions(settings: &Settings, wait: bool) -> Result<(), String> {
+    use gifshelf_domain::ports::JobQueue;
+    use std::io::Write;
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
+    runtime.block_on(async {
+        let db = gifshelf_server::open_database(settings).map_err(|e| e.to_string())?;
+        let library = gifshelf_server::library(settings, &db).map_err(|e| e.to_string())?;
+        let report = library
+            .renditions
+            .backfill(|p| {
+                eprint!("\r{}", progress_bar(p.scanned, p.total, "GIFs looked at"));
+                let _ = std::io::stderr().flush();
+            })
+            .await
+            .map_err(|e| e.to_string())?;
+        eprintln!();
+        println!(
+            "{} GIFs looked at: {} queued for renditions, {} had a job queued already.",
+            report.scanned, report.enqueued, report.already_queued
+        );
+        if !wait {
+            if report.enqueued > 0 {
+                println!("Running servers and `gifshelf worker` processes make them; `--wait` makes them here.");
+            }
+            return Ok(());
+        }
+        let queue = std::sync::Arc::new(db);
+        let waiting = report.enqueued + report.already_queued;
+        let workers = gifshelf_server::workers::Workers::start(
+            settings.job_workers.max(1),
+            queue.clone(),
+            library.renditions,
+            settings.jobs,
+            std::time::Duration::from_millis(200),
+        );
+        loop {
+            let left = i64::try_from(queue.pending_renditions().await.map_err(|e| e.to_string())?.len()).unwrap_or(0);
+            eprint!("\r{}", progress_bar(waiting - left.min(waiting), waiting, "GIFs with their renditions made"));
+            let _ = std::io::stderr().flush();
+            if left == 0 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        }
+        eprintln!();
+        workers.stop().await;
+        let failed = queue.failed(20).await.map_err(|e| e.to_string())?;
+        for job in &failed {
+            println!(
+                "  failed for good: {} {} after {} attempts: {}",
+                job.kind, job.payload, job.attempts, job.last_error
+            );
+        }
+        println!("Done.");
         Ok(())
     })
 }
@@ -272,7 +392,7 @@ fn import_folder(
             Err(err) => return Err(err.to_string()),
         };
         let owner = gifshelf_app::auth::Actor::session(account.id, account.username, account.role);
-        let gifs = std::sync::Arc::new(gifshelf_server::gif_service(settings, &db).map_err(|e| e.to_string())?);
+        let gifs = gifshelf_server::gif_service(settings, &db).map_err(|e| e.to_string())?;
         let started = std::time::Instant::now();
         let summary = gifshelf_server::folder_import::import_folder(gifs, &owner, &options).await?;
         let verb = if options.dry_run { "Would import" } else { "Imported" };
@@ -298,7 +418,7 @@ fn export_media(settings: &Settings, to: &std::path::Path) -> Result<(), String>
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
     runtime.block_on(async {
         let db = gifshelf_server::open_database(settings).map_err(|e| e.to_string())?;
-        let gifs = std::sync::Arc::new(gifshelf_server::gif_service(settings, &db).map_err(|e| e.to_string())?);
+        let gifs = gifshelf_server::gif_service(settings, &db).map_err(|e| e.to_string())?;
         let written = gifshelf_server::media_export::export_media(gifs, to).await?;
         println!("Wrote {} ({}).", to.display(), human_bytes(written));
         Ok(())

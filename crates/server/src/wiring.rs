@@ -6,6 +6,7 @@ use std::sync::Arc;
 use gifshelf_app::auth::{AuthConfig, AuthService, ThrottleConfig};
 use gifshelf_app::collections::CollectionService;
 use gifshelf_app::gifs::{GifService, UrlImport};
+use gifshelf_app::jobs::RenditionMaker;
 use gifshelf_app::stats::StatsService;
 use gifshelf_auth::secret::{self, SecretSource};
 use gifshelf_auth::{BcryptHasher, JwtTokens, OidcVerifier, RandomIds, SystemClock};
@@ -41,17 +42,47 @@ pub fn open_database(settings: &Settings) -> Result<Database, StartupError> {
     Ok(db)
 }
 
+/// The media pipeline, with video renditions when `ffmpeg` is usable (one log line when not).
+pub fn media_service(settings: &Settings) -> Arc<gifshelf_media::MediaService> {
+    let limits = gifshelf_media::Limits::default();
+    let media = gifshelf_media::MediaService::new(limits, settings.media_workers, std::time::Duration::from_secs(10));
+    Arc::new(media)
+}
+
+/// The GIF use cases and the renditions made after an upload, on the configured database, blob
+/// store and media pipeline.
+pub struct Library {
+    pub gifs: Arc<GifService>,
+    pub renditions: Arc<RenditionMaker>,
+}
+
+/// # Errors
+/// When the storage URL (`file://` or `s3://`) is unsupported or unusable.
+pub fn library(settings: &Settings, db: &Database) -> Result<Library, StartupError> {
+    let storage = gifshelf_storage::StorageOptions { s3: settings.s3.clone() };
+    let blobs = gifshelf_storage::open(&settings.storage_url, &storage).map_err(StartupError::Other)?;
+    let media = media_service(settings);
+    let db = Arc::new(db.clone());
+    let gifs = GifService::new(
+        db.clone(),
+        db.clone(),
+        db.clone(),
+        blobs.clone(),
+        media.clone(),
+        Arc::new(RandomIds),
+        Arc::new(SystemClock),
+        db.clone(),
+    );
+    let renditions = RenditionMaker::new(db.clone(), db.clone(), db, blobs, media, Arc::new(SystemClock));
+    Ok(Library { gifs: Arc::new(gifs), renditions: Arc::new(renditions) })
+}
+
 /// The GIF use cases on the configured database and blob store.
 ///
 /// # Errors
 /// When the storage URL (`file://` or `s3://`) is unsupported or unusable.
-pub fn gif_service(settings: &Settings, db: &Database) -> Result<GifService, StartupError> {
-    let storage = gifshelf_storage::StorageOptions { s3: settings.s3.clone() };
-    let blobs = gifshelf_storage::open(&settings.storage_url, &storage).map_err(StartupError::Other)?;
-    let limits = gifshelf_media::Limits::default();
-    let media = gifshelf_media::MediaService::new(limits, settings.media_workers, std::time::Duration::from_secs(10));
-    let db = Arc::new(db.clone());
-    Ok(GifService::new(db.clone(), db.clone(), db, blobs, Arc::new(media), Arc::new(RandomIds), Arc::new(SystemClock)))
+pub fn gif_service(settings: &Settings, db: &Database) -> Result<Arc<GifService>, StartupError> {
+    library(settings, db).map(|library| library.gifs)
 }
 
 /// The collection use cases on the configured database and blob store.
@@ -71,6 +102,12 @@ pub struct Application {
     server: actix_web::dev::Server,
     gifs: Arc<GifService>,
     sweep_every: std::time::Duration,
+    /// The job workers' queue and what they run.
+    queue: Arc<Database>,
+    renditions: Arc<RenditionMaker>,
+    job_workers: usize,
+    jobs: gifshelf_app::jobs::RunnerSettings,
+    job_poll: std::time::Duration,
 }
 
 impl Application {
@@ -106,7 +143,8 @@ impl Application {
             SecretSource::Configured => tracing::info!("using the configured token signing secret"),
         }
 
-        let gifs = Arc::new(gif_service(settings, &db)?);
+        let Library { gifs, renditions } = library(settings, &db)?;
+        let queue = Arc::new(db.clone());
         let collections = Arc::new(collection_service(settings, &db)?);
         let users = Arc::new(db);
         let hasher = BcryptHasher::new(settings.bcrypt_cost).map_err(StartupError::Other)?;
@@ -171,7 +209,7 @@ impl Application {
                 trust_forwarded_for: settings.trust_proxy,
                 trusted_proxy_hops: settings.trusted_proxy_hops,
                 public_url: settings.public_url.clone(),
-                workers: settings.workers,
+                workers: settings.http_workers,
                 media_offload: settings.media_offload.clone(),
             },
         };
@@ -180,7 +218,17 @@ impl Application {
             .map_err(|source| StartupError::Bind { addr: settings.bind.clone(), source })?;
         let port = listener.local_addr().map_err(|e| StartupError::Other(e.to_string()))?.port();
         let server = gifshelf_http::serve(listener, state).map_err(|e| StartupError::Other(e.to_string()))?;
-        Ok(Self { port, server, gifs, sweep_every: std::time::Duration::from_secs(settings.sweep_interval_secs) })
+        Ok(Self {
+            port,
+            server,
+            gifs,
+            sweep_every: std::time::Duration::from_secs(settings.sweep_interval_secs),
+            queue,
+            renditions,
+            job_workers: settings.job_workers,
+            jobs: settings.jobs,
+            job_poll: settings.job_poll,
+        })
     }
 
     pub fn port(&self) -> u16 {
@@ -205,8 +253,11 @@ impl Application {
                 tokio::time::sleep(every).await;
             }
         });
+        let workers =
+            crate::workers::Workers::start(self.job_workers, self.queue, self.renditions, self.jobs, self.job_poll);
         let served = self.server.await;
         sweeper.abort();
+        workers.stop().await;
         served
     }
 }

@@ -47,7 +47,8 @@ fn gifshelf(db_url: &str, data: &Path) -> Command {
         .env("GIFSHELF_WEB_DIR", data)
         .env("GIFSHELF_JWT_SECRET", SECRET)
         .env("GIFSHELF_BCRYPT_COST", "4")
-        .env("GIFSHELF_WORKERS", "2")
+        .env("GIFSHELF_HTTP_WORKERS", "2")
+        .env("GIFSHELF_WORKERS", "0")
         .env("GIFSHELF_LOG", "warn")
         .stdin(Stdio::null());
     command

@@ -44,7 +44,8 @@ fn start(log: &Path, data: &Path, port: u16, issuer: &str, dead_s3: u16) -> Serv
         .env("GIFSHELF_WEB_DIR", data)
         .env("GIFSHELF_JWT_SECRET", JWT_SECRET)
         .env("GIFSHELF_BCRYPT_COST", "4")
-        .env("GIFSHELF_WORKERS", "2")
+        .env("GIFSHELF_HTTP_WORKERS", "2")
+        .env("GIFSHELF_WORKERS", "0")
         // As chatty as an operator would run it when debugging.
         .env("GIFSHELF_LOG", "debug")
         .env("GIFSHELF_GOOGLE_CLIENT_ID", CLIENT_ID)

@@ -68,7 +68,9 @@ impl Instance {
                 ("GIFSHELF_S3_FORCE_PATH_STYLE", "true".to_owned()),
                 ("GIFSHELF_S3_ALLOW_HTTP", "true".to_owned()),
                 ("GIFSHELF_BCRYPT_COST", "4".to_owned()),
-                ("GIFSHELF_WORKERS", "2".to_owned()),
+                ("GIFSHELF_HTTP_WORKERS", "2".to_owned()),
+                // No job workers unless a test asks: renditions tests do, and wait for them.
+                ("GIFSHELF_WORKERS", "0".to_owned()),
                 ("GIFSHELF_MEDIA_WORKERS", "1".to_owned()),
                 ("GIFSHELF_DB_MAX_CONNECTIONS", "3".to_owned()),
                 ("GIFSHELF_LOG", "info".to_owned()),

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use gifshelf_domain::gif::{Gif, GifId};
 use gifshelf_domain::ports::{
-    BlobStore, Clock, FavouriteRepository, GifRepository, IdGenerator, MediaProcessor, TagRepository,
+    BlobStore, Clock, FavouriteRepository, GifRepository, IdGenerator, JobQueue, MediaProcessor, TagRepository,
 };
 use gifshelf_domain::RepoError;
 
@@ -22,6 +22,7 @@ pub use duplicates::BackfillReport;
 pub use favourites::FavouriteState;
 pub use from_url::{UrlImport, UrlUploadInput};
 pub use fsck::FsckReport;
+pub(crate) use upload::{media_error, rendition_of};
 pub use upload::{UploadInput, Uploaded, LIKELY_DUPLICATES_MAX};
 
 use crate::AppError;
@@ -35,6 +36,8 @@ pub struct GifService {
     pub(crate) media: Arc<dyn MediaProcessor>,
     pub(crate) ids: Arc<dyn IdGenerator>,
     pub(crate) clock: Arc<dyn Clock>,
+    /// Where an upload queues the making of its other renditions.
+    pub(crate) jobs: Arc<dyn JobQueue>,
 }
 
 impl GifService {
@@ -46,8 +49,9 @@ impl GifService {
         media: Arc<dyn MediaProcessor>,
         ids: Arc<dyn IdGenerator>,
         clock: Arc<dyn Clock>,
+        jobs: Arc<dyn JobQueue>,
     ) -> Self {
-        Self { gifs, tags, favourites, blobs, media, ids, clock }
+        Self { gifs, tags, favourites, blobs, media, ids, clock, jobs }
     }
 
     /// A GIF by id, without counting a view.
@@ -73,8 +77,8 @@ pub(crate) mod test_support {
         Description, Gif, GifId, Rendition, RenditionKind, Renditions, TagId, TagName, TagRef, Title,
     };
     use gifshelf_domain::ports::{
-        MockBlobStore, MockClock, MockFavouriteRepository, MockGifRepository, MockIdGenerator, MockMediaProcessor,
-        MockTagRepository,
+        MockBlobStore, MockClock, MockFavouriteRepository, MockGifRepository, MockIdGenerator, MockJobQueue,
+        MockMediaProcessor, MockTagRepository,
     };
     use gifshelf_domain::user::{UserId, Username};
 
@@ -83,7 +87,18 @@ pub(crate) mod test_support {
     }
 
     fn rendition(kind: RenditionKind, key: &str) -> Rendition {
-        Rendition { kind, key: key.into(), content_type: "image/gif".into(), size: 10, width: 10, height: 10 }
+        Rendition {
+            kind,
+            key: key.into(),
+            content_type: "image/gif".into(),
+            size: 10,
+            width: 10,
+            height: 10,
+            frames: 2,
+            duration_ms: Some(200),
+            codec: None,
+            preferred: kind != RenditionKind::Still,
+        }
     }
 
     pub fn gif(id: i64, uploader: i64) -> Gif {
@@ -116,6 +131,7 @@ pub(crate) mod test_support {
         pub media: MockMediaProcessor,
         pub ids: MockIdGenerator,
         pub clock: MockClock,
+        pub jobs: MockJobQueue,
     }
 
     impl Mocks {
@@ -128,6 +144,9 @@ pub(crate) mod test_support {
             // Nobody has favourites unless a test says otherwise.
             let mut favourites = MockFavouriteRepository::new();
             favourites.expect_favourited_among().returning(|_, _| Ok(Vec::new()));
+            // Uploads queue their renditions job; tests that care replace this mock.
+            let mut jobs = MockJobQueue::new();
+            jobs.expect_enqueue().returning(|_, _| Ok(gifshelf_domain::job::JobId(1)));
             Self {
                 gifs: MockGifRepository::new(),
                 tags: MockTagRepository::new(),
@@ -136,6 +155,7 @@ pub(crate) mod test_support {
                 media: MockMediaProcessor::new(),
                 ids,
                 clock,
+                jobs,
             }
         }
 
@@ -149,6 +169,7 @@ pub(crate) mod test_support {
                 Arc::new(self.media),
                 Arc::new(self.ids),
                 Arc::new(self.clock),
+                Arc::new(self.jobs),
             )
         }
     }

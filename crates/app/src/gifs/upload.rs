@@ -4,6 +4,7 @@ use gifshelf_domain::failpoint::{fail_point, UPLOAD_AFTER_COMMIT};
 use gifshelf_domain::gif::{
     extension_for, Description, Gif, GifSummary, NewGif, Rendition, RenditionKind, Renditions, TagName, Title,
 };
+use gifshelf_domain::job::Task;
 use gifshelf_domain::media::{EncodedImage, MediaRejection};
 use gifshelf_domain::{RepoError, Unique};
 
@@ -57,15 +58,8 @@ impl GifService {
         let mut written: Vec<String> = Vec::with_capacity(processed.renditions.len());
         let mut renditions = Vec::with_capacity(processed.renditions.len());
         for (kind, image) in processed.renditions {
-            let key = format!("{prefix}/{}.{}", key_stem(kind), extension_of(&image));
-            let rendition = Rendition {
-                kind,
-                key: key.clone(),
-                content_type: image.content_type.clone(),
-                size: i64::try_from(image.bytes.len()).unwrap_or(i64::MAX),
-                width: i32::try_from(image.width).unwrap_or(i32::MAX),
-                height: i32::try_from(image.height).unwrap_or(i32::MAX),
-            };
+            let rendition = rendition_of(kind, &image, &prefix);
+            let key = rendition.key.clone();
             if let Err(err) = self.blobs.put(&key, image.bytes, &image.content_type).await {
                 self.remove_blobs(&written).await;
                 return Err(AppError::internal(format!("storing {key}: {err}")));
@@ -82,13 +76,18 @@ impl GifService {
             uploader_id: current.id,
             uploaded_at: self.clock.now(),
             frame_count: i32::try_from(processed.frames).unwrap_or(i32::MAX),
-            renditions: Renditions::new(renditions),
+            renditions: Renditions::new(renditions).with_preferred(processed.opaque),
             fingerprint,
         };
         let sha256 = new_gif.fingerprint.sha256.clone();
         match self.gifs.insert(new_gif).await {
             Ok(gif) => {
                 fail_point(UPLOAD_AFTER_COMMIT);
+                // After the commit: a crash in between leaves a GIF that `gifshelf renditions
+                // backfill` finds; a failed enqueue is logged, the upload stands.
+                if let Err(err) = self.jobs.enqueue(Task::MakeRenditions(gif.id), self.clock.now()).await {
+                    tracing::warn!(gif_id = gif.id.0, error = %err, "could not queue the renditions job; backfill will");
+                }
                 tracing::info!(
                     gif_id = gif.id.0,
                     renditions = gif.renditions.len(),
@@ -122,15 +121,31 @@ impl GifService {
 }
 
 /// What an upload stores at once: the original and what every screen shows.
-const STORED_KINDS: [RenditionKind; 3] = [RenditionKind::Original, RenditionKind::Thumbnail, RenditionKind::Still];
+const STORED_KINDS: [RenditionKind; 3] = RenditionKind::AT_UPLOAD;
 
 /// The file name of a kind under the GIF's blob prefix (`static` for stills: the keys of GIFs
 /// stored before renditions became rows).
 fn key_stem(kind: RenditionKind) -> &'static str {
     match kind {
-        RenditionKind::Original => "original",
-        RenditionKind::Thumbnail => "thumbnail",
         RenditionKind::Still => "static",
+        other => other.as_str(),
+    }
+}
+
+/// The row of a freshly encoded file stored under `prefix` (`preferred` is decided over the
+/// whole set).
+pub(crate) fn rendition_of(kind: RenditionKind, image: &EncodedImage, prefix: &str) -> Rendition {
+    Rendition {
+        kind,
+        key: format!("{prefix}/{}.{}", key_stem(kind), extension_of(image)),
+        content_type: image.content_type.clone(),
+        size: i64::try_from(image.bytes.len()).unwrap_or(i64::MAX),
+        width: i32::try_from(image.width).unwrap_or(i32::MAX),
+        height: i32::try_from(image.height).unwrap_or(i32::MAX),
+        frames: i32::try_from(image.frames).unwrap_or(i32::MAX),
+        duration_ms: i32::try_from(image.duration_ms).ok(),
+        codec: image.codec.clone(),
+        preferred: false,
     }
 }
 
@@ -184,15 +199,20 @@ mod tests {
 
     /// What the processor answers for the kinds asked (the original: the stored bytes, 9 of them).
     fn processed(kinds: &[RenditionKind]) -> ProcessedMedia {
-        let image = |kind| match kind {
-            RenditionKind::Original => {
-                EncodedImage { bytes: b"GIF89a...".to_vec(), content_type: "image/gif".into(), width: 640, height: 480 }
-            }
-            RenditionKind::Thumbnail => {
-                EncodedImage { bytes: vec![1, 2, 3], content_type: "image/gif".into(), width: 320, height: 240 }
-            }
-            RenditionKind::Still => {
-                EncodedImage { bytes: vec![1, 2, 3], content_type: "image/png".into(), width: 320, height: 240 }
+        let image = |kind| {
+            let (bytes, content_type, width, height, frames) = match kind {
+                RenditionKind::Original => (b"GIF89a...".to_vec(), "image/gif", 640, 480, 12),
+                RenditionKind::Still => (vec![1, 2, 3], "image/png", 320, 240, 1),
+                _ => (vec![1, 2, 3], "image/gif", 320, 240, 12),
+            };
+            EncodedImage {
+                bytes,
+                content_type: content_type.into(),
+                width,
+                height,
+                frames,
+                duration_ms: frames * 100,
+                codec: None,
             }
         };
         ProcessedMedia {
@@ -203,6 +223,7 @@ mod tests {
             frames: 12,
             renditions: kinds.iter().map(|k| (*k, image(*k))).collect(),
             fingerprint: Fingerprint { sha256: "ab".repeat(32), phash: Some(PerceptualHash(0xF0F0)) },
+            opaque: true,
         }
     }
 
@@ -213,8 +234,14 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn stores_three_blobs_then_the_row_with_normalised_tags() {
+    async fn stores_three_blobs_then_the_row_with_normalised_tags_then_queues_the_other_renditions() {
         let mut m = Mocks::new();
+        m.jobs = gifshelf_domain::ports::MockJobQueue::new();
+        m.jobs
+            .expect_enqueue()
+            .withf(|task, at| *task == gifshelf_domain::job::Task::MakeRenditions(GifId(5)) && *at == now())
+            .times(1)
+            .returning(|_, _| Ok(gifshelf_domain::job::JobId(1)));
         m.media.expect_process().returning(|_, kinds| Ok(processed(kinds)));
         new_to_the_library(&mut m);
         m.blobs.expect_put().times(3).returning(|_, _, _| Ok(()));
@@ -226,7 +253,12 @@ mod tests {
                     && g.renditions.get(RenditionKind::Original).is_some_and(|r| {
                         r.key == "gifs/prefix/original.gif" && r.size == 9 && (r.width, r.height) == (640, 480)
                     })
-                    && g.renditions.get(RenditionKind::Thumbnail).is_some_and(|r| r.key == "gifs/prefix/thumbnail.gif")
+                    && g.renditions.get(RenditionKind::Thumbnail).is_some_and(|r| {
+                        r.key == "gifs/prefix/thumbnail.gif"
+                            && r.preferred
+                            && r.frames == 12
+                            && r.duration_ms == Some(1200)
+                    })
                     && g.renditions
                         .get(RenditionKind::Still)
                         .is_some_and(|r| r.key == "gifs/prefix/static.png" && r.content_type == "image/png")

@@ -116,6 +116,10 @@ tables! {
             size: i64,
             width: i32,
             height: i32,
+            frames: i32,
+            duration_ms: Option<i32>,
+            codec: Option<String>,
+            preferred: bool,
         },
     },
     /// Which GIF has which tag.

@@ -33,6 +33,10 @@ fn rendition(kind: RenditionKind, prefix: &str, what: &str, size: i64) -> Rendit
         size,
         width: 320,
         height: 240,
+        frames: 3,
+        duration_ms: Some(300),
+        codec: None,
+        preferred: kind == RenditionKind::Original,
     }
 }
 

@@ -2,6 +2,7 @@
 
 mod duplicates;
 mod gifs;
+mod jobs;
 mod stats;
 mod users;
 

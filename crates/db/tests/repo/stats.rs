@@ -49,6 +49,10 @@ async fn gif(
         size,
         width: 10,
         height: 10,
+        frames: 1,
+        duration_ms: None,
+        codec: None,
+        preferred: false,
     };
     let new = NewGif {
         share_id: format!("s{n}"),

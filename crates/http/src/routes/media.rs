@@ -13,7 +13,7 @@ use crate::extract::MediaViewer;
 use crate::{ApiError, AppState, MediaOffload};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(content).service(thumbnail).service(static_thumbnail);
+    cfg.service(content).service(thumbnail).service(static_thumbnail).service(rendition_file).service(renditions);
 }
 
 /// The stem of a rendition's download name when read by id (`gif-7-static.png`: the names
@@ -23,6 +23,7 @@ fn private_name(kind: RenditionKind) -> &'static str {
         RenditionKind::Original => "original",
         RenditionKind::Thumbnail => "thumbnail",
         RenditionKind::Still => "static",
+        other => other.as_str(),
     }
 }
 
@@ -257,4 +258,50 @@ async fn static_thumbnail(
     id: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {
     by_id(state, req, *id, RenditionKind::Still).await
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/gifs/{id}/files/{file}",
+    tag = "media",
+    summary = "Any file of a GIF by kind: `mp4_small.mp4`, `tiny.gif`, `still.png` (signed in: bearer token or session cookie)",
+    params(
+        ("id" = i64, Path, description = "GIF id"),
+        ("file" = String, Path, description = "`{kind}.{ext}` as `GET /api/gifs/{id}/renditions` lists it")
+    ),
+    responses((status = 400, description = "A malformed path parameter (`bad_request`, `validation`)", body = crate::dto::ApiErrorBody), (status = 200, description = "The file, with its stored type, a strong ETag and private caching", content_type = "application/octet-stream", body = Vec<u8>), (status = 401, description = "Neither a bearer token nor a session cookie (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 206, description = "A byte range", content_type = "application/octet-stream", body = Vec<u8>), (status = 304, description = "Not modified (If-None-Match)"), (status = 404, description = "No such GIF, or it has no such file (yet) (`not_found`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []), ("session_cookie" = []))
+)]
+#[get("/gifs/{id}/files/{file}")]
+async fn rendition_file(
+    state: web::Data<AppState>,
+    _viewer: MediaViewer,
+    req: HttpRequest,
+    path: web::Path<(i64, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, file) = path.into_inner();
+    let gif = state.gifs.get(GifId(id)).await?;
+    let kind = kind_of_file(&gif, &file).ok_or_else(|| ApiError::not_found("This GIF has no such file."))?;
+    serve(&state, &req, &gif, kind, Audience::Private).await
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/gifs/{id}/renditions",
+    tag = "media",
+    summary = "Every file of a GIF: kind, URL, type, dimensions, bytes, frames, play time, codec and which one a browser should play",
+    params(("id" = i64, Path, description = "GIF id")),
+    responses((status = 200, description = "The files, by kind; videos and chat sizes appear once the renditions job has made them", body = Vec<crate::dto::RenditionDto>), (status = 400, description = "A malformed path parameter (`bad_request`, `validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Not signed in (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such GIF (`not_found`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
+#[get("/gifs/{id}/renditions")]
+async fn renditions(
+    state: web::Data<AppState>,
+    _user: crate::extract::SignedIn,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let gif = state.gifs.get(GifId(*id)).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "private, no-cache"))
+        .json(crate::dto::RenditionDto::all(&gif)))
 }

@@ -64,6 +64,8 @@ use utoipa::{Modify, OpenApi};
         super::media::content,
         super::media::thumbnail,
         super::media::static_thumbnail,
+        super::media::rendition_file,
+        super::media::renditions,
         super::tags::list,
         super::tags::one,
         super::tags::create,

@@ -52,7 +52,9 @@ impl TestApp {
             ("GIFSHELF_DATABASE_URL", db.url.clone()),
             ("GIFSHELF_WEB_DIR", web.display().to_string()),
             ("GIFSHELF_BCRYPT_COST", "4".to_owned()),
-            ("GIFSHELF_WORKERS", "2".to_owned()),
+            ("GIFSHELF_HTTP_WORKERS", "2".to_owned()),
+            // No job workers unless a test asks: renditions tests do, and wait for them.
+            ("GIFSHELF_WORKERS", "0".to_owned()),
             ("GIFSHELF_DB_MAX_CONNECTIONS", "4".to_owned()),
             ("GIFSHELF_JWT_SECRET", SECRET.to_owned()),
         ]

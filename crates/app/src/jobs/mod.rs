@@ -1,0 +1,9 @@
+//! Work done after the answer: the renditions a GIF is missing, made by workers that claim jobs
+//! from the durable queue (`runner.rs`), and the backfill that enqueues them for GIFs stored
+//! before a kind existed.
+
+mod renditions;
+mod runner;
+
+pub use renditions::{BackfillProgress, Made, RenditionMaker, MEDIUM_MAX_RATIO};
+pub use runner::{JobRunner, RunnerSettings, Settled};

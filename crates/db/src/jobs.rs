@@ -1,0 +1,208 @@
+//! `JobQueue` on diesel: a `jobs` table claimed row by row. PostgreSQL workers take the oldest due
+//! row with `FOR UPDATE SKIP LOCKED`, so concurrent claims never wait on or return the same job;
+//! SQLite claims inside an IMMEDIATE transaction (one writer at a time). A claim is a lease:
+//! a row left `running` past `locked_until` (its worker died) is due again.
+
+use async_trait::async_trait;
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use gifshelf_domain::gif::GifId;
+use gifshelf_domain::job::{ClaimedJob, FailedJob, JobCounts, JobId, Task};
+use gifshelf_domain::ports::JobQueue;
+use gifshelf_domain::RepoError;
+
+use crate::connection::{write_tx, AnyConnection, Database};
+use crate::error::repo_error;
+use crate::schema::jobs;
+
+const QUEUED: &str = "queued";
+const RUNNING: &str = "running";
+const FAILED: &str = "failed";
+
+/// The id of the oldest due job, locked for this transaction (PostgreSQL) or under the write
+/// lock (SQLite).
+fn oldest_due(conn: &mut AnyConnection, now: NaiveDateTime) -> QueryResult<Option<i64>> {
+    // Written out per backend: `SKIP LOCKED` exists only on PostgreSQL.
+    match conn {
+        AnyConnection::Postgresql(pg) => jobs::table
+            .filter(
+                (jobs::state.eq(QUEUED).and(jobs::run_after.le(now)))
+                    .or(jobs::state.eq(RUNNING).and(jobs::locked_until.lt(now))),
+            )
+            .order((jobs::run_after.asc(), jobs::id.asc()))
+            .select(jobs::id)
+            .for_update()
+            .skip_locked()
+            .first(pg)
+            .optional(),
+        AnyConnection::Sqlite(sqlite) => jobs::table
+            .filter(
+                (jobs::state.eq(QUEUED).and(jobs::run_after.le(now)))
+                    .or(jobs::state.eq(RUNNING).and(jobs::locked_until.lt(now))),
+            )
+            .order((jobs::run_after.asc(), jobs::id.asc()))
+            .select(jobs::id)
+            .first(sqlite)
+            .optional(),
+    }
+}
+
+/// The rows of a job its worker still holds.
+macro_rules! held {
+    ($id:expr, $worker:expr) => {
+        jobs::table.filter(jobs::id.eq($id.0).and(jobs::state.eq(RUNNING)).and(jobs::locked_by.eq($worker)))
+    };
+}
+
+#[async_trait]
+impl JobQueue for Database {
+    async fn enqueue(&self, task: Task, run_after: NaiveDateTime) -> Result<JobId, RepoError> {
+        let (kind, payload) = task.encode();
+        self.run(move |conn| {
+            diesel::insert_into(jobs::table)
+                .values((
+                    jobs::kind.eq(kind),
+                    jobs::payload.eq(&payload),
+                    jobs::state.eq(QUEUED),
+                    jobs::attempts.eq(0),
+                    jobs::run_after.eq(run_after),
+                    jobs::created_at.eq(run_after),
+                ))
+                .returning(jobs::id)
+                .get_result(conn)
+                .map(JobId)
+                .map_err(repo_error)
+        })
+        .await
+    }
+
+    async fn claim(
+        &self,
+        worker: &str,
+        now: NaiveDateTime,
+        lease_until: NaiveDateTime,
+    ) -> Result<Option<ClaimedJob>, RepoError> {
+        let worker = worker.to_owned();
+        self.run(move |conn| {
+            write_tx(conn, |conn| {
+                let Some(id) = oldest_due(conn, now).map_err(repo_error)? else {
+                    return Ok(None);
+                };
+                let (kind, payload, attempts): (String, String, i32) = diesel::update(jobs::table.find(id))
+                    .set((
+                        jobs::state.eq(RUNNING),
+                        jobs::locked_by.eq(&worker),
+                        jobs::locked_until.eq(lease_until),
+                        jobs::attempts.eq(jobs::attempts + 1),
+                    ))
+                    .returning((jobs::kind, jobs::payload, jobs::attempts))
+                    .get_result(conn)
+                    .map_err(repo_error)?;
+                Ok(Some(ClaimedJob { id: JobId(id), kind, payload, attempts, locked_until: lease_until }))
+            })
+        })
+        .await
+    }
+
+    async fn complete(&self, id: JobId, worker: &str) -> Result<bool, RepoError> {
+        let worker = worker.to_owned();
+        self.run(move |conn| diesel::delete(held!(id, &worker)).execute(conn).map(|n| n == 1).map_err(repo_error)).await
+    }
+
+    async fn retry(&self, id: JobId, worker: &str, error: &str, run_after: NaiveDateTime) -> Result<bool, RepoError> {
+        let (worker, error) = (worker.to_owned(), error.to_owned());
+        self.run(move |conn| {
+            diesel::update(held!(id, &worker))
+                .set((
+                    jobs::state.eq(QUEUED),
+                    jobs::run_after.eq(run_after),
+                    jobs::last_error.eq(&error),
+                    jobs::locked_by.eq(None::<String>),
+                    jobs::locked_until.eq(None::<NaiveDateTime>),
+                ))
+                .execute(conn)
+                .map(|n| n == 1)
+                .map_err(repo_error)
+        })
+        .await
+    }
+
+    async fn give_up(&self, id: JobId, worker: &str, error: &str) -> Result<bool, RepoError> {
+        let (worker, error) = (worker.to_owned(), error.to_owned());
+        self.run(move |conn| {
+            diesel::update(held!(id, &worker))
+                .set((
+                    jobs::state.eq(FAILED),
+                    jobs::last_error.eq(&error),
+                    jobs::locked_by.eq(None::<String>),
+                    jobs::locked_until.eq(None::<NaiveDateTime>),
+                ))
+                .execute(conn)
+                .map(|n| n == 1)
+                .map_err(repo_error)
+        })
+        .await
+    }
+
+    async fn pending_renditions(&self) -> Result<Vec<GifId>, RepoError> {
+        self.run(|conn| {
+            let payloads: Vec<String> = jobs::table
+                .filter(jobs::kind.eq(Task::MAKE_RENDITIONS).and(jobs::state.eq_any([QUEUED, RUNNING])))
+                .select(jobs::payload)
+                .load(conn)
+                .map_err(repo_error)?;
+            Ok(payloads
+                .iter()
+                .filter_map(|p| match Task::decode(Task::MAKE_RENDITIONS, p) {
+                    Ok(Task::MakeRenditions(id)) => Some(id),
+                    Err(_) => None,
+                })
+                .collect())
+        })
+        .await
+    }
+
+    async fn counts(&self) -> Result<JobCounts, RepoError> {
+        self.run(|conn| {
+            let rows: Vec<(String, i64)> = jobs::table
+                .group_by(jobs::state)
+                .select((jobs::state, diesel::dsl::count_star()))
+                .load(conn)
+                .map_err(repo_error)?;
+            let mut counts = JobCounts::default();
+            for (state, n) in rows {
+                match state.as_str() {
+                    QUEUED => counts.queued = n,
+                    RUNNING => counts.running = n,
+                    FAILED => counts.failed = n,
+                    _ => {}
+                }
+            }
+            Ok(counts)
+        })
+        .await
+    }
+
+    async fn failed(&self, limit: i64) -> Result<Vec<FailedJob>, RepoError> {
+        self.run(move |conn| {
+            let rows: Vec<(i64, String, String, i32, Option<String>)> = jobs::table
+                .filter(jobs::state.eq(FAILED))
+                .order(jobs::id.desc())
+                .limit(limit)
+                .select((jobs::id, jobs::kind, jobs::payload, jobs::attempts, jobs::last_error))
+                .load(conn)
+                .map_err(repo_error)?;
+            Ok(rows
+                .into_iter()
+                .map(|(id, kind, payload, attempts, last_error)| FailedJob {
+                    id: JobId(id),
+                    kind,
+                    payload,
+                    attempts,
+                    last_error: last_error.unwrap_or_default(),
+                })
+                .collect())
+        })
+        .await
+    }
+}
