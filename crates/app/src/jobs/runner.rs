@@ -146,3 +146,141 @@ impl JobRunner {
         self.settings.retry_after.saturating_mul(1 << doublings).min(Duration::from_secs(3600))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use chrono::NaiveDateTime;
+    use gifshelf_domain::gif::GifId;
+    use gifshelf_domain::job::JobId;
+    use gifshelf_domain::ports::{
+        MockBlobStore, MockClock, MockGifRepository, MockJobQueue, MockMediaProcessor, MockRenditionRepository,
+    };
+    use gifshelf_domain::RepoError;
+
+    use super::*;
+    use crate::gifs::test_support::now;
+
+    fn job(attempts: i32, payload: &str) -> ClaimedJob {
+        ClaimedJob {
+            id: JobId(9),
+            kind: Task::MAKE_RENDITIONS.into(),
+            payload: payload.into(),
+            attempts,
+            locked_until: now(),
+        }
+    }
+
+    /// A runner whose renditions job always fails (the GIF cannot be read).
+    fn runner(queue: MockJobQueue) -> JobRunner {
+        let mut gifs = MockGifRepository::new();
+        gifs.expect_find().returning(|_| Err(RepoError::other("database down")));
+        let mut clock = MockClock::new();
+        clock.expect_now().return_const(now());
+        let clock = Arc::new(clock);
+        let maker = RenditionMaker::new(
+            Arc::new(gifs),
+            Arc::new(MockRenditionRepository::new()),
+            Arc::new(MockJobQueue::new()),
+            Arc::new(MockBlobStore::new()),
+            Arc::new(MockMediaProcessor::new()),
+            clock.clone(),
+        );
+        let settings =
+            RunnerSettings { lease: Duration::from_secs(60), max_attempts: 3, retry_after: Duration::from_secs(10) };
+        JobRunner::new(Arc::new(queue), Arc::new(maker), clock, "host:1:1".into(), settings)
+    }
+
+    fn claiming(attempts: i32, payload: &'static str) -> MockJobQueue {
+        let mut queue = MockJobQueue::new();
+        queue
+            .expect_claim()
+            .withf(|worker, at, until| {
+                worker == "host:1:1" && *at == now() && *until == now() + chrono::Duration::seconds(60)
+            })
+            .returning(move |_, _, _| Ok(Some(job(attempts, payload))));
+        queue
+    }
+
+    #[tokio::test]
+    async fn a_failing_job_is_retried_later_with_a_growing_pause_and_its_error() {
+        let retried: Arc<Mutex<Vec<NaiveDateTime>>> = Arc::default();
+        for attempts in [1, 2] {
+            let mut queue = claiming(attempts, "7");
+            let seen = retried.clone();
+            queue.expect_retry().times(1).returning(move |id, worker, error, at| {
+                assert_eq!((id, worker), (JobId(9), "host:1:1"));
+                assert!(error.contains("database down"), "{error}");
+                seen.lock().unwrap_or_else(|e| e.into_inner()).push(at);
+                Ok(true)
+            });
+            queue.expect_give_up().never();
+            let ran = runner(queue).run_once().await.unwrap_or_else(|e| panic!("{e}"));
+            assert!(matches!(ran, Some((_, Settled::Retry { .. }))), "{ran:?}");
+        }
+        let at = retried.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        assert_eq!(at, [now() + chrono::Duration::seconds(10), now() + chrono::Duration::seconds(20)]);
+    }
+
+    #[tokio::test]
+    async fn the_last_attempt_gives_up_and_keeps_the_error() {
+        let mut queue = claiming(3, "7");
+        queue.expect_retry().never();
+        queue
+            .expect_give_up()
+            .withf(|id, _, error| *id == JobId(9) && error.contains("database down"))
+            .times(1)
+            .returning(|_, _, _| Ok(true));
+        let ran = runner(queue).run_once().await.unwrap_or_else(|e| panic!("{e}"));
+        assert!(matches!(ran, Some((_, Settled::GaveUp { .. }))), "{ran:?}");
+    }
+
+    #[tokio::test]
+    async fn a_job_whose_workers_kept_dying_is_given_up_without_running_it() {
+        let mut queue = claiming(4, "7");
+        queue
+            .expect_give_up()
+            .withf(|_, _, error| error.contains("gave up after 3 attempts"))
+            .times(1)
+            .returning(|_, _, _| Ok(true));
+        let ran = runner(queue).run_once().await.unwrap_or_else(|e| panic!("{e}"));
+        assert!(matches!(ran, Some((_, Settled::GaveUp { .. }))), "{ran:?}");
+    }
+
+    #[tokio::test]
+    async fn a_job_nobody_understands_is_given_up_at_once() {
+        let mut queue = claiming(1, "not-an-id");
+        queue.expect_give_up().withf(|_, _, error| error.contains("GIF id")).times(1).returning(|_, _, _| Ok(true));
+        let ran = runner(queue).run_once().await.unwrap_or_else(|e| panic!("{e}"));
+        assert!(matches!(ran, Some((_, Settled::GaveUp { .. }))), "{ran:?}");
+    }
+
+    #[tokio::test]
+    async fn a_job_of_a_deleted_gif_is_done_and_an_empty_queue_is_none() {
+        let mut queue = MockJobQueue::new();
+        queue.expect_claim().returning(|_, _, _| Ok(Some(job(1, "7"))));
+        queue.expect_complete().withf(|id, _| *id == JobId(9)).times(1).returning(|_, _| Ok(true));
+        let mut gifs = MockGifRepository::new();
+        gifs.expect_find().withf(|id| *id == GifId(7)).returning(|_| Err(RepoError::NotFound));
+        let mut clock = MockClock::new();
+        clock.expect_now().return_const(now());
+        let clock = Arc::new(clock);
+        let maker = RenditionMaker::new(
+            Arc::new(gifs),
+            Arc::new(MockRenditionRepository::new()),
+            Arc::new(MockJobQueue::new()),
+            Arc::new(MockBlobStore::new()),
+            Arc::new(MockMediaProcessor::new()),
+            clock.clone(),
+        );
+        let runner =
+            JobRunner::new(Arc::new(queue), Arc::new(maker), clock, "host:1:1".into(), RunnerSettings::default());
+        let ran = runner.run_once().await.unwrap_or_else(|e| panic!("{e}"));
+        assert!(matches!(ran, Some((_, Settled::Done))), "{ran:?}");
+
+        let mut empty = MockJobQueue::new();
+        empty.expect_claim().returning(|_, _, _| Ok(None));
+        assert!(self::runner(empty).run_once().await.unwrap_or_else(|e| panic!("{e}")).is_none());
+    }
+}

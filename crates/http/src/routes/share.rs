@@ -55,6 +55,16 @@ fn page(origin: &str, gif: &Gif) -> String {
     let (w, h) = original.map_or((0, 0), |r| (r.width, r.height));
     let content_type = escape(original.map_or("image/gif", |r| r.content_type.as_str()));
     let oembed = escape(&format!("{origin}/api/oembed?url={}&format=json", encode_component(&page_url)));
+    // The MP4 beside the GIF: chat apps that play video unfurl the smaller file.
+    let video = gif.rendition(RenditionKind::Mp4).map_or_else(String::new, |mp4| {
+        let url = format!("{origin}/s/{share}/mp4.mp4");
+        format!(
+            "<meta property=\"og:video\" content=\"{url}\"><meta property=\"og:video:secure_url\" content=\"{url}\">\
+<meta property=\"og:video:type\" content=\"video/mp4\"><meta property=\"og:video:width\" content=\"{}\">\
+<meta property=\"og:video:height\" content=\"{}\">",
+            mp4.width, mp4.height
+        )
+    });
     format!(
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
@@ -69,7 +79,7 @@ fn page(origin: &str, gif: &Gif) -> String {
 <meta property=\"og:image:type\" content=\"{content_type}\">\
 <meta property=\"og:image:width\" content=\"{w}\">\
 <meta property=\"og:image:height\" content=\"{h}\">\
-<meta property=\"og:image:alt\" content=\"{title}\">\
+<meta property=\"og:image:alt\" content=\"{title}\">{video}\
 <meta name=\"twitter:card\" content=\"summary_large_image\">\
 <meta name=\"twitter:title\" content=\"{title}\">\
 <meta name=\"twitter:description\" content=\"{summary}\">\
