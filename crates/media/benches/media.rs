@@ -1,15 +1,20 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed step should stop the test loudly
 #![allow(unsafe_code)] // getrusage(2) for CPU figures; see cpu_ms
 //! `cargo bench`: generated and real GIFs through `process`, each in its own child process
-//! (for an honest peak RSS), compared with `gifsicle -O2 --resize-fit-width 320`.
+//! (for an honest peak RSS), compared with `gifsicle -O2 --resize-fit-width 320`; then the
+//! renditions table: the bytes a browser is served at full size (the preferred of original,
+//! medium, MP4 and WebM) against the original and `gifsicle -O2` of it.
 
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use gifshelf_media::testing::{hd_scene_gif, scene_gif, sprite_gif};
-use gifshelf_media::{probe, process, static_thumbnail, Limits};
+use gifshelf_domain::gif::{Rendition as Stored, RenditionKind, RenditionSize, Renditions};
+use gifshelf_domain::media::ProcessedMedia;
+use gifshelf_domain::ports::MediaProcessor;
+use gifshelf_media::testing::{hd_scene_gif, photo_gif, pixel_art_gif, scene_gif, sprite_gif};
+use gifshelf_media::{probe, process, static_thumbnail, Ffmpeg, Limits, MediaService};
 use image::codecs::gif::GifDecoder;
 use image::{AnimationDecoder, RgbaImage};
 
@@ -168,6 +173,140 @@ fn summary(rows: &[Row]) {
     verdict("probe < 10 ms", rows, |r| Some(r.probe_ms < 10.0), |r| format!("{:.2} ms", r.probe_ms));
 }
 
+// ---------- renditions: what a browser is served ----------
+
+/// The full-size file a browser plays: the preferred of the original, medium (kept only when at
+/// least 10 % smaller, as the app does), MP4 and WebM.
+fn best_full(p: &ProcessedMedia) -> (RenditionKind, usize) {
+    let original = p.renditions.iter().find(|(k, _)| *k == RenditionKind::Original).map_or(0, |(_, r)| r.bytes.len());
+    let kept = p.renditions.iter().filter(|(k, r)| {
+        k.size() == RenditionSize::Full && (*k != RenditionKind::Medium || r.bytes.len() * 10 <= original * 9)
+    });
+    let set = Renditions::new(kept.map(|(kind, r)| Stored {
+        kind: *kind,
+        key: kind.as_str().into(),
+        content_type: r.content_type.clone(),
+        size: r.bytes.len() as i64,
+        width: r.width as i32,
+        height: r.height as i32,
+        frames: r.frames as i32,
+        duration_ms: Some(r.duration_ms as i32),
+        codec: r.codec.clone(),
+        preferred: false,
+    }))
+    .with_preferred(p.opaque);
+    let best =
+        set.iter().find(|r| r.preferred).map_or((RenditionKind::Original, original), |r| (r.kind, r.size as usize));
+    best
+}
+
+fn size_of(p: &ProcessedMedia, kind: RenditionKind) -> usize {
+    p.renditions.iter().find(|(k, _)| *k == kind).map_or(0, |(_, r)| r.bytes.len())
+}
+
+/// One case of the renditions table.
+struct Served {
+    name: String,
+    photo: bool,
+    original: usize,
+    best: usize,
+    gifsicle: Option<usize>,
+}
+
+/// The renditions table: every case through `MediaService` with all kinds, its full-size files
+/// and `gifsicle -O2` of the original. `photo` marks the photo-like cases of the target.
+fn renditions_table(cases: &[(String, PathBuf, bool)], dir: &Path, has_gifsicle: bool) {
+    println!();
+    let ffmpeg = match Ffmpeg::detect(None) {
+        Ok(f) => f,
+        Err(why) => {
+            println!("renditions: skipped ({why})");
+            return;
+        }
+    };
+    let service = MediaService::new(Limits::default(), 1, std::time::Duration::from_secs(60)).with_video(Some(ffmpeg));
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+    println!(
+        "{:<24} {:>5} {:>9} {:>9} {:>9} {:>9} {:>7} {:>9} {:>9} {:>10} {:>9} {:>8}",
+        "case",
+        "photo",
+        "orig B",
+        "medium B",
+        "mp4 B",
+        "webm B",
+        "secs",
+        "best",
+        "best B",
+        "best/orig",
+        "gs -O2 B",
+        "gs/orig"
+    );
+    let mut rows = Vec::new();
+    for (name, path, photo) in cases {
+        let bytes = std::fs::read(path).unwrap();
+        let t = Instant::now();
+        let p = rt.block_on(service.process(std::sync::Arc::new(bytes.clone()), &RenditionKind::ALL));
+        let secs = t.elapsed().as_secs_f64();
+        let p = match p {
+            Ok(p) => p,
+            Err(e) => {
+                println!("{name}: {e}");
+                continue;
+            }
+        };
+        let (best_kind, best) = best_full(&p);
+        let gifsicle = has_gifsicle
+            .then(|| {
+                let out = dir.join(format!("{name}.O2.gif"));
+                let ok = Command::new(GIFSICLE).arg("-O2").arg(path).arg("-o").arg(&out).status().ok()?.success();
+                ok.then(|| std::fs::metadata(&out).ok().map(|m| m.len() as usize)).flatten()
+            })
+            .flatten();
+        let ratio = |v: usize| v as f64 / bytes.len() as f64;
+        println!(
+            "{:<24} {:>5} {:>9} {:>9} {:>9} {:>9} {:>7.1} {:>9} {:>9} {:>10.3} {:>9} {:>8}",
+            name,
+            if *photo { "yes" } else { "no" },
+            bytes.len(),
+            size_of(&p, RenditionKind::Medium),
+            size_of(&p, RenditionKind::Mp4),
+            size_of(&p, RenditionKind::Webm),
+            secs,
+            best_kind.as_str(),
+            best,
+            ratio(best),
+            gifsicle.map_or_else(|| "n/a".into(), |g| g.to_string()),
+            gifsicle.map_or_else(|| "n/a".into(), |g| format!("{:.3}", ratio(g))),
+        );
+        rows.push(Served { name: name.clone(), photo: *photo, original: bytes.len(), best, gifsicle });
+    }
+    println!("best = the preferred full-size file (original, medium if >= 10 % smaller, mp4, webm; videos only when opaque); secs = all 11 kinds in one process call; gs = gifsicle -O2 of the original");
+    let photo: Vec<&Served> = rows.iter().filter(|r| r.photo).collect();
+    let failed: Vec<String> = photo
+        .iter()
+        .filter(|r| r.best * 4 > r.original)
+        .map(|r| format!("{} {:.2}x", r.name, r.best as f64 / r.original as f64))
+        .collect();
+    match (photo.len(), failed.is_empty()) {
+        (0, _) => println!("target {:<34} n/a (no photo-like case)", "best <= 0.25x original (photo-like)"),
+        (n, true) => println!("target {:<34} met ({n} cases)", "best <= 0.25x original (photo-like)"),
+        (n, false) => println!(
+            "target {:<34} NOT met: {} of {n} fail: {}",
+            "best <= 0.25x original (photo-like)",
+            failed.len(),
+            failed.join(", ")
+        ),
+    }
+    let larger: Vec<&str> = rows.iter().filter(|r| r.best > r.original).map(|r| r.name.as_str()).collect();
+    if larger.is_empty() {
+        println!("target {:<34} met ({} cases)", "never larger than the original GIF", rows.len());
+    } else {
+        println!("target {:<34} NOT met: {}", "never larger than the original GIF", larger.join(", "));
+    }
+    let beat: usize = rows.iter().filter(|r| r.gifsicle.is_some_and(|g| r.best <= g)).count();
+    println!("note: best <= gifsicle -O2 in {beat} of {} cases", rows.len());
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(i) = args.iter().position(|a| a == "--child") {
@@ -290,4 +429,22 @@ fn main() {
     }
     println!("cpu x = our CPU / gifsicle CPU; B x = our animated bytes / gifsicle bytes; PSNR in dB vs a float Lanczos3 downscale of the composited source (up to 40 frames, over white); peak MB = child VmHWM including the input bytes; frames are paired by display time when the frame counts differ.");
     summary(&rows);
+
+    // The renditions table: the same cases, plus a photo-like and a pixel-art one.
+    let extra: [(&str, Generator); 2] = [
+        ("gen_photo_480x270_48f", || photo_gif(480, 270, 48)),
+        ("gen_pixel_art_320x240_40f", || pixel_art_gif(320, 240, 40)),
+    ];
+    for (name, g) in extra {
+        let path = dir.join(format!("{name}.gif"));
+        if !path.exists() {
+            std::fs::write(&path, g()).unwrap();
+        }
+        cases.push((name.to_string(), path));
+    }
+    // Photo-like: the photographic and gradient corpus files and the generated photo.
+    let photo_like = ["moon_impact", "rainbow", "gen_photo_480x270_48f"];
+    let cases: Vec<(String, PathBuf, bool)> =
+        cases.into_iter().map(|(n, p)| (n.clone(), p, photo_like.contains(&n.as_str()))).collect();
+    renditions_table(&cases, &dir, has_gifsicle);
 }

@@ -10,6 +10,7 @@ use crate::phash::Sampler;
 use crate::probe::gif_info;
 use crate::resize::Rect;
 use crate::sink::{CanvasFrame, Output, Sinks, Source};
+use crate::video::{duration_ms, Ffmpeg};
 use crate::{Made, MediaError, MediaKind};
 
 fn gif_err(e: gif::DecodingError) -> MediaError {
@@ -333,6 +334,7 @@ pub(crate) fn process_gif(
     limits: &Limits,
     deadline: &Deadline,
     outputs: &[Output],
+    ffmpeg: Option<&Ffmpeg>,
 ) -> Result<Made, MediaError> {
     let info = gif_info(bytes, limits)?;
     deadline.check()?;
@@ -352,11 +354,13 @@ pub(crate) fn process_gif(
         repeat: repeat_of(info.loop_count),
         global_palette: global.as_deref(),
         keep_close: KEEP_CLOSE_RESIZED,
+        delays: &info.delays,
     };
     let mut compositor = Compositor::new(cw, ch, global.as_deref())?;
-    let mut sinks = Sinks::new(outputs, &source, limits);
+    let mut sinks = Sinks::new(outputs, &source, limits, ffmpeg)?;
     let mut sampler = Sampler::new(info.frames);
     let mut frames = 0u32;
+    let mut opaque = true;
     let (mut pixels, mut stored, mut valid) = (Vec::new(), Vec::new(), Vec::new());
     // Only the complete frames the header pass counted: a file cut short ends after them.
     while frames < info.frames {
@@ -369,6 +373,7 @@ pub(crate) fn process_gif(
         frames += 1;
         let dirty = compositor.draw(&meta, &pixels, &valid, frames)?;
         let canvas = &compositor.canvas;
+        opaque &= canvas.clear == 0;
         sinks.frame(&CanvasFrame {
             rgba: &canvas.px,
             dirty,
@@ -395,5 +400,7 @@ pub(crate) fn process_gif(
         frames: if read_all { frames } else { info.frames },
         renditions: sinks.finish()?,
         phash,
+        opaque,
+        duration_ms: if info.frames > 1 { duration_ms(&info.delays) } else { 0 },
     })
 }

@@ -15,6 +15,7 @@ mod sink;
 mod sniff;
 mod still;
 mod strip;
+mod video;
 mod webp;
 
 #[cfg(feature = "testing")]
@@ -30,18 +31,25 @@ pub use processor::MediaService;
 use sink::Output;
 pub use sniff::{sniff, MediaKind};
 pub use strip::strip_metadata;
+pub use video::Ffmpeg;
 
 /// One rendered image.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rendition {
     /// The encoded bytes.
     pub bytes: Vec<u8>,
-    /// Their MIME type (`image/gif`, `image/png` or `image/jpeg`).
+    /// Their MIME type (`image/gif`, `image/png`, `image/jpeg`, `video/mp4` or `video/webm`).
     pub mime: &'static str,
     /// Width in pixels.
     pub width: u32,
     /// Height in pixels.
     pub height: u32,
+    /// Frames in the file (1 for a still image).
+    pub frames: u32,
+    /// One loop's play time in milliseconds, as browsers time it (0 for a still image).
+    pub duration_ms: u32,
+    /// The video codec (`h264`, `vp9`); `None` for images.
+    pub codec: Option<&'static str>,
 }
 
 /// What `process` made of an upload.
@@ -74,12 +82,17 @@ pub(crate) struct Made {
     pub renditions: Vec<Rendition>,
     /// See [`Processed::phash`].
     pub phash: Option<u64>,
+    /// No pixel of any decoded frame is transparent.
+    pub opaque: bool,
+    /// One loop's play time of the original in milliseconds, as browsers time it (0 for a
+    /// single frame).
+    pub duration_ms: u32,
 }
 
 /// Checks the upload against `limits` from its headers, then decodes it (one frame at a time for
 /// animations) and renders the animated and static thumbnails.
 pub fn process(bytes: &[u8], limits: &Limits) -> Result<Processed, MediaError> {
-    let made = make(bytes, limits, &[Output::Thumbnail, Output::Still])?;
+    let made = make(bytes, limits, &[Output::Thumbnail, Output::Still], None)?;
     let mut renditions = made.renditions.into_iter();
     match (renditions.next(), renditions.next()) {
         (Some(thumbnail), Some(static_thumbnail)) => Ok(Processed {
@@ -98,19 +111,31 @@ pub fn process(bytes: &[u8], limits: &Limits) -> Result<Processed, MediaError> {
 /// Only the static thumbnail (the first frame at thumbnail width), decoding no further than the
 /// first frame: for regenerating stills cheaply. The same checks as [`process`] apply.
 pub fn static_thumbnail(bytes: &[u8], limits: &Limits) -> Result<Rendition, MediaError> {
-    make(bytes, limits, &[Output::Still])?
+    make(bytes, limits, &[Output::Still], None)?
         .renditions
         .pop()
         .ok_or_else(|| MediaError::internal("the still rendition is missing"))
 }
 
-/// Checks the upload, decodes it once and makes the `outputs` asked for, in that order.
-pub(crate) fn make(bytes: &[u8], limits: &Limits, outputs: &[Output]) -> Result<Made, MediaError> {
-    let deadline = limits::Deadline::new(limits.timeout);
+/// Checks the upload, decodes it once and makes the `outputs` asked for, in that order. Videos
+/// need `ffmpeg`; while they are made, the pipeline's deadline is `ffmpeg`'s (encoding is what
+/// takes the time, and the decoder waits for it).
+pub(crate) fn make(
+    bytes: &[u8],
+    limits: &Limits,
+    outputs: &[Output],
+    ffmpeg: Option<&Ffmpeg>,
+) -> Result<Made, MediaError> {
+    let videos = outputs.iter().any(|o| o.video().is_some());
+    let budget = match ffmpeg {
+        Some(f) if videos => f.timeout().max(limits.timeout),
+        _ => limits.timeout,
+    };
+    let deadline = limits::Deadline::new(budget);
     let run = || match sniff(bytes) {
         None => Err(MediaError::UnsupportedType),
-        Some(MediaKind::Gif) => gif_pipeline::process_gif(bytes, limits, &deadline, outputs),
-        Some(MediaKind::Webp) => webp::process_webp(bytes, limits, &deadline, outputs),
+        Some(MediaKind::Gif) => gif_pipeline::process_gif(bytes, limits, &deadline, outputs, ffmpeg),
+        Some(MediaKind::Webp) => webp::process_webp(bytes, limits, &deadline, outputs, ffmpeg),
         Some(kind) => still::process_still(kind, bytes, limits, &deadline, outputs),
     };
     // Defence in depth: a bug in a decoder must not take the server down with it.

@@ -111,13 +111,25 @@ impl Limits {
     /// The thumbnail size for a source of `width`×`height`: at most `thumb_width` wide, never
     /// upscaled, height proportional and at least 1.
     pub(crate) fn thumb_size(&self, width: u32, height: u32) -> (u32, u32) {
-        let tw = width.min(self.thumb_width.max(1)).max(1);
-        if tw == width {
-            return (width, height.max(1));
-        }
-        let th = (u64::from(height) * u64::from(tw) + u64::from(width) / 2) / u64::from(width);
-        (tw, u32::try_from(th).unwrap_or(u32::MAX).max(1))
+        fit_width(width, height, self.thumb_width)
     }
+}
+
+/// The size of a `width`×`height` image scaled to at most `max` wide: never upscaled, the other
+/// side proportional (rounded to nearest) and at least 1.
+pub(crate) fn fit_width(width: u32, height: u32, max: u32) -> (u32, u32) {
+    let tw = width.min(max.max(1)).max(1);
+    if tw == width {
+        return (width, height.max(1));
+    }
+    let th = (u64::from(height) * u64::from(tw) + u64::from(width) / 2) / u64::from(width);
+    (tw, u32::try_from(th).unwrap_or(u32::MAX).max(1))
+}
+
+/// [`fit_width`] for the height: at most `max` high, never upscaled.
+pub(crate) fn fit_height(width: u32, height: u32, max: u32) -> (u32, u32) {
+    let (h, w) = fit_width(height, width, max);
+    (w, h)
 }
 
 /// The processing deadline of one `process` call.
@@ -152,5 +164,8 @@ mod tests {
         assert_eq!(l.thumb_size(1000, 175), (320, 56));
         assert_eq!(l.thumb_size(8192, 1), (320, 1));
         assert_eq!(l.thumb_size(320, 7), (320, 7));
+        assert_eq!(fit_height(1000, 175, 90), (514, 90));
+        assert_eq!(fit_height(116, 100, 200), (116, 100));
+        assert_eq!(fit_width(116, 100, 220), (116, 100));
     }
 }

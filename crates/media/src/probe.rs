@@ -66,6 +66,10 @@ pub(crate) struct GifInfo {
     /// The file has no global colour table and a frame has no local one either: such frames are
     /// drawn with [`crate::gif_pipeline::default_palette`].
     pub needs_default_palette: bool,
+    /// The delay of each complete frame in hundredths of a second, as stored (0 when the frame
+    /// has no graphic control extension): a video encoder needs the timing before the first
+    /// frame is decoded.
+    pub delays: Vec<u16>,
 }
 
 const GIF_TRUNCATED: &str = "The GIF file is truncated: it ends in the middle of a block.";
@@ -107,8 +111,20 @@ fn skip_sub_blocks(b: &[u8], mut pos: usize) -> Result<usize, MediaError> {
 /// One step of the GIF block walk.
 enum GifBlock {
     Trailer,
-    Extension { end: usize, loop_count: Option<u16> },
-    Frame { end: usize, left: u32, top: u32, width: u32, height: u32, local_table: bool },
+    /// `delay`: the delay of a graphic control extension, for the next frame.
+    Extension {
+        end: usize,
+        loop_count: Option<u16>,
+        delay: Option<u16>,
+    },
+    Frame {
+        end: usize,
+        left: u32,
+        top: u32,
+        width: u32,
+        height: u32,
+        local_table: bool,
+    },
 }
 
 /// Reads the block at `pos` (its introducer is `block`); a `gif_truncated` error when the file
@@ -119,6 +135,10 @@ fn gif_block(b: &[u8], pos: usize, block: u8) -> Result<GifBlock, MediaError> {
         0x21 => {
             let label = byte(b, pos + 1)?;
             let mut loop_count = None;
+            let mut delay = None;
+            if label == 0xF9 && byte(b, pos + 2)? >= 4 {
+                delay = Some(le16(b, pos + 4)? as u16);
+            }
             if label == 0xFF && byte(b, pos + 2)? == 11 {
                 let id = b.get(pos + 3..pos + 14).ok_or_else(gif_truncated)?;
                 if id == b"NETSCAPE2.0" || id == b"ANIMEXTS1.0" {
@@ -128,7 +148,7 @@ fn gif_block(b: &[u8], pos: usize, block: u8) -> Result<GifBlock, MediaError> {
                     }
                 }
             }
-            Ok(GifBlock::Extension { end: skip_sub_blocks(b, pos + 2)?, loop_count })
+            Ok(GifBlock::Extension { end: skip_sub_blocks(b, pos + 2)?, loop_count, delay })
         }
         0x2C => {
             let left = le16(b, pos + 1)?;
@@ -181,6 +201,8 @@ pub(crate) fn gif_info(b: &[u8], limits: &Limits) -> Result<GifInfo, MediaError>
     let mut total = 0u64;
     let mut loop_count = None;
     let mut needs_default_palette = false;
+    let mut delays = Vec::new();
+    let mut next_delay = 0u16;
     // A missing trailer after complete frames is common and harmless.
     while let Some(&block) = b.get(pos) {
         let step = match gif_block(b, pos, block) {
@@ -197,9 +219,12 @@ pub(crate) fn gif_info(b: &[u8], limits: &Limits) -> Result<GifInfo, MediaError>
         };
         match step {
             GifBlock::Trailer => break,
-            GifBlock::Extension { end, loop_count: l } => {
+            GifBlock::Extension { end, loop_count: l, delay } => {
                 if l.is_some() {
                     loop_count = l;
+                }
+                if let Some(d) = delay {
+                    next_delay = d;
                 }
                 pos = end;
             }
@@ -216,6 +241,8 @@ pub(crate) fn gif_info(b: &[u8], limits: &Limits) -> Result<GifInfo, MediaError>
                 total += u64::from(fw) * u64::from(fh);
                 limits.check_total_pixels(total)?;
                 needs_default_palette |= !global_table && !local_table;
+                // A graphic control extension applies to the one frame after it.
+                delays.push(std::mem::take(&mut next_delay));
                 pos = end;
             }
         }
@@ -223,7 +250,7 @@ pub(crate) fn gif_info(b: &[u8], limits: &Limits) -> Result<GifInfo, MediaError>
     if frames == 0 {
         return Err(MediaError::Corrupt("The GIF file contains no frames.".into()));
     }
-    Ok(GifInfo { width, height, frames, loop_count, needs_default_palette })
+    Ok(GifInfo { width, height, frames, loop_count, needs_default_palette, delays })
 }
 
 fn png_size(b: &[u8]) -> Result<(u32, u32), MediaError> {

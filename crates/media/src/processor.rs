@@ -11,8 +11,9 @@ use gifshelf_domain::ports::MediaProcessor;
 use sha2::{Digest, Sha256};
 use tokio::sync::Semaphore;
 
-use crate::sink::Output;
-use crate::{Limits, MediaError, Rendition};
+use crate::sink::{no_ffmpeg, Output};
+use crate::video::Video;
+use crate::{Ffmpeg, Limits, MediaError, Rendition};
 
 /// Runs the pipeline with bounded concurrency. An upload that cannot get a slot within
 /// `queue_wait` is answered "busy" (503) instead of piling up.
@@ -21,12 +22,23 @@ pub struct MediaService {
     limits: Limits,
     slots: Arc<Semaphore>,
     queue_wait: Duration,
+    ffmpeg: Option<Arc<Ffmpeg>>,
 }
 
 impl MediaService {
-    /// `concurrency` jobs at once (each takes at most about `limits.max_canvas_pixels * 12` bytes).
+    /// `concurrency` jobs at once (each takes at most about `limits.max_canvas_pixels * 12` bytes,
+    /// plus its `ffmpeg` child's memory limit when it makes videos). Without
+    /// [`with_video`](Self::with_video) no videos are made.
     pub fn new(limits: Limits, concurrency: usize, queue_wait: Duration) -> Self {
-        Self { limits, slots: Arc::new(Semaphore::new(concurrency.max(1))), queue_wait }
+        Self { limits, slots: Arc::new(Semaphore::new(concurrency.max(1))), queue_wait, ffmpeg: None }
+    }
+
+    /// The `ffmpeg` videos are made with (see [`Ffmpeg::detect`]); `None`: no videos, and
+    /// [`can_make`](MediaProcessor::can_make) says so.
+    #[must_use]
+    pub fn with_video(mut self, ffmpeg: Option<Ffmpeg>) -> Self {
+        self.ffmpeg = ffmpeg.map(Arc::new);
+        self
     }
 }
 
@@ -36,9 +48,9 @@ fn encoded(r: Rendition) -> EncodedImage {
         content_type: r.mime.to_owned(),
         width: r.width,
         height: r.height,
-        frames: 1,
-        duration_ms: 0,
-        codec: None,
+        frames: r.frames,
+        duration_ms: r.duration_ms,
+        codec: r.codec.map(str::to_owned),
     }
 }
 
@@ -58,20 +70,32 @@ fn output_of(kind: RenditionKind) -> Option<Output> {
         RenditionKind::Original => None,
         RenditionKind::Thumbnail => Some(Output::Thumbnail),
         RenditionKind::Still => Some(Output::Still),
-        _ => None,
+        RenditionKind::Tiny => Some(Output::Tiny),
+        RenditionKind::Nano => Some(Output::Nano),
+        RenditionKind::FixedHeight => Some(Output::FixedHeight),
+        RenditionKind::Medium => Some(Output::Medium),
+        RenditionKind::Mp4 => Some(Output::Video(Video::Mp4)),
+        RenditionKind::Mp4Small => Some(Output::Video(Video::Mp4Small)),
+        RenditionKind::Webm => Some(Output::Video(Video::Webm)),
+        RenditionKind::WebmSmall => Some(Output::Video(Video::WebmSmall)),
     }
 }
 
 /// Decodes the upload once, with one sink per rendition kind asked for, and answers the
 /// renditions in the order asked.
-fn render(bytes: &[u8], limits: &Limits, kinds: &[RenditionKind]) -> Result<ProcessedMedia, MediaRejection> {
+fn render(
+    bytes: &[u8],
+    limits: &Limits,
+    kinds: &[RenditionKind],
+    ffmpeg: Option<&Ffmpeg>,
+) -> Result<ProcessedMedia, MediaRejection> {
     for (i, kind) in kinds.iter().enumerate() {
         if kinds[..i].contains(kind) {
             return Err(MediaRejection::Internal(format!("the {} rendition was asked for twice", kind.as_str())));
         }
     }
     let outputs: Vec<Output> = kinds.iter().copied().filter_map(output_of).collect();
-    let made = crate::make(bytes, limits, &outputs).map_err(rejection)?;
+    let made = crate::make(bytes, limits, &outputs, ffmpeg).map_err(rejection)?;
     let mime = made.kind.mime().to_owned();
     // What is stored as the original, and so what a byte-identical upload is told apart by.
     let stripped = crate::strip_metadata(bytes).map_err(rejection)?;
@@ -90,7 +114,7 @@ fn render(bytes: &[u8], limits: &Limits, kinds: &[RenditionKind]) -> Result<Proc
                 width: made.width,
                 height: made.height,
                 frames: made.frames,
-                duration_ms: 0,
+                duration_ms: made.duration_ms,
                 codec: None,
             },
             Some(_) => made_renditions
@@ -108,7 +132,7 @@ fn render(bytes: &[u8], limits: &Limits, kinds: &[RenditionKind]) -> Result<Proc
         frames: made.frames,
         renditions,
         fingerprint,
-        opaque: false,
+        opaque: made.opaque,
     })
 }
 
@@ -116,22 +140,34 @@ fn render(bytes: &[u8], limits: &Limits, kinds: &[RenditionKind]) -> Result<Proc
 impl MediaProcessor for MediaService {
     async fn process(&self, bytes: Arc<Vec<u8>>, kinds: &[RenditionKind]) -> Result<ProcessedMedia, MediaRejection> {
         // Cheap refusals first, without waiting for a slot.
-        crate::probe(&bytes, &self.limits).map_err(rejection)?;
+        let probed = crate::probe(&bytes, &self.limits).map_err(rejection)?;
+        if let Some(video) = kinds.iter().find(|k| k.is_video()) {
+            if self.ffmpeg.is_none() {
+                return Err(rejection(no_ffmpeg()));
+            }
+            if probed.frames < 2 {
+                return Err(MediaRejection::Internal(format!(
+                    "The {} rendition is made only of animations, and this image has a single frame.",
+                    video.as_str()
+                )));
+            }
+        }
         let permit = tokio::time::timeout(self.queue_wait, self.slots.clone().acquire_owned())
             .await
             .map_err(|_| MediaRejection::Busy)?
             .map_err(|_| MediaRejection::Busy)?;
         let limits = self.limits.clone();
         let kinds = kinds.to_vec();
+        let ffmpeg = self.ffmpeg.clone();
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            render(&bytes, &limits, &kinds)
+            render(&bytes, &limits, &kinds, ffmpeg.as_deref())
         })
         .await
         .map_err(|e| MediaRejection::Internal(format!("image task failed: {e}")))?
     }
 
     fn can_make(&self, kind: RenditionKind) -> bool {
-        RenditionKind::AT_UPLOAD.contains(&kind)
+        !kind.is_video() || self.ffmpeg.is_some()
     }
 }

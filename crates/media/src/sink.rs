@@ -6,8 +6,10 @@
 use gif::Repeat;
 
 use crate::anim_encode::AnimEncoder;
+use crate::limits::{fit_height, fit_width};
 use crate::resize::{Rect, Thumbnailer};
 use crate::still::encode_static;
+use crate::video::{shown_delay, Ffmpeg, Video, VideoSink};
 use crate::{Limits, MediaError, Rendition};
 
 /// A rendition the pipelines can make (the original is a copy, see
@@ -18,6 +20,38 @@ pub(crate) enum Output {
     Thumbnail,
     /// The first frame at thumbnail size, as a still image.
     Still,
+    /// Like the thumbnail, at most 220 wide.
+    Tiny,
+    /// Like the thumbnail, at most 90 high.
+    Nano,
+    /// Like the thumbnail, 200 high (lower sources keep their height).
+    FixedHeight,
+    /// The animation re-encoded by our encoder at its own size.
+    Medium,
+    /// A video; every video of one upload comes from one `ffmpeg`.
+    Video(Video),
+}
+
+impl Output {
+    /// The size of this output for a `width`×`height` source: widths never upscale, the other
+    /// side keeps the aspect ratio (rounded as the thumbnail's).
+    pub(crate) fn size(self, limits: &Limits, width: u32, height: u32) -> (u32, u32) {
+        match self {
+            Output::Thumbnail | Output::Still => limits.thumb_size(width, height),
+            Output::Tiny => fit_width(width, height, 220),
+            Output::Nano => fit_height(width, height, 90),
+            Output::FixedHeight => fit_height(width, height, 200),
+            Output::Medium => (width, height),
+            Output::Video(v) => v.size(limits, width, height),
+        }
+    }
+
+    pub(crate) fn video(self) -> Option<Video> {
+        match self {
+            Output::Video(v) => Some(v),
+            _ => None,
+        }
+    }
 }
 
 /// What every sink of one upload shares: the source canvas and its animation settings.
@@ -29,6 +63,9 @@ pub(crate) struct Source<'a> {
     pub global_palette: Option<&'a [u8]>,
     /// Extra squared RGB error a resized GIF frame may keep to leave a pixel unchanged.
     pub keep_close: u32,
+    /// Every frame's delay (hundredths of a second) from the header pass: videos need the
+    /// timing before the first frame.
+    pub delays: &'a [u16],
 }
 
 /// One composited frame: the whole canvas, RGBA.
@@ -50,19 +87,25 @@ pub(crate) trait FrameSink {
     fn frame(&mut self, frame: &CanvasFrame<'_>) -> Result<(), MediaError>;
     /// Whether later frames would still change the result.
     fn wants_more(&self) -> bool;
-    /// Encodes the rendition.
-    fn finish(self: Box<Self>) -> Result<Rendition, MediaError>;
+    /// Encodes the renditions (one, except for the video sink: one per video asked for).
+    fn finish(self: Box<Self>) -> Result<Vec<Rendition>, MediaError>;
 }
 
-/// The animated thumbnail: every frame resized, only the changed rectangle re-encoded.
-struct AnimatedThumbnail {
+/// An animated GIF at some size (the thumbnail, tiny, nano, fixed height, medium): every frame
+/// resized, only the changed rectangle re-encoded.
+struct AnimatedGif {
     thumb: Thumbnailer,
     enc: AnimEncoder,
+    frames: u32,
+    /// Hundredths of a second, as browsers show them.
+    shown: u32,
 }
 
-impl FrameSink for AnimatedThumbnail {
+impl FrameSink for AnimatedGif {
     fn frame(&mut self, frame: &CanvasFrame<'_>) -> Result<(), MediaError> {
         let changed = self.thumb.update(frame.rgba, frame.dirty, frame.opaque)?;
+        self.frames += 1;
+        self.shown += shown_delay(frame.delay);
         self.enc.push(&self.thumb.rgba, changed, frame.delay, frame.own_table)
     }
 
@@ -70,9 +113,12 @@ impl FrameSink for AnimatedThumbnail {
         true
     }
 
-    fn finish(self: Box<Self>) -> Result<Rendition, MediaError> {
+    fn finish(self: Box<Self>) -> Result<Vec<Rendition>, MediaError> {
         let (width, height) = (self.thumb.width, self.thumb.height);
-        Ok(Rendition { bytes: self.enc.finish()?, mime: "image/gif", width, height })
+        // A single frame is a still image: it plays for no time.
+        let duration_ms = if self.frames > 1 { self.shown * 10 } else { 0 };
+        let bytes = self.enc.finish()?;
+        Ok(vec![Rendition { bytes, mime: "image/gif", width, height, frames: self.frames, duration_ms, codec: None }])
     }
 }
 
@@ -98,51 +144,101 @@ impl FrameSink for StillThumbnail {
         self.first.is_none()
     }
 
-    fn finish(self: Box<Self>) -> Result<Rendition, MediaError> {
+    fn finish(self: Box<Self>) -> Result<Vec<Rendition>, MediaError> {
         let first = self.first.ok_or_else(|| MediaError::Corrupt("The animation has no frames.".into()))?;
-        encode_static(&first, self.width, self.height)
+        Ok(vec![encode_static(&first, self.width, self.height)?])
     }
 }
 
-/// The sinks of one upload, one per requested output, in the order asked.
-pub(crate) struct Sinks(Vec<Box<dyn FrameSink>>);
+/// The sinks of one upload, one per requested output (one for all the videos), with where each
+/// output's rendition comes from.
+pub(crate) struct Sinks {
+    sinks: Vec<Box<dyn FrameSink>>,
+    /// For each output asked for, in order: its sink and its place among that sink's renditions.
+    order: Vec<(usize, usize)>,
+}
 
 impl Sinks {
-    pub(crate) fn new(outputs: &[Output], source: &Source<'_>, limits: &Limits) -> Self {
-        let (tw, th) = limits.thumb_size(source.width, source.height);
-        let sinks = outputs
-            .iter()
-            .map(|output| -> Box<dyn FrameSink> {
-                let thumb = Thumbnailer::new(source.width, source.height, tw, th);
-                match output {
-                    Output::Thumbnail => {
-                        let keep_close = if (tw, th) == (source.width, source.height) { 0 } else { source.keep_close };
-                        let enc =
-                            AnimEncoder::new(tw, th, source.repeat, source.global_palette).with_keep_close(keep_close);
-                        Box::new(AnimatedThumbnail { thumb, enc })
+    /// Builds the sinks; starts `ffmpeg` when videos are asked for.
+    ///
+    /// # Errors
+    /// Videos asked for without `ffmpeg`, or of a single frame; `ffmpeg` failing to start.
+    pub(crate) fn new(
+        outputs: &[Output],
+        source: &Source<'_>,
+        limits: &Limits,
+        ffmpeg: Option<&Ffmpeg>,
+    ) -> Result<Self, MediaError> {
+        let (sw, sh) = (source.width, source.height);
+        let mut sinks: Vec<Box<dyn FrameSink>> = Vec::new();
+        let mut order = Vec::with_capacity(outputs.len());
+        let videos: Vec<Video> = outputs.iter().filter_map(|o| o.video()).collect();
+        let mut video_sink = None;
+        for &output in outputs {
+            let (tw, th) = output.size(limits, sw, sh);
+            let sink: Box<dyn FrameSink> = match output {
+                Output::Video(v) => {
+                    let at = videos.iter().position(|&w| w == v).unwrap_or(0);
+                    if let Some(i) = video_sink {
+                        order.push((i, at));
+                        continue;
                     }
-                    Output::Still => {
-                        Box::new(StillThumbnail { width: tw, height: th, thumb: Some(thumb), first: None })
-                    }
+                    let ffmpeg = ffmpeg.ok_or_else(no_ffmpeg)?;
+                    video_sink = Some(sinks.len());
+                    order.push((sinks.len(), at));
+                    Box::new(VideoSink::start(ffmpeg, &videos, limits, (sw, sh), source.delays)?)
                 }
-            })
-            .collect();
-        Sinks(sinks)
+                Output::Still => {
+                    let thumb = Thumbnailer::new(sw, sh, tw, th);
+                    order.push((sinks.len(), 0));
+                    Box::new(StillThumbnail { width: tw, height: th, thumb: Some(thumb), first: None })
+                }
+                Output::Thumbnail | Output::Tiny | Output::Nano | Output::FixedHeight | Output::Medium => {
+                    let thumb = Thumbnailer::new(sw, sh, tw, th);
+                    let keep_close = if (tw, th) == (sw, sh) { 0 } else { source.keep_close };
+                    let enc =
+                        AnimEncoder::new(tw, th, source.repeat, source.global_palette).with_keep_close(keep_close);
+                    order.push((sinks.len(), 0));
+                    Box::new(AnimatedGif { thumb, enc, frames: 0, shown: 0 })
+                }
+            };
+            sinks.push(sink);
+        }
+        Ok(Sinks { sinks, order })
     }
 
     /// Feeds one composited frame to every sink.
     pub(crate) fn frame(&mut self, frame: &CanvasFrame<'_>) -> Result<(), MediaError> {
-        self.0.iter_mut().try_for_each(|sink| sink.frame(frame))
+        self.sinks.iter_mut().try_for_each(|sink| sink.frame(frame))
     }
 
     /// Whether decoding should go on. With no sinks at all the whole file is still decoded, as
     /// a check that it is sound.
     pub(crate) fn want_more(&self) -> bool {
-        self.0.is_empty() || self.0.iter().any(|sink| sink.wants_more())
+        self.sinks.is_empty() || self.sinks.iter().any(|sink| sink.wants_more())
     }
 
     /// The renditions, in the order the outputs were asked for.
     pub(crate) fn finish(self) -> Result<Vec<Rendition>, MediaError> {
-        self.0.into_iter().map(FrameSink::finish).collect()
+        let mut made: Vec<Vec<Option<Rendition>>> = Vec::with_capacity(self.sinks.len());
+        for sink in self.sinks {
+            made.push(sink.finish()?.into_iter().map(Some).collect());
+        }
+        self.order
+            .into_iter()
+            .map(|(sink, at)| {
+                made.get_mut(sink)
+                    .and_then(|r| r.get_mut(at))
+                    .and_then(Option::take)
+                    .ok_or_else(|| MediaError::internal("a rendition is missing"))
+            })
+            .collect()
     }
+}
+
+/// Why a video cannot be made on this server.
+pub(crate) fn no_ffmpeg() -> MediaError {
+    MediaError::Internal(
+        "Videos cannot be made on this server: ffmpeg with the libx264 and libvpx-vp9 encoders was not found.".into(),
+    )
 }

@@ -43,7 +43,15 @@ pub(crate) fn encode_png(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>
 
 /// The static thumbnail of an animation: its first composited frame as a PNG.
 pub(crate) fn encode_static(rgba: &[u8], width: u32, height: u32) -> Result<Rendition, MediaError> {
-    Ok(Rendition { bytes: encode_png(rgba, width, height)?, mime: "image/png", width, height })
+    Ok(Rendition {
+        bytes: encode_png(rgba, width, height)?,
+        mime: "image/png",
+        width,
+        height,
+        frames: 1,
+        duration_ms: 0,
+        codec: None,
+    })
 }
 
 fn encode_jpeg(rgb: &[u8], width: u32, height: u32) -> Result<Vec<u8>, MediaError> {
@@ -97,7 +105,64 @@ fn decode(kind: MediaKind, bytes: &[u8], limits: &Limits) -> Result<DynamicImage
     }
 }
 
-/// PNG, JPEG and still WebP: one still thumbnail, used for every output.
+/// `img` (stored orientation) resized to `size` (display orientation) and turned upright.
+fn upright_resized(
+    img: &DynamicImage,
+    kind: MediaKind,
+    orientation: u8,
+    size: (u32, u32),
+) -> Result<DynamicImage, MediaError> {
+    let (tw, th) = size;
+    let (rw, rh) = if orientation >= 5 { (th, tw) } else { (tw, th) };
+    let (sw, sh) = (img.width(), img.height());
+    let small = if has_alpha(img, kind) {
+        let owned;
+        let src = match img.as_rgba8() {
+            Some(src) => src,
+            None => {
+                owned = img.to_rgba8();
+                &owned
+            }
+        };
+        let buf = resize_image(src.as_raw(), sw, sh, 4, rw, rh)?;
+        image::RgbaImage::from_raw(rw, rh, buf).map(DynamicImage::ImageRgba8)
+    } else {
+        let owned;
+        let src = match img.as_rgb8() {
+            Some(src) => src,
+            None => {
+                owned = img.to_rgb8();
+                &owned
+            }
+        };
+        let buf = resize_image(src.as_raw(), sw, sh, 3, rw, rh)?;
+        image::RgbImage::from_raw(rw, rh, buf).map(DynamicImage::ImageRgb8)
+    };
+    let mut small = small.ok_or_else(|| MediaError::internal("resized buffer has the wrong size"))?;
+    if let Some(o) = Orientation::from_exif(orientation) {
+        small.apply_orientation(o);
+    }
+    Ok(small)
+}
+
+fn has_alpha(img: &DynamicImage, kind: MediaKind) -> bool {
+    img.color().has_alpha() && kind != MediaKind::Jpeg
+}
+
+/// A still rendition in the source's family: JPEG for JPEG, PNG otherwise.
+fn encode_still(kind: MediaKind, img: &DynamicImage) -> Result<Rendition, MediaError> {
+    let (width, height) = (img.width(), img.height());
+    let (bytes, mime) = if kind == MediaKind::Jpeg {
+        (encode_jpeg(img.to_rgb8().as_raw(), width, height)?, "image/jpeg")
+    } else {
+        (encode_png(img.to_rgba8().as_raw(), width, height)?, "image/png")
+    };
+    Ok(Rendition { bytes, mime, width, height, frames: 1, duration_ms: 0, codec: None })
+}
+
+/// PNG, JPEG and still WebP: every output is the still at that output's size (the thumbnail's
+/// for the thumbnail and the still, 220 wide for tiny, …), each size encoded once. Videos are
+/// for animations only.
 pub(crate) fn process_still(
     kind: MediaKind,
     bytes: &[u8],
@@ -106,35 +171,41 @@ pub(crate) fn process_still(
     outputs: &[Output],
 ) -> Result<Made, MediaError> {
     let p = probe(bytes, limits)?;
+    if outputs.iter().any(|o| o.video().is_some()) {
+        return Err(MediaError::Internal(
+            "Videos are made only of animations, and this image has a single frame.".into(),
+        ));
+    }
     let orientation = if kind == MediaKind::Jpeg { jpeg_info(bytes)?.orientation } else { 1 };
     let img = decode(kind, bytes, limits)?;
     deadline.check()?;
-    // Thumbnail size in display orientation, resize in stored orientation, then rotate.
-    let (tw, th) = limits.thumb_size(p.width, p.height);
-    let swap = orientation >= 5;
-    let (rw, rh) = if swap { (th, tw) } else { (tw, th) };
-    let (sw, sh) = (img.width(), img.height());
-    let alpha = img.color().has_alpha() && kind != MediaKind::Jpeg;
-    let small = if alpha {
-        let src = img.into_rgba8();
-        let buf = resize_image(src.as_raw(), sw, sh, 4, rw, rh)?;
-        image::RgbaImage::from_raw(rw, rh, buf).map(DynamicImage::ImageRgba8)
-    } else {
-        let src = img.into_rgb8();
-        let buf = resize_image(src.as_raw(), sw, sh, 3, rw, rh)?;
-        image::RgbImage::from_raw(rw, rh, buf).map(DynamicImage::ImageRgb8)
-    };
-    let mut small = small.ok_or_else(|| MediaError::internal("resized buffer has the wrong size"))?;
-    if let Some(o) = Orientation::from_exif(orientation) {
-        small.apply_orientation(o);
-    }
+    let opaque = !has_alpha(&img, kind)
+        || match img.as_rgba8() {
+            Some(rgba) => rgba.pixels().all(|px| px[3] == 255),
+            None => img.to_rgba8().pixels().all(|px| px[3] == 255),
+        };
+    let thumb_size = limits.thumb_size(p.width, p.height);
+    let thumb = upright_resized(&img, kind, orientation, thumb_size)?;
     deadline.check()?;
-    let (w, h) = (small.width(), small.height());
-    let phash = crate::phash::still(small.to_rgba8().as_raw(), w, h);
-    let rendition = if kind == MediaKind::Jpeg {
-        Rendition { bytes: encode_jpeg(small.to_rgb8().as_raw(), w, h)?, mime: "image/jpeg", width: w, height: h }
-    } else {
-        Rendition { bytes: encode_png(small.to_rgba8().as_raw(), w, h)?, mime: "image/png", width: w, height: h }
-    };
-    Ok(Made { kind, width: p.width, height: p.height, frames: 1, renditions: vec![rendition; outputs.len()], phash })
+    let phash = crate::phash::still(thumb.to_rgba8().as_raw(), thumb.width(), thumb.height());
+    let mut made: Vec<((u32, u32), Rendition)> = Vec::new();
+    let mut renditions = Vec::with_capacity(outputs.len());
+    for output in outputs {
+        let size = output.size(limits, p.width, p.height);
+        let rendition = match made.iter().find(|(s, _)| *s == size) {
+            Some((_, r)) => r.clone(),
+            None => {
+                let r = if size == thumb_size {
+                    encode_still(kind, &thumb)?
+                } else {
+                    encode_still(kind, &upright_resized(&img, kind, orientation, size)?)?
+                };
+                deadline.check()?;
+                made.push((size, r.clone()));
+                r
+            }
+        };
+        renditions.push(rendition);
+    }
+    Ok(Made { kind, width: p.width, height: p.height, frames: 1, renditions, phash, opaque, duration_ms: 0 })
 }

@@ -399,3 +399,69 @@ fn riff(body: Vec<u8>) -> Vec<u8> {
     out.extend(body);
     out
 }
+
+// ---------- renditions: photo-like, pixel art, timing ----------
+
+/// A 256-colour palette of a smooth colour ramp (a "photo" quantised by the GIF encoder): index
+/// `i` is a blend from deep blue through orange to pale yellow.
+fn ramp_palette() -> Vec<u8> {
+    (0..=255u32).flat_map(|i| [i as u8, (40 + i * 150 / 255) as u8, (200 - i * 160 / 255) as u8]).collect()
+}
+
+/// A photo-like `w`×`h` GIF of `n` frames (use 24 or more): smooth waves that drift every frame,
+/// so every pixel changes, ordered-dithered onto a 256-colour ramp, opaque, 6 cs apart, looping
+/// forever. Like a clip of film as GIF: a video of it is a fraction of its bytes.
+pub fn photo_gif(w: u16, h: u16, n: u32) -> Vec<u8> {
+    let frames: Vec<GifFrame> = (0..n)
+        .map(|k| {
+            let t = f64::from(k) * 0.35;
+            scene_frame(0, 0, w, h, 6, |x, y| {
+                let (fx, fy) = (f64::from(x) / 37.0, f64::from(y) / 23.0);
+                let v = (fx + t).sin() + (fy - t * 0.7).sin() + ((fx + fy) * 0.6 + t * 1.3).sin();
+                let level = (v + 3.0) / 6.0 * 255.0 + f64::from(BAYER[(y % 4) as usize][(x % 4) as usize]) / 2.0 - 4.0;
+                level.clamp(0.0, 255.0) as u8
+            })
+        })
+        .collect();
+    make_gif(w, h, &ramp_palette(), Some(Repeat::Infinite), &frames)
+}
+
+/// A pixel-art `w`×`h` GIF of `n` frames (both sides multiples of 8): a fixed map of 8×8 tiles
+/// in four flat colours with sharp edges, and a small sprite stepping across it, 10 cs apart,
+/// looping forever. Flat colour is what GIF is best at and hard edges what video codecs pay
+/// for: its MP4 comes out larger than the GIF.
+pub fn pixel_art_gif(w: u16, h: u16, n: u32) -> Vec<u8> {
+    let palette = [20u8, 20, 30, 240, 220, 40, 40, 160, 220, 220, 60, 60];
+    let mut state = 0x9e37_79b9_u32;
+    let (tw, th) = (u32::from(w) / 8, u32::from(h) / 8);
+    let tiles: Vec<u8> = (0..tw * th)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            (state >> 30) as u8
+        })
+        .collect();
+    let tile = |x: u32, y: u32| tiles[((y / 8).min(th - 1) * tw + (x / 8).min(tw - 1)) as usize];
+    let mut frames = vec![scene_frame(0, 0, w, h, 10, tile)];
+    for k in 1..n {
+        let sx = ((k * 8) % (u32::from(w) - 16)) as u16;
+        let sy = ((k * 8) % (u32::from(h) - 16)) as u16;
+        frames.push(scene_frame(sx, sy, 16, 16, 10, |x, y| if (x + y + k) % 4 < 2 { 3 } else { tile(x, y) }));
+    }
+    make_gif(w, h, &palette, Some(Repeat::Infinite), &frames)
+}
+
+/// A `w`×`h` GIF with one full frame per delay (hundredths of a second), each a different
+/// colour band pattern so that consecutive frames differ, looping forever.
+pub fn gif_with_delays(w: u16, h: u16, delays: &[u16]) -> Vec<u8> {
+    let frames: Vec<GifFrame> = delays
+        .iter()
+        .enumerate()
+        .map(|(k, &delay)| {
+            let k = k as u32;
+            scene_frame(0, 0, w, h, delay, |x, y| ((x / 4 + y / 4 + k * 9) % 200) as u8)
+        })
+        .collect();
+    make_gif(w, h, &ramp_palette(), Some(Repeat::Infinite), &frames)
+}

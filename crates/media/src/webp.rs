@@ -11,15 +11,24 @@ use crate::limits::{Deadline, Limits};
 use crate::resize::Rect;
 use crate::sink::{CanvasFrame, Output, Sinks, Source};
 use crate::still::process_still;
+use crate::video::{duration_ms, Ffmpeg};
 use crate::{Made, MediaError, MediaKind};
 
 /// What the RIFF chunk walk found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct WebpInfo {
     pub width: u32,
     pub height: u32,
     pub frames: u32,
     pub animated: bool,
+    /// Each frame's duration in hundredths of a second (as the pipeline hands them to the sinks);
+    /// empty for a still image.
+    pub delays: Vec<u16>,
+}
+
+/// A WebP frame duration (milliseconds) in the GIF unit the sinks use, hundredths of a second.
+fn ms_to_cs(ms: f64) -> u16 {
+    (ms / 10.0).round().clamp(0.0, f64::from(u16::MAX)) as u16
 }
 
 fn corrupt(detail: &str) -> MediaError {
@@ -83,10 +92,11 @@ pub(crate) fn webp_info(b: &[u8], limits: &Limits) -> Result<WebpInfo, MediaErro
             let (w, h) = (u24(&d[4..7]) + 1, u24(&d[7..10]) + 1);
             limits.check_canvas(w, h)?;
             if d[0] & 0x02 == 0 {
-                return Ok(WebpInfo { width: w, height: h, frames: 1, animated: false });
+                return Ok(WebpInfo { width: w, height: h, frames: 1, animated: false, delays: Vec::new() });
             }
             let canvas = u64::from(w) * u64::from(h);
             let mut frames = 0u32;
+            let mut delays = Vec::new();
             for chunk in it {
                 let (fourcc, data) = chunk?;
                 if &fourcc != b"ANMF" {
@@ -95,6 +105,7 @@ pub(crate) fn webp_info(b: &[u8], limits: &Limits) -> Result<WebpInfo, MediaErro
                 let d = data.get(0..16).ok_or_else(|| corrupt("a frame header is too short"))?;
                 let (fw, fh) = (u24(&d[6..9]) + 1, u24(&d[9..12]) + 1);
                 limits.check_frame(frames, fw, fh)?;
+                delays.push(ms_to_cs(f64::from(u24(&d[12..15]))));
                 frames += 1;
                 limits.check_frame_count(frames)?;
                 // The decoder composites every frame onto the whole canvas.
@@ -103,12 +114,12 @@ pub(crate) fn webp_info(b: &[u8], limits: &Limits) -> Result<WebpInfo, MediaErro
             if frames == 0 {
                 return Err(corrupt("it is marked as animated but contains no frames"));
             }
-            return Ok(WebpInfo { width: w, height: h, frames, animated: true });
+            return Ok(WebpInfo { width: w, height: h, frames, animated: true, delays });
         }
         _ => return Err(corrupt("its first chunk is not an image")),
     };
     limits.check_canvas(width, height)?;
-    Ok(WebpInfo { width, height, frames: 1, animated: false })
+    Ok(WebpInfo { width, height, frames: 1, animated: false, delays: Vec::new() })
 }
 
 fn decode_err(e: image::ImageError) -> MediaError {
@@ -122,6 +133,7 @@ pub(crate) fn process_webp(
     limits: &Limits,
     deadline: &Deadline,
     outputs: &[Output],
+    ffmpeg: Option<&Ffmpeg>,
 ) -> Result<Made, MediaError> {
     let info = webp_info(bytes, limits)?;
     if !info.animated {
@@ -133,8 +145,9 @@ pub(crate) fn process_webp(
         LoopCount::Infinite => Repeat::Infinite,
         LoopCount::Finite(n) => Repeat::Finite(u16::try_from(n.get()).unwrap_or(u16::MAX)),
     };
-    let source = Source { width: cw, height: ch, repeat, global_palette: None, keep_close: 0 };
-    let mut sinks = Sinks::new(outputs, &source, limits);
+    let source = Source { width: cw, height: ch, repeat, global_palette: None, keep_close: 0, delays: &info.delays };
+    let mut sinks = Sinks::new(outputs, &source, limits, ffmpeg)?;
+    let mut all_opaque = true;
     let mut sampler = crate::phash::Sampler::new(info.frames);
     let mut last = None;
     let mut frames = 0u32;
@@ -146,13 +159,13 @@ pub(crate) fn process_webp(
             return Err(corrupt("it has more frames than its header shows"));
         }
         let (num, den) = frame.delay().numer_denom_ms();
-        let ms = f64::from(num) / f64::from(den.max(1));
-        let delay = (ms / 10.0).round().clamp(0.0, f64::from(u16::MAX)) as u16;
+        let delay = ms_to_cs(f64::from(num) / f64::from(den.max(1)));
         let buf = frame.into_buffer();
         if buf.width() != cw || buf.height() != ch {
             return Err(corrupt("a decoded frame does not match the canvas"));
         }
         let opaque = buf.as_raw().chunks_exact(4).all(|p| p[3] == 255);
+        all_opaque &= opaque;
         sinks.frame(&CanvasFrame { rgba: buf.as_raw(), dirty: Rect::full(cw, ch), opaque, delay, own_table: true })?;
         sampler.frame(frames, buf.as_raw(), cw, ch);
         last = Some(buf);
@@ -172,5 +185,7 @@ pub(crate) fn process_webp(
         frames: if read_all { frames } else { info.frames },
         renditions: sinks.finish()?,
         phash,
+        opaque: all_opaque,
+        duration_ms: if info.frames > 1 { duration_ms(&info.delays) } else { 0 },
     })
 }

@@ -44,10 +44,10 @@ async fn a_full_house_is_busy_not_queued_forever() {
     let first = {
         let service = service.clone();
         let big = big.clone();
-        tokio::spawn(async move { service.process(big, &RenditionKind::ALL).await })
+        tokio::spawn(async move { service.process(big, &RenditionKind::AT_UPLOAD).await })
     };
     tokio::time::sleep(Duration::from_millis(5)).await;
-    let second = service.process(big, &RenditionKind::ALL).await;
+    let second = service.process(big, &RenditionKind::AT_UPLOAD).await;
     assert!(matches!(second, Err(MediaRejection::Busy)), "{second:?}");
     assert!(first.await.map(|r| r.is_ok()).unwrap_or(false));
 }

@@ -1,0 +1,328 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed step should stop the test loudly
+//! Every rendition kind, made for real: sizes, aspect ratios, no upscaling, frame counts and
+//! durations of GIFs (decoded with the `gif` crate) and videos (`ffprobe`), the preferred file of
+//! photo-like and pixel-art GIFs, and the `ffmpeg` timeout. Needs `ffmpeg` and `ffprobe` (CI
+//! installs them); without them the video tests say "skipped" and pass.
+
+use std::process::Command;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use gifshelf_domain::gif::{Rendition as Stored, RenditionKind, Renditions};
+use gifshelf_domain::media::{EncodedImage, MediaRejection, ProcessedMedia};
+use gifshelf_domain::ports::MediaProcessor;
+use gifshelf_media::testing::{gif_with_delays, photo_gif, pixel_art_gif};
+use gifshelf_media::{Ffmpeg, Limits, MediaService};
+
+/// `ffmpeg` with both encoders and `ffprobe`, or `None` after saying the test is skipped.
+fn ffmpeg() -> Option<Ffmpeg> {
+    let ffprobe = Command::new("ffprobe").arg("-version").output().map(|o| o.status.success()).unwrap_or(false);
+    match Ffmpeg::detect(None) {
+        Ok(f) if ffprobe => Some(f),
+        Ok(_) => {
+            eprintln!("skipped: ffmpeg not installed (ffprobe is missing)");
+            None
+        }
+        Err(why) => {
+            eprintln!("skipped: ffmpeg not installed ({why})");
+            None
+        }
+    }
+}
+
+fn service(ffmpeg: Option<Ffmpeg>) -> MediaService {
+    MediaService::new(Limits::default(), 1, Duration::from_secs(30)).with_video(ffmpeg)
+}
+
+async fn all_kinds(service: &MediaService, gif: &[u8]) -> ProcessedMedia {
+    service.process(Arc::new(gif.to_vec()), &RenditionKind::ALL).await.unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn get(p: &ProcessedMedia, kind: RenditionKind) -> &EncodedImage {
+    &p.renditions.iter().find(|(k, _)| *k == kind).unwrap().1
+}
+
+/// Width, height, frames and duration (ms, as browsers time it) of a GIF, from the `gif` crate.
+fn gif_figures(bytes: &[u8]) -> (u32, u32, u32, u32) {
+    let mut opts = gif::DecodeOptions::new();
+    opts.set_color_output(gif::ColorOutput::Indexed);
+    let mut dec = opts.read_info(bytes).unwrap();
+    let (w, h) = (u32::from(dec.width()), u32::from(dec.height()));
+    let (mut frames, mut cs) = (0, 0);
+    while let Some(f) = dec.read_next_frame().unwrap() {
+        frames += 1;
+        cs += if f.delay <= 1 { 10 } else { u32::from(f.delay) };
+    }
+    (w, h, frames, cs * 10)
+}
+
+/// What `ffprobe` says of a video.
+#[derive(Debug)]
+struct VideoFigures {
+    codec: String,
+    width: u32,
+    height: u32,
+    frames: u32,
+    pix_fmt: String,
+    duration_ms: u32,
+}
+
+fn ffprobe(bytes: &[u8], ext: &str) -> VideoFigures {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(format!("v.{ext}"));
+    std::fs::write(&path, bytes).unwrap();
+    let out = Command::new("ffprobe")
+        .args(["-v", "error", "-count_frames", "-show_entries"])
+        .arg("stream=codec_name,width,height,nb_read_frames,pix_fmt:format=duration")
+        .args(["-of", "json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let s = &v["streams"][0];
+    let num = |x: &serde_json::Value| x.as_u64().or_else(|| x.as_str().and_then(|s| s.parse().ok())).unwrap() as u32;
+    let secs: f64 = v["format"]["duration"].as_str().unwrap().parse().unwrap();
+    VideoFigures {
+        codec: s["codec_name"].as_str().unwrap().to_owned(),
+        width: num(&s["width"]),
+        height: num(&s["height"]),
+        frames: num(&s["nb_read_frames"]),
+        pix_fmt: s["pix_fmt"].as_str().unwrap().to_owned(),
+        duration_ms: (secs * 1000.0).round() as u32,
+    }
+}
+
+/// The top-level MP4 boxes, in order.
+fn mp4_boxes(bytes: &[u8]) -> Vec<String> {
+    let mut boxes = Vec::new();
+    let mut pos = 0usize;
+    while pos + 8 <= bytes.len() {
+        let size = u32::from_be_bytes(bytes[pos..pos + 4].try_into().unwrap()) as usize;
+        boxes.push(String::from_utf8_lossy(&bytes[pos + 4..pos + 8]).into_owned());
+        if size < 8 {
+            break;
+        }
+        pos += size;
+    }
+    boxes
+}
+
+/// The aspect ratio is the source's within the rounding of one pixel (two for even sizes).
+fn assert_aspect(kind: RenditionKind, (w, h): (u32, u32), (sw, sh): (u32, u32)) {
+    let (w, h, sw, sh) = (f64::from(w), f64::from(h), f64::from(sw), f64::from(sh));
+    let off = if w / sw < h / sh { (h - w * sh / sw).abs() } else { (w - h * sw / sh).abs() };
+    assert!(off <= 1.5, "{kind:?}: {w}×{h} is not the aspect ratio of {sw}×{sh}");
+}
+
+/// The size each kind should have for a `w`×`h` source.
+fn expected_size(kind: RenditionKind, (w, h): (u32, u32)) -> (u32, u32) {
+    let fit_w = |max: u32| if w <= max { (w, h) } else { (max, ((h * max) as f64 / w as f64).round() as u32) };
+    let fit_h = |max: u32| if h <= max { (w, h) } else { (((w * max) as f64 / h as f64).round() as u32, max) };
+    let even = |(a, b): (u32, u32)| (a & !1, b & !1);
+    match kind {
+        RenditionKind::Original | RenditionKind::Medium | RenditionKind::Webm => (w, h),
+        RenditionKind::Thumbnail | RenditionKind::Still | RenditionKind::WebmSmall => fit_w(320),
+        RenditionKind::Tiny => fit_w(220),
+        RenditionKind::Nano => fit_h(90),
+        RenditionKind::FixedHeight => fit_h(200),
+        RenditionKind::Mp4 => even((w, h)),
+        RenditionKind::Mp4Small => even(fit_w(320)),
+    }
+}
+
+/// Checks every rendition of `p` (made from `gif`) against the original's figures: sizes, the
+/// aspect ratio, frames and duration within one frame (`frame_ms`, the longest delay).
+fn check_every_kind(p: &ProcessedMedia, gif: &[u8], frame_ms: u32) {
+    let (sw, sh, frames, duration) = gif_figures(gif);
+    assert_eq!((p.width, p.height, p.frames), (sw, sh, frames));
+    for (kind, r) in &p.renditions {
+        let kind = *kind;
+        let size = (r.width, r.height);
+        assert_eq!(size, expected_size(kind, (sw, sh)), "{kind:?}");
+        assert_aspect(kind, size, (sw, sh));
+        match kind {
+            RenditionKind::Still => {
+                assert_eq!((r.content_type.as_str(), r.frames, r.duration_ms), ("image/png", 1, 0));
+            }
+            kind if kind.is_video() => {
+                let ext = if r.content_type == "video/mp4" { "mp4" } else { "webm" };
+                let v = ffprobe(&r.bytes, ext);
+                assert_eq!((v.width, v.height), size, "{kind:?}");
+                assert!(v.frames.abs_diff(frames) <= 1, "{kind:?}: {} frames, the GIF has {frames}", v.frames);
+                assert!(
+                    v.duration_ms.abs_diff(duration) <= frame_ms,
+                    "{kind:?}: {} ms vs {duration} ms",
+                    v.duration_ms
+                );
+                assert!(r.frames.abs_diff(v.frames) <= 1 && r.duration_ms.abs_diff(v.duration_ms) <= frame_ms);
+                if ext == "mp4" {
+                    assert_eq!((v.codec.as_str(), r.codec.as_deref()), ("h264", Some("h264")));
+                    assert_eq!(v.pix_fmt, "yuv420p");
+                    assert_eq!((v.width % 2, v.height % 2), (0, 0));
+                    let boxes = mp4_boxes(&r.bytes);
+                    let at = |name: &str| boxes.iter().position(|b| b == name).unwrap();
+                    assert!(at("moov") < at("mdat"), "{kind:?} is not fast-start: {boxes:?}");
+                } else {
+                    assert_eq!((v.codec.as_str(), r.codec.as_deref()), ("vp9", Some("vp9")));
+                }
+            }
+            _ => {
+                assert_eq!(r.content_type, "image/gif", "{kind:?}");
+                let (w, h, f, d) = gif_figures(&r.bytes);
+                assert_eq!((w, h), size, "{kind:?}");
+                assert!(f.abs_diff(frames) <= 1, "{kind:?}: {f} frames, the GIF has {frames}");
+                assert!(d.abs_diff(duration) <= frame_ms, "{kind:?}: {d} ms vs {duration} ms");
+                assert_eq!((r.frames, r.duration_ms, r.codec.as_deref()), (f, d, None), "{kind:?}");
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn every_kind_has_its_size_frames_and_duration() {
+    let Some(ffmpeg) = ffmpeg() else { return };
+    // Odd sizes: the MP4s round down to even ones.
+    let gif = photo_gif(401, 301, 24);
+    let p = all_kinds(&service(Some(ffmpeg)), &gif).await;
+    assert!(p.opaque);
+    let kinds: Vec<RenditionKind> = p.renditions.iter().map(|(k, _)| *k).collect();
+    assert_eq!(kinds, RenditionKind::ALL);
+    check_every_kind(&p, &gif, 60);
+}
+
+#[tokio::test]
+async fn a_small_source_is_never_upscaled() {
+    let Some(ffmpeg) = ffmpeg() else { return };
+    let gif = photo_gif(100, 80, 24);
+    let p = all_kinds(&service(Some(ffmpeg)), &gif).await;
+    let small = [RenditionKind::Tiny, RenditionKind::Nano, RenditionKind::FixedHeight, RenditionKind::Mp4Small];
+    for kind in small.into_iter().chain([RenditionKind::WebmSmall, RenditionKind::Thumbnail]) {
+        assert_eq!((get(&p, kind).width, get(&p, kind).height), (100, 80), "{kind:?}");
+    }
+    check_every_kind(&p, &gif, 60);
+}
+
+#[tokio::test]
+async fn a_video_keeps_variable_frame_timing_without_duplicated_frames() {
+    let Some(ffmpeg) = ffmpeg() else { return };
+    let service = service(Some(ffmpeg));
+    for delays in [[10u16, 10, 50, 10], [10, 10, 10, 50], [2, 0, 50, 7]] {
+        let gif = gif_with_delays(64, 48, &delays);
+        let p = all_kinds(&service, &gif).await;
+        let want: u32 = delays.iter().map(|&d| if d <= 1 { 100 } else { u32::from(d) * 10 }).sum();
+        for kind in [RenditionKind::Mp4, RenditionKind::Webm] {
+            let ext = if kind == RenditionKind::Mp4 { "mp4" } else { "webm" };
+            let v = ffprobe(&get(&p, kind).bytes, ext);
+            assert!(v.duration_ms.abs_diff(want) <= 20, "{delays:?} {kind:?}: {} ms, want {want}", v.duration_ms);
+            assert!((4..=5).contains(&v.frames), "{delays:?} {kind:?}: {} frames", v.frames);
+        }
+        check_every_kind(&p, &gif, 100);
+    }
+}
+
+/// The stored renditions the app would keep, with their `preferred` flags.
+fn stored(p: &ProcessedMedia) -> Renditions {
+    Renditions::new(p.renditions.iter().map(|(kind, r)| Stored {
+        kind: *kind,
+        key: kind.as_str().into(),
+        content_type: r.content_type.clone(),
+        size: r.bytes.len() as i64,
+        width: r.width as i32,
+        height: r.height as i32,
+        frames: r.frames as i32,
+        duration_ms: Some(r.duration_ms as i32),
+        codec: r.codec.clone(),
+        preferred: false,
+    }))
+    .with_preferred(p.opaque)
+}
+
+fn preferred(set: &Renditions, kinds: &[RenditionKind]) -> RenditionKind {
+    set.iter().find(|r| r.preferred && kinds.contains(&r.kind)).map(|r| r.kind).unwrap()
+}
+
+const FULL: [RenditionKind; 4] =
+    [RenditionKind::Original, RenditionKind::Medium, RenditionKind::Mp4, RenditionKind::Webm];
+const SMALL: [RenditionKind; 3] = [RenditionKind::Thumbnail, RenditionKind::Mp4Small, RenditionKind::WebmSmall];
+
+#[tokio::test]
+async fn pixel_art_keeps_its_gif_and_a_photo_like_gif_plays_as_a_video() {
+    let Some(ffmpeg) = ffmpeg() else { return };
+    let service = service(Some(ffmpeg));
+
+    let art = pixel_art_gif(320, 240, 30);
+    let p = all_kinds(&service, &art).await;
+    assert!(p.opaque);
+    let mp4 = get(&p, RenditionKind::Mp4).bytes.len();
+    assert!(mp4 > art.len(), "the pixel-art MP4 ({mp4} B) should be larger than the GIF ({} B)", art.len());
+    let set = stored(&p);
+    let full = preferred(&set, &FULL);
+    assert!(!full.is_video(), "pixel art should stay a GIF, got {full:?}");
+
+    let photo = photo_gif(480, 270, 30);
+    let p = all_kinds(&service, &photo).await;
+    assert!(p.opaque);
+    let set = stored(&p);
+    let full = preferred(&set, &FULL);
+    assert!(full.is_video(), "a photo-like GIF should play as a video, got {full:?}");
+    assert!(preferred(&set, &SMALL).is_video());
+    let best = get(&p, full).bytes.len();
+    assert!(best * 4 <= photo.len(), "the best video is {best} B, the GIF {} B", photo.len());
+}
+
+/// Children of this process that are zombies (exited, never reaped).
+fn zombies() -> usize {
+    let me = std::process::id().to_string();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| std::fs::read_to_string(e.ok()?.path().join("stat")).ok())
+        .filter(|stat| {
+            // pid (comm) state ppid …: the fields after the last ')'.
+            let rest: Vec<&str> =
+                stat.rsplit_once(')').map(|(_, r)| r.split_whitespace().collect()).unwrap_or_default();
+            rest.first() == Some(&"Z") && rest.get(1) == Some(&me.as_str())
+        })
+        .count()
+}
+
+#[tokio::test]
+async fn a_video_past_its_timeout_is_killed_and_answered_timeout() {
+    let Some(ffmpeg) = ffmpeg() else { return };
+    let service = service(Some(ffmpeg.with_timeout(Duration::from_millis(300))));
+    let big = photo_gif(640, 480, 48);
+    let start = Instant::now();
+    let answer = service.process(Arc::new(big), &[RenditionKind::Mp4, RenditionKind::Webm]).await;
+    assert!(matches!(answer, Err(MediaRejection::Timeout)), "{answer:?}");
+    assert!(start.elapsed() < Duration::from_secs(20), "the job was not stopped: {:?}", start.elapsed());
+    assert_eq!(zombies(), 0, "an ffmpeg child was left unreaped");
+}
+
+#[tokio::test]
+async fn videos_need_ffmpeg_and_an_animation() {
+    let without = service(None);
+    assert!(!without.can_make(RenditionKind::Mp4) && !without.can_make(RenditionKind::WebmSmall));
+    assert!(without.can_make(RenditionKind::Tiny) && without.can_make(RenditionKind::Medium));
+    let gif = gif_with_delays(32, 32, &[10, 10]);
+    let answer = without.process(Arc::new(gif.clone()), &[RenditionKind::Original, RenditionKind::Mp4]).await;
+    assert!(matches!(&answer, Err(MediaRejection::Internal(m)) if m.contains("ffmpeg")), "{answer:?}");
+
+    let Some(ffmpeg) = ffmpeg() else { return };
+    let with = service(Some(ffmpeg));
+    assert!(with.can_make(RenditionKind::Mp4));
+    let still = gif_with_delays(32, 32, &[10]);
+    let answer = with.process(Arc::new(still.clone()), &[RenditionKind::Webm]).await;
+    assert!(matches!(&answer, Err(MediaRejection::Internal(m)) if m.contains("single frame")), "{answer:?}");
+    // The other kinds of a single frame are still images, sized as asked.
+    let kinds = [RenditionKind::Tiny, RenditionKind::Nano, RenditionKind::FixedHeight, RenditionKind::Thumbnail];
+    let p = with.process(Arc::new(still), &kinds).await.unwrap();
+    for (kind, r) in &p.renditions {
+        assert_eq!((r.frames, r.duration_ms, r.width, r.height), (1, 0, 32, 32), "{kind:?}");
+    }
+    let png = gifshelf_media::testing::png(400, 300);
+    let p =
+        with.process(Arc::new(png), &[RenditionKind::Tiny, RenditionKind::Nano, RenditionKind::Still]).await.unwrap();
+    let sizes: Vec<(u32, u32)> = p.renditions.iter().map(|(_, r)| (r.width, r.height)).collect();
+    assert_eq!(sizes, [(220, 165), (120, 90), (320, 240)]);
+    assert!(p.opaque);
+}
