@@ -46,7 +46,24 @@ pub fn open_database(settings: &Settings) -> Result<Database, StartupError> {
 pub fn media_service(settings: &Settings) -> Arc<gifshelf_media::MediaService> {
     let limits = gifshelf_media::Limits::default();
     let media = gifshelf_media::MediaService::new(limits, settings.media_workers, std::time::Duration::from_secs(10));
-    Arc::new(media)
+    let ffmpeg = match &settings.ffmpeg {
+        None => {
+            tracing::info!("video renditions are off (GIFSHELF_FFMPEG=off)");
+            None
+        }
+        Some(path) => match gifshelf_media::Ffmpeg::detect(Some(path)) {
+            Ok(ffmpeg) => Some(
+                ffmpeg
+                    .with_timeout(std::time::Duration::from_secs(settings.video_timeout_secs))
+                    .with_memory_limit(settings.video_memory_mb * 1024 * 1024),
+            ),
+            Err(reason) => {
+                tracing::warn!(%reason, "video renditions are off: ffmpeg is not usable; GIFs and stills work as before");
+                None
+            }
+        },
+    };
+    Arc::new(media.with_video(ffmpeg))
 }
 
 /// The GIF use cases and the renditions made after an upload, on the configured database, blob

@@ -1,0 +1,253 @@
+//! The renditions job queue across real processes: a queued job survives `kill -9` and runs after
+//! a restart; two `gifshelf worker` processes on one PostgreSQL never run the same job; the
+//! backfill command gives GIFs stored without their jobs every kind they miss.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use gifshelf_db::testing::TestDb;
+use gifshelf_db::Database;
+use gifshelf_domain::gif::{GifId, RenditionKind};
+use gifshelf_domain::ports::{GifRepository, JobQueue};
+use gifshelf_media::testing::animated_gif;
+use serde_json::{json, Value};
+
+const SECRET: &str = "jobs-test-secret-jobs-test-secret-0123456789";
+
+/// A child process, killed (SIGKILL) on drop.
+struct Process(Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn gifshelf(db_url: &str, data: &Path, workers: usize) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_gifshelf"));
+    command
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("GIFSHELF_DATABASE_URL", db_url)
+        .env("GIFSHELF_DATA_DIR", data)
+        .env("GIFSHELF_WEB_DIR", data)
+        .env("GIFSHELF_JWT_SECRET", SECRET)
+        .env("GIFSHELF_BCRYPT_COST", "4")
+        .env("GIFSHELF_HTTP_WORKERS", "2")
+        .env("GIFSHELF_WORKERS", workers.to_string())
+        .env("GIFSHELF_JOB_POLL_MS", "100")
+        .env("GIFSHELF_LOG", "info")
+        .stdin(Stdio::null());
+    command
+}
+
+async fn serve(db_url: &str, data: &Path, workers: usize) -> (Process, String) {
+    let port = free_port();
+    let child = gifshelf(db_url, data, workers)
+        .arg("serve")
+        .env("GIFSHELF_BIND", format!("127.0.0.1:{port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("spawn gifshelf: {e}"));
+    let process = Process(child);
+    let url = format!("http://127.0.0.1:{port}");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !reqwest::get(format!("{url}/api/health")).await.is_ok_and(|r| r.status().is_success()) {
+        assert!(Instant::now() < deadline, "the server did not come up");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    (process, url)
+}
+
+async fn sign_in(client: &reqwest::Client, url: &str) -> String {
+    let body =
+        json!({"username": "alice", "email": "alice@example.com", "password": "secret1", "confirmPassword": "secret1"});
+    let _ = client.post(format!("{url}/api/auth/register")).json(&body).send().await;
+    let login = client
+        .post(format!("{url}/api/auth/login"))
+        .json(&json!({"username": "alice", "password": "secret1"}))
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let body: Value = login.json().await.unwrap_or_else(|e| panic!("{e}"));
+    body["token"].as_str().unwrap_or_default().to_owned()
+}
+
+/// Uploads `n` different animated GIFs; their ids.
+async fn upload(url: &str, n: u8) -> Vec<GifId> {
+    let client = reqwest::Client::new();
+    let token = sign_in(&client, url).await;
+    let mut ids = Vec::new();
+    for i in 0..n {
+        let part = reqwest::multipart::Part::bytes(animated_gif(48 + u16::from(i) * 2, 36, 3))
+            .file_name("cat.gif")
+            .mime_str("image/gif")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let form = reqwest::multipart::Form::new()
+            .part("file", part)
+            .text("gifData", json!({"title": format!("Cat {i}"), "tags": ["cats"]}).to_string());
+        let response = client
+            .post(format!("{url}/api/gifs"))
+            .bearer_auth(&token)
+            .multipart(form)
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(response.status(), 201);
+        let body: Value = response.json().await.unwrap_or_else(|e| panic!("{e}"));
+        ids.push(GifId(body["id"].as_i64().unwrap_or_default()));
+    }
+    ids
+}
+
+/// The kinds every animated GIF ends with on this machine (videos only with ffmpeg).
+fn expected_kinds() -> Vec<RenditionKind> {
+    let video = Command::new("ffmpeg").arg("-version").output().is_ok_and(|o| o.status.success());
+    if !video {
+        eprintln!("note: ffmpeg is not installed; only the GIF kinds are checked");
+    }
+    RenditionKind::ALL.into_iter().filter(|k| k.expected_for(3) && (video || !k.is_video())).collect()
+}
+
+/// Waits until every GIF has every expected kind and no job is left.
+async fn wait_for_renditions(db: &Database, ids: &[GifId], within: Duration) {
+    let expected = expected_kinds();
+    let deadline = Instant::now() + within;
+    loop {
+        let mut missing = Vec::new();
+        for id in ids {
+            let gif = db.find(*id).await.unwrap_or_else(|e| panic!("{e}"));
+            missing.extend(expected.iter().filter(|k| gif.rendition(**k).is_none()).map(|k| (id.0, k.as_str())));
+        }
+        let pending = db.pending_renditions().await.unwrap_or_else(|e| panic!("{e}"));
+        if missing.is_empty() && pending.is_empty() {
+            return;
+        }
+        assert!(Instant::now() < deadline, "still missing {missing:?}, pending {pending:?}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+async fn a_queued_job_survives_kill_9_and_runs_after_restart(test: TestDb) {
+    let data = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let (server, url) = serve(&test.url, data.path(), 0).await;
+    let ids = upload(&url, 3).await;
+    assert_eq!(test.db.pending_renditions().await.unwrap_or_else(|e| panic!("{e}")).len(), 3);
+    drop(server); // SIGKILL: nothing graceful.
+    let (_server, _url) = serve(&test.url, data.path(), 1).await;
+    wait_for_renditions(&test.db, &ids, Duration::from_secs(120)).await;
+}
+
+#[tokio::test]
+async fn a_queued_job_survives_kill_9_and_runs_after_restart_sqlite() {
+    a_queued_job_survives_kill_9_and_runs_after_restart(TestDb::sqlite()).await;
+}
+
+#[tokio::test]
+#[cfg_attr(not(postgres_tests), ignore = "GIFSHELF_TEST_POSTGRES_URL is not set: the PostgreSQL half did not run")]
+async fn a_queued_job_survives_kill_9_and_runs_after_restart_postgres() {
+    if let Some(test) = TestDb::postgres("jobs_kill") {
+        a_queued_job_survives_kill_9_and_runs_after_restart(test).await;
+    }
+}
+
+/// The log without its terminal colour codes (`ESC [ … m`).
+fn without_colours(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for c in chars.by_ref() {
+                if c == 'm' {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[tokio::test]
+#[cfg_attr(not(postgres_tests), ignore = "GIFSHELF_TEST_POSTGRES_URL is not set: the PostgreSQL half did not run")]
+async fn two_worker_processes_never_run_the_same_job() {
+    let Some(test) = TestDb::postgres("jobs_two") else { return };
+    let data = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let (server, url) = serve(&test.url, data.path(), 0).await;
+    let ids = upload(&url, 12).await;
+    drop(server);
+    let logs: Vec<_> = (0..2).map(|n| data.path().join(format!("worker{n}.log"))).collect();
+    let workers: Vec<Process> = logs
+        .iter()
+        .map(|log| {
+            let file = std::fs::File::create(log).unwrap_or_else(|e| panic!("{e}"));
+            let err = file.try_clone().unwrap_or_else(|e| panic!("{e}"));
+            Process(
+                gifshelf(&test.url, data.path(), 2)
+                    .arg("worker")
+                    .stdout(file)
+                    .stderr(err)
+                    .spawn()
+                    .unwrap_or_else(|e| panic!("spawn gifshelf worker: {e}")),
+            )
+        })
+        .collect();
+    wait_for_renditions(&test.db, &ids, Duration::from_secs(180)).await;
+    drop(workers);
+    // Every claim is logged with its job id: each job was claimed exactly once in all.
+    let mut claims: HashMap<String, usize> = HashMap::new();
+    for log in &logs {
+        let text = without_colours(&std::fs::read_to_string(log).unwrap_or_else(|e| panic!("{e}")));
+        for line in text.lines().filter(|l| l.contains("job claimed")) {
+            let id = line.split("job_id=").nth(1).and_then(|rest| rest.split_whitespace().next()).unwrap_or("?");
+            *claims.entry(id.to_owned()).or_default() += 1;
+        }
+    }
+    assert_eq!(claims.len(), 12, "{claims:?}");
+    assert!(claims.values().all(|&n| n == 1), "a job ran twice: {claims:?}");
+}
+
+#[tokio::test]
+async fn the_backfill_command_gives_gifs_without_jobs_every_kind_they_miss() {
+    let test = TestDb::sqlite();
+    let data = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let (server, url) = serve(&test.url, data.path(), 0).await;
+    let ids = upload(&url, 2).await;
+    drop(server);
+    // As if stored before renditions were made by jobs: no job for them.
+    let now = chrono::Utc::now().naive_utc();
+    while let Some(job) =
+        test.db.claim("test", now, now + chrono::Duration::minutes(1)).await.unwrap_or_else(|e| panic!("{e}"))
+    {
+        assert!(test.db.complete(job.id, "test").await.unwrap_or_else(|e| panic!("{e}")));
+    }
+    let output = gifshelf(&test.url, data.path(), 1)
+        .args(["renditions", "backfill", "--wait"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("2 GIFs looked at: 2 queued for renditions"), "{stdout}");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("2/2 GIFs with their renditions made"));
+    wait_for_renditions(&test.db, &ids, Duration::from_secs(5)).await;
+    // A second run finds nothing to do.
+    let again =
+        gifshelf(&test.url, data.path(), 1).args(["renditions", "backfill"]).output().unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        String::from_utf8_lossy(&again.stdout).contains("2 GIFs looked at: 0 queued"),
+        "{}",
+        String::from_utf8_lossy(&again.stdout)
+    );
+}
