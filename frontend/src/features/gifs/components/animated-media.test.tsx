@@ -204,8 +204,11 @@ describe('AnimatedMedia', () => {
       render(<Gated gif={gifPreferred} />);
       expect(screen.getByRole('img', { name: 'Cartoon' })).toHaveAttribute('src', STILL);
       fireEvent.mouseEnter(screen.getByTestId('frame'));
-      expect(screen.getByRole('img', { name: 'Cartoon' })).not.toHaveAttribute('data-motion', 'still');
-      expect(screen.getByRole('img', { name: 'Cartoon' })).toHaveAttribute('data-loaded');
+      const img = screen.getByRole('img', { name: 'Cartoon' });
+      expect(img).not.toHaveAttribute('data-motion', 'still');
+      // The still stays until the animated thumbnail has loaded.
+      expect(img).toHaveAttribute('src', STILL);
+      expect(img).toHaveAttribute('data-loaded', 'false');
     });
 
     it('follows the OS setting live', () => {

@@ -46,7 +46,8 @@ export function AnimatedMedia({ gif, size, alt, className, loading, decoding, ac
     return (
       <ProgressiveImage
         className={className}
-        placeholder={choice.placeholder}
+        // Under reduced motion the still is already loaded: keep it until the GIF is.
+        placeholder={reduced ? choice.still : choice.placeholder}
         src={choice.gif}
         alt={alt}
         loading={loading}
