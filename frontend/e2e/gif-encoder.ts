@@ -2,7 +2,8 @@
  * Builds small test images in code, so the e2e suite depends on no file outside the repository.
  * `animatedGif` encodes a GIF89a with a global palette, a looping NETSCAPE2.0 extension and one
  * graphic control extension per frame. Pixels are LZW-"compressed" the simple way: 9-bit literal
- * codes with a clear code often enough that the code width never grows (valid for any decoder).
+ * codes with a clear code often enough that the code width never grows (valid for any decoder);
+ * `compression: 'lzw'` compresses for real, for large frames (`photoLikeGif`).
  */
 
 import { randomBytes } from 'node:crypto';
@@ -38,6 +39,56 @@ function lzwLiteral(indices: Uint8Array): Uint8Array {
   return Uint8Array.from(out);
 }
 
+/**
+ * Real LZW (variable code width up to 12 bits, a clear code when the table is full), for images
+ * whose literal encoding would be too big to upload, such as photo-like frames.
+ */
+export function lzwCompress(indices: Uint8Array): Uint8Array {
+  const out: number[] = [];
+  let buffer = 0;
+  let bits = 0;
+  let codeSize = CODE_BITS;
+  const put = (code: number) => {
+    buffer |= code << bits;
+    bits += codeSize;
+    while (bits >= 8) {
+      out.push(buffer & 0xff);
+      buffer >>>= 8;
+      bits -= 8;
+    }
+  };
+  const table = new Map<number, number>();
+  let next = END + 1;
+  put(CLEAR);
+  let prefix = indices[0] ?? 0;
+  for (let i = 1; i < indices.length; i += 1) {
+    const byte = indices[i] ?? 0;
+    const key = prefix * 256 + byte;
+    const known = table.get(key);
+    if (known !== undefined) {
+      prefix = known;
+      continue;
+    }
+    put(prefix);
+    if (next < 4096) {
+      table.set(key, next);
+      next += 1;
+      // The decoder widens its codes one entry later than the encoder adds them.
+      if (next > 1 << codeSize && codeSize < 12) codeSize += 1;
+    } else {
+      put(CLEAR);
+      table.clear();
+      next = END + 1;
+      codeSize = CODE_BITS;
+    }
+    prefix = byte;
+  }
+  put(prefix);
+  put(END);
+  if (bits > 0) out.push(buffer & 0xff);
+  return Uint8Array.from(out);
+}
+
 function subBlocks(data: Uint8Array): number[] {
   const out: number[] = [];
   for (let i = 0; i < data.length; i += 255) {
@@ -59,9 +110,12 @@ export type GifSpec = {
   frames: readonly Uint8Array[];
   /** Frame delay in hundredths of a second. */
   delay?: number;
+  /** `literal` (default): 9-bit literal codes; `lzw`: real compression (`lzwCompress`). */
+  compression?: 'literal' | 'lzw';
 };
 
-export function encodeGif({ width, height, palette, frames, delay = 10 }: GifSpec): Buffer {
+export function encodeGif({ width, height, palette, frames, delay = 10, compression = 'literal' }: GifSpec): Buffer {
+  const compress = compression === 'lzw' ? lzwCompress : lzwLiteral;
   const bytes: number[] = [];
   bytes.push(...Buffer.from('GIF89a', 'ascii'));
   // Logical screen: global colour table of 256 entries (size field 7), 8 bits of colour resolution.
@@ -76,7 +130,8 @@ export function encodeGif({ width, height, palette, frames, delay = 10 }: GifSpe
     if (frame.length !== width * height) throw new Error('frame size does not match the image');
     bytes.push(0x21, 0xf9, 0x04, 0x04, ...u16(delay), 0, 0); // graphic control: keep frame
     bytes.push(0x2c, ...u16(0), ...u16(0), ...u16(width), ...u16(height), 0); // image descriptor
-    bytes.push(MIN_CODE_SIZE, ...subBlocks(lzwLiteral(frame)));
+    bytes.push(MIN_CODE_SIZE);
+    for (const byte of subBlocks(compress(frame))) bytes.push(byte); // no spread: frames can be large
   }
   bytes.push(0x3b);
   return Buffer.from(bytes);
@@ -123,4 +178,45 @@ export function animatedGif({ width = 96, height = 72, frameCount = 4, seed = 0 
     frames.push(pixels);
   }
   return encodeGif({ width, height, palette: PALETTE, frames, delay: 20 });
+}
+
+/**
+ * A "photo-like" animated GIF (default 400 × 300, 24 frames, opaque): smooth colour gradients,
+ * ordered-dithered into a 252-colour palette, panning 10 px a frame, so every pixel changes every
+ * frame. GIF compresses it badly and H.264/VP9 very well (the pan is an exact translation, also at
+ * the 4/5 scale of a 320-wide rendition), so the server prefers its videos. Every call differs.
+ */
+export function photoLikeGif({ width = 400, height = 300, frameCount = 24 } = {}): Buffer {
+  const levels = [6, 7, 6] as const;
+  const palette: Rgb[] = [];
+  for (let r = 0; r < levels[0]; r += 1)
+    for (let g = 0; g < levels[1]; g += 1)
+      for (let b = 0; b < levels[2]; b += 1)
+        palette.push([
+          Math.round((r * 255) / (levels[0] - 1)),
+          Math.round((g * 255) / (levels[1] - 1)),
+          Math.round((b * 255) / (levels[2] - 1)),
+        ]);
+  const bayer = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5];
+  const phase = (randomBytes(2).readUInt16BE(0) / 65536) * Math.PI * 2;
+  const frames: Uint8Array[] = [];
+  for (let f = 0; f < frameCount; f += 1) {
+    const pixels = new Uint8Array(width * height);
+    for (let y = 0; y < height; y += 1) {
+      for (let x = 0; x < width; x += 1) {
+        // Content coordinates: the picture (dither included) moves as one.
+        const u = x + 10 * f;
+        const v = y + 10 * f;
+        const threshold = ((bayer[(v % 4) * 4 + (u % 4)] ?? 0) + 0.5) / 16;
+        const channel = (value: number, count: number) =>
+          Math.min(count - 1, Math.floor(((value + 1) / 2) * (count - 1) + threshold));
+        const r = channel(Math.sin(u / 47 + phase) * 0.6 + Math.sin(v / 83) * 0.4, levels[0]);
+        const g = channel(Math.sin(v / 61 - u / 131 + 1 + phase) * 0.7 + Math.cos(u / 29) * 0.3, levels[1]);
+        const b = channel(Math.sin((u + v) / 71 + 2) * 0.8 + Math.cos(v / 37 + phase) * 0.2, levels[2]);
+        pixels[y * width + x] = (r * levels[1] + g) * levels[2] + b;
+      }
+    }
+    frames.push(pixels);
+  }
+  return encodeGif({ width, height, palette, frames, delay: 8, compression: 'lzw' });
 }

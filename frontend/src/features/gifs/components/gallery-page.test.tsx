@@ -39,6 +39,46 @@ describe('gallery page', () => {
     expect(calls()).toEqual(['/api/gifs/dtos?page=0&size=12']);
   });
 
+  it('a card plays its preferred small video, the still as poster, and under reduced motion its still until hovered', async () => {
+    const file = (kind: 'thumbnail' | 'still' | 'mp4_small', size: number, preferred = false) => ({
+      kind,
+      url: `/api/gifs/2/files/${kind}.${kind === 'mp4_small' ? 'mp4' : kind === 'still' ? 'webp' : 'gif'}`,
+      contentType: kind === 'mp4_small' ? 'video/mp4' : kind === 'still' ? 'image/webp' : 'image/gif',
+      width: 320,
+      height: 240,
+      size,
+      frames: kind === 'still' ? 1 : 20,
+      durationMs: 2000,
+      codec: kind === 'mp4_small' ? 'h264' : null,
+      preferred,
+    });
+    const gif = makeGif(2, {
+      renditions: [file('thumbnail', 200_000), file('still', 5_000), file('mp4_small', 20_000, true)],
+    });
+    fetchMock.mockImplementation(async () => jsonResponse(makePage([gif])));
+    const { unmount } = renderGallery('/gifs');
+    await screen.findByRole('link', { name: 'Gif 2' });
+    const video = screen.getByTestId('gif-card').querySelector('video');
+    expect(video).toHaveAttribute('poster', '/api/gifs/2/files/still.webp');
+    expect(video?.querySelector('source')).toHaveAttribute('src', '/api/gifs/2/files/mp4_small.mp4');
+    unmount();
+
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query === '(prefers-reduced-motion: reduce)',
+      media: query,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+    }));
+    renderGallery('/gifs');
+    const card = (await screen.findByRole('link', { name: 'Gif 2' })).closest('article')!;
+    expect(screen.getByRole('img', { name: 'Gif 2' })).toHaveAttribute('src', '/api/gifs/2/files/still.webp');
+    expect(card.querySelector('video')).toBeNull();
+    fireEvent.mouseEnter(card);
+    expect(card.querySelector('video')).toHaveAttribute('poster', '/api/gifs/2/files/still.webp');
+    fireEvent.mouseLeave(card);
+    expect(card.querySelector('video')).toBeNull();
+  });
+
   it('"Load More" ("Loading..." while busy) appends the next page while hasNext', async () => {
     fetchMock.mockResolvedValueOnce(jsonResponse(makePage([makeGif(3)], { totalPages: 2, totalElements: 2 })));
     renderGallery('/gifs');

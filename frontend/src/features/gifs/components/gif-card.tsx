@@ -3,10 +3,9 @@ import { Link } from 'react-router-dom';
 import type { GifDto } from '@/api/generated/GifDto';
 import { paths } from '@/app/paths';
 import { AddGifToCollection } from '@/components/add-to-collection/add-to-collection-menu';
-import { gifMedia } from '../api/query-keys';
 import { viewsLabel } from '../gallery';
+import { AnimatedMedia, useMotionGate } from './animated-media';
 import { FavouriteStar } from './favourite-star';
-import { ProgressiveImage } from './progressive-image';
 
 /** In the gallery's "Select" mode: whether the card is picked, and what a click on it does. */
 export type CardSelection = { selected: boolean; onToggle: (event: MouseEvent) => void };
@@ -16,10 +15,13 @@ export type CardSelection = { selected: boolean; onToggle: (event: MouseEvent) =
  * mode the whole card toggles its selection instead.
  */
 export function GifCard({ gif, selection }: { gif: GifDto; selection?: CardSelection }) {
+  // Under reduced motion the card shows its still until hovered, focused or tapped.
+  const motion = useMotionGate();
   return (
     <article
       className={selection?.selected ? 'gif-card gif-card--selected' : 'gif-card'}
       data-testid="gif-card"
+      {...motion.handlers}
     >
       {selection && (
         <button
@@ -35,13 +37,14 @@ export function GifCard({ gif, selection }: { gif: GifDto; selection?: CardSelec
         </button>
       )}
       <div className="gif-card__media">
-        <ProgressiveImage
+        <AnimatedMedia
+          gif={gif}
+          size="small"
           className="gif-card__image"
-          placeholder={gifMedia.staticThumbnail(gif.id)}
-          src={gifMedia.thumbnail(gif.id)}
           alt={gif.title}
           loading="lazy"
           decoding="async"
+          active={motion.active}
         />
       </div>
       <div className="gif-card__star">

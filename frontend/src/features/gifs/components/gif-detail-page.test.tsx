@@ -1,6 +1,8 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { login, logout } from '@/lib/session';
+import type { GifDto } from '@/api/generated/GifDto';
+import type { RenditionDto } from '@/api/generated/RenditionDto';
 import { jsonResponse, makeGif, urlOf } from '@/test/gifs';
 import { renderWithProviders } from '@/test/render';
 import { tokenFor } from '@/test/tokens';
@@ -25,11 +27,11 @@ const gif = makeGif(5, {
   shareId: 'abcDEF123',
 });
 
-function serveGif(tags = [{ id: 1, name: 'cats', count: 3 }, { id: 2, name: 'dogs', count: 1 }]) {
+function serveGif(tags = [{ id: 1, name: 'cats', count: 3 }, { id: 2, name: 'dogs', count: 1 }], served: GifDto = gif) {
   fetchMock.mockImplementation(async (input, init) => {
     const url = urlOf(input);
     const method = init?.method ?? 'GET';
-    if (url === '/api/gifs/dto/5') return jsonResponse(gif);
+    if (url === '/api/gifs/dto/5') return jsonResponse(served);
     if (url === '/api/tags' && method === 'GET') return jsonResponse(tags);
     if (url.startsWith('/api/tags?name=')) return jsonResponse({ id: 9, name: 'new', count: 0 }, 201);
     if (url === '/api/gifs/5' && method === 'PUT') {
@@ -241,6 +243,62 @@ describe('GIF detail', () => {
       description: 'Still dancing',
       tags: ['cats', 'dogs', 'new'],
     });
+  });
+
+  it('lists the video files with their sizes and links, and plays the preferred video', async () => {
+    login(tokenFor('bob', 3600), 'bob');
+    const file = (kind: RenditionDto['kind'], ext: string, width: number, height: number, size: number, preferred = false): RenditionDto => ({
+      kind,
+      url: `/api/gifs/5/files/${kind}.${ext}`,
+      contentType: ext === 'mp4' || ext === 'webm' ? `video/${ext}` : `image/${ext}`,
+      width,
+      height,
+      size,
+      frames: 24,
+      durationMs: 2400,
+      codec: ext === 'mp4' ? 'h264' : ext === 'webm' ? 'vp9' : null,
+      preferred,
+    });
+    serveGif(undefined, {
+      ...gif,
+      renditions: [
+        file('original', 'gif', 480, 270, 900_000),
+        file('thumbnail', 'gif', 320, 180, 300_000),
+        file('still', 'webp', 320, 180, 9_000),
+        file('mp4', 'mp4', 480, 270, 319_488, true),
+        file('webm', 'webm', 480, 270, 409_600),
+        file('mp4_small', 'mp4', 320, 180, 51_200, true),
+        file('webm_small', 'webm', 320, 180, 61_440),
+      ],
+    });
+    renderDetail();
+    await screen.findByRole('heading', { level: 1, name: 'Dancing cat' });
+    const files = screen.getByRole('heading', { name: 'Files' }).closest('section')!;
+    expect(within(files).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'MP4 · 480 × 270 · 312.00 KB',
+      'WebM · 480 × 270 · 400.00 KB',
+      'MP4 (small) · 320 × 180 · 50.00 KB',
+      'WebM (small) · 320 × 180 · 60.00 KB',
+    ]);
+    expect(within(files).getByRole('link', { name: 'MP4' })).toHaveAttribute('href', '/api/gifs/5/files/mp4.mp4');
+    expect(within(files).getByRole('link', { name: 'WebM (small)' })).toHaveAttribute('href', '/api/gifs/5/files/webm_small.webm');
+    const video = document.querySelector('.gif-detail__figure video')!;
+    expect(video).toHaveAttribute('poster', '/api/gifs/5/files/still.webp');
+    expect(Array.from(video.querySelectorAll('source'), (s) => s.getAttribute('src'))).toEqual([
+      '/api/gifs/5/files/mp4.mp4',
+      '/api/gifs/5/files/webm.webm',
+    ]);
+    // The three renditions of before are still there.
+    expect(screen.getByRole('button', { name: /^Original Gif/ })).toBeInTheDocument();
+  });
+
+  it('has no Files section while the GIF has no videos', async () => {
+    login(tokenFor('bob', 3600), 'bob');
+    serveGif();
+    renderDetail();
+    await screen.findByRole('heading', { level: 1, name: 'Dancing cat' });
+    expect(screen.queryByRole('heading', { name: 'Files' })).toBeNull();
+    expect(document.querySelector('video')).toBeNull();
   });
 
   it('Cancel leaves the edit form without saving', async () => {

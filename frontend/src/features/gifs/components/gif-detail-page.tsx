@@ -12,11 +12,12 @@ import { useDeleteGif } from '../api/delete-gif';
 import { useGif } from '../api/get-gif';
 import { gifMedia } from '../api/query-keys';
 import { favouritesLabel, viewsLabel } from '../gallery';
+import { videoFiles } from '../renditions';
 import { forgetGif } from '../gif-list-cache';
 import { gifPermissions } from '../permissions';
 import { EditGifForm } from './edit-gif-form';
 import { FavouriteStar } from './favourite-star';
-import { ProgressiveImage } from './progressive-image';
+import { AnimatedMedia, useMotionGate } from './animated-media';
 import { RenditionModal, type Rendition } from './rendition-modal';
 import { EmbedCodes } from './embed-codes';
 import { LooksLike } from './looks-like';
@@ -73,6 +74,32 @@ function DetailMessage({ children }: { children: ReactNode }) {
   );
 }
 
+/** The GIF's video renditions (once the renditions job has made them), each a link to its file. */
+function VideoFiles({ gif }: { gif: GifDto }) {
+  const files = videoFiles(gif);
+  if (files.length === 0) return null;
+  return (
+    <section className="panel gif-detail__files" aria-labelledby="files-title">
+      <h2 id="files-title" className="detail-section__title">
+        Files
+      </h2>
+      <ul className="files">
+        {files.map((file) => (
+          <li key={file.kind} className="files__item">
+            <a href={file.url} className="files__link" target="_blank" rel="noopener">
+              {file.label}
+            </a>
+            <span className="files__meta">
+              {' · '}
+              {file.details}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 function GifDetail({ gif }: { gif: GifDto }) {
   const navigate = useNavigate();
   const toast = useToast();
@@ -83,6 +110,8 @@ function GifDetail({ gif }: { gif: GifDto }) {
   const [editing, setEditing] = useState(false);
   const [natural, setNatural] = useState(false);
   const [opened, setOpened] = useState<Rendition | null>(null);
+  // Under reduced motion the GIF shows its still until the figure is hovered, focused or tapped.
+  const motion = useMotionGate();
   const { canEdit, canDelete } = gifPermissions(gif, username, isAdmin);
 
   if (editing) return <EditGifForm gif={gif} onDone={() => setEditing(false)} />;
@@ -117,13 +146,14 @@ function GifDetail({ gif }: { gif: GifDto }) {
 
       <div className="gif-detail__layout">
         <div className="gif-detail__main">
-          <figure className="panel gif-detail__figure">
+          <figure className="panel gif-detail__figure" {...motion.handlers}>
             <div className={natural ? 'image-frame image-frame--natural' : 'image-frame'}>
-              <ProgressiveImage
+              <AnimatedMedia
+                gif={gif}
+                size="full"
                 className="image-frame__img"
-                placeholder={gifMedia.staticThumbnail(gif.id)}
-                src={gifMedia.content(gif.id)}
                 alt={gif.title}
+                active={motion.active}
               />
             </div>
             <figcaption className="gif-detail__caption">
@@ -165,6 +195,8 @@ function GifDetail({ gif }: { gif: GifDto }) {
               ))}
             </ul>
           </section>
+
+          <VideoFiles gif={gif} />
         </div>
 
         <aside className="gif-detail__side">

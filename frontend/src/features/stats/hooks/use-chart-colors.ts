@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import { prefersReducedMotion } from '@/lib/reduced-motion';
 import { DEFAULT_CHART_COLORS, type ChartColors } from '../chart-options';
 
 function cssVariable(name: string, fallback: string): string {
@@ -40,8 +41,5 @@ export function useChartColors(): ChartColors {
 
 /** False when the user asks for reduced motion: charts then draw without animation. */
 export function useChartAnimation(): boolean {
-  return useMemo(
-    () => !(typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches),
-    [],
-  );
+  return useMemo(() => !prefersReducedMotion(), []);
 }

@@ -1,0 +1,144 @@
+import { expect, test, type Page } from '@playwright/test';
+import type { RenditionDto } from '../src/api/generated/RenditionDto';
+import { photoLikeGif } from './gif-encoder';
+import { registerAndLogIn, screenshots, takeFirstAccount, tokenOf, uniqueName } from './support';
+
+test.beforeAll(({ request }) => takeFirstAccount(request));
+
+const SMALL_VIDEOS = ['mp4_small', 'webm_small'];
+const FULL_VIDEOS = ['mp4', 'webm'];
+const LABELS: Record<string, string> = {
+  mp4: 'MP4',
+  webm: 'WebM',
+  mp4_small: 'MP4 (small)',
+  webm_small: 'WebM (small)',
+};
+
+async function renditionsOf(page: Page, token: string, id: number): Promise<RenditionDto[]> {
+  const response = await page.request.get(`/api/gifs/${id}/renditions`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  expect(response.status()).toBe(200);
+  return (await response.json()) as RenditionDto[];
+}
+
+test('a photo-like GIF plays as a video once its renditions exist; reduced motion shows the still; the detail page lists the videos', async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  await registerAndLogIn(page, 'rend');
+  const token = await tokenOf(page);
+  const title = `Sunset pan ${uniqueName('r').toLowerCase()}`;
+
+  const upload = await page.request.post('/api/gifs', {
+    headers: { Authorization: `Bearer ${token}` },
+    multipart: {
+      file: { name: 'sunset.gif', mimeType: 'image/gif', buffer: photoLikeGif() },
+      gifData: {
+        name: 'blob',
+        mimeType: 'application/json',
+        buffer: Buffer.from(JSON.stringify({ title, description: 'Smooth gradients, panning.', tags: [] })),
+      },
+    },
+  });
+  expect(upload.status()).toBe(201);
+  const { id } = (await upload.json()) as { id: number };
+
+  // The videos come from a background job a few seconds after the upload.
+  let renditions: RenditionDto[] = [];
+  await expect
+    .poll(
+      async () => {
+        renditions = await renditionsOf(page, token, id);
+        return renditions.map((r) => r.kind);
+      },
+      {
+        message: 'mp4_small within 60 s of the upload (is ffmpeg available to the e2e server?)',
+        timeout: 60_000,
+        intervals: [500, 1000, 2000],
+      },
+    )
+    .toContain('mp4_small');
+  // The job may write its files one by one: wait until the list stays the same for two reads.
+  let seen = '';
+  await expect
+    .poll(
+      async () => {
+        renditions = await renditionsOf(page, token, id);
+        const now = renditions.map((r) => `${r.kind}:${r.size}:${r.preferred}`).sort().join(',');
+        const stable = now === seen;
+        seen = now;
+        return stable;
+      },
+      { message: 'the renditions stop changing', timeout: 30_000, intervals: [2000] },
+    )
+    .toBe(true);
+
+  const still = renditions.find((r) => r.kind === 'still');
+  expect(still, 'a still rendition').toBeDefined();
+  const stillUrl = still!.url;
+  const thumbnail = renditions.find((r) => r.kind === 'thumbnail')!;
+  const smallVideos = renditions
+    .filter((r) => SMALL_VIDEOS.includes(r.kind) && r.size < thumbnail.size)
+    .sort((a, b) => a.size - b.size);
+  // The premise: for a photo-like GIF a small video beats the animated thumbnail.
+  expect(renditions.find((r) => r.preferred && SMALL_VIDEOS.includes(r.kind))?.kind).toMatch(/^(mp4|webm)_small$/);
+  expect(smallVideos.length).toBeGreaterThan(0);
+
+  // Gallery: the card plays the smallest small video, the still as its poster.
+  await page.goto('/gifs');
+  const card = page.getByTestId('gif-card').filter({ hasText: title });
+  await expect(card).toBeVisible();
+  const video = card.locator('video');
+  await expect(video).toHaveAttribute('poster', stillUrl);
+  await expect(video).toHaveAttribute('autoplay', '');
+  await expect(video.locator('source')).toHaveCount(smallVideos.length);
+  await expect(video.locator('source').first()).toHaveAttribute('src', smallVideos[0]!.url);
+  // The browser loads one of them through the session cookie and plays it.
+  await expect
+    .poll(() => video.evaluate((v: HTMLVideoElement) => new URL(v.currentSrc || 'about:blank').pathname))
+    .toMatch(/^\/api\/gifs\/\d+\/files\/(mp4|webm)_small\.(mp4|webm)$/);
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(2);
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(false);
+  await screenshots(page, 'gallery-video');
+
+  // Reduced motion: the still until hover or focus.
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.reload();
+  const stillImage = card.getByRole('img', { name: title });
+  await expect(stillImage).toHaveAttribute('src', stillUrl);
+  await expect(card.locator('video')).toHaveCount(0);
+  await expect.poll(() => stillImage.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  await card.hover();
+  await expect(card.locator('video')).toHaveAttribute('poster', stillUrl);
+  await page.mouse.move(0, 0);
+  await expect(card.locator('video')).toHaveCount(0);
+  await expect(card.getByRole('img', { name: title })).toHaveAttribute('src', stillUrl);
+  await card.getByRole('link', { name: title }).focus();
+  await expect(card.locator('video')).toHaveCount(1);
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+
+  // Detail: the Files section lists every video with its size, each a working link.
+  const videos = renditions.filter((r) => [...FULL_VIDEOS, ...SMALL_VIDEOS].includes(r.kind));
+  expect(videos.length).toBeGreaterThan(0);
+  await page.goto(`/gifs/${id}`);
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  const files = page.locator('section', { has: page.getByRole('heading', { name: 'Files', exact: true }) });
+  await expect(files).toBeVisible();
+  for (const rendition of videos) {
+    const label = LABELS[rendition.kind]!;
+    const link = files.getByRole('link', { name: label, exact: true });
+    await expect(link).toHaveAttribute('href', rendition.url);
+    await expect(files.getByRole('listitem').filter({ has: link })).toHaveText(
+      `${label} · ${rendition.width} × ${rendition.height} · ${(rendition.size / 1024).toFixed(2)} KB`,
+    );
+    const file = await page.request.get(rendition.url);
+    expect(file.status()).toBe(200);
+    expect(file.headers()['content-type']).toContain(rendition.contentType);
+  }
+  // The main picture is a video too when the server prefers one at full size.
+  if (videos.some((r) => r.preferred && FULL_VIDEOS.includes(r.kind))) {
+    await expect(page.locator('.gif-detail__figure video')).toHaveAttribute('poster', stillUrl);
+  }
+  await screenshots(page, 'detail-files');
+});

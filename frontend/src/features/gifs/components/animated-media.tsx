@@ -1,0 +1,170 @@
+import { useEffect, useMemo, useRef, useState, type FocusEvent, type ReactNode, type RefObject } from 'react';
+import type { GifDto } from '@/api/generated/GifDto';
+import { usePrefersReducedMotion } from '@/lib/reduced-motion';
+import { chooseMedia, type MediaSize } from '../renditions';
+import { ProgressiveImage } from './progressive-image';
+
+type AnimatedMediaProps = {
+  gif: GifDto;
+  /** `small` on the gallery cards (thumbnail, small videos), `full` on the detail page. */
+  size: MediaSize;
+  alt: string;
+  /** On the `<img>` or `<video>` itself. */
+  className?: string;
+  loading?: 'lazy' | 'eager';
+  decoding?: 'async' | 'sync' | 'auto';
+  /**
+   * Under `prefers-reduced-motion: reduce` the still shows until this is true: hover, keyboard
+   * focus or a tap on the surrounding element (see `useMotionGate`). Ignored otherwise.
+   */
+  active?: boolean;
+};
+
+/**
+ * A GIF, played from its smallest animated rendition the browser supports: a muted, looping video
+ * (with the GIF as fallback) when the server prefers a video for this size, else the GIF `<img>`
+ * (static thumbnail first) as always. Under reduced motion, the still until `active`.
+ */
+export function AnimatedMedia({ gif, size, alt, className, loading, decoding, active = false }: AnimatedMediaProps) {
+  const reduced = usePrefersReducedMotion();
+  const choice = useMemo(() => chooseMedia(gif, size), [gif, size]);
+  const [videoFailed, setVideoFailed] = useState(false);
+
+  if (reduced && !active) {
+    return (
+      <img
+        className={className}
+        src={choice.still}
+        alt={alt}
+        loading={loading}
+        decoding={decoding}
+        data-motion="still"
+      />
+    );
+  }
+  if (choice.videos.length === 0 || videoFailed) {
+    return (
+      <ProgressiveImage
+        className={className}
+        // Under reduced motion the still is already loaded: keep it until the GIF is.
+        placeholder={reduced ? choice.still : choice.placeholder}
+        src={choice.gif}
+        alt={alt}
+        loading={loading}
+        decoding={decoding}
+      />
+    );
+  }
+  return (
+    <LoopingVideo
+      className={className}
+      poster={choice.still}
+      sources={choice.videos}
+      lazy={loading === 'lazy'}
+      label={alt}
+      onUnplayable={() => setVideoFailed(true)}
+    >
+      {/* Only for browsers without <video>: never loaded otherwise (lazy and not rendered). */}
+      <img src={choice.gif} alt={alt} loading="lazy" decoding={decoding} />
+    </LoopingVideo>
+  );
+}
+
+function LoopingVideo({
+  className,
+  poster,
+  sources,
+  lazy,
+  label,
+  onUnplayable,
+  children,
+}: {
+  className: string | undefined;
+  poster: string;
+  sources: { src: string; type: string }[];
+  lazy: boolean;
+  label: string;
+  onUnplayable: () => void;
+  children: ReactNode;
+}) {
+  const ref = useRef<HTMLVideoElement | null>(null);
+  const near = useNearViewport(ref, lazy);
+  useEffect(() => {
+    const video = ref.current;
+    if (!video) return;
+    // React sets `muted` as a property only; autoplay policies (iOS) read the attribute.
+    video.muted = true;
+    video.defaultMuted = true;
+    video.setAttribute('muted', '');
+  }, []);
+  return (
+    <video
+      ref={ref}
+      className={className}
+      poster={poster}
+      autoPlay
+      muted
+      loop
+      playsInline
+      aria-label={label}
+      data-motion="video"
+    >
+      {/* Sources are added once the card nears the viewport (the browser then starts loading). */}
+      {near &&
+        sources.map((source, index) => (
+          <source
+            key={source.src}
+            src={source.src}
+            type={source.type}
+            // The last source failing means the browser could play none of them: show the GIF.
+            onError={index === sources.length - 1 ? onUnplayable : undefined}
+          />
+        ))}
+      {children}
+    </video>
+  );
+}
+
+/** True once the element comes within 200px of the viewport (at once when not lazy or without IntersectionObserver). */
+function useNearViewport(ref: RefObject<Element | null>, lazy: boolean): boolean {
+  const [near, setNear] = useState(() => !lazy || typeof IntersectionObserver === 'undefined');
+  useEffect(() => {
+    const element = ref.current;
+    if (near || !element) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) {
+          setNear(true);
+          observer.disconnect();
+        }
+      },
+      { rootMargin: '200px' },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [near, ref]);
+  return near;
+}
+
+/**
+ * Hover, keyboard focus inside, or a tap on the element that spreads `handlers`: what starts a
+ * GIF under reduced motion (`AnimatedMedia`'s `active`). Leaving (pointer out, focus out) stops it.
+ */
+export function useMotionGate() {
+  const [pointer, setPointer] = useState(false);
+  const [focus, setFocus] = useState(false);
+  const handlers = useMemo(
+    () => ({
+      onMouseEnter: () => setPointer(true),
+      onMouseLeave: () => setPointer(false),
+      onTouchStart: () => setPointer(true),
+      onFocus: () => setFocus(true),
+      onBlur: (event: FocusEvent<HTMLElement>) => {
+        const next = event.relatedTarget;
+        if (!(next instanceof Node && event.currentTarget.contains(next))) setFocus(false);
+      },
+    }),
+    [],
+  );
+  return { active: pointer || focus, handlers };
+}
