@@ -178,6 +178,7 @@ macro_rules! for_each_dto {
             GifDto,
             FavouriteStateDto,
             GifLinkDto,
+            RenditionDto,
             UploadedGifDto,
             DuplicateGroupsDto,
             PagedGifs,

@@ -15,6 +15,7 @@ mod intake;
 mod library;
 mod meta;
 mod offload;
+mod renditions;
 mod settings;
 mod share;
 mod stats;
