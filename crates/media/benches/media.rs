@@ -228,9 +228,10 @@ fn renditions_table(cases: &[(String, PathBuf, bool)], dir: &Path, has_gifsicle:
     let service = MediaService::new(Limits::default(), 1, std::time::Duration::from_secs(60)).with_video(Some(ffmpeg));
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
     println!(
-        "{:<24} {:>5} {:>9} {:>9} {:>9} {:>9} {:>7} {:>9} {:>9} {:>10} {:>9} {:>8}",
+        "{:<24} {:>5} {:>6} {:>9} {:>9} {:>9} {:>9} {:>7} {:>9} {:>9} {:>10} {:>9} {:>8}",
         "case",
         "photo",
+        "opaque",
         "orig B",
         "medium B",
         "mp4 B",
