@@ -132,11 +132,14 @@ impl Thumbnailer {
             self.resizer.resize(&src, &mut dst, &options).map_err(resize_err)?;
             return Ok(Rect::full(self.width, self.height));
         }
+        // Clamped: `width * (src_w / width)` may exceed `src_w` by a rounding error, which the
+        // resizer refuses as a crop box outside the image.
+        let (left, top) = (f64::from(region.x0) * sx, f64::from(region.y0) * sy);
         options = options.crop(
-            f64::from(region.x0) * sx,
-            f64::from(region.y0) * sy,
-            f64::from(region.width()) * sx,
-            f64::from(region.height()) * sy,
+            left,
+            top,
+            (f64::from(region.width()) * sx).min(f64::from(self.src_w) - left),
+            (f64::from(region.height()) * sy).min(f64::from(self.src_h) - top),
         );
         let rw = region.width() as usize * 4;
         self.tmp.resize(rw * region.height() as usize, 0);
@@ -193,6 +196,18 @@ mod tests {
                 }
             })
             .collect()
+    }
+
+    #[test]
+    fn a_change_at_the_corner_stays_inside_the_source_at_any_ratio() {
+        let (sw, sh) = (800, 600);
+        let canvas = pattern(sw, sh, 3);
+        for (tw, th) in [(267, 200), (120, 90), (220, 165), (320, 240), (333, 250), (299, 224)] {
+            let mut t = Thumbnailer::new(sw, sh, tw, th);
+            t.update(&canvas, Rect::full(sw, sh), true).unwrap();
+            let corner = Rect { x0: sw - 48, y0: sh - 48, x1: sw, y1: sh };
+            t.update(&canvas, corner, true).unwrap_or_else(|e| panic!("{tw}×{th}: {e}"));
+        }
     }
 
     #[test]

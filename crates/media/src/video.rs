@@ -421,8 +421,7 @@ impl Job {
         outputs: &[(Video, (u32, u32))],
     ) -> Result<Job, MediaError> {
         let dir = tempfile::Builder::new().prefix("gifshelf-video-").tempdir().map_err(ffmpeg_err)?;
-        let graph = dir.path().join("graph.txt");
-        std::fs::write(&graph, filter_graph(timeline, outputs, src)).map_err(ffmpeg_err)?;
+        let graph = filter_graph(timeline, outputs, src);
         let mut cmd = Command::new(ffmpeg.path());
         // Nothing of the server's environment is needed; fewer malloc arenas keep the address
         // space (what RLIMIT_AS counts) close to what is used.
@@ -432,8 +431,16 @@ impl Job {
             .arg(format!("{}x{}", src.0, src.1))
             .arg("-framerate")
             .arg(format!("100/{}", timeline.step))
-            .args(["-i", "pipe:0", "-filter_complex_script"])
-            .arg(&graph);
+            .args(["-i", "pipe:0"]);
+        // Inline while it fits in one argument (Linux allows 128 KiB); a longer one (thousands of
+        // irregular frames) goes through a file, the option newer ffmpeg releases deprecate.
+        if graph.len() < 100_000 {
+            cmd.arg("-filter_complex").arg(&graph);
+        } else {
+            let path = dir.path().join("graph.txt");
+            std::fs::write(&path, &graph).map_err(ffmpeg_err)?;
+            cmd.arg("-filter_complex_script").arg(path);
+        }
         for (i, (video, _)) in outputs.iter().enumerate() {
             cmd.arg("-map").arg(format!("[o{i}]"));
             cmd.args(["-fps_mode", "vfr", "-an", "-sn", "-dn"]).args(video.encoder_args());

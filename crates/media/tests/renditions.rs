@@ -295,7 +295,12 @@ async fn a_video_past_its_timeout_is_killed_and_answered_timeout() {
     let answer = service.process(Arc::new(big), &[RenditionKind::Mp4, RenditionKind::Webm]).await;
     assert!(matches!(answer, Err(MediaRejection::Timeout)), "{answer:?}");
     assert!(start.elapsed() < Duration::from_secs(20), "the job was not stopped: {:?}", start.elapsed());
-    assert_eq!(zombies(), 0, "an ffmpeg child was left unreaped");
+    // Another test's child may have exited a moment ago and be reaped shortly; a leaked one stays.
+    let reaped = (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(20));
+        zombies() == 0
+    });
+    assert!(reaped, "an ffmpeg child was left unreaped");
 }
 
 #[tokio::test]
