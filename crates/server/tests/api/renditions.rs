@@ -60,7 +60,7 @@ async fn a_photo_like_gif_gets_every_kind_and_plays_as_the_smaller_video(backend
         assert_eq!(app.anonymous().get(&rendition.url).await.status(), StatusCode::UNAUTHORIZED);
     }
     // The GIF as every screen sees it carries the same list.
-    let detail: GifDto = dto_of(alice.get(&format!("/api/gifs/{}", gif.id)).await, StatusCode::OK).await;
+    let detail: GifDto = dto_of(alice.get(&format!("/api/gifs/dto/{}", gif.id)).await, StatusCode::OK).await;
     assert_eq!(detail.renditions.len(), list.len());
     assert_eq!(
         app.anonymous().get(&format!("/api/gifs/{}/renditions", gif.id)).await.status(),
