@@ -177,7 +177,9 @@ export function animatedGif({ width = 96, height = 72, frameCount = 4, seed = 0 
     }
     frames.push(pixels);
   }
-  return encodeGif({ width, height, palette: PALETTE, frames, delay: 20 });
+  // Compressed for real: a flat-colour GIF this small stays smaller than any video of it, so the
+  // screens keep showing it as a GIF whether or not its renditions job has run.
+  return encodeGif({ width, height, palette: PALETTE, frames, delay: 20, compression: 'lzw' });
 }
 
 /**
