@@ -112,9 +112,19 @@ export type GifSpec = {
   delay?: number;
   /** `literal` (default): 9-bit literal codes; `lzw`: real compression (`lzwCompress`). */
   compression?: 'literal' | 'lzw';
+  /** A palette index drawn as transparent (none by default). */
+  transparent?: number;
 };
 
-export function encodeGif({ width, height, palette, frames, delay = 10, compression = 'literal' }: GifSpec): Buffer {
+export function encodeGif({
+  width,
+  height,
+  palette,
+  frames,
+  delay = 10,
+  compression = 'literal',
+  transparent,
+}: GifSpec): Buffer {
   const compress = compression === 'lzw' ? lzwCompress : lzwLiteral;
   const bytes: number[] = [];
   bytes.push(...Buffer.from('GIF89a', 'ascii'));
@@ -128,7 +138,8 @@ export function encodeGif({ width, height, palette, frames, delay = 10, compress
   bytes.push(0x21, 0xff, 0x0b, ...Buffer.from('NETSCAPE2.0', 'ascii'), 0x03, 0x01, 0, 0, 0);
   for (const frame of frames) {
     if (frame.length !== width * height) throw new Error('frame size does not match the image');
-    bytes.push(0x21, 0xf9, 0x04, 0x04, ...u16(delay), 0, 0); // graphic control: keep frame
+    // Graphic control: keep the frame; the transparency flag and index when there is one.
+    bytes.push(0x21, 0xf9, 0x04, transparent === undefined ? 0x04 : 0x05, ...u16(delay), transparent ?? 0, 0);
     bytes.push(0x2c, ...u16(0), ...u16(0), ...u16(width), ...u16(height), 0); // image descriptor
     bytes.push(MIN_CODE_SIZE);
     for (const byte of subBlocks(compress(frame))) bytes.push(byte); // no spread: frames can be large
@@ -145,6 +156,9 @@ const PALETTE: Rgb[] = [
   [255, 255, 255],
   [23, 23, 43],
 ];
+
+/** The palette index `animatedGif` draws as transparent. */
+const TRANSPARENT = 6;
 
 /** Calls of `animatedGif` in this process, part of each image's mark. */
 let made = 0;
@@ -170,6 +184,10 @@ export function animatedGif({ width = 96, height = 72, frameCount = 4, seed = 0 
         pixels[y * width + x] = inside ? (seed + 1 + f) % 4 : y < height / 2 ? 4 : 5;
       }
     }
+    // One transparent corner pixel: the server then never prefers a video (which has no
+    // transparency) over this GIF, so the screens show it as a GIF before and after its
+    // renditions job ran, and the specs see the same page either way.
+    pixels[0] = TRANSPARENT;
     if (f === 0) {
       for (let bit = 0; bit < Math.min(32, width); bit += 1) {
         pixels[(height - 1) * width + bit] = (mark >>> bit) & 1 ? 4 : 5;
@@ -177,9 +195,7 @@ export function animatedGif({ width = 96, height = 72, frameCount = 4, seed = 0 
     }
     frames.push(pixels);
   }
-  // Compressed for real: a flat-colour GIF this small stays smaller than any video of it, so the
-  // screens keep showing it as a GIF whether or not its renditions job has run.
-  return encodeGif({ width, height, palette: PALETTE, frames, delay: 20, compression: 'lzw' });
+  return encodeGif({ width, height, palette: PALETTE, frames, delay: 20, transparent: TRANSPARENT });
 }
 
 /**

@@ -129,7 +129,7 @@ test('a photo-like GIF plays as a video once its renditions exist; reduced motio
     const label = LABELS[rendition.kind]!;
     const link = files.getByRole('link', { name: label, exact: true });
     await expect(link).toHaveAttribute('href', rendition.url);
-    await expect(files.getByRole('listitem').filter({ has: link })).toHaveText(
+    await expect(files.getByRole('listitem').filter({ has: page.getByRole('link', { name: label, exact: true }) })).toHaveText(
       `${label} · ${rendition.width} × ${rendition.height} · ${(rendition.size / 1024).toFixed(2)} KB`,
     );
     const file = await page.request.get(rendition.url);
