@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use gifshelf_app::auth::{AuthConfig, AuthService, ThrottleConfig};
 use gifshelf_app::collections::CollectionService;
-use gifshelf_app::gifs::{GifService, UrlImport};
+use gifshelf_app::gifs::{GifPorts, GifService, UrlImport};
 use gifshelf_app::jobs::RenditionMaker;
 use gifshelf_app::stats::StatsService;
 use gifshelf_auth::secret::{self, SecretSource};
@@ -80,16 +80,16 @@ pub fn library(settings: &Settings, db: &Database) -> Result<Library, StartupErr
     let blobs = gifshelf_storage::open(&settings.storage_url, &storage).map_err(StartupError::Other)?;
     let media = media_service(settings);
     let db = Arc::new(db.clone());
-    let gifs = GifService::new(
-        db.clone(),
-        db.clone(),
-        db.clone(),
-        blobs.clone(),
-        media.clone(),
-        Arc::new(RandomIds),
-        Arc::new(SystemClock),
-        db.clone(),
-    );
+    let gifs = GifService::new(GifPorts {
+        gifs: db.clone(),
+        tags: db.clone(),
+        favourites: db.clone(),
+        blobs: blobs.clone(),
+        media: media.clone(),
+        ids: Arc::new(RandomIds),
+        clock: Arc::new(SystemClock),
+        jobs: db.clone(),
+    });
     let renditions = RenditionMaker::new(db.clone(), db.clone(), db, blobs, media, Arc::new(SystemClock));
     Ok(Library { gifs: Arc::new(gifs), renditions: Arc::new(renditions) })
 }

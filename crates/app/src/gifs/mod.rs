@@ -40,17 +40,21 @@ pub struct GifService {
     pub(crate) jobs: Arc<dyn JobQueue>,
 }
 
+/// The ports the GIF use cases run on, named (eight of them: too many to pass in order).
+pub struct GifPorts {
+    pub gifs: Arc<dyn GifRepository>,
+    pub tags: Arc<dyn TagRepository>,
+    pub favourites: Arc<dyn FavouriteRepository>,
+    pub blobs: Arc<dyn BlobStore>,
+    pub media: Arc<dyn MediaProcessor>,
+    pub ids: Arc<dyn IdGenerator>,
+    pub clock: Arc<dyn Clock>,
+    pub jobs: Arc<dyn JobQueue>,
+}
+
 impl GifService {
-    pub fn new(
-        gifs: Arc<dyn GifRepository>,
-        tags: Arc<dyn TagRepository>,
-        favourites: Arc<dyn FavouriteRepository>,
-        blobs: Arc<dyn BlobStore>,
-        media: Arc<dyn MediaProcessor>,
-        ids: Arc<dyn IdGenerator>,
-        clock: Arc<dyn Clock>,
-        jobs: Arc<dyn JobQueue>,
-    ) -> Self {
+    pub fn new(ports: GifPorts) -> Self {
+        let GifPorts { gifs, tags, favourites, blobs, media, ids, clock, jobs } = ports;
         Self { gifs, tags, favourites, blobs, media, ids, clock, jobs }
     }
 
@@ -161,16 +165,16 @@ pub(crate) mod test_support {
 
         pub fn service(self) -> super::GifService {
             use std::sync::Arc;
-            super::GifService::new(
-                Arc::new(self.gifs),
-                Arc::new(self.tags),
-                Arc::new(self.favourites),
-                Arc::new(self.blobs),
-                Arc::new(self.media),
-                Arc::new(self.ids),
-                Arc::new(self.clock),
-                Arc::new(self.jobs),
-            )
+            super::GifService::new(super::GifPorts {
+                gifs: Arc::new(self.gifs),
+                tags: Arc::new(self.tags),
+                favourites: Arc::new(self.favourites),
+                blobs: Arc::new(self.blobs),
+                media: Arc::new(self.media),
+                ids: Arc::new(self.ids),
+                clock: Arc::new(self.clock),
+                jobs: Arc::new(self.jobs),
+            })
         }
     }
 }
