@@ -5,6 +5,7 @@ mod bounded;
 pub mod collections;
 mod error;
 pub mod gifs;
+pub mod keys;
 pub mod jobs;
 pub mod rate_limit;
 pub mod settings;

@@ -28,6 +28,7 @@ pub const UNIQUE_CONSTRAINTS: &[(&str, &str, Unique)] = &[
     ("collection_gifs_pkey", "collection_gifs.collection_id, collection_gifs.gif_id", Unique::CollectionGif),
     ("favourites_pkey", "favourites.user_id, favourites.gif_id", Unique::Favourite),
     ("gifs_sha256_uq", "gifs.sha256", Unique::Sha256),
+    ("api_keys_digest_uq", "api_keys.digest", Unique::ApiKey),
 ];
 
 /// The rule a unique violation broke: by constraint name (PostgreSQL) or by the exact column list

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod api_keys;
 mod collections;
 mod connection;
 mod duplicates;

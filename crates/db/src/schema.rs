@@ -53,6 +53,20 @@ diesel::table! {
 }
 
 diesel::table! {
+    api_keys (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        name -> Text,
+        prefix -> Text,
+        digest -> Text,
+        created_at -> Timestamp,
+        last_used_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::joinable!(api_keys -> users (user_id));
+
+diesel::table! {
     jobs (id) {
         id -> BigInt,
         kind -> Text,
@@ -143,5 +157,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     collections,
     collection_gifs,
     favourites,
-    jobs
+    jobs,
+    api_keys
 );

@@ -11,7 +11,8 @@ use gifshelf_domain::gif::{
     Description, Fingerprint, GifEdit, GifFilter, GifId, GifSort, NewGif, PageRequest, Rendition, RenditionKind,
     Renditions, TagName, Title,
 };
-use gifshelf_domain::ports::{GifRepository, TagRepository, UserRepository};
+use gifshelf_domain::api_key::{ApiKeyName, NewApiKey};
+use gifshelf_domain::ports::{ApiKeyRepository, GifRepository, TagRepository, UserRepository};
 use gifshelf_domain::user::{Email, NewUser, PasswordHash, Role, UserId, Username};
 use gifshelf_domain::RepoError;
 
@@ -135,6 +136,20 @@ async fn seed(db: &Database) -> Seeded {
     gifs.pop();
     // A tag nobody uses any more.
     ok(TagRepository::create(db, &ok(TagName::parse("lonely")), t0()).await);
+    // API keys, one used and one never used.
+    for (name, digest) in [("Zulip", "d1"), ("Team chat", "d2")] {
+        let key = NewApiKey {
+            owner: alice.id,
+            name: ok(ApiKeyName::parse(name)),
+            prefix: format!("gs_{digest}"),
+            digest: digest.repeat(32),
+            created_at: t0() + Duration::minutes(50),
+        };
+        let key = ok(db.create_key(key).await);
+        if name == "Zulip" {
+            ok(db.touch_key(key.id, t0() + Duration::hours(3)).await);
+        }
+    }
     Seeded { users: vec![alice.id, bob.id, carol.id, zoe.id], gifs, deleted_gif }
 }
 
@@ -174,7 +189,7 @@ async fn move_instance(source: &Database, target: &Database) {
 
     let summary = ok(import(target, &file));
     let expected =
-        [("users", 4), ("user_identities", 2), ("tags", 7), ("gifs", 4), ("gif_renditions", 16), ("gif_tags", 6)];
+        [("users", 4), ("user_identities", 2), ("tags", 7), ("gifs", 4), ("gif_renditions", 16), ("gif_tags", 6), ("api_keys", 2)];
     for (table, n) in expected {
         assert_eq!(count(&summary, table), n, "{table}: {summary:?}");
     }

@@ -44,6 +44,8 @@ pub enum Unique {
     Favourite,
     /// The library keeps one GIF per stored original (byte for byte).
     Sha256,
+    /// Two API keys never share a digest.
+    ApiKey,
 }
 
 impl Unique {
@@ -60,6 +62,7 @@ impl Unique {
             Unique::CollectionGif => "collection entry",
             Unique::Favourite => "favourite",
             Unique::Sha256 => "GIF",
+            Unique::ApiKey => "API key",
         }
     }
 }

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod api_key;
 pub mod auth;
 pub mod collection;
 pub mod error;

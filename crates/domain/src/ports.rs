@@ -180,6 +180,7 @@ use crate::gif::{
     Fingerprint, Gif, GifEdit, GifFilter, GifId, GifSort, GifSummary, NewGif, Page, PageRequest, PerceptualHash,
     Rendition, RenditionKind, Tag, TagId, TagName,
 };
+use crate::api_key::{ApiKey, ApiKeyId, NewApiKey};
 use crate::job::{ClaimedJob, FailedJob, JobCounts, JobId, Task};
 use crate::media::{MediaRejection, ProcessedMedia};
 
@@ -282,6 +283,48 @@ pub trait GifRepository: Send + Sync {
     /// # Errors
     /// Storage errors.
     async fn all_blob_keys(&self) -> Result<Vec<String>, RepoError>;
+}
+
+/// API keys, stored by digest.
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait ApiKeyRepository: Send + Sync {
+    /// # Errors
+    /// Storage errors.
+    async fn create_key(&self, key: NewApiKey) -> Result<ApiKey, RepoError>;
+
+    /// The person's keys, oldest first.
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn keys_of(&self, owner: UserId) -> Result<Vec<ApiKey>, RepoError>;
+
+    /// Removes one of the person's keys.
+    ///
+    /// # Errors
+    /// `NotFound` when the person has no key with this id.
+    async fn delete_key(&self, owner: UserId, id: ApiKeyId) -> Result<(), RepoError>;
+
+    /// The key with this digest.
+    ///
+    /// # Errors
+    /// `NotFound` when no key has it (unknown or revoked).
+    async fn key_by_digest(&self, digest: &str) -> Result<ApiKey, RepoError>;
+
+    /// Records that the key was used.
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn touch_key(&self, id: ApiKeyId, at: NaiveDateTime) -> Result<(), RepoError>;
+}
+
+/// Makes API keys and their digests (a key is random, so a fast hash is enough).
+#[cfg_attr(feature = "mock", mockall::automock)]
+pub trait KeyMinter: Send + Sync {
+    /// A new key: URL-safe, with at least 192 bits from the OS generator.
+    fn mint(&self) -> String;
+    /// What is stored and looked up instead of the key.
+    fn digest(&self, key: &str) -> String;
 }
 
 /// The files of a GIF made after its upload (videos, chat sizes).

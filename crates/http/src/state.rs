@@ -68,6 +68,8 @@ pub struct AppState {
     /// "From a link": the image fetched by the server, then uploaded.
     pub url_import: Arc<UrlImport>,
     pub stats: Arc<StatsService>,
+    /// API keys for the chat-compatible APIs.
+    pub keys: Arc<gifshelf_app::keys::ApiKeyService>,
     pub users: Arc<dyn UserRepository>,
     pub settings: HttpSettings,
 }

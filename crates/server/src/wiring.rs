@@ -217,6 +217,12 @@ impl Application {
             collections,
             url_import: Arc::new(url_import),
             stats: Arc::new(StatsService::new(users.clone(), Arc::new(SystemClock))),
+            keys: Arc::new(gifshelf_app::keys::ApiKeyService::new(
+                users.clone(),
+                users.clone(),
+                Arc::new(RandomIds),
+                Arc::new(SystemClock),
+            )),
             users,
             settings: HttpSettings {
                 web_dir: settings.web_dir.clone(),

@@ -122,6 +122,20 @@ tables! {
             preferred: bool,
         },
     },
+    /// API keys by digest (the keys themselves were never stored).
+    api_keys => ApiKeyRow {
+        key: (id: i64),
+        serial: true,
+        columns: {
+            id: i64,
+            user_id: i64,
+            name: String,
+            prefix: String,
+            digest: String,
+            created_at: NaiveDateTime,
+            last_used_at: Option<NaiveDateTime>,
+        },
+    },
     /// Which GIF has which tag.
     gif_tags => GifTagRow {
         key: (gif_id: i64, tag_id: i64),

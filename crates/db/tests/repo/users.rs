@@ -184,3 +184,34 @@ on_both_backends!(
     an_identity_belongs_to_one_account_and_an_account_has_one_per_issuer,
     a_taken_username_or_email_creates_neither_account_nor_identity
 );
+
+async fn api_keys_are_found_by_digest_listed_per_owner_and_revoked(db: &Database) {
+    use gifshelf_domain::api_key::{ApiKeyName, NewApiKey};
+    use gifshelf_domain::ports::ApiKeyRepository;
+    let alice = crate::gifs::user(db, "alice").await;
+    let bob = crate::gifs::user(db, "bob").await;
+    let new = |owner, name: &str, digest: &str| NewApiKey {
+        owner,
+        name: ApiKeyName::parse(name).unwrap_or_else(|e| panic!("{e}")),
+        prefix: "gs_abcd".into(),
+        digest: digest.into(),
+        created_at: crate::gifs::t0(),
+    };
+    let key = db.create_key(new(alice, "Zulip", "aaaa")).await.unwrap_or_else(|e| panic!("{e}"));
+    db.create_key(new(bob, "Bob's", "bbbb")).await.unwrap_or_else(|e| panic!("{e}"));
+    let clash = db.create_key(new(bob, "Again", "aaaa")).await;
+    assert!(matches!(clash, Err(RepoError::Conflict(gifshelf_domain::Unique::ApiKey))), "{clash:?}");
+    let found = db.key_by_digest("aaaa").await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((found.id, found.owner, found.name.as_str(), found.last_used_at), (key.id, alice, "Zulip", None));
+    let at = crate::gifs::t0() + chrono::Duration::minutes(5);
+    db.touch_key(key.id, at).await.unwrap_or_else(|e| panic!("{e}"));
+    let listed = db.keys_of(alice).await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(listed.iter().map(|k| (k.name.as_str(), k.last_used_at)).collect::<Vec<_>>(), [("Zulip", Some(at))]);
+    // Only its owner revokes a key; then it is gone at once.
+    assert!(matches!(db.delete_key(bob, key.id).await, Err(RepoError::NotFound)));
+    db.delete_key(alice, key.id).await.unwrap_or_else(|e| panic!("{e}"));
+    assert!(matches!(db.key_by_digest("aaaa").await, Err(RepoError::NotFound)));
+    assert!(db.keys_of(alice).await.unwrap_or_else(|e| panic!("{e}")).is_empty());
+}
+
+on_both_backends!(api_keys_are_found_by_digest_listed_per_owner_and_revoked);

@@ -2,6 +2,7 @@ mod auth;
 mod collections;
 mod gifs;
 mod intake;
+mod keys;
 mod media;
 mod meta;
 mod openapi;
@@ -21,6 +22,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .configure(openapi::configure)
             .configure(auth::configure)
             .configure(settings::configure)
+            .configure(keys::configure)
             .configure(media::configure)
             .configure(collections::configure)
             .configure(intake::configure)

@@ -65,6 +65,9 @@ use utoipa::{Modify, OpenApi};
         super::media::thumbnail,
         super::media::static_thumbnail,
         super::media::rendition_file,
+        super::keys::create,
+        super::keys::list,
+        super::keys::revoke,
         super::media::renditions,
         super::tags::list,
         super::tags::one,
@@ -83,6 +86,7 @@ use utoipa::{Modify, OpenApi};
     tags(
         (name = "auth", description = "Accounts and sessions"),
         (name = "settings", description = "Your profile and password"),
+        (name = "keys", description = "Your API keys for the chat-compatible APIs"),
         (name = "gifs", description = "Browse, search, upload, edit and delete GIFs"),
         (name = "collections", description = "Collections a team curates, and bulk edits of GIFs"),
         (name = "media", description = "Image bytes for signed-in people (public only under share ids, /s/…)"),

@@ -1,0 +1,171 @@
+//! API keys: a signed-in person makes (shown once), lists and revokes them; the chat APIs turn a
+//! presented key into its owner.
+
+use std::sync::Arc;
+
+use gifshelf_domain::api_key::{ApiKey, ApiKeyId, ApiKeyName, NewApiKey, API_KEYS_PER_USER};
+use gifshelf_domain::ports::{ApiKeyRepository, Clock, KeyMinter, UserRepository};
+use gifshelf_domain::user::User;
+use gifshelf_domain::RepoError;
+
+use crate::auth::Actor;
+use crate::AppError;
+
+/// How often a key's "last used" is written at most (a chat picker calls many times a minute).
+const TOUCH_EVERY: chrono::Duration = chrono::Duration::minutes(1);
+
+/// The prefix shown in lists: `gs_` and the next six characters.
+const PREFIX_LEN: usize = 9;
+
+pub struct ApiKeyService {
+    keys: Arc<dyn ApiKeyRepository>,
+    users: Arc<dyn UserRepository>,
+    minter: Arc<dyn KeyMinter>,
+    clock: Arc<dyn Clock>,
+}
+
+/// A new key with its secret, which is never shown again.
+#[derive(Debug, Clone)]
+pub struct MintedKey {
+    pub key: ApiKey,
+    pub secret: String,
+}
+
+fn key_not_found(err: RepoError) -> AppError {
+    match err {
+        RepoError::NotFound => AppError::NotFound("API key not found".into()),
+        other => AppError::from_repo(other),
+    }
+}
+
+impl ApiKeyService {
+    pub fn new(
+        keys: Arc<dyn ApiKeyRepository>,
+        users: Arc<dyn UserRepository>,
+        minter: Arc<dyn KeyMinter>,
+        clock: Arc<dyn Clock>,
+    ) -> Self {
+        Self { keys, users, minter, clock }
+    }
+
+    /// # Errors
+    /// `Validation` for the name, `Conflict` past [`API_KEYS_PER_USER`] keys.
+    pub async fn create(&self, actor: &Actor, name: &str) -> Result<MintedKey, AppError> {
+        let name = ApiKeyName::parse(name)?;
+        if self.keys.keys_of(actor.id).await?.len() >= API_KEYS_PER_USER {
+            return Err(AppError::Conflict(format!(
+                "You have {API_KEYS_PER_USER} API keys already. Revoke one you no longer use first."
+            )));
+        }
+        let secret = self.minter.mint();
+        let new = NewApiKey {
+            owner: actor.id,
+            name,
+            prefix: secret.chars().take(PREFIX_LEN).collect(),
+            digest: self.minter.digest(&secret),
+            created_at: self.clock.now(),
+        };
+        let key = self.keys.create_key(new).await?;
+        tracing::info!(user_id = actor.id.0, key_id = key.id.0, "API key created");
+        Ok(MintedKey { key, secret })
+    }
+
+    /// # Errors
+    /// Storage errors.
+    pub async fn list(&self, actor: &Actor) -> Result<Vec<ApiKey>, AppError> {
+        Ok(self.keys.keys_of(actor.id).await?)
+    }
+
+    /// # Errors
+    /// `NotFound` when the actor has no such key (another person's key included).
+    pub async fn revoke(&self, actor: &Actor, id: ApiKeyId) -> Result<(), AppError> {
+        self.keys.delete_key(actor.id, id).await.map_err(key_not_found)?;
+        tracing::info!(user_id = actor.id.0, key_id = id.0, "API key revoked");
+        Ok(())
+    }
+
+    /// The key's owner, for a presented key.
+    ///
+    /// # Errors
+    /// `Unauthorized` for an unknown or revoked key (or one whose owner is gone).
+    pub async fn authenticate(&self, secret: &str) -> Result<(ApiKey, User), AppError> {
+        let unauthorized = || AppError::Unauthorized("API key not valid. Please pass a valid API key.".into());
+        if !secret.starts_with("gs_") || secret.len() > 100 {
+            return Err(unauthorized());
+        }
+        let key = match self.keys.key_by_digest(&self.minter.digest(secret)).await {
+            Ok(key) => key,
+            Err(RepoError::NotFound) => return Err(unauthorized()),
+            Err(other) => return Err(AppError::from_repo(other)),
+        };
+        let owner = match self.users.find_by_id(key.owner).await {
+            Ok(user) => user,
+            Err(RepoError::NotFound) => return Err(unauthorized()),
+            Err(other) => return Err(AppError::from_repo(other)),
+        };
+        let now = self.clock.now();
+        if key.last_used_at.is_none_or(|at| now - at >= TOUCH_EVERY) {
+            if let Err(err) = self.keys.touch_key(key.id, now).await {
+                tracing::warn!(key_id = key.id.0, error = %err, "could not record an API key's use");
+            }
+        }
+        Ok((key, owner))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use gifshelf_domain::api_key::ApiKeyId;
+    use gifshelf_domain::ports::{MockApiKeyRepository, MockClock, MockKeyMinter, MockUserRepository};
+    use gifshelf_domain::user::{Role, UserId, Username};
+
+    use super::*;
+    use crate::gifs::test_support::now;
+
+    fn key(owner: i64, last_used_at: Option<chrono::NaiveDateTime>) -> ApiKey {
+        ApiKey {
+            id: ApiKeyId(3),
+            owner: UserId(owner),
+            name: ApiKeyName::from_trusted("Zulip".into()),
+            prefix: "gs_abcdef".into(),
+            created_at: now(),
+            last_used_at,
+        }
+    }
+
+    fn service(keys: MockApiKeyRepository) -> ApiKeyService {
+        let mut minter = MockKeyMinter::new();
+        minter.expect_mint().return_const("gs_abcdefSECRET".to_owned());
+        minter.expect_digest().returning(|k| format!("digest-of-{k}"));
+        let mut clock = MockClock::new();
+        clock.expect_now().return_const(now());
+        let mut users = MockUserRepository::new();
+        users.expect_find_by_id().returning(|_| Ok(crate::auth::test_support::user("alice", Role::User)));
+        ApiKeyService::new(Arc::new(keys), Arc::new(users), Arc::new(minter), Arc::new(clock))
+    }
+
+    #[tokio::test]
+    async fn a_new_key_is_stored_as_a_digest_with_a_short_prefix_and_shown_once() {
+        let mut keys = MockApiKeyRepository::new();
+        keys.expect_keys_of().returning(|_| Ok(Vec::new()));
+        keys.expect_create_key()
+            .withf(|k| k.digest == "digest-of-gs_abcdefSECRET" && k.prefix == "gs_abcdef" && k.name.as_str() == "Zulip")
+            .returning(|_| Ok(key(1, None)));
+        let minted = service(keys).create(&Actor::session(UserId(1), Username::from_trusted("alice".into()), Role::User), " Zulip ").await;
+        let minted = minted.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(minted.secret, "gs_abcdefSECRET");
+    }
+
+    #[tokio::test]
+    async fn unknown_keys_are_refused_and_use_is_recorded_at_most_once_a_minute() {
+        let mut keys = MockApiKeyRepository::new();
+        keys.expect_key_by_digest().withf(|d| d == "digest-of-gs_known").returning(|_| Ok(key(1, Some(now()))));
+        keys.expect_key_by_digest().returning(|_| Err(RepoError::NotFound));
+        keys.expect_touch_key().never();
+        let service = service(keys);
+        assert!(matches!(service.authenticate("gs_unknown").await, Err(AppError::Unauthorized(_))));
+        assert!(matches!(service.authenticate("not-a-key").await, Err(AppError::Unauthorized(_))));
+        let (found, owner) = service.authenticate("gs_known").await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((found.id, owner.username.as_str()), (ApiKeyId(3), "alice"));
+    }
+}
