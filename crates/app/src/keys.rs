@@ -151,7 +151,9 @@ mod tests {
         keys.expect_create_key()
             .withf(|k| k.digest == "digest-of-gs_abcdefSECRET" && k.prefix == "gs_abcdef" && k.name.as_str() == "Zulip")
             .returning(|_| Ok(key(1, None)));
-        let minted = service(keys).create(&Actor::session(UserId(1), Username::from_trusted("alice".into()), Role::User), " Zulip ").await;
+        let minted = service(keys)
+            .create(&Actor::session(UserId(1), Username::from_trusted("alice".into()), Role::User), " Zulip ")
+            .await;
         let minted = minted.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(minted.secret, "gs_abcdefSECRET");
     }

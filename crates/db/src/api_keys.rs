@@ -72,9 +72,10 @@ impl ApiKeyRepository for Database {
 
     async fn delete_key(&self, owner: UserId, id: ApiKeyId) -> Result<(), RepoError> {
         self.run(move |conn| {
-            let removed = diesel::delete(api_keys::table.filter(api_keys::id.eq(id.0)).filter(api_keys::user_id.eq(owner.0)))
-                .execute(conn)
-                .map_err(repo_error)?;
+            let removed =
+                diesel::delete(api_keys::table.filter(api_keys::id.eq(id.0)).filter(api_keys::user_id.eq(owner.0)))
+                    .execute(conn)
+                    .map_err(repo_error)?;
             if removed == 0 {
                 Err(RepoError::NotFound)
             } else {

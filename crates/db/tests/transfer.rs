@@ -6,12 +6,12 @@ use chrono::{Duration, NaiveDate, NaiveDateTime};
 use gifshelf_db::testing::TestDb;
 use gifshelf_db::transfer::{self, Progress, Summary, TransferError};
 use gifshelf_db::Database;
+use gifshelf_domain::api_key::{ApiKeyName, NewApiKey};
 use gifshelf_domain::auth::ExternalIdentity;
 use gifshelf_domain::gif::{
     Description, Fingerprint, GifEdit, GifFilter, GifId, GifSort, NewGif, PageRequest, Rendition, RenditionKind,
     Renditions, TagName, Title,
 };
-use gifshelf_domain::api_key::{ApiKeyName, NewApiKey};
 use gifshelf_domain::ports::{ApiKeyRepository, GifRepository, TagRepository, UserRepository};
 use gifshelf_domain::user::{Email, NewUser, PasswordHash, Role, UserId, Username};
 use gifshelf_domain::RepoError;
@@ -188,8 +188,15 @@ async fn move_instance(source: &Database, target: &Database) {
     assert!(lines.iter().any(|l| l.contains("\"password_hash\":\"$2b$12$new.hash\"")), "hashes are in the file");
 
     let summary = ok(import(target, &file));
-    let expected =
-        [("users", 4), ("user_identities", 2), ("tags", 7), ("gifs", 4), ("gif_renditions", 16), ("gif_tags", 6), ("api_keys", 2)];
+    let expected = [
+        ("users", 4),
+        ("user_identities", 2),
+        ("tags", 7),
+        ("gifs", 4),
+        ("gif_renditions", 16),
+        ("gif_tags", 6),
+        ("api_keys", 2),
+    ];
     for (table, n) in expected {
         assert_eq!(count(&summary, table), n, "{table}: {summary:?}");
     }

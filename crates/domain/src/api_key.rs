@@ -24,7 +24,10 @@ impl ApiKeyName {
             return Err(ValidationError::new("name", "Please give the key a name."));
         }
         if name.chars().count() > API_KEY_NAME_MAX {
-            return Err(ValidationError::new("name", format!("Key names must be at most {API_KEY_NAME_MAX} characters")));
+            return Err(ValidationError::new(
+                "name",
+                format!("Key names must be at most {API_KEY_NAME_MAX} characters"),
+            ));
         }
         if name.chars().any(char::is_control) {
             return Err(ValidationError::new("name", "Key names must not contain control characters"));

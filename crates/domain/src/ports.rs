@@ -176,11 +176,11 @@ pub trait Clock: Send + Sync {
     fn now(&self) -> NaiveDateTime;
 }
 
+use crate::api_key::{ApiKey, ApiKeyId, NewApiKey};
 use crate::gif::{
     Fingerprint, Gif, GifEdit, GifFilter, GifId, GifSort, GifSummary, NewGif, Page, PageRequest, PerceptualHash,
     Rendition, RenditionKind, Tag, TagId, TagName,
 };
-use crate::api_key::{ApiKey, ApiKeyId, NewApiKey};
 use crate::job::{ClaimedJob, FailedJob, JobCounts, JobId, Task};
 use crate::media::{MediaRejection, ProcessedMedia};
 

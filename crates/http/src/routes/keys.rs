@@ -59,7 +59,11 @@ async fn list(state: web::Data<AppState>, SignedIn(user): SignedIn) -> Result<Ht
     security(("bearer" = []))
 )]
 #[delete("/keys/{id}")]
-async fn revoke(state: web::Data<AppState>, SignedIn(user): SignedIn, id: web::Path<i64>) -> Result<HttpResponse, ApiError> {
+async fn revoke(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
     state.keys.revoke(&user, ApiKeyId(*id)).await?;
     Ok(HttpResponse::NoContent().finish())
 }

@@ -76,6 +76,11 @@ impl TestApp {
         Some(Self { address, http, data_dir, gifs_sent: Arc::default(), _data: data, _db: db })
     }
 
+    /// The app's database, for checks of what is stored (never to set up state an API can set up).
+    pub fn database(&self) -> &gifshelf_db::Database {
+        &self._db.db
+    }
+
     /// Someone without a session.
     pub fn anonymous(&self) -> Client {
         Client {

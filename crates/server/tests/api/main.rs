@@ -12,6 +12,7 @@ mod gifs;
 mod google;
 mod hardening;
 mod intake;
+mod keys;
 mod library;
 mod meta;
 mod offload;
