@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayHeight, formatDimensions, formatKB, toMB } from './format';
+import { displayHeight, formatDate, formatDimensions, formatKB, toMB } from './format';
 
 describe('format', () => {
   it.each([
@@ -21,5 +21,10 @@ describe('format', () => {
     expect(displayHeight(401)).toBe(301);
     expect(displayHeight(0)).toBe(0);
     expect(formatDimensions(320)).toBe('320 × 240');
+  });
+
+  it('shows a date alone, or the text when it is no date', () => {
+    expect(formatDate('2026-03-04T10:00:00Z')).toBe(new Date('2026-03-04T10:00:00Z').toLocaleDateString());
+    expect(formatDate('soon')).toBe('soon');
   });
 });

@@ -1,9 +1,9 @@
 import type { GifDto } from '@/api/generated/GifDto';
 import { useToast } from '@/components/toast/toast-provider';
 import { embedsFor } from '../embeds';
-import { CopyField } from './share-link';
+import { CopyField, copiedMessage } from '@/components/copy-field/copy-field';
 
-export const copiedMessage = (label: string) => `${label} copied to the clipboard.`;
+export { copiedMessage } from '@/components/copy-field/copy-field';
 
 /** The share block: the share link first, then the direct image link and Markdown, HTML and BBCode embeds. */
 export function EmbedCodes({ gif, origin = window.location.origin }: { gif: GifDto; origin?: string }) {

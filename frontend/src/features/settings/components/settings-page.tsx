@@ -1,6 +1,7 @@
 import { errorMessage } from '@/lib/api-client';
 import { usePublicConfig } from '@/lib/public-config';
 import { useProfile } from '../api/get-profile';
+import { ApiKeysSection } from './api-keys-section';
 import { ConnectedSignInSection } from './connected-sign-in-section';
 import { PasswordSection } from './password-section';
 import { ProfileSection } from './profile-section';
@@ -25,6 +26,7 @@ export function SettingsPage() {
           <ProfileSection profile={profile.data} />
           <PasswordSection />
           <ConnectedSignInSection googleClientId={config.data?.googleClientId ?? null} />
+          <ApiKeysSection />
           <section className="settings-card" aria-labelledby="download-heading">
             <h2 id="download-heading" className="settings-card__title">
               Download my GIFs
