@@ -68,9 +68,7 @@ export function ApiKeysSection() {
         API keys
       </h2>
       <p className="settings-card__hint">
-        Chat apps and other programs use a key to search your GIFs through the Tenor v2 API (
-        <code>/api/tenor/v2/…</code> with <code>key=</code>) or the GIPHY v1 API (<code>/api/giphy/v1/…</code> with{' '}
-        <code>api_key=</code>).
+        Keys are for chat apps and other programs. A key can only read, and revoking it stops it at once.
       </p>
       {created ? (
         <div className="api-key-created">
