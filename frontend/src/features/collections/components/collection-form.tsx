@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { Visibility } from '@/api/generated/Visibility';
+import { TextAreaField } from '@/components/form/text-area-field';
 
 export type CollectionFields = { name: string; description: string; visibility: Visibility };
 
@@ -60,19 +61,13 @@ export function CollectionForm({ initial, submitLabel, busy, visibilityEditable 
           </p>
         )}
       </div>
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-description`}>
-          Description
-        </label>
-        <textarea
-          id={`${id}-description`}
-          className="field__input field__textarea"
-          rows={3}
-          maxLength={DESCRIPTION_MAX}
-          value={fields.description}
-          onChange={(event) => setFields({ ...fields, description: event.target.value })}
-        />
-      </div>
+      <TextAreaField
+        label="Description"
+        rows={3}
+        maxLength={DESCRIPTION_MAX}
+        value={fields.description}
+        onValueChange={(description) => setFields({ ...fields, description })}
+      />
       <fieldset className="collection-form__visibility" disabled={!visibilityEditable}>
         <legend className="field__label">Who sees it</legend>
         <label className="collection-form__choice">

@@ -17,6 +17,7 @@ import {
   type BatchItem,
 } from '../upload-batch';
 import { ACCEPT_ATTRIBUTE, DESCRIPTION_MAX, MSG_NO_TITLE, TITLE_MAX } from '../upload-rules';
+import { TextAreaField } from '@/components/form/text-area-field';
 import { useFileDrop } from '../use-file-drop';
 import { LeaveGuard } from './leave-guard';
 import { TagEditor } from './tag-editor';
@@ -55,7 +56,6 @@ type BatchUploadProps = {
 /** Several files at once: a row each with its own title, shared description and tags, two uploads at a time. */
 export function BatchUpload({ initialFiles, maxBytes, onClear }: BatchUploadProps) {
   const inputId = useId();
-  const descriptionId = useId();
   const toast = useToast();
   const queryClient = useQueryClient();
   const [items, setItems] = useState<BatchItem[]>(() => itemsFor(initialFiles, maxBytes));
@@ -181,25 +181,16 @@ export function BatchUpload({ initialFiles, maxBytes, onClear }: BatchUploadProp
       </div>
 
       <div className="panel form upload__form">
-        <div className="field">
-          <label className="field__label" htmlFor={descriptionId}>
-            Description
-          </label>
-          <textarea
-            id={descriptionId}
-            className="field__input field__textarea"
-            name="description"
-            rows={4}
-            maxLength={DESCRIPTION_MAX}
-            value={description}
-            disabled={running}
-            onChange={(event) => setDescription(event.target.value)}
-            aria-describedby={`${descriptionId}-count`}
-          />
-          <p id={`${descriptionId}-count`} className="field__help">
-            {description.length}/{DESCRIPTION_MAX} · shared by every file
-          </p>
-        </div>
+        <TextAreaField
+          label="Description"
+          name="description"
+          rows={4}
+          maxLength={DESCRIPTION_MAX}
+          value={description}
+          disabled={running}
+          onValueChange={setDescription}
+          help={`${description.length}/${DESCRIPTION_MAX} · shared by every file`}
+        />
         <TagEditor tags={tags} setTags={setTags} quickAddLabel="Suggested tags" disabled={running} />
         <div className="form__actions">
           <button type="button" className="btn btn--secondary" onClick={onClear} disabled={running}>

@@ -1,6 +1,7 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { GifDto } from '@/api/generated/GifDto';
 import { FormMessage } from '@/components/form/form-message';
+import { TextAreaField } from '@/components/form/text-area-field';
 import { TextField } from '@/components/form/text-field';
 import { useToast } from '@/components/toast/toast-provider';
 import { errorMessage } from '@/lib/api-client';
@@ -12,7 +13,6 @@ export const MSG_GIF_UPDATED = 'GIF updated successfully';
 
 /** "Edit GIF": title, description and tags; Update GIF saves, Cancel goes back to the detail. */
 export function EditGifForm({ gif, onDone }: { gif: GifDto; onDone: () => void }) {
-  const descriptionId = useId();
   const toast = useToast();
   const update = useUpdateGif();
   const [title, setTitle] = useState(gif.title);
@@ -57,24 +57,15 @@ export function EditGifForm({ gif, onDone }: { gif: GifDto; onDone: () => void }
           error={titleError}
           help={`${title.length}/${TITLE_MAX}`}
         />
-        <div className="field">
-          <label className="field__label" htmlFor={descriptionId}>
-            Description
-          </label>
-          <textarea
-            id={descriptionId}
-            className="field__input field__textarea"
-            name="description"
-            rows={4}
-            maxLength={DESCRIPTION_MAX}
-            value={description}
-            onChange={(event) => setDescription(event.target.value)}
-            aria-describedby={`${descriptionId}-count`}
-          />
-          <p id={`${descriptionId}-count`} className="field__help">
-            {description.length}/{DESCRIPTION_MAX}
-          </p>
-        </div>
+        <TextAreaField
+          label="Description"
+          name="description"
+          rows={4}
+          maxLength={DESCRIPTION_MAX}
+          value={description}
+          onValueChange={setDescription}
+          help={`${description.length}/${DESCRIPTION_MAX}`}
+        />
         <TagEditor tags={tags} setTags={setTags} quickAddLabel="Available tags" disabled={update.isPending} />
         {update.isError && (
           <FormMessage kind="error">{errorMessage(update.error, 'Failed to update GIF')}</FormMessage>

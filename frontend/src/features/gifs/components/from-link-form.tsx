@@ -1,7 +1,8 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '@/app/paths';
 import { FormMessage } from '@/components/form/form-message';
+import { TextAreaField } from '@/components/form/text-area-field';
 import { TextField } from '@/components/form/text-field';
 import { useToast } from '@/components/toast/toast-provider';
 import { errorMessage } from '@/lib/api-client';
@@ -29,7 +30,6 @@ function linkProblem(url: string): string | null {
 
 /** "From a link": the server fetches the image (or a page's og:image) and stores it like an upload. */
 export function FromLinkForm() {
-  const descriptionId = useId();
   const navigate = useNavigate();
   const toast = useToast();
   const upload = useUploadFromUrl();
@@ -93,21 +93,15 @@ export function FromLinkForm() {
         disabled={upload.isPending}
         help={`${title.length}/${TITLE_MAX}`}
       />
-      <div className="field">
-        <label className="field__label" htmlFor={descriptionId}>
-          Description
-        </label>
-        <textarea
-          id={descriptionId}
-          className="field__input field__textarea"
-          name="description"
-          rows={3}
-          maxLength={DESCRIPTION_MAX}
-          value={description}
-          disabled={upload.isPending}
-          onChange={(event) => setDescription(event.target.value)}
-        />
-      </div>
+      <TextAreaField
+        label="Description"
+        name="description"
+        rows={3}
+        maxLength={DESCRIPTION_MAX}
+        value={description}
+        disabled={upload.isPending}
+        onValueChange={setDescription}
+      />
       <TagEditor tags={tags} setTags={setTags} quickAddLabel="Suggested tags" disabled={upload.isPending} />
       {problem && <FormMessage kind="error">{problem}</FormMessage>}
       {duplicate !== null && (

@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '@/app/paths';
 import { FormMessage } from '@/components/form/form-message';
 import { TextField } from '@/components/form/text-field';
+import { TextAreaField } from '@/components/form/text-area-field';
 import { useToast } from '@/components/toast/toast-provider';
 import { ApiError } from '@/lib/api-client';
 import { toMB } from '@/lib/format';
@@ -94,7 +95,6 @@ export function UploadPage() {
 /** One file: the spec's form, texts and validation. Choosing several files hands them to `onMany`. */
 function SingleUpload({ onMany }: { onMany: (files: File[]) => void }) {
   const inputId = useId();
-  const descriptionId = useId();
   const navigate = useNavigate();
   const toast = useToast();
   const config = usePublicConfig();
@@ -236,25 +236,16 @@ function SingleUpload({ onMany }: { onMany: (files: File[]) => void }) {
             disabled={upload.isPending}
             help={`${title.length}/${TITLE_MAX}`}
           />
-          <div className="field">
-            <label className="field__label" htmlFor={descriptionId}>
-              Description
-            </label>
-            <textarea
-              id={descriptionId}
-              className="field__input field__textarea"
-              name="description"
-              rows={4}
-              maxLength={DESCRIPTION_MAX}
-              value={description}
-              disabled={upload.isPending}
-              onChange={(event) => setDescription(event.target.value)}
-              aria-describedby={`${descriptionId}-count`}
-            />
-            <p id={`${descriptionId}-count`} className="field__help">
-              {description.length}/{DESCRIPTION_MAX}
-            </p>
-          </div>
+          <TextAreaField
+            label="Description"
+            name="description"
+            rows={4}
+            maxLength={DESCRIPTION_MAX}
+            value={description}
+            disabled={upload.isPending}
+            onValueChange={setDescription}
+            help={`${description.length}/${DESCRIPTION_MAX}`}
+          />
           <TagEditor tags={tags} setTags={setTags} quickAddLabel="Suggested tags" disabled={upload.isPending} />
 
           {upload.isPending && (
