@@ -87,7 +87,7 @@ function CollectionCard({ collection }: { collection: CollectionDto }) {
       </div>
       <div className="collection-card__body">
         <h2 className="collection-card__title">
-          <Link to={paths.collection(collection.id)} className="collection-card__link">
+          <Link to={paths.collection(collection.id)} className="collection-card__link stretched-link">
             {collection.name}
           </Link>
         </h2>

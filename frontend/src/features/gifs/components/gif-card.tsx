@@ -52,7 +52,7 @@ export function GifCard({ gif, selection }: { gif: GifDto; selection?: CardSelec
       </div>
       <div className="gif-card__body">
         <h2 className="gif-card__title">
-          <Link to={paths.gif(gif.id)} className="gif-card__link">
+          <Link to={paths.gif(gif.id)} className="gif-card__link stretched-link">
             {gif.title}
           </Link>
         </h2>
