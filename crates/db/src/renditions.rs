@@ -1,6 +1,8 @@
 //! `RenditionRepository` on diesel: the files made after an upload become rows of
 //! `gif_renditions` beside the ones the upload stored.
 
+use std::collections::HashMap;
+
 use async_trait::async_trait;
 use diesel::prelude::*;
 use gifshelf_domain::gif::{Gif, GifId, Rendition, RenditionKind};
@@ -59,16 +61,15 @@ impl RenditionRepository for Database {
                 .select((gif_renditions::gif_id, gif_renditions::kind))
                 .load(conn)
                 .map_err(repo_error)?;
+            let mut kinds_of: HashMap<i64, Vec<RenditionKind>> = HashMap::new();
+            for (gif, kind) in kinds {
+                if let Some(kind) = RenditionKind::parse(&kind) {
+                    kinds_of.entry(gif).or_default().push(kind);
+                }
+            }
             Ok(rows
                 .into_iter()
-                .map(|(id, frames)| {
-                    let has = kinds
-                        .iter()
-                        .filter(|(gif, _)| *gif == id)
-                        .filter_map(|(_, kind)| RenditionKind::parse(kind))
-                        .collect();
-                    (GifId(id), frames, has)
-                })
+                .map(|(id, frames)| (GifId(id), frames, kinds_of.remove(&id).unwrap_or_default()))
                 .collect())
         })
         .await

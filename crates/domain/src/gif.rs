@@ -230,6 +230,15 @@ impl RenditionKind {
         Self::ALL.into_iter().find(|k| k.as_str() == name)
     }
 
+    /// The stem of its file names, in the blob store and in downloads by id: the kind's name,
+    /// but `static` for stills (the names GIFs had before renditions became rows).
+    pub fn file_stem(self) -> &'static str {
+        match self {
+            Self::Still => "static",
+            other => other.as_str(),
+        }
+    }
+
     pub fn is_video(self) -> bool {
         matches!(self, Self::Mp4 | Self::Mp4Small | Self::Webm | Self::WebmSmall)
     }

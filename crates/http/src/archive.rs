@@ -5,8 +5,8 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
+use crate::dto::iso;
 use actix_web::web::Bytes;
-use chrono::NaiveDateTime;
 use futures_util::Stream;
 use gifshelf_app::gifs::GifService;
 use gifshelf_domain::gif::{Gif, GifFilter, GifSort, PageRequest, RenditionKind, MAX_PAGE_SIZE};
@@ -67,10 +67,6 @@ struct State {
     manifest: Vec<ManifestEntry>,
     missing: Vec<MissingEntry>,
     total: i64,
-}
-
-fn iso(at: NaiveDateTime) -> String {
-    at.and_utc().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
 /// A file name from a title: letters and digits kept, runs of anything else one `-`, at most 60.

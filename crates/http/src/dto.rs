@@ -93,11 +93,7 @@ pub struct IdentityDto {
 
 impl From<&gifshelf_domain::auth::LinkedIdentity> for IdentityDto {
     fn from(identity: &gifshelf_domain::auth::LinkedIdentity) -> Self {
-        Self {
-            issuer: identity.issuer.clone(),
-            email: identity.email.clone(),
-            linked_at: identity.linked_at.and_utc().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-        }
+        Self { issuer: identity.issuer.clone(), email: identity.email.clone(), linked_at: iso(identity.linked_at) }
     }
 }
 
@@ -502,7 +498,7 @@ impl From<&gifshelf_domain::gif::Gif> for GifDto {
             tags: gif.tags.iter().map(|t| TagRef { id: t.id.0, name: t.name.as_str().to_owned() }).collect(),
             view_count: gif.view_count,
             uploaded_by: gif.uploader.as_str().to_owned(),
-            uploaded_at: gif.uploaded_at.and_utc().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            uploaded_at: iso(gif.uploaded_at),
             share_id: gif.share_id.clone(),
             content_type: original.map(|r| r.content_type.clone()).unwrap_or_default(),
             content_size: original.map_or(0, |r| r.size),
@@ -687,7 +683,6 @@ pub struct CollectionDto {
 
 impl CollectionDto {
     pub fn of(c: &gifshelf_domain::collection::Collection, can_edit: bool) -> Self {
-        let at = |t: chrono::NaiveDateTime| t.and_utc().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
         Self {
             id: c.id.0,
             name: c.name.as_str().to_owned(),
@@ -698,8 +693,8 @@ impl CollectionDto {
             gif_count: c.gif_count,
             cover: c.cover.iter().map(|g| g.0).collect(),
             can_edit,
-            created_at: at(c.created_at),
-            updated_at: at(c.updated_at),
+            created_at: iso(c.created_at),
+            updated_at: iso(c.updated_at),
         }
     }
 }

@@ -6,8 +6,8 @@
 use std::collections::BTreeSet;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant, SystemTime};
+use std::process::{Command, Stdio};
+use std::time::{Duration, SystemTime};
 
 use gifshelf_db::testing::TestDb;
 use gifshelf_domain::failpoint::{BLOB_AFTER_RENAME, BLOB_AFTER_WRITE, UPLOAD_AFTER_COMMIT};
@@ -15,42 +15,21 @@ use gifshelf_domain::ports::{BlobStore, GifRepository};
 use gifshelf_media::testing::animated_gif;
 use serde_json::{json, Value};
 
+mod common;
+
+use common::{free_port, sign_in_alice, wait_healthy, Process};
+
 const SECRET: &str = "crash-test-secret-crash-test-secret-0123456789";
 
 /// A `gifshelf serve` process; killed on drop.
 struct Server {
-    child: Child,
+    process: Process,
     url: String,
 }
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
 fn gifshelf(db_url: &str, data: &Path) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_gifshelf"));
-    command
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("GIFSHELF_DATABASE_URL", db_url)
-        .env("GIFSHELF_DATA_DIR", data)
-        .env("GIFSHELF_WEB_DIR", data)
-        .env("GIFSHELF_JWT_SECRET", SECRET)
-        .env("GIFSHELF_BCRYPT_COST", "4")
-        .env("GIFSHELF_HTTP_WORKERS", "2")
-        .env("GIFSHELF_WORKERS", "0")
-        .env("GIFSHELF_LOG", "warn")
-        .stdin(Stdio::null());
+    let mut command = common::gifshelf(data, SECRET);
+    command.env("GIFSHELF_DATABASE_URL", db_url).env("GIFSHELF_LOG", "warn");
     command
 }
 
@@ -62,30 +41,9 @@ async fn start(db_url: &str, data: &Path, fail_at: Option<&str>) -> Server {
         command.env("GIFSHELF_FAIL_AT", point);
     }
     let child = command.spawn().unwrap_or_else(|e| panic!("spawn gifshelf: {e}"));
-    let server = Server { child, url: format!("http://127.0.0.1:{port}") };
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        if reqwest::get(format!("{}/api/health", server.url)).await.is_ok_and(|r| r.status().is_success()) {
-            return server;
-        }
-        assert!(Instant::now() < deadline, "the server did not come up");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
-async fn sign_in(client: &reqwest::Client, url: &str) -> String {
-    let body =
-        json!({"username": "alice", "email": "alice@example.com", "password": "secret1", "confirmPassword": "secret1"});
-    let registered = client.post(format!("{url}/api/auth/register")).json(&body).send().await;
-    assert!(registered.is_ok_and(|r| r.status().is_success()));
-    let login = client
-        .post(format!("{url}/api/auth/login"))
-        .json(&json!({"username": "alice", "password": "secret1"}))
-        .send()
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
-    let body: Value = login.json().await.unwrap_or_else(|e| panic!("{e}"));
-    body["token"].as_str().unwrap_or_default().to_owned()
+    let server = Server { process: Process(child), url: format!("http://127.0.0.1:{port}") };
+    wait_healthy(&server.url).await;
+    server
 }
 
 async fn upload(client: &reqwest::Client, url: &str, token: &str) -> reqwest::Result<reqwest::Response> {
@@ -127,11 +85,11 @@ async fn crash_at(db: &TestDb, point: &str) -> usize {
     let data = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let client = reqwest::Client::new();
     let mut server = start(&db.url, data.path(), Some(point)).await;
-    let token = sign_in(&client, &server.url).await;
+    let token = sign_in_alice(&client, &server.url).await;
     // The process dies mid-request: the client sees the connection go, never an answer.
     let answer = upload(&client, &server.url, &token).await;
     assert!(answer.is_err(), "{point}: the upload was answered: {answer:?}");
-    let status = server.child.wait().unwrap_or_else(|e| panic!("{e}"));
+    let status = server.process.0.wait().unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(status.signal(), Some(9), "{point}: killed by SIGKILL at the fail point");
 
     // Later: an operator (or the next start) runs fsck.

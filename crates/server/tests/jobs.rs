@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use gifshelf_db::testing::TestDb;
@@ -14,40 +14,19 @@ use gifshelf_domain::ports::{GifRepository, JobQueue};
 use gifshelf_media::testing::animated_gif;
 use serde_json::{json, Value};
 
+mod common;
+
+use common::{free_port, sign_in_alice, wait_healthy, Process};
+
 const SECRET: &str = "jobs-test-secret-jobs-test-secret-0123456789";
 
-/// A child process, killed (SIGKILL) on drop.
-struct Process(Child);
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
 fn gifshelf(db_url: &str, data: &Path, workers: usize) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_gifshelf"));
+    let mut command = common::gifshelf(data, SECRET);
     command
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("GIFSHELF_DATABASE_URL", db_url)
-        .env("GIFSHELF_DATA_DIR", data)
-        .env("GIFSHELF_WEB_DIR", data)
-        .env("GIFSHELF_JWT_SECRET", SECRET)
-        .env("GIFSHELF_BCRYPT_COST", "4")
-        .env("GIFSHELF_HTTP_WORKERS", "2")
         .env("GIFSHELF_WORKERS", workers.to_string())
         .env("GIFSHELF_JOB_POLL_MS", "100")
-        .env("GIFSHELF_LOG", "info")
-        .stdin(Stdio::null());
+        .env("GIFSHELF_LOG", "info");
     command
 }
 
@@ -62,32 +41,14 @@ async fn serve(db_url: &str, data: &Path, workers: usize) -> (Process, String) {
         .unwrap_or_else(|e| panic!("spawn gifshelf: {e}"));
     let process = Process(child);
     let url = format!("http://127.0.0.1:{port}");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !reqwest::get(format!("{url}/api/health")).await.is_ok_and(|r| r.status().is_success()) {
-        assert!(Instant::now() < deadline, "the server did not come up");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    wait_healthy(&url).await;
     (process, url)
-}
-
-async fn sign_in(client: &reqwest::Client, url: &str) -> String {
-    let body =
-        json!({"username": "alice", "email": "alice@example.com", "password": "secret1", "confirmPassword": "secret1"});
-    let _ = client.post(format!("{url}/api/auth/register")).json(&body).send().await;
-    let login = client
-        .post(format!("{url}/api/auth/login"))
-        .json(&json!({"username": "alice", "password": "secret1"}))
-        .send()
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
-    let body: Value = login.json().await.unwrap_or_else(|e| panic!("{e}"));
-    body["token"].as_str().unwrap_or_default().to_owned()
 }
 
 /// Uploads `n` different animated GIFs; their ids.
 async fn upload(url: &str, n: u8) -> Vec<GifId> {
     let client = reqwest::Client::new();
-    let token = sign_in(&client, url).await;
+    let token = sign_in_alice(&client, url).await;
     let mut ids = Vec::new();
     for i in 0..n {
         let part = reqwest::multipart::Part::bytes(animated_gif(48 + u16::from(i) * 2, 36, 3))

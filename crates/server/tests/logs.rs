@@ -3,12 +3,16 @@
 //! checked to hold the request id of every 5xx response.
 
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use gifshelf_auth::testing::FakeOidcProvider;
 use gifshelf_media::testing::tiny_gif;
 use serde_json::{json, Value};
+
+mod common;
+
+use common::{free_port, Process};
 
 const CLIENT_ID: &str = "log-test.apps.example.com";
 const JWT_SECRET: &str = "log-test-secret-log-test-secret-0123456789abcdef";
@@ -16,36 +20,12 @@ const PASSWORD: &str = "hunter2-Sup3r-Secret";
 const NEW_PASSWORD: &str = "c0rrect-H0rse-Battery";
 const S3_SECRET: &str = "s3-secret-key-never-logged-0123456789";
 
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn start(log: &Path, data: &Path, port: u16, issuer: &str, dead_s3: u16) -> Server {
+fn start(log: &Path, data: &Path, port: u16, issuer: &str, dead_s3: u16) -> Process {
     let log_file = std::fs::File::create(log).unwrap_or_else(|e| panic!("{e}"));
     let err_file = log_file.try_clone().unwrap_or_else(|e| panic!("{e}"));
-    let child = Command::new(env!("CARGO_BIN_EXE_gifshelf"))
+    let child = common::gifshelf(data, JWT_SECRET)
         .arg("serve")
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("GIFSHELF_BIND", format!("127.0.0.1:{port}"))
-        .env("GIFSHELF_DATA_DIR", data)
-        .env("GIFSHELF_WEB_DIR", data)
-        .env("GIFSHELF_JWT_SECRET", JWT_SECRET)
-        .env("GIFSHELF_BCRYPT_COST", "4")
-        .env("GIFSHELF_HTTP_WORKERS", "2")
-        .env("GIFSHELF_WORKERS", "0")
         // As chatty as an operator would run it when debugging.
         .env("GIFSHELF_LOG", "debug")
         .env("GIFSHELF_GOOGLE_CLIENT_ID", CLIENT_ID)
@@ -62,7 +42,7 @@ fn start(log: &Path, data: &Path, port: u16, issuer: &str, dead_s3: u16) -> Serv
         .stderr(err_file)
         .spawn()
         .unwrap_or_else(|e| panic!("spawn gifshelf: {e}"));
-    Server(child)
+    Process(child)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -45,7 +45,7 @@ impl GifService {
         let description = Description::parse(&input.description)?;
         let tags = TagName::parse_list(&input.tags)?;
 
-        let processed = self.media.process(input.bytes, &STORED_KINDS).await.map_err(media_error)?;
+        let processed = self.media.process(input.bytes, &RenditionKind::AT_UPLOAD).await.map_err(media_error)?;
         let fingerprint = processed.fingerprint.clone();
         if let Some(existing) = self.gifs.find_by_sha256(&fingerprint.sha256).await? {
             return Err(AppError::Duplicate { existing });
@@ -120,24 +120,12 @@ impl GifService {
     }
 }
 
-/// What an upload stores at once: the original and what every screen shows.
-const STORED_KINDS: [RenditionKind; 3] = RenditionKind::AT_UPLOAD;
-
-/// The file name of a kind under the GIF's blob prefix (`static` for stills: the keys of GIFs
-/// stored before renditions became rows).
-fn key_stem(kind: RenditionKind) -> &'static str {
-    match kind {
-        RenditionKind::Still => "static",
-        other => other.as_str(),
-    }
-}
-
 /// The row of a freshly encoded file stored under `prefix` (`preferred` is decided over the
 /// whole set).
 pub(crate) fn rendition_of(kind: RenditionKind, image: &EncodedImage, prefix: &str) -> Rendition {
     Rendition {
         kind,
-        key: format!("{prefix}/{}.{}", key_stem(kind), extension_of(image)),
+        key: format!("{prefix}/{}.{}", kind.file_stem(), extension_of(image)),
         content_type: image.content_type.clone(),
         size: i64::try_from(image.bytes.len()).unwrap_or(i64::MAX),
         width: i32::try_from(image.width).unwrap_or(i32::MAX),

@@ -172,10 +172,8 @@ mod tests {
         }
     }
 
-    /// A runner whose renditions job always fails (the GIF cannot be read).
-    fn runner(queue: MockJobQueue) -> JobRunner {
-        let mut gifs = MockGifRepository::new();
-        gifs.expect_find().returning(|_| Err(RepoError::other("database down")));
+    /// A runner on `queue` whose renditions job finds the GIF as `gifs` says.
+    fn runner_with(queue: MockJobQueue, gifs: MockGifRepository, settings: RunnerSettings) -> JobRunner {
         let mut clock = MockClock::new();
         clock.expect_now().return_const(now());
         let clock = Arc::new(clock);
@@ -187,9 +185,16 @@ mod tests {
             Arc::new(MockMediaProcessor::new()),
             clock.clone(),
         );
+        JobRunner::new(Arc::new(queue), Arc::new(maker), clock, "host:1:1".into(), settings)
+    }
+
+    /// A runner whose renditions job always fails (the GIF cannot be read).
+    fn runner(queue: MockJobQueue) -> JobRunner {
+        let mut gifs = MockGifRepository::new();
+        gifs.expect_find().returning(|_| Err(RepoError::other("database down")));
         let settings =
             RunnerSettings { lease: Duration::from_secs(60), max_attempts: 3, retry_after: Duration::from_secs(10) };
-        JobRunner::new(Arc::new(queue), Arc::new(maker), clock, "host:1:1".into(), settings)
+        runner_with(queue, gifs, settings)
     }
 
     fn claiming(attempts: i32, payload: &'static str) -> MockJobQueue {
@@ -263,19 +268,7 @@ mod tests {
         queue.expect_complete().withf(|id, _| *id == JobId(9)).times(1).returning(|_, _| Ok(true));
         let mut gifs = MockGifRepository::new();
         gifs.expect_find().withf(|id| *id == GifId(7)).returning(|_| Err(RepoError::NotFound));
-        let mut clock = MockClock::new();
-        clock.expect_now().return_const(now());
-        let clock = Arc::new(clock);
-        let maker = RenditionMaker::new(
-            Arc::new(gifs),
-            Arc::new(MockRenditionRepository::new()),
-            Arc::new(MockJobQueue::new()),
-            Arc::new(MockBlobStore::new()),
-            Arc::new(MockMediaProcessor::new()),
-            clock.clone(),
-        );
-        let runner =
-            JobRunner::new(Arc::new(queue), Arc::new(maker), clock, "host:1:1".into(), RunnerSettings::default());
+        let runner = runner_with(queue, gifs, RunnerSettings::default());
         let ran = runner.run_once().await.unwrap_or_else(|e| panic!("{e}"));
         assert!(matches!(ran, Some((_, Settled::Done))), "{ran:?}");
 

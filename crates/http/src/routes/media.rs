@@ -16,17 +16,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(content).service(thumbnail).service(static_thumbnail).service(rendition_file).service(renditions);
 }
 
-/// The stem of a rendition's download name when read by id (`gif-7-static.png`: the names
-/// clients saw before renditions became rows).
-fn private_name(kind: RenditionKind) -> &'static str {
-    match kind {
-        RenditionKind::Original => "original",
-        RenditionKind::Thumbnail => "thumbnail",
-        RenditionKind::Still => "static",
-        other => other.as_str(),
-    }
-}
-
 /// The rendition a share URL's file name asks for (`thumbnail.gif`, `still.png`,
 /// `original.jpg`), when the GIF has it and the extension is the stored one.
 pub fn kind_of_file(gif: &Gif, file: &str) -> Option<RenditionKind> {
@@ -119,7 +108,7 @@ pub async fn serve(
 ) -> Result<HttpResponse, ApiError> {
     let rendition = gif.rendition(kind).ok_or_else(|| ApiError::not_found("This GIF has no such file."))?;
     let filename = match audience {
-        Audience::Private => format!("gif-{}-{}.{}", gif.id.0, private_name(kind), rendition.extension()),
+        Audience::Private => format!("gif-{}-{}.{}", gif.id.0, kind.file_stem(), rendition.extension()),
         Audience::Public => format!("{}-{}.{}", gif.share_id, kind.as_str(), rendition.extension()),
     };
     if matches_etag(req, &etag(rendition)) {

@@ -58,7 +58,7 @@ async fn overview(state: web::Data<AppState>, _admin: Admin) -> Result<HttpRespo
         total_content_size_mb: round2(o.total_content_mb),
         gifs_uploaded_today: f.uploaded_today,
         gifs_uploaded_this_week: f.uploaded_this_week,
-        last_updated: o.computed_at.and_utc().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        last_updated: crate::dto::iso(o.computed_at),
         most_used_tags: pairs(f.most_used_tags),
         top_users: pairs(f.top_users),
         most_viewed_gifs: pairs(f.most_viewed),
