@@ -1,10 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { ApiKeyDto } from '../src/api/generated/ApiKeyDto';
-import { registerAndLogIn, screenshots, takeFirstAccount, tokenOf } from './support';
+import {
+  registerAndLogIn,
+  screenshots,
+  takeFirstAccount,
+  toast,
+  tokenOf,
+} from './support';
 
 test.beforeAll(({ request }) => takeFirstAccount(request));
-
-const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text });
 
 /** GET /api/keys from the page's context, with the bearer token the app keeps for the session. */
 async function listKeys(page: Page): Promise<ApiKeyDto[]> {

@@ -1,22 +1,16 @@
 import { expect, test, type Page } from '@playwright/test';
 import {
+  dismissToasts,
   registerAndLogIn,
   screenshots,
   takeFirstAccount,
+  toast,
   tokenOf,
   uniqueName,
   uploadGifViaApi,
 } from './support';
 
 test.beforeAll(({ request }) => takeFirstAccount(request));
-
-const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text });
-
-async function dismissToasts(page: Page): Promise<void> {
-  const close = page.locator('[data-testid="toast"]:not(.toast--leaving) button[aria-label="Close notification"]');
-  while ((await close.count()) > 0) await close.first().click({ force: true });
-  await expect(page.getByTestId('toast')).toHaveCount(0);
-}
 
 const orderSaved = (page: Page) =>
   page.waitForResponse((r) => r.url().endsWith('/order') && r.request().method() === 'PUT');

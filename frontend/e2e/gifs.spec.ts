@@ -1,6 +1,15 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { animatedGif } from './gif-encoder';
-import { logIn, register, registerAndLogIn, screenshots, takeFirstAccount, uniqueName } from './support';
+import {
+  dismissToasts,
+  logIn,
+  register,
+  registerAndLogIn,
+  screenshots,
+  takeFirstAccount,
+  toast,
+  uniqueName,
+} from './support';
 
 type Gif = { id: number; title: string; shareId: string; tags: { id: number; name: string }[] };
 
@@ -32,15 +41,6 @@ async function apiUpload(
   });
   expect(response.status()).toBe(201);
   return (await response.json()) as Gif;
-}
-
-const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text });
-
-/** Closes the notifications, so that screenshots show the screen underneath. */
-async function dismissToasts(page: Page): Promise<void> {
-  const close = page.locator('[data-testid="toast"]:not(.toast--leaving) button[aria-label="Close notification"]');
-  while ((await close.count()) > 0) await close.first().click({ force: true });
-  await expect(page.getByTestId('toast')).toHaveCount(0);
 }
 
 test('upload with progress → gallery → detail → renditions → copy → edit → delete', async ({

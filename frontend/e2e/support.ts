@@ -133,3 +133,13 @@ export async function uploadGifViaApi(
   expect(response.status()).toBe(201);
   return (await response.json()) as UploadedGif;
 }
+
+/** The notification with this text. */
+export const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text });
+
+/** Closes the notifications, so that screenshots show the screen underneath. */
+export async function dismissToasts(page: Page): Promise<void> {
+  const close = page.locator('[data-testid="toast"]:not(.toast--leaving) button[aria-label="Close notification"]');
+  while ((await close.count()) > 0) await close.first().click({ force: true });
+  await expect(page.getByTestId('toast')).toHaveCount(0);
+}

@@ -1,26 +1,19 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import {
+  dismissToasts,
   grantAdmin,
   logIn,
   register,
   registerAndLogIn,
   screenshots,
   takeFirstAccount,
+  toast,
   tokenOf,
   uniqueName,
   uploadGifViaApi,
 } from './support';
 
 test.beforeAll(({ request }) => takeFirstAccount(request));
-
-const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text });
-
-/** Closes the notifications, so that screenshots show the screen underneath. */
-async function dismissToasts(page: Page): Promise<void> {
-  const close = page.locator('[data-testid="toast"]:not(.toast--leaving) button[aria-label="Close notification"]');
-  while ((await close.count()) > 0) await close.first().click({ force: true });
-  await expect(page.getByTestId('toast')).toHaveCount(0);
-}
 
 const fontSize = (link: Locator) =>
   link.evaluate((element) => Number.parseFloat(getComputedStyle(element).fontSize));
