@@ -19,16 +19,22 @@ const QUEUED: &str = "queued";
 const RUNNING: &str = "running";
 const FAILED: &str = "failed";
 
+/// Jobs that may run at `now`: queued and past their time, or running past their lease (their
+/// worker died).
+macro_rules! due {
+    ($now:expr) => {
+        (jobs::state.eq(QUEUED).and(jobs::run_after.le($now)))
+            .or(jobs::state.eq(RUNNING).and(jobs::locked_until.lt($now)))
+    };
+}
+
 /// The id of the oldest due job, locked for this transaction (PostgreSQL) or under the write
 /// lock (SQLite).
 fn oldest_due(conn: &mut AnyConnection, now: NaiveDateTime) -> QueryResult<Option<i64>> {
     // Written out per backend: `SKIP LOCKED` exists only on PostgreSQL.
     match conn {
         AnyConnection::Postgresql(pg) => jobs::table
-            .filter(
-                (jobs::state.eq(QUEUED).and(jobs::run_after.le(now)))
-                    .or(jobs::state.eq(RUNNING).and(jobs::locked_until.lt(now))),
-            )
+            .filter(due!(now))
             .order((jobs::run_after.asc(), jobs::id.asc()))
             .select(jobs::id)
             .for_update()
@@ -36,15 +42,18 @@ fn oldest_due(conn: &mut AnyConnection, now: NaiveDateTime) -> QueryResult<Optio
             .first(pg)
             .optional(),
         AnyConnection::Sqlite(sqlite) => jobs::table
-            .filter(
-                (jobs::state.eq(QUEUED).and(jobs::run_after.le(now)))
-                    .or(jobs::state.eq(RUNNING).and(jobs::locked_until.lt(now))),
-            )
+            .filter(due!(now))
             .order((jobs::run_after.asc(), jobs::id.asc()))
             .select(jobs::id)
             .first(sqlite)
             .optional(),
     }
+}
+
+/// Whether any job is due, read without locking: idle workers poll often, and on SQLite a claim
+/// takes the database's one write lock, which an empty queue must not cost every writer.
+fn any_due(conn: &mut AnyConnection, now: NaiveDateTime) -> QueryResult<bool> {
+    jobs::table.filter(due!(now)).select(jobs::id).first::<i64>(conn).optional().map(|id| id.is_some())
 }
 
 /// The rows of a job its worker still holds.
@@ -84,6 +93,9 @@ impl JobQueue for Database {
     ) -> Result<Option<ClaimedJob>, RepoError> {
         let worker = worker.to_owned();
         self.run(move |conn| {
+            if !any_due(conn, now).map_err(repo_error)? {
+                return Ok(None);
+            }
             write_tx(conn, |conn| {
                 let Some(id) = oldest_due(conn, now).map_err(repo_error)? else {
                     return Ok(None);

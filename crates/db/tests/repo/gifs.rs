@@ -63,6 +63,12 @@ fn page(page: u32, size: u32) -> PageRequest {
     PageRequest { page, size }
 }
 
+/// How many GIFs a search for `words` finds (`None` when the search fails).
+async fn search_total(db: &Database, words: &str) -> Option<i64> {
+    let filter = GifFilter::search(words).unwrap_or_else(|e| panic!("{e}"));
+    db.list(&filter, GifSort::Newest, page(0, 5)).await.map(|p| p.total).ok()
+}
+
 fn titles(gifs: &[gifshelf_domain::gif::Gif]) -> Vec<&str> {
     gifs.iter().map(|g| g.title.as_str()).collect()
 }
@@ -196,20 +202,8 @@ async fn update_replaces_fields_and_tags_and_search_follows(db: &Database) {
     let updated = db.update(gif.id, edit.clone()).await.unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(updated.title.as_str(), "New title");
     assert_eq!(updated.tags.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["brand-new", "cats"]);
-    assert_eq!(
-        db.list(&GifFilter::search("old").unwrap_or_else(|e| panic!("{e}")), GifSort::Newest, page(0, 5))
-            .await
-            .map(|p| p.total)
-            .ok(),
-        Some(0)
-    );
-    assert_eq!(
-        db.list(&GifFilter::search("fresh brand").unwrap_or_else(|e| panic!("{e}")), GifSort::Newest, page(0, 5))
-            .await
-            .map(|p| p.total)
-            .ok(),
-        Some(1)
-    );
+    assert_eq!(search_total(db, "old").await, Some(0));
+    assert_eq!(search_total(db, "fresh brand").await, Some(1));
     let counts: Vec<(String, i64)> = db
         .list_with_counts()
         .await
@@ -227,13 +221,7 @@ async fn delete_removes_row_links_and_search_entry(db: &Database) {
     let removed = db.delete(gif.id).await.unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(removed.id, gif.id);
     assert!(matches!(db.find(gif.id).await, Err(RepoError::NotFound)));
-    assert_eq!(
-        db.list(&GifFilter::search("doomed").unwrap_or_else(|e| panic!("{e}")), GifSort::Newest, page(0, 5))
-            .await
-            .map(|p| p.total)
-            .ok(),
-        Some(0)
-    );
+    assert_eq!(search_total(db, "doomed").await, Some(0));
     assert_eq!(db.list_with_counts().await.unwrap_or_default().first().map(|t| t.count), Some(0));
     assert!(db.all_blob_keys().await.unwrap_or_default().is_empty());
     assert!(matches!(db.delete(gif.id).await, Err(RepoError::NotFound)));
@@ -282,20 +270,8 @@ async fn rename_delete_and_delete_empty_keep_search_in_step(db: &Database) {
 
     let renamed = db.rename(kitty.id, &TagName::from_trusted("cat".into())).await.unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((renamed.name.as_str(), renamed.count), ("cat", 2));
-    assert_eq!(
-        db.list(&GifFilter::search("kitty").unwrap_or_else(|e| panic!("{e}")), GifSort::Newest, page(0, 5))
-            .await
-            .map(|p| p.total)
-            .ok(),
-        Some(0)
-    );
-    assert_eq!(
-        db.list(&GifFilter::search("cat").unwrap_or_else(|e| panic!("{e}")), GifSort::Newest, page(0, 5))
-            .await
-            .map(|p| p.total)
-            .ok(),
-        Some(2)
-    );
+    assert_eq!(search_total(db, "kitty").await, Some(0));
+    assert_eq!(search_total(db, "cat").await, Some(2));
     let clash = db.rename(kitty.id, &TagName::from_trusted("misc".into())).await;
     assert!(matches!(clash, Err(RepoError::Conflict(Unique::TagName))), "{clash:?}");
     assert!(matches!(
@@ -309,13 +285,7 @@ async fn rename_delete_and_delete_empty_keep_search_in_step(db: &Database) {
         Some(2),
         "the GIFs stay"
     );
-    assert_eq!(
-        db.list(&GifFilter::search("cat").unwrap_or_else(|e| panic!("{e}")), GifSort::Newest, page(0, 5))
-            .await
-            .map(|p| p.total)
-            .ok(),
-        Some(0)
-    );
+    assert_eq!(search_total(db, "cat").await, Some(0));
     assert!(matches!(db.find_tag(kitty.id).await, Err(RepoError::NotFound)));
     assert!(matches!(db.delete_tag(kitty.id).await, Err(RepoError::NotFound)));
 
