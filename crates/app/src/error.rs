@@ -34,6 +34,9 @@ pub enum AppError {
     Conflict(String),
     #[error("Too many failed login attempts. Try again in {retry_after_secs} seconds.")]
     TooManyRequests { retry_after_secs: u64 },
+    /// Too many requests from one caller of the chat APIs.
+    #[error("Too many requests. Try again in {retry_after_secs} seconds.")]
+    RateLimited { retry_after_secs: u64 },
     #[error("{0}")]
     Unavailable(String),
     /// A feature this server was not configured for (third-party sign-in without a client id).

@@ -9,6 +9,7 @@ use gifshelf_domain::user::User;
 use gifshelf_domain::RepoError;
 
 use crate::auth::Actor;
+use crate::rate_limit::RateLimiter;
 use crate::AppError;
 
 /// How often a key's "last used" is written at most (a chat picker calls many times a minute).
@@ -113,6 +114,56 @@ impl ApiKeyService {
     }
 }
 
+/// Who called a chat API.
+#[derive(Debug, Clone)]
+pub enum ChatCaller {
+    /// With a key: its owner.
+    Key { key: ApiKey, owner: User },
+    /// Without one, where anonymous use is allowed: the client's address (what is rate limited).
+    Anonymous { client: String },
+}
+
+/// Lets a chat API request in: a valid key (or none, when anonymous use is on), within its rate.
+pub struct ChatGate {
+    keys: Arc<ApiKeyService>,
+    limiter: RateLimiter<String>,
+    anonymous: bool,
+    clock: Arc<dyn Clock>,
+}
+
+impl ChatGate {
+    /// `per_minute` requests per key (or, anonymously, per client address).
+    pub fn new(keys: Arc<ApiKeyService>, per_minute: u32, anonymous: bool, clock: Arc<dyn Clock>) -> Self {
+        Self { keys, limiter: RateLimiter::new(per_minute, chrono::Duration::minutes(1)), anonymous, clock }
+    }
+
+    /// # Errors
+    /// `Unauthorized` for a missing (unless anonymous use is on), unknown or revoked key;
+    /// `RateLimited` past the rate.
+    pub async fn admit(&self, key: Option<&str>, client: &str) -> Result<ChatCaller, AppError> {
+        let caller = match key.filter(|k| !k.is_empty()) {
+            Some(secret) => {
+                let (key, owner) = self.keys.authenticate(secret).await?;
+                ChatCaller::Key { key, owner }
+            }
+            None if self.anonymous => ChatCaller::Anonymous { client: client.to_owned() },
+            None => {
+                return Err(AppError::Unauthorized(
+                    "API key missing. Make one in gifshelf under Settings, API keys, and pass it as the key.".into(),
+                ))
+            }
+        };
+        let bucket = match &caller {
+            ChatCaller::Key { key, .. } => format!("key:{}", key.id.0),
+            ChatCaller::Anonymous { client } => format!("client:{client}"),
+        };
+        self.limiter
+            .hit(&bucket, self.clock.now())
+            .map_err(|retry_after_secs| AppError::RateLimited { retry_after_secs })?;
+        Ok(caller)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use gifshelf_domain::api_key::ApiKeyId;
@@ -169,5 +220,35 @@ mod tests {
         assert!(matches!(service.authenticate("not-a-key").await, Err(AppError::Unauthorized(_))));
         let (found, owner) = service.authenticate("gs_known").await.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!((found.id, owner.username.as_str()), (ApiKeyId(3), "alice"));
+    }
+
+    #[tokio::test]
+    async fn the_gate_wants_a_key_unless_anonymous_use_is_on_and_limits_each_caller() {
+        let mut keys = MockApiKeyRepository::new();
+        keys.expect_key_by_digest().withf(|d| d == "digest-of-gs_known").returning(|_| Ok(key(1, Some(now()))));
+        keys.expect_key_by_digest().returning(|_| Err(RepoError::NotFound));
+        let service = Arc::new(service(keys));
+        let clock = || {
+            let mut clock = MockClock::new();
+            clock.expect_now().return_const(now());
+            Arc::new(clock)
+        };
+        let closed = ChatGate::new(service.clone(), 2, false, clock());
+        assert!(matches!(closed.admit(None, "10.0.0.1").await, Err(AppError::Unauthorized(_))));
+        assert!(matches!(closed.admit(Some("gs_wrong"), "10.0.0.1").await, Err(AppError::Unauthorized(_))));
+        assert!(matches!(closed.admit(Some("gs_known"), "10.0.0.1").await, Ok(ChatCaller::Key { .. })));
+        assert!(closed.admit(Some("gs_known"), "10.0.0.2").await.is_ok(), "a key's rate is the key's");
+        assert!(matches!(
+            closed.admit(Some("gs_known"), "10.0.0.3").await,
+            Err(AppError::RateLimited { retry_after_secs: 60 })
+        ));
+        let open = ChatGate::new(service, 1, true, clock());
+        assert!(matches!(open.admit(None, "10.0.0.1").await, Ok(ChatCaller::Anonymous { .. })));
+        assert!(
+            matches!(open.admit(Some("gs_wrong"), "10.0.0.1").await, Err(AppError::Unauthorized(_))),
+            "a wrong key is still wrong"
+        );
+        assert!(matches!(open.admit(None, "10.0.0.1").await, Err(AppError::RateLimited { .. })));
+        assert!(open.admit(None, "10.0.0.2").await.is_ok(), "anonymous callers are limited by address");
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod auth;
 mod bounded;
+pub mod chat;
 pub mod collections;
 mod error;
 pub mod gifs;

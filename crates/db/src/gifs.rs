@@ -4,8 +4,9 @@
 use std::collections::HashMap;
 
 use async_trait::async_trait;
-use chrono::NaiveDateTime;
+use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
 use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Timestamp};
 use gifshelf_domain::gif::{
     Description, Fingerprint, Gif, GifEdit, GifFilter, GifId, GifSort, GifSummary, NewGif, Page, PageRequest,
     PerceptualHash, Rendition, RenditionKind, Renditions, TagId, TagName, TagRef, Title,
@@ -32,6 +33,7 @@ struct GifRow {
     view_count: i64,
     frame_count: i32,
     favourite_count: i64,
+    share_count: i64,
 }
 
 #[derive(Queryable, Selectable, Insertable)]
@@ -101,6 +103,7 @@ impl GifRow {
             renditions: Renditions::new(renditions),
             favourite_count: self.favourite_count,
             favourite: false,
+            share_count: self.share_count,
         }
     }
 }
@@ -224,6 +227,52 @@ fn sorted(query: gifs::BoxedQuery<'static, MultiBackend>, sort: GifSort) -> gifs
             query.order(diesel::dsl::sql::<diesel::sql_types::Text>("lower(title)").asc()).then_order_by(gifs::id.asc())
         }
     }
+}
+
+/// Counts one view in the GIF's row for `day` (one statement: insert the row or add to it).
+fn count_in_day(conn: &mut AnyConnection, gif_id: i64, day: NaiveDateTime) -> Result<(), RepoError> {
+    const UPSERT: &str = "INSERT INTO gif_daily_views (gif_id, day, views) VALUES ({1}, {2}, 1) \
+                          ON CONFLICT (gif_id, day) DO UPDATE SET views = gif_daily_views.views + 1";
+    match conn {
+        AnyConnection::Sqlite(c) => diesel::sql_query(UPSERT.replace("{1}", "?").replace("{2}", "?"))
+            .bind::<BigInt, _>(gif_id)
+            .bind::<Timestamp, _>(day)
+            .execute(c),
+        AnyConnection::Postgresql(c) => diesel::sql_query(UPSERT.replace("{1}", "$1").replace("{2}", "$2"))
+            .bind::<BigInt, _>(gif_id)
+            .bind::<Timestamp, _>(day)
+            .execute(c),
+    }
+    .map(drop)
+    .map_err(repo_error)
+}
+
+/// Ids in "featured" order: views since `since`, then all-time views, then newest id.
+fn featured_ids(
+    conn: &mut AnyConnection,
+    since: NaiveDateTime,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<i64>, RepoError> {
+    const SQL: &str = "SELECT g.id AS id FROM gifs g LEFT JOIN \
+         (SELECT gif_id, SUM(views) AS recent FROM gif_daily_views WHERE day >= {1} GROUP BY gif_id) r \
+         ON r.gif_id = g.id ORDER BY COALESCE(r.recent, 0) DESC, g.view_count DESC, g.id DESC LIMIT {2} OFFSET {3}";
+    let rows: Vec<crate::search::IdRow> = match conn {
+        AnyConnection::Sqlite(c) => diesel::sql_query(SQL.replace("{1}", "?").replace("{2}", "?").replace("{3}", "?"))
+            .bind::<Timestamp, _>(since)
+            .bind::<BigInt, _>(limit)
+            .bind::<BigInt, _>(offset)
+            .load(c),
+        AnyConnection::Postgresql(c) => {
+            diesel::sql_query(SQL.replace("{1}", "$1").replace("{2}", "$2").replace("{3}", "$3"))
+                .bind::<Timestamp, _>(since)
+                .bind::<BigInt, _>(limit)
+                .bind::<BigInt, _>(offset)
+                .load(c)
+        }
+    }
+    .map_err(repo_error)?;
+    Ok(rows.into_iter().map(|r| r.id).collect())
 }
 
 /// A person's favourites by when they were favourited (`favourites_user_newest_idx`).
@@ -415,10 +464,27 @@ impl GifRepository for Database {
         .await
     }
 
-    async fn add_view(&self, id: GifId) -> Result<(), RepoError> {
+    async fn add_view(&self, id: GifId, day: NaiveDate) -> Result<(), RepoError> {
+        let day = day.and_time(NaiveTime::MIN);
+        self.run(move |conn| {
+            write_tx(conn, |conn| {
+                let updated = diesel::update(gifs::table.find(id.0))
+                    .set(gifs::view_count.eq(gifs::view_count + 1_i64))
+                    .execute(conn)
+                    .map_err(repo_error)?;
+                if updated == 0 {
+                    return Err(RepoError::NotFound);
+                }
+                count_in_day(conn, id.0, day)
+            })
+        })
+        .await
+    }
+
+    async fn add_share(&self, id: GifId) -> Result<(), RepoError> {
         self.run(move |conn| {
             let updated = diesel::update(gifs::table.find(id.0))
-                .set(gifs::view_count.eq(gifs::view_count + 1_i64))
+                .set(gifs::share_count.eq(gifs::share_count + 1_i64))
                 .execute(conn)
                 .map_err(repo_error)?;
             if updated == 0 {
@@ -426,6 +492,16 @@ impl GifRepository for Database {
             } else {
                 Ok(())
             }
+        })
+        .await
+    }
+
+    async fn featured(&self, since: NaiveDate, page: PageRequest) -> Result<Page<Gif>, RepoError> {
+        let since = since.and_time(NaiveTime::MIN);
+        self.run(move |conn| {
+            let ids = featured_ids(conn, since, i64::from(page.size), page.offset())?;
+            let total = gifs::table.count().get_result(conn).map_err(repo_error)?;
+            Ok(Page { items: load_many(conn, &ids)?, request: page, total })
         })
         .await
     }

@@ -13,6 +13,7 @@ mod schema;
 mod search;
 mod stats;
 mod tags;
+mod terms;
 pub mod transfer;
 mod users;
 

@@ -33,6 +33,7 @@ diesel::table! {
         phash_b1 -> Nullable<Integer>,
         phash_b2 -> Nullable<Integer>,
         phash_b3 -> Nullable<Integer>,
+        share_count -> BigInt,
     }
 }
 
@@ -147,6 +148,24 @@ diesel::table! {
 
 diesel::joinable!(favourites -> gifs (gif_id));
 diesel::joinable!(favourites -> users (user_id));
+diesel::table! {
+    gif_daily_views (gif_id, day) {
+        gif_id -> BigInt,
+        day -> Timestamp,
+        views -> BigInt,
+    }
+}
+
+diesel::joinable!(gif_daily_views -> gifs (gif_id));
+
+diesel::table! {
+    search_terms (term, day) {
+        term -> Text,
+        day -> Timestamp,
+        searches -> BigInt,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     gifs,
@@ -158,5 +177,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     collection_gifs,
     favourites,
     jobs,
-    api_keys
+    api_keys,
+    gif_daily_views,
+    search_terms
 );

@@ -11,9 +11,9 @@ use crate::connection::AnyConnection;
 use crate::error::repo_error;
 
 #[derive(QueryableByName)]
-struct IdRow {
+pub(crate) struct IdRow {
     #[diesel(sql_type = BigInt)]
-    id: i64,
+    pub(crate) id: i64,
 }
 
 #[derive(QueryableByName)]
@@ -24,9 +24,13 @@ struct CountRow {
 
 /// `%word%` with LIKE's wildcards escaped (`\` is the escape character).
 fn like_pattern(word: &str) -> String {
-    let mut pattern = String::with_capacity(word.len() + 2);
-    pattern.push('%');
-    for c in word.chars() {
+    format!("%{}", prefix_pattern(word))
+}
+
+/// A `LIKE … ESCAPE '\\'` pattern for text that starts with `prefix` taken literally.
+pub(crate) fn prefix_pattern(prefix: &str) -> String {
+    let mut pattern = String::with_capacity(prefix.len() + 1);
+    for c in prefix.chars() {
         if matches!(c, '%' | '_' | '\\') {
             pattern.push('\\');
         }

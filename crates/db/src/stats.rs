@@ -136,6 +136,7 @@ impl StatsRepository for Database {
                     .get_result(conn)
                     .map_err(repo_error)?,
                 total_views: number(conn, "SELECT CAST(COALESCE(SUM(view_count), 0) AS BIGINT) AS n FROM gifs")?,
+                total_shares: number(conn, "SELECT CAST(COALESCE(SUM(share_count), 0) AS BIGINT) AS n FROM gifs")?,
                 tag_links: gif_tags::table.count().get_result(conn).map_err(repo_error)?,
                 total_content_bytes: number(
                     conn,
@@ -165,6 +166,13 @@ impl StatsRepository for Database {
                     .filter(gifs::favourite_count.gt(0_i64))
                     .select((gifs::title, gifs::favourite_count))
                     .order((gifs::favourite_count.desc(), gifs::id.desc()))
+                    .limit(top)
+                    .load(conn)
+                    .map_err(repo_error)?,
+                most_shared: gifs::table
+                    .filter(gifs::share_count.gt(0_i64))
+                    .select((gifs::title, gifs::share_count))
+                    .order((gifs::share_count.desc(), gifs::id.desc()))
                     .limit(top)
                     .load(conn)
                     .map_err(repo_error)?,

@@ -120,10 +120,15 @@ async fn seed(db: &Database) -> Seeded {
         let gif = ok(db.insert(new_gif(uploader, n as i64 + 1, title, description, tags)).await);
         gifs.push(gif.id);
     }
-    for _ in 0..3 {
-        ok(db.add_view(gifs[0]).await);
+    for day in 0..3 {
+        ok(db.add_view(gifs[0], t0().date() + Duration::days(day % 2)).await);
     }
-    ok(db.add_view(gifs[1]).await);
+    ok(db.add_view(gifs[1], t0().date()).await);
+    // Shared from a chat app, and searched for there.
+    ok(db.add_share(gifs[1]).await);
+    ok(gifshelf_domain::ports::TermRepository::record_search(db, "zebra", t0().date()).await);
+    ok(gifshelf_domain::ports::TermRepository::record_search(db, "zebra", t0().date()).await);
+    ok(gifshelf_domain::ports::TermRepository::record_search(db, "猫 dance", t0().date() + Duration::days(1)).await);
     // Edited: new tags and texts, so search_text changed after the insert.
     let edit = GifEdit {
         title: ok(Title::parse("Reaction: facepalm (edited)")),

@@ -378,6 +378,8 @@ pub struct Gif {
     /// Whether the person asking has it among their favourites (false when nobody asks, as on a
     /// public share page).
     pub favourite: bool,
+    /// How often it was posted from a chat app (a Tenor `registershare`, a slash command).
+    pub share_count: i64,
 }
 
 impl Gif {

@@ -2,7 +2,7 @@
 //! `app` tests mock them (feature `mock`).
 
 use async_trait::async_trait;
-use chrono::NaiveDateTime;
+use chrono::{NaiveDate, NaiveDateTime};
 
 use crate::auth::{ExternalIdentity, IdentityError, LinkedIdentity, SessionClaims};
 use crate::user::{Email, NewUser, PasswordHash, Role, User, UserId, Username};
@@ -272,11 +272,24 @@ pub trait GifRepository: Send + Sync {
     /// `NotFound` when no GIF has this id.
     async fn delete(&self, id: GifId) -> Result<Gif, RepoError>;
 
-    /// Adds one view.
+    /// Adds one view, counted also in the views of `day` (what "featured" ranks by).
     ///
     /// # Errors
     /// `NotFound` when no GIF has this id.
-    async fn add_view(&self, id: GifId) -> Result<(), RepoError>;
+    async fn add_view(&self, id: GifId, day: NaiveDate) -> Result<(), RepoError>;
+
+    /// Adds one share (a chat app posted the GIF).
+    ///
+    /// # Errors
+    /// `NotFound` when no GIF has this id.
+    async fn add_share(&self, id: GifId) -> Result<(), RepoError>;
+
+    /// One page of every GIF, most viewed since `since` first (days without views count nothing),
+    /// then most viewed of all time, then newest id: what chat apps show before a search.
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn featured(&self, since: NaiveDate, page: PageRequest) -> Result<Page<Gif>, RepoError>;
 
     /// Every blob key some row refers to (for `gifshelf fsck`).
     ///
@@ -316,6 +329,31 @@ pub trait ApiKeyRepository: Send + Sync {
     /// # Errors
     /// Storage errors.
     async fn touch_key(&self, id: ApiKeyId, at: NaiveDateTime) -> Result<(), RepoError>;
+}
+
+/// What people search for and the words they could mean: trending terms and suggestions for the
+/// chat apps' pickers.
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait TermRepository: Send + Sync {
+    /// Counts one search for `term` (already normalised) on `day`.
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn record_search(&self, term: &str, day: NaiveDate) -> Result<(), RepoError>;
+
+    /// The terms searched most since `since`, most first, at most `limit`.
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn trending_terms(&self, since: NaiveDate, limit: i64) -> Result<Vec<String>, RepoError>;
+
+    /// Tag names and GIF titles (lower-cased) that start with `prefix` (lower-case), tags used on
+    /// most GIFs first, then titles of the most viewed GIFs; each once, at most `limit`.
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn suggest_terms(&self, prefix: &str, limit: i64) -> Result<Vec<String>, RepoError>;
 }
 
 /// Makes API keys and their digests (a key is random, so a fast hash is enough).

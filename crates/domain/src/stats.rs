@@ -106,6 +106,8 @@ pub struct OverviewFigures {
     pub total_tags: i64,
     pub empty_tags: i64,
     pub total_views: i64,
+    /// Posts from chat apps, all GIFs together.
+    pub total_shares: i64,
     /// Number of (GIF, tag) links, for the average tags per GIF.
     pub tag_links: i64,
     pub total_content_bytes: i64,
@@ -116,6 +118,8 @@ pub struct OverviewFigures {
     pub most_viewed: Vec<(String, i64)>,
     /// Titles and favourite counts, most favourited first (only GIFs someone favourited).
     pub most_favourited: Vec<(String, i64)>,
+    /// Titles and share counts, most shared first (only GIFs shared at least once).
+    pub most_shared: Vec<(String, i64)>,
 }
 
 /// Raw detailed figures.

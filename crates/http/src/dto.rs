@@ -271,6 +271,9 @@ pub struct GifDto {
     /// How many people have it among their favourites.
     #[ts(type = "number")]
     pub favourite_count: i64,
+    /// How often a chat app posted it (Tenor's `registershare`, slash commands).
+    #[ts(type = "number")]
+    pub share_count: i64,
     /// Every file of the GIF (as `GET /api/gifs/{id}/renditions`): the videos and chat sizes
     /// appear once the renditions job has made them.
     pub renditions: Vec<RenditionDto>,
@@ -511,6 +514,7 @@ impl From<&gifshelf_domain::gif::Gif> for GifDto {
             thumbnail_static_width: still.map_or(0, |r| r.width),
             favourite: gif.favourite,
             favourite_count: gif.favourite_count,
+            share_count: gif.share_count,
             renditions: RenditionDto::all(gif),
         }
     }
@@ -575,6 +579,11 @@ pub struct OverviewStats {
     pub most_viewed_gifs: Vec<(String, String)>,
     /// `[title, favourite count]`, most favourited first; GIFs nobody favourited are left out.
     pub most_favourited_gifs: Vec<(String, String)>,
+    /// Posts from chat apps (Tenor's `registershare`, slash commands), all GIFs together.
+    #[ts(type = "number")]
+    pub total_shares: i64,
+    /// `[title, share count]`, most shared first; GIFs never shared are left out.
+    pub most_shared_gifs: Vec<(String, String)>,
 }
 
 /// `GET /api/stats/detailed` (spec §3 "Detailed stats"). Values are text, as the spec says.

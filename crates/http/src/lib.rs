@@ -2,6 +2,7 @@
 
 pub mod archive;
 mod capped;
+mod chat;
 mod client;
 pub mod dto;
 mod error;
@@ -35,6 +36,7 @@ pub fn serve(listener: std::net::TcpListener, state: AppState) -> std::io::Resul
             .app_data(error::json_config())
             .app_data(error::query_config())
             .app_data(error::path_config())
+            .configure(chat::configure)
             .configure(routes::configure)
             .configure(|cfg| spa::configure(cfg, &data.settings))
             .wrap(headers::security_headers(&data.settings, &inline_hashes))

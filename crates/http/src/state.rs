@@ -70,6 +70,9 @@ pub struct AppState {
     pub stats: Arc<StatsService>,
     /// API keys for the chat-compatible APIs.
     pub keys: Arc<gifshelf_app::keys::ApiKeyService>,
+    /// What the chat-compatible APIs answer, and who they let in.
+    pub chat: Arc<gifshelf_app::chat::ChatService>,
+    pub chat_gate: Arc<gifshelf_app::keys::ChatGate>,
     pub users: Arc<dyn UserRepository>,
     pub settings: HttpSettings,
 }

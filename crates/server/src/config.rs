@@ -70,6 +70,10 @@ pub struct Settings {
     /// The time limit of connecting to and of each read from a link, in seconds (the whole
     /// fetch may take four times this).
     pub url_fetch_timeout_secs: u64,
+    /// Requests per minute each API key (or, anonymously, each address) may make of the chat APIs.
+    pub chat_api_rate_limit: u32,
+    /// Whether the chat APIs answer without a key (`GIFSHELF_CHAT_API_ANONYMOUS`).
+    pub chat_api_anonymous: bool,
 }
 
 /// The TOML file's shape: the same names as the environment variables, lower-case, no prefix.
@@ -121,6 +125,8 @@ struct FileSettings {
     media_presign_secs: Option<u64>,
     url_fetch_allow: Option<String>,
     url_fetch_timeout_secs: Option<u64>,
+    chat_api_rate_limit: Option<u32>,
+    chat_api_anonymous: Option<bool>,
 }
 
 impl Settings {
@@ -241,6 +247,8 @@ impl Settings {
                 None => Vec::new(),
             },
             url_fetch_timeout_secs: number(&env, "GIFSHELF_URL_FETCH_TIMEOUT_SECS", file.url_fetch_timeout_secs, 10)?,
+            chat_api_rate_limit: number(&env, "GIFSHELF_CHAT_API_RATE_LIMIT", file.chat_api_rate_limit, 100)?,
+            chat_api_anonymous: number(&env, "GIFSHELF_CHAT_API_ANONYMOUS", file.chat_api_anonymous, false)?,
             data_dir,
         };
         settings.check()?;
@@ -307,6 +315,13 @@ impl Settings {
                 "GIFSHELF_MEDIA_OFFLOAD",
                 "presigned".into(),
                 "presigned redirects need S3 storage (GIFSHELF_STORAGE_URL=s3://…); use x-accel-redirect for a folder",
+            );
+        }
+        if self.chat_api_rate_limit == 0 {
+            return invalid(
+                "GIFSHELF_CHAT_API_RATE_LIMIT",
+                "0".into(),
+                "it must be at least 1 request a minute (keys are revoked in Settings, not by a zero rate)",
             );
         }
         if self.url_fetch_timeout_secs == 0 || self.url_fetch_timeout_secs > 300 {

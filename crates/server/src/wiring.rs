@@ -211,16 +211,35 @@ impl Application {
             tracing::warn!(allow = ?settings.url_fetch_allow, "links may reach these address ranges despite the rules");
         }
         let url_import = UrlImport::new(gifs.clone(), Arc::new(fetcher), settings.max_upload_bytes());
+        let keys = Arc::new(gifshelf_app::keys::ApiKeyService::new(
+            users.clone(),
+            users.clone(),
+            Arc::new(RandomIds),
+            Arc::new(SystemClock),
+        ));
+        if settings.chat_api_anonymous {
+            tracing::warn!(
+                "GIFSHELF_CHAT_API_ANONYMOUS is on: the chat APIs answer anyone without a key (searches and share-id media \
+                 URLs of the whole library)"
+            );
+        }
         let state = AppState {
             auth: Arc::new(auth),
             gifs: gifs.clone(),
             collections,
             url_import: Arc::new(url_import),
             stats: Arc::new(StatsService::new(users.clone(), Arc::new(SystemClock))),
-            keys: Arc::new(gifshelf_app::keys::ApiKeyService::new(
+            keys: keys.clone(),
+            chat: Arc::new(gifshelf_app::chat::ChatService::new(
                 users.clone(),
                 users.clone(),
-                Arc::new(RandomIds),
+                users.clone(),
+                Arc::new(SystemClock),
+            )),
+            chat_gate: Arc::new(gifshelf_app::keys::ChatGate::new(
+                keys,
+                settings.chat_api_rate_limit,
+                settings.chat_api_anonymous,
                 Arc::new(SystemClock),
             )),
             users,

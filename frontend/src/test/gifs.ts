@@ -22,6 +22,7 @@ export function makeGif(id: number, overrides: Partial<GifDto> = {}): GifDto {
     thumbnailStaticWidth: 320,
     favourite: false,
     favouriteCount: 0,
+    shareCount: 0,
     renditions: [],
     ...overrides,
   };

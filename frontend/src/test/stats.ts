@@ -30,6 +30,8 @@ export function makeOverview(overrides: Partial<OverviewStats> = {}): OverviewSt
       ['Short', '9'],
     ],
     mostFavouritedGifs: [['Short', '3']],
+    totalShares: 2,
+    mostSharedGifs: [['Short', '2']],
     ...overrides,
   };
 }

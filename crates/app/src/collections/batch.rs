@@ -151,6 +151,7 @@ mod tests {
             frame_count: 1,
             renditions: Renditions::default(),
             favourite_count: 0,
+            share_count: 0,
             favourite: false,
         }
     }

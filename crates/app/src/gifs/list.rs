@@ -27,7 +27,7 @@ impl GifService {
     /// # Errors
     /// `NotFound` ("GIF not found").
     pub async fn view(&self, viewer: UserId, id: GifId) -> Result<Gif, AppError> {
-        self.gifs.add_view(id).await.map_err(gif_not_found)?;
+        self.gifs.add_view(id, self.clock.now().date()).await.map_err(gif_not_found)?;
         let mut gif = self.gifs.find(id).await.map_err(gif_not_found)?;
         self.mark_favourites(viewer, std::slice::from_mut(&mut gif)).await?;
         Ok(gif)
@@ -54,7 +54,7 @@ impl GifService {
     /// `NotFound`.
     pub async fn view_shared(&self, share_id: &str) -> Result<Gif, AppError> {
         let gif = self.gifs.find_by_share_id(share_id).await.map_err(gif_not_found)?;
-        self.gifs.add_view(gif.id).await.map_err(gif_not_found)?;
+        self.gifs.add_view(gif.id, self.clock.now().date()).await.map_err(gif_not_found)?;
         Ok(Gif { view_count: gif.view_count + 1, ..gif })
     }
 
@@ -109,7 +109,7 @@ mod tests {
     async fn viewing_counts_first_then_reads() {
         let mut m = Mocks::new();
         let mut seq = mockall::Sequence::new();
-        m.gifs.expect_add_view().times(1).in_sequence(&mut seq).returning(|_| Ok(()));
+        m.gifs.expect_add_view().times(1).in_sequence(&mut seq).returning(|_, _| Ok(()));
         m.gifs.expect_find().times(1).in_sequence(&mut seq).returning(|id| {
             let mut g = gif(id.0, 1);
             g.view_count = 8;
@@ -122,7 +122,7 @@ mod tests {
     #[tokio::test]
     async fn missing_gifs_are_not_found() {
         let mut m = Mocks::new();
-        m.gifs.expect_add_view().returning(|_| Err(RepoError::NotFound));
+        m.gifs.expect_add_view().returning(|_, _| Err(RepoError::NotFound));
         m.gifs.expect_find_by_share_id().returning(|_| Err(RepoError::NotFound));
         let service = m.service();
         assert!(matches!(service.view(UserId(1), GifId(3)).await, Err(AppError::NotFound(m)) if m == "GIF not found"));

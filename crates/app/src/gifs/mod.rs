@@ -118,6 +118,7 @@ pub(crate) mod test_support {
             uploaded_at: now(),
             frame_count: 3,
             favourite_count: 0,
+            share_count: 0,
             favourite: false,
             renditions: Renditions::new([
                 rendition(RenditionKind::Original, "gifs/p/original.gif"),

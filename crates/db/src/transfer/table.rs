@@ -165,6 +165,7 @@ macro_rules! key_part {
 key_part!(i64, BigInt, false);
 key_part!(i32, Integer, false);
 key_part!(String, Text, true);
+key_part!(chrono::NaiveDateTime, diesel::sql_types::Timestamp, false);
 
 /// A whole key: a tuple of `KeyPart`s, bound in order.
 pub(super) trait Key {

@@ -102,6 +102,7 @@ tables! {
             phash_b1: Option<i32>,
             phash_b2: Option<i32>,
             phash_b3: Option<i32>,
+            share_count: i64,
         },
     },
     /// One row per GIF and rendition kind: where its blob is and what it holds.
@@ -134,6 +135,27 @@ tables! {
             digest: String,
             created_at: NaiveDateTime,
             last_used_at: Option<NaiveDateTime>,
+        },
+    },
+    /// Views per GIF and day (what "featured" ranks by); `gifs.view_count` is their all-time sum
+    /// plus the views counted before days were kept.
+    gif_daily_views => DailyViewsRow {
+        key: (gif_id: i64, day: NaiveDateTime),
+        serial: false,
+        columns: {
+            gif_id: i64,
+            day: NaiveDateTime,
+            views: i64,
+        },
+    },
+    /// Searches per term and day (trending terms).
+    search_terms => SearchTermRow {
+        key: (term: String, day: NaiveDateTime),
+        serial: false,
+        columns: {
+            term: String,
+            day: NaiveDateTime,
+            searches: i64,
         },
     },
     /// Which GIF has which tag.

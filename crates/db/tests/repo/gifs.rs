@@ -231,10 +231,10 @@ async fn views_and_blob_keys(db: &Database) {
     let alice = user(db, "alice").await;
     let gif = db.insert(new_gif(alice, 1, "Viewed", "", &[])).await.unwrap_or_else(|e| panic!("{e}"));
     for _ in 0..3 {
-        db.add_view(gif.id).await.unwrap_or_else(|e| panic!("{e}"));
+        db.add_view(gif.id, gif.uploaded_at.date()).await.unwrap_or_else(|e| panic!("{e}"));
     }
     assert_eq!(db.find(gif.id).await.map(|g| g.view_count).ok(), Some(3));
-    assert!(matches!(db.add_view(GifId(999)).await, Err(RepoError::NotFound)));
+    assert!(matches!(db.add_view(GifId(999), chrono::NaiveDate::MIN).await, Err(RepoError::NotFound)));
     let mut keys = db.all_blob_keys().await.unwrap_or_default();
     keys.sort();
     assert_eq!(keys, ["gifs/p1/original.gif", "gifs/p1/static.png", "gifs/p1/thumbnail.gif"]);

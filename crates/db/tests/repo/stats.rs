@@ -115,9 +115,11 @@ async fn aggregates_match_a_hand_computed_fixture(db: &Database) {
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     for _ in 0..3 {
-        db.add_view(a1).await.unwrap_or_else(|e| panic!("{e}"));
+        db.add_view(a1, NaiveDate::from_ymd_opt(2026, 11, 20).unwrap_or_default())
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
     }
-    db.add_view(b1).await.unwrap_or_else(|e| panic!("{e}"));
+    db.add_view(b1, NaiveDate::from_ymd_opt(2026, 11, 20).unwrap_or_default()).await.unwrap_or_else(|e| panic!("{e}"));
 
     let o = db.overview(at(22, 0), at(16, 0), 3).await.unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((o.total_gifs, o.total_users, o.total_tags, o.empty_tags), (27, 4, 4, 1));

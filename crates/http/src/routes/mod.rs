@@ -3,11 +3,11 @@ mod collections;
 mod gifs;
 mod intake;
 mod keys;
-mod media;
+pub(crate) mod media;
 mod meta;
 mod openapi;
 mod settings;
-mod share;
+pub(crate) mod share;
 mod stats;
 mod tags;
 

@@ -158,12 +158,22 @@ async fn shared_rendition(
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
     let (share_id, file) = path.into_inner();
-    if !valid_share_id(&share_id) {
+    serve_shared_file(&state, &req, &share_id, &file).await
+}
+
+/// A file of a shared GIF by its name (`tiny.gif`, `mp4.mp4`), public; a 404 page otherwise.
+pub(crate) async fn serve_shared_file(
+    state: &AppState,
+    req: &HttpRequest,
+    share_id: &str,
+    file: &str,
+) -> Result<HttpResponse, ApiError> {
+    if !valid_share_id(share_id) {
         return Ok(not_found_page());
     }
-    match state.gifs.shared(&share_id).await {
-        Ok(gif) => match kind_of_file(&gif, &file) {
-            Some(kind) => serve(&state, &req, &gif, kind, Audience::Public).await,
+    match state.gifs.shared(share_id).await {
+        Ok(gif) => match kind_of_file(&gif, file) {
+            Some(kind) => serve(state, req, &gif, kind, Audience::Public).await,
             None => Ok(not_found_page()),
         },
         Err(AppError::NotFound(_)) => Ok(not_found_page()),
@@ -171,7 +181,7 @@ async fn shared_rendition(
     }
 }
 
-pub(super) fn valid_share_id(share_id: &str) -> bool {
+pub(crate) fn valid_share_id(share_id: &str) -> bool {
     !share_id.is_empty()
         && share_id.len() <= 64
         && share_id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')

@@ -63,6 +63,8 @@ async fn overview(state: web::Data<AppState>, _admin: Admin) -> Result<HttpRespo
         top_users: pairs(f.top_users),
         most_viewed_gifs: pairs(f.most_viewed),
         most_favourited_gifs: pairs(f.most_favourited),
+        total_shares: f.total_shares,
+        most_shared_gifs: pairs(f.most_shared),
     }))
 }
 

@@ -5,6 +5,7 @@ mod helpers;
 
 mod auth;
 mod bad_input;
+mod chat;
 mod collections;
 mod duplicates;
 mod export;

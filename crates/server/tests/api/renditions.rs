@@ -23,7 +23,7 @@ fn video_available() -> bool {
 }
 
 /// Waits until the GIF lists every kind in `kinds`.
-async fn renditions_of(client: &Client, id: i64, kinds: &[&str]) -> Vec<RenditionDto> {
+pub(crate) async fn renditions_of(client: &Client, id: i64, kinds: &[&str]) -> Vec<RenditionDto> {
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
         let list: Vec<RenditionDto> =

@@ -11,4 +11,12 @@ lastUpdated: string, mostUsedTags: Array<[string, string]>, topUsers: Array<[str
 /**
  * `[title, favourite count]`, most favourited first; GIFs nobody favourited are left out.
  */
-mostFavouritedGifs: Array<[string, string]>, };
+mostFavouritedGifs: Array<[string, string]>, 
+/**
+ * Posts from chat apps (Tenor's `registershare`, slash commands), all GIFs together.
+ */
+totalShares: number, 
+/**
+ * `[title, share count]`, most shared first; GIFs never shared are left out.
+ */
+mostSharedGifs: Array<[string, string]>, };

@@ -24,6 +24,10 @@ favourite: boolean,
  */
 favouriteCount: number, 
 /**
+ * How often a chat app posted it (Tenor's `registershare`, slash commands).
+ */
+shareCount: number, 
+/**
  * Every file of the GIF (as `GET /api/gifs/{id}/renditions`): the videos and chat sizes
  * appear once the renditions job has made them.
  */

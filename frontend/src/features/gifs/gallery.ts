@@ -95,3 +95,6 @@ export function randomScope(pathname: string, search: string): RandomScope {
 }
 
 export const viewsLabel = (n: number) => `${n} views`;
+
+/** How often chat apps posted the GIF (Tenor's registershare, slash commands). */
+export const sharesLabel = (n: number) => (n === 1 ? '1 share' : `${n} shares`);

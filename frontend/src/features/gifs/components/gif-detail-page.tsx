@@ -11,7 +11,7 @@ import { useIsAdmin, useUsername } from '@/lib/session';
 import { useDeleteGif } from '../api/delete-gif';
 import { useGif } from '../api/get-gif';
 import { gifMedia } from '../api/query-keys';
-import { favouritesLabel, viewsLabel } from '../gallery';
+import { favouritesLabel, sharesLabel, viewsLabel } from '../gallery';
 import { videoFiles } from '../renditions';
 import { forgetGif } from '../gif-list-cache';
 import { gifPermissions } from '../permissions';
@@ -219,6 +219,8 @@ function GifDetail({ gif }: { gif: GifDto }) {
             </div>
             <p className="gif-detail__stats">
               <span>{viewsLabel(gif.viewCount)}</span>
+              <span aria-hidden="true">·</span>
+              <span data-testid="share-count">{sharesLabel(gif.shareCount)}</span>
               <span aria-hidden="true">·</span>
               <time dateTime={gif.uploadedAt}>{formatDateTime(gif.uploadedAt)}</time>
             </p>

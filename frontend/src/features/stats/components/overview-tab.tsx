@@ -22,6 +22,7 @@ export function OverviewTab({ stats, onSelectTag }: OverviewTabProps) {
   const users = useMemo(() => pairsToSeries(stats.topUsers), [stats.topUsers]);
   const viewed = useMemo(() => mostViewedSeries(stats.mostViewedGifs), [stats.mostViewedGifs]);
   const favourited = useMemo(() => mostViewedSeries(stats.mostFavouritedGifs), [stats.mostFavouritedGifs]);
+  const shared = useMemo(() => mostViewedSeries(stats.mostSharedGifs), [stats.mostSharedGifs]);
 
   return (
     <>
@@ -34,6 +35,7 @@ export function OverviewTab({ stats, onSelectTag }: OverviewTabProps) {
           subtitle={`${formatCount(stats.emptyTagsCount)} empty`}
         />
         <StatCard label="Total Views" value={formatCount(stats.totalViews)} />
+        <StatCard label="Total Shares" value={formatCount(stats.totalShares)} subtitle="Posted from chat apps" />
         <StatCard label="Avg Tags per GIF" value={formatDecimal(stats.averageTagsPerGif)} />
         <StatCard label="Avg GIFs per User" value={formatDecimal(stats.averageGifsPerUser)} />
         <StatCard label="Avg Views per GIF" value={formatDecimal(stats.averageViewsPerGif)} />
@@ -84,6 +86,14 @@ export function OverviewTab({ stats, onSelectTag }: OverviewTabProps) {
             options={barOptions({ colors, series: favourited, animate })}
             role="img"
             aria-label={chartSummary('Most Favourited GIFs', favourited.keys, favourited.values)}
+          />
+        </ChartPanel>
+        <ChartPanel title="Most Shared GIFs" hasData={shared.values.length > 0}>
+          <Bar
+            data={barData(shared, 'Shares', paletteColor(4))}
+            options={barOptions({ colors, series: shared, animate })}
+            role="img"
+            aria-label={chartSummary('Most Shared GIFs', shared.keys, shared.values)}
           />
         </ChartPanel>
       </div>

@@ -1,0 +1,415 @@
+//! What chat apps ask of a library through the Tenor-, GIPHY- and gifbox-compatible APIs: search,
+//! featured, categories, suggestions, trending terms, GIFs by their public id, and shares. GIFs are
+//! named by their share id there (the row id would tell how big the library is and walk it).
+
+use std::sync::Arc;
+
+use chrono::{Duration, NaiveDate};
+use gifshelf_domain::gif::{Gif, GifFilter, GifSort, Page, PageRequest, Tag, MAX_PAGE_SIZE};
+use gifshelf_domain::ports::{Clock, GifRepository, TagRepository, TermRepository};
+use gifshelf_domain::RepoError;
+
+use crate::gifs::gif_not_found;
+use crate::AppError;
+
+/// "Featured" ranks by the views of this many recent days.
+pub const FEATURED_DAYS: i64 = 28;
+/// Trending terms count the searches of this many recent days.
+pub const TRENDING_DAYS: i64 = 7;
+/// The furthest a list may be paged (GIPHY's own limit is lower).
+pub const MAX_OFFSET: u32 = 100_000;
+
+/// A slice of a list: `limit` GIFs from `offset` (chat APIs page by offset, not by page number).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Window {
+    pub offset: u32,
+    pub limit: u32,
+}
+
+impl Window {
+    /// # Errors
+    /// `Validation` for a limit outside 1..=100 or an offset past [`MAX_OFFSET`].
+    pub fn new(offset: u32, limit: u32) -> Result<Self, AppError> {
+        if limit == 0 || limit > MAX_PAGE_SIZE {
+            return Err(AppError::Validation(gifshelf_domain::ValidationError::new(
+                "limit",
+                format!("limit must be between 1 and {MAX_PAGE_SIZE}"),
+            )));
+        }
+        if offset > MAX_OFFSET {
+            return Err(AppError::Validation(gifshelf_domain::ValidationError::new(
+                "offset",
+                format!("offset must be at most {MAX_OFFSET}"),
+            )));
+        }
+        Ok(Self { offset, limit })
+    }
+}
+
+/// GIFs of a window and how many the whole list holds.
+#[derive(Debug, Clone)]
+pub struct Found {
+    pub gifs: Vec<Gif>,
+    pub total: i64,
+}
+
+impl Found {
+    /// The offset of the next window, when there is more.
+    pub fn next_offset(&self, window: Window) -> Option<u32> {
+        let next = u64::from(window.offset) + self.gifs.len() as u64;
+        (!self.gifs.is_empty() && i64::try_from(next).is_ok_and(|n| n < self.total))
+            .then(|| u32::try_from(next).ok())
+            .flatten()
+    }
+}
+
+/// Which list a window is taken from.
+#[derive(Debug, Clone)]
+enum Source {
+    Filtered(GifFilter),
+    Featured(NaiveDate),
+}
+
+/// A tag shown as a category, with the GIF that illustrates it.
+#[derive(Debug, Clone)]
+pub struct Category {
+    pub tag: Tag,
+    pub gif: Gif,
+}
+
+pub struct ChatService {
+    gifs: Arc<dyn GifRepository>,
+    tags: Arc<dyn TagRepository>,
+    terms: Arc<dyn TermRepository>,
+    clock: Arc<dyn Clock>,
+}
+
+impl ChatService {
+    pub fn new(
+        gifs: Arc<dyn GifRepository>,
+        tags: Arc<dyn TagRepository>,
+        terms: Arc<dyn TermRepository>,
+        clock: Arc<dyn Clock>,
+    ) -> Self {
+        Self { gifs, tags, terms, clock }
+    }
+
+    fn today(&self) -> NaiveDate {
+        self.clock.now().date()
+    }
+
+    async fn page(&self, source: &Source, request: PageRequest) -> Result<Page<Gif>, RepoError> {
+        match source {
+            Source::Filtered(filter) => self.gifs.list(filter, GifSort::Views, request).await,
+            Source::Featured(since) => self.gifs.featured(*since, request).await,
+        }
+    }
+
+    /// The window read as one page when it is aligned to its limit, else as the two pages it
+    /// straddles.
+    async fn window(&self, source: &Source, window: Window) -> Result<Found, AppError> {
+        let Window { offset, limit } = window;
+        let first = PageRequest { page: offset / limit, size: limit };
+        let page = self.page(source, first).await?;
+        let skip = usize::try_from(offset % limit).unwrap_or(0);
+        let mut gifs = page.items;
+        if skip > 0 {
+            if u64::from(first.page + 1) * u64::from(limit) < u64::try_from(page.total).unwrap_or(0) {
+                let second = self.page(source, PageRequest { page: first.page + 1, size: limit }).await?;
+                gifs.extend(second.items);
+            }
+            gifs = gifs.into_iter().skip(skip).take(usize::try_from(limit).unwrap_or(0)).collect();
+        }
+        Ok(Found { gifs, total: page.total })
+    }
+
+    /// GIFs matching every word of `query` in their title, description or tags, most viewed
+    /// first. A first page with results counts the search for trending terms. An empty query
+    /// finds nothing (a chat app asks `featured` for that).
+    ///
+    /// # Errors
+    /// `Validation` for a query longer than 200 bytes; storage errors.
+    pub async fn search(&self, query: &str, window: Window) -> Result<Found, AppError> {
+        let filter = GifFilter::search(query)?;
+        let GifFilter::Search(words) = &filter else {
+            return Ok(Found { gifs: Vec::new(), total: 0 });
+        };
+        let found = self.window(&Source::Filtered(filter.clone()), window).await?;
+        if window.offset == 0 && !found.gifs.is_empty() {
+            let term = words.join(" ");
+            if let Err(err) = self.terms.record_search(&term, self.today()).await {
+                tracing::warn!(error = %err, "could not count a search");
+            }
+        }
+        Ok(found)
+    }
+
+    /// Every GIF, the most viewed of the last [`FEATURED_DAYS`] days first (then of all time).
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub async fn featured(&self, window: Window) -> Result<Found, AppError> {
+        let since = self.today() - Duration::days(FEATURED_DAYS);
+        self.window(&Source::Featured(since), window).await
+    }
+
+    /// The GIFs with these share ids, in this order; unknown ids are left out.
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub async fn by_share_ids(&self, ids: &[String]) -> Result<Vec<Gif>, AppError> {
+        let mut gifs = Vec::with_capacity(ids.len());
+        for id in ids {
+            match self.gifs.find_by_share_id(id).await {
+                Ok(gif) if !gifs.iter().any(|g: &Gif| g.id == gif.id) => gifs.push(gif),
+                Ok(_) | Err(RepoError::NotFound) => {}
+                Err(other) => return Err(AppError::from_repo(other)),
+            }
+        }
+        Ok(gifs)
+    }
+
+    /// # Errors
+    /// `NotFound` ("GIF not found").
+    pub async fn by_share_id(&self, id: &str) -> Result<Gif, AppError> {
+        self.gifs.find_by_share_id(id).await.map_err(gif_not_found)
+    }
+
+    /// A GIF at random, among those matching `words` when given.
+    ///
+    /// # Errors
+    /// `NotFound` when nothing matches; `Validation` for an over-long query.
+    pub async fn random(&self, words: &str) -> Result<Gif, AppError> {
+        let filter = GifFilter::search(words)?;
+        self.gifs.random(&filter).await.map_err(|err| match err {
+            RepoError::NotFound => AppError::NotFound("No GIF to pick from".into()),
+            other => AppError::from_repo(other),
+        })
+    }
+
+    /// The most used tags, each with its most viewed GIF, at most `limit`.
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub async fn categories(&self, limit: usize) -> Result<Vec<Category>, AppError> {
+        let mut tags: Vec<Tag> = self.tags.list_with_counts().await?.into_iter().filter(|t| t.count > 0).collect();
+        tags.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.name.as_str().cmp(b.name.as_str())));
+        let mut categories = Vec::with_capacity(limit.min(tags.len()));
+        for tag in tags.into_iter().take(limit) {
+            let filter = GifFilter::Tag(tag.name.clone());
+            let page = self.gifs.list(&filter, GifSort::Views, PageRequest { page: 0, size: 1 }).await?;
+            if let Some(gif) = page.items.into_iter().next() {
+                categories.push(Category { tag, gif });
+            }
+        }
+        Ok(categories)
+    }
+
+    /// Tag names and titles starting with what was typed, at most `limit`.
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub async fn suggestions(&self, typed: &str, limit: usize) -> Result<Vec<String>, AppError> {
+        let prefix = typed.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+        if prefix.is_empty() || prefix.len() > 200 {
+            return Ok(Vec::new());
+        }
+        Ok(self.terms.suggest_terms(&prefix, i64::try_from(limit).unwrap_or(i64::MAX)).await?)
+    }
+
+    /// The terms searched most in the last [`TRENDING_DAYS`] days, then the most used tags, each
+    /// once, at most `limit`.
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub async fn trending_terms(&self, limit: usize) -> Result<Vec<String>, AppError> {
+        let since = self.today() - Duration::days(TRENDING_DAYS);
+        let mut terms = self.terms.trending_terms(since, i64::try_from(limit).unwrap_or(i64::MAX)).await?;
+        if terms.len() < limit {
+            let mut tags = self.tags.list_with_counts().await?;
+            tags.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.name.as_str().cmp(b.name.as_str())));
+            for tag in tags.into_iter().filter(|t| t.count > 0) {
+                if terms.len() >= limit {
+                    break;
+                }
+                if !terms.iter().any(|t| t == tag.name.as_str()) {
+                    terms.push(tag.name.as_str().to_owned());
+                }
+            }
+        }
+        Ok(terms)
+    }
+
+    /// Counts a share of the GIF with this share id (a chat app posted it).
+    ///
+    /// # Errors
+    /// `NotFound` ("GIF not found").
+    pub async fn register_share(&self, share_id: &str) -> Result<Gif, AppError> {
+        let gif = self.by_share_id(share_id).await?;
+        self.gifs.add_share(gif.id).await.map_err(gif_not_found)?;
+        tracing::info!(gif_id = gif.id.0, "share registered");
+        Ok(Gif { share_count: gif.share_count + 1, ..gif })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use gifshelf_domain::gif::{GifId, TagId, TagName};
+    use gifshelf_domain::ports::{MockClock, MockGifRepository, MockTagRepository, MockTermRepository};
+
+    use super::*;
+    use crate::gifs::test_support::{gif, now};
+
+    struct Mocks {
+        gifs: MockGifRepository,
+        tags: MockTagRepository,
+        terms: MockTermRepository,
+    }
+
+    impl Mocks {
+        fn new() -> Self {
+            Self { gifs: MockGifRepository::new(), tags: MockTagRepository::new(), terms: MockTermRepository::new() }
+        }
+
+        fn service(self) -> ChatService {
+            let mut clock = MockClock::new();
+            clock.expect_now().return_const(now());
+            ChatService::new(Arc::new(self.gifs), Arc::new(self.tags), Arc::new(self.terms), Arc::new(clock))
+        }
+    }
+
+    /// A list of `total` GIFs with ids 1..=total, paged as the repository pages.
+    fn pages_of(total: i64) -> impl Fn(&GifFilter, GifSort, PageRequest) -> Result<Page<Gif>, RepoError> {
+        move |_, _, request| {
+            let start = i64::from(request.page) * i64::from(request.size);
+            let items = (start..(start + i64::from(request.size)).min(total)).map(|i| gif(i + 1, 1)).collect();
+            Ok(Page { items, request, total })
+        }
+    }
+
+    fn ids(found: &Found) -> Vec<i64> {
+        found.gifs.iter().map(|g| g.id.0).collect()
+    }
+
+    #[tokio::test]
+    async fn windows_at_any_offset_visit_each_gif_once_and_say_when_they_end() {
+        let mut m = Mocks::new();
+        m.gifs.expect_list().returning(pages_of(30));
+        m.terms.expect_record_search().times(1).returning(|_, _| Ok(()));
+        let service = m.service();
+        let mut seen = Vec::new();
+        let mut offset = 0;
+        loop {
+            let window = Window::new(offset, 7).unwrap_or_else(|e| panic!("{e}"));
+            let found = service.search("cat", window).await.unwrap_or_else(|e| panic!("{e}"));
+            seen.extend(ids(&found));
+            match found.next_offset(window) {
+                Some(next) => offset = next,
+                None => break,
+            }
+        }
+        assert_eq!(seen, (1..=30).collect::<Vec<_>>());
+        let odd = Window::new(5, 7).unwrap_or_else(|e| panic!("{e}"));
+        let found = service.search("cat", odd).await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(ids(&found), (6..=12).collect::<Vec<_>>(), "an unaligned window straddles two pages");
+        assert_eq!(found.next_offset(odd), Some(12));
+    }
+
+    #[tokio::test]
+    async fn an_empty_query_finds_nothing_and_counts_nothing() {
+        let mut m = Mocks::new();
+        m.gifs.expect_list().never();
+        m.terms.expect_record_search().never();
+        let found = m.service().search("   ", Window { offset: 0, limit: 5 }).await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((found.gifs.len(), found.total, found.next_offset(Window { offset: 0, limit: 5 })), (0, 0, None));
+    }
+
+    #[tokio::test]
+    async fn searches_are_counted_normalised_on_their_first_page_only() {
+        let mut m = Mocks::new();
+        m.gifs.expect_list().returning(pages_of(30));
+        m.terms
+            .expect_record_search()
+            .withf(|term, day| term == "happy cat" && *day == now().date())
+            .times(1)
+            .returning(|_, _| Ok(()));
+        let service = m.service();
+        for offset in [0, 10] {
+            let found = service.search("  Happy   CAT ", Window { offset, limit: 10 }).await;
+            assert!(found.is_ok());
+        }
+    }
+
+    #[test]
+    fn windows_are_bounded() {
+        assert!(Window::new(0, 0).is_err());
+        assert!(Window::new(0, 101).is_err());
+        assert!(Window::new(MAX_OFFSET + 1, 10).is_err());
+        assert!(Window::new(MAX_OFFSET, 100).is_ok());
+    }
+
+    #[tokio::test]
+    async fn categories_are_the_most_used_tags_with_their_most_viewed_gif() {
+        let mut m = Mocks::new();
+        m.tags.expect_list_with_counts().returning(|| {
+            Ok(vec![
+                Tag { id: TagId(1), name: TagName::from_trusted("dogs".into()), count: 2 },
+                Tag { id: TagId(2), name: TagName::from_trusted("cats".into()), count: 5 },
+                Tag { id: TagId(3), name: TagName::from_trusted("unused".into()), count: 0 },
+            ])
+        });
+        m.gifs
+            .expect_list()
+            .withf(|filter, sort, page| {
+                matches!(filter, GifFilter::Tag(_)) && *sort == GifSort::Views && page.size == 1
+            })
+            .returning(|filter, _, request| {
+                let id = if matches!(filter, GifFilter::Tag(t) if t.as_str() == "cats") { 9 } else { 4 };
+                Ok(Page { items: vec![gif(id, 1)], request, total: 1 })
+            });
+        let categories = m.service().categories(10).await.unwrap_or_else(|e| panic!("{e}"));
+        let got: Vec<(&str, i64)> = categories.iter().map(|c| (c.tag.name.as_str(), c.gif.id.0)).collect();
+        assert_eq!(got, [("cats", 9), ("dogs", 4)]);
+    }
+
+    #[tokio::test]
+    async fn trending_terms_are_recent_searches_then_popular_tags() {
+        let mut m = Mocks::new();
+        m.terms
+            .expect_trending_terms()
+            .withf(|since, limit| *since == now().date() - Duration::days(TRENDING_DAYS) && *limit == 3)
+            .returning(|_, _| Ok(vec!["party".into(), "cats".into()]));
+        m.tags.expect_list_with_counts().returning(|| {
+            Ok(vec![
+                Tag { id: TagId(1), name: TagName::from_trusted("cats".into()), count: 7 },
+                Tag { id: TagId(2), name: TagName::from_trusted("wave".into()), count: 3 },
+            ])
+        });
+        let terms = m.service().trending_terms(3).await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(terms, ["party", "cats", "wave"]);
+    }
+
+    #[tokio::test]
+    async fn a_share_is_counted_on_the_gif_its_share_id_names() {
+        let mut m = Mocks::new();
+        m.gifs.expect_find_by_share_id().withf(|s| s == "abc").returning(|_| Ok(gif(4, 1)));
+        m.gifs.expect_find_by_share_id().returning(|_| Err(RepoError::NotFound));
+        m.gifs.expect_add_share().withf(|id| *id == GifId(4)).times(1).returning(|_| Ok(()));
+        let service = m.service();
+        assert_eq!(service.register_share("abc").await.map(|g| g.share_count).ok(), Some(1));
+        assert!(matches!(service.register_share("nope").await, Err(AppError::NotFound(_))));
+    }
+
+    #[tokio::test]
+    async fn gifs_by_share_ids_keep_the_order_and_skip_unknown_and_repeated_ids() {
+        let mut m = Mocks::new();
+        m.gifs.expect_find_by_share_id().returning(|s| match s {
+            "a" => Ok(gif(1, 1)),
+            "b" => Ok(gif(2, 1)),
+            _ => Err(RepoError::NotFound),
+        });
+        let ids = ["b", "x", "a", "b"].map(String::from);
+        let found = m.service().by_share_ids(&ids).await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(found.iter().map(|g| g.id.0).collect::<Vec<_>>(), [2, 1]);
+    }
+}

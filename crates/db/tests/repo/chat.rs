@@ -1,0 +1,75 @@
+//! What the chat APIs rank by: views per day ("featured"), shares, searched terms and suggestions.
+
+use chrono::Duration;
+use gifshelf_db::Database;
+use gifshelf_domain::gif::PageRequest;
+use gifshelf_domain::ports::{GifRepository, TermRepository};
+use gifshelf_domain::RepoError;
+
+use crate::gifs::{new_gif, t0, user};
+use crate::on_both_backends;
+
+fn ok<T>(result: Result<T, RepoError>) -> T {
+    result.unwrap_or_else(|e| panic!("{e}"))
+}
+
+async fn featured_ranks_recent_views_then_all_time_views_then_newest(db: &Database) {
+    let alice = user(db, "alice").await;
+    let mut ids = Vec::new();
+    for n in 1..=4 {
+        ids.push(ok(db.insert(new_gif(alice, n, &format!("Gif {n}"), "", &[])).await).id);
+    }
+    let today = t0().date();
+    // GIF 1: many views long ago; GIF 2: two views this week; GIF 3: one view today.
+    for _ in 0..5 {
+        ok(db.add_view(ids[0], today - Duration::days(60)).await);
+    }
+    ok(db.add_view(ids[1], today - Duration::days(3)).await);
+    ok(db.add_view(ids[1], today).await);
+    ok(db.add_view(ids[2], today).await);
+    let since = today - Duration::days(28);
+    let page = ok(db.featured(since, PageRequest { page: 0, size: 3 }).await);
+    let order: Vec<i64> = page.items.iter().map(|g| g.id.0).collect();
+    assert_eq!(order, [ids[1].0, ids[2].0, ids[0].0], "recent, then all-time");
+    assert_eq!(page.total, 4);
+    let rest = ok(db.featured(since, PageRequest { page: 1, size: 3 }).await);
+    assert_eq!(rest.items.iter().map(|g| g.id.0).collect::<Vec<_>>(), [ids[3].0]);
+    assert_eq!(ok(db.find(ids[1]).await).view_count, 2, "the all-time count still counts every view");
+
+    ok(db.add_share(ids[3]).await);
+    ok(db.add_share(ids[3]).await);
+    assert_eq!(ok(db.find(ids[3]).await).share_count, 2);
+    assert!(matches!(db.add_share(gifshelf_domain::gif::GifId(999)).await, Err(RepoError::NotFound)));
+    // A deleted GIF takes its days with it.
+    ok(db.delete(ids[1]).await);
+    let after = ok(db.featured(since, PageRequest { page: 0, size: 3 }).await);
+    assert_eq!(after.items.first().map(|g| g.id), Some(ids[2]));
+}
+
+async fn trending_terms_count_recent_searches_and_suggestions_come_from_tags_and_titles(db: &Database) {
+    let alice = user(db, "alice").await;
+    let today = t0().date();
+    for (term, days_ago) in [("cats", 0), ("cats", 1), ("dogs", 2), ("dogs", 2), ("dogs", 30), ("party", 0)] {
+        ok(db.record_search(term, today - Duration::days(days_ago)).await);
+    }
+    let week = today - Duration::days(7);
+    assert_eq!(ok(db.trending_terms(week, 10).await), ["cats", "dogs", "party"]);
+    assert_eq!(ok(db.trending_terms(week, 1).await), ["cats"]);
+    assert!(ok(db.trending_terms(today + Duration::days(1), 10).await).is_empty());
+
+    ok(db.insert(new_gif(alice, 1, "Happy dance", "", &["happy", "hat"])).await);
+    ok(db.insert(new_gif(alice, 2, "Hat trick", "", &["happy"])).await);
+    ok(db.insert(new_gif(alice, 3, "100% done", "", &[])).await);
+    // Tags used most first, then titles (most viewed, then newest); each once; lower-case.
+    assert_eq!(ok(db.suggest_terms("ha", 10).await), ["happy", "hat", "hat trick", "happy dance"]);
+    assert_eq!(ok(db.suggest_terms("ha", 2).await), ["happy", "hat"]);
+    // LIKE's wildcards are taken literally.
+    assert_eq!(ok(db.suggest_terms("100%", 10).await), ["100% done"]);
+    assert!(ok(db.suggest_terms("%", 10).await).is_empty());
+    assert!(ok(db.suggest_terms("_", 10).await).is_empty());
+}
+
+on_both_backends!(
+    featured_ranks_recent_views_then_all_time_views_then_newest,
+    trending_terms_count_recent_searches_and_suggestions_come_from_tags_and_titles
+);

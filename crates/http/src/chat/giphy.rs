@@ -1,0 +1,285 @@
+//! GIPHY's v1 API (`/api/giphy/v1/…`) as `@giphy/js-fetch-api` and the apps on it read it: every
+//! answer has `meta.response_id` (the SDK rejects one without), lists have an exact `pagination`
+//! (the SDK stops when offset + count reaches total_count), image numbers are strings, and nothing
+//! would make the SDK send analytics anywhere.
+
+use actix_web::{web, HttpRequest, HttpResponse, ResponseError};
+use gifshelf_app::chat::{Found, Window};
+use gifshelf_domain::gif::{Gif, RenditionKind};
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+use super::formats::{self, MediaFile, GIPHY_DOWNSIZED, GIPHY_IMAGES};
+use super::{admit, answer, number, params, query, window, ChatError, Dialect};
+use crate::client::origin;
+use crate::routes::media::{serve, Audience};
+use crate::AppState;
+
+const D: Dialect = Dialect::Giphy;
+const DEFAULT_LIMIT: u32 = 25;
+const MAX_LIMIT: u32 = 50;
+/// GIPHY answers 414 past 50 characters.
+const MAX_QUERY: usize = 50;
+/// Categories are the most used tags, this many at most.
+const CATEGORIES: usize = 50;
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/gifs/search/tags", web::get().to(search_tags))
+        .route("/gifs/search", web::get().to(search))
+        .route("/gifs/trending", web::get().to(trending))
+        .route("/gifs/random", web::get().to(random))
+        .route("/gifs/categories", web::get().to(categories))
+        .route("/gifs/id/{id}", web::get().to(gif_file))
+        .route("/gifs/{id}", web::get().to(by_id))
+        .route("/gifs", web::get().to(by_ids))
+        .default_service(web::to(|| async { ChatError::not_found(D).error_response() }));
+}
+
+#[derive(Debug, Deserialize)]
+struct Params {
+    q: Option<String>,
+    limit: Option<String>,
+    offset: Option<String>,
+    tag: Option<String>,
+    ids: Option<String>,
+}
+
+/// A fresh id for `meta.response_id` (the SDK only needs it non-empty): the time and a counter.
+fn response_id() -> String {
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let millis = chrono::Utc::now().timestamp_millis();
+    format!("{millis:011x}{:05x}", n & 0xfffff)
+}
+
+fn meta() -> Value {
+    json!({"status": 200, "msg": "OK", "response_id": response_id()})
+}
+
+fn image(file: &MediaFile<'_>) -> Map<String, Value> {
+    let mut image = Map::new();
+    image.insert("url".into(), json!(file.url));
+    image.insert("width".into(), json!(file.width().to_string()));
+    image.insert("height".into(), json!(file.height().to_string()));
+    image.insert("size".into(), json!(file.size().to_string()));
+    // gifshelf makes no WebP: its `webp` is the same GIF, which every browser shows.
+    image.insert("webp".into(), json!(file.url));
+    image.insert("webp_size".into(), json!(file.size().to_string()));
+    image
+}
+
+fn images(origin: &str, gif: &Gif) -> Map<String, Value> {
+    let mut images = Map::new();
+    for (name, kinds, video) in GIPHY_IMAGES {
+        let Some(file) = formats::first(origin, gif, kinds) else { continue };
+        let mut entry = image(&file);
+        if let Some(video) = video.and_then(|kind| formats::first(origin, gif, &[kind])) {
+            entry.insert("mp4".into(), json!(video.url));
+            entry.insert("mp4_size".into(), json!(video.size().to_string()));
+        }
+        if *name == "original" {
+            entry.insert("frames".into(), json!(gif.frame_count.to_string()));
+        }
+        images.insert((*name).to_owned(), Value::Object(entry));
+    }
+    for (name, max) in GIPHY_DOWNSIZED {
+        if let Some(file) = formats::under(origin, gif, *max) {
+            images.insert((*name).to_owned(), Value::Object(image(&file)));
+        }
+    }
+    if let Some(mp4) = formats::first(origin, gif, &[RenditionKind::Mp4]) {
+        images.insert(
+            "original_mp4".into(),
+            json!({
+                "width": mp4.width().to_string(),
+                "height": mp4.height().to_string(),
+                "mp4": mp4.url,
+                "mp4_size": mp4.size().to_string(),
+            }),
+        );
+    }
+    images
+}
+
+/// Title words and the id, as GIPHY's slugs.
+fn slug(gif: &Gif) -> String {
+    let words: Vec<String> = gif
+        .title
+        .as_str()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .take(8)
+        .map(str::to_lowercase)
+        .collect();
+    if words.is_empty() {
+        gif.share_id.clone()
+    } else {
+        format!("{}-{}", words.join("-"), gif.share_id)
+    }
+}
+
+pub fn gif_object(origin: &str, gif: &Gif) -> Value {
+    let page = format!("{origin}/s/{}", gif.share_id);
+    json!({
+        "type": "gif",
+        "id": gif.share_id,
+        "url": page,
+        "slug": slug(gif),
+        "bitly_gif_url": page,
+        "bitly_url": page,
+        "embed_url": page,
+        "username": gif.uploader.as_str(),
+        "source": "",
+        "title": gif.title.as_str(),
+        "alt_text": if gif.description.as_str().is_empty() { gif.title.as_str() } else { gif.description.as_str() },
+        "rating": "g",
+        "content_url": "",
+        "source_tld": "",
+        "source_post_url": "",
+        "is_sticker": 0,
+        "import_datetime": gif.uploaded_at.format("%Y-%m-%d %H:%M:%S").to_string(),
+        "trending_datetime": "0000-00-00 00:00:00",
+        "tags": gif.tags.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(),
+        "images": images(origin, gif),
+    })
+}
+
+fn list(req: &HttpRequest, state: &AppState, found: &Found, at: Window) -> HttpResponse {
+    let origin = origin(req, &state.settings);
+    answer(&json!({
+        "data": found.gifs.iter().map(|g| gif_object(&origin, g)).collect::<Vec<_>>(),
+        "pagination": {"total_count": found.total, "count": found.gifs.len(), "offset": at.offset},
+        "meta": meta(),
+    }))
+}
+
+fn at(p: &Params) -> Result<Window, ChatError> {
+    window(
+        D,
+        number(D, "offset", p.offset.as_deref(), 0)?,
+        number(D, "limit", p.limit.as_deref(), DEFAULT_LIMIT)?,
+        MAX_LIMIT,
+    )
+}
+
+async fn search(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ChatError> {
+    admit(&state, &req, D).await?;
+    let p: Params = params(&req, D)?;
+    let q = query(D, p.q.as_deref(), MAX_QUERY)?;
+    let at = at(&p)?;
+    let found = state.chat.search(&q, at).await.map_err(|e| ChatError::from_app(D, e))?;
+    Ok(list(&req, &state, &found, at))
+}
+
+async fn trending(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ChatError> {
+    admit(&state, &req, D).await?;
+    let p: Params = params(&req, D)?;
+    let at = at(&p)?;
+    let found = state.chat.featured(at).await.map_err(|e| ChatError::from_app(D, e))?;
+    Ok(list(&req, &state, &found, at))
+}
+
+async fn random(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ChatError> {
+    admit(&state, &req, D).await?;
+    let p: Params = params(&req, D)?;
+    let tag = query(D, p.tag.as_deref(), MAX_QUERY)?;
+    let gif = state.chat.random(&tag).await.map_err(|e| ChatError::from_app(D, e))?;
+    let origin = origin(&req, &state.settings);
+    Ok(HttpResponse::Ok()
+        .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
+        .json(json!({"data": gif_object(&origin, &gif), "meta": meta()})))
+}
+
+async fn categories(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ChatError> {
+    admit(&state, &req, D).await?;
+    let p: Params = params(&req, D)?;
+    let offset = number(D, "offset", p.offset.as_deref(), 0)? as usize;
+    let limit = number(D, "limit", p.limit.as_deref(), DEFAULT_LIMIT)?.clamp(1, MAX_LIMIT) as usize;
+    let all = state.chat.categories(CATEGORIES).await.map_err(|e| ChatError::from_app(D, e))?;
+    let origin = origin(&req, &state.settings);
+    let data: Vec<Value> = all
+        .iter()
+        .skip(offset)
+        .take(limit)
+        .map(|c| {
+            let name = c.tag.name.as_str();
+            json!({"name": name, "name_encoded": name.replace(' ', "-"), "subcategories": [], "gif": gif_object(&origin, &c.gif)})
+        })
+        .collect();
+    Ok(answer(&json!({
+        "data": data,
+        "pagination": {"total_count": all.len(), "count": data.len(), "offset": offset},
+        "meta": meta(),
+    })))
+}
+
+async fn search_tags(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ChatError> {
+    admit(&state, &req, D).await?;
+    let p: Params = params(&req, D)?;
+    let q = query(D, p.q.as_deref(), MAX_QUERY)?;
+    let limit = number(D, "limit", p.limit.as_deref(), 5)?.clamp(1, MAX_LIMIT);
+    let terms = state.chat.suggestions(&q, limit as usize).await.map_err(|e| ChatError::from_app(D, e))?;
+    Ok(answer(&json!({
+        "data": terms.iter().map(|t| json!({"name": t})).collect::<Vec<_>>(),
+        "pagination": {"total_count": terms.len(), "count": terms.len(), "offset": 0},
+        "meta": meta(),
+    })))
+}
+
+async fn by_id(state: web::Data<AppState>, req: HttpRequest, id: web::Path<String>) -> Result<HttpResponse, ChatError> {
+    admit(&state, &req, D).await?;
+    if !crate::routes::share::valid_share_id(&id) {
+        return Err(ChatError::not_found(D));
+    }
+    let gif = state.chat.by_share_id(&id).await.map_err(|e| ChatError::from_app(D, e))?;
+    let origin = origin(&req, &state.settings);
+    Ok(answer(&json!({"data": gif_object(&origin, &gif), "meta": meta()})))
+}
+
+async fn by_ids(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ChatError> {
+    admit(&state, &req, D).await?;
+    let p: Params = params(&req, D)?;
+    let ids: Vec<String> = p
+        .ids
+        .as_deref()
+        .unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if ids.is_empty() {
+        return Err(ChatError::bad_request(D, "ids is required: a comma-separated list of GIF ids."));
+    }
+    if ids.len() > MAX_LIMIT as usize {
+        return Err(ChatError::bad_request(D, format!("At most {MAX_LIMIT} ids at a time.")));
+    }
+    let gifs = state.chat.by_share_ids(&ids).await.map_err(|e| ChatError::from_app(D, e))?;
+    let found = Found { total: i64::try_from(gifs.len()).unwrap_or(0), gifs };
+    Ok(list(&req, &state, &found, Window { offset: 0, limit: MAX_LIMIT }))
+}
+
+/// The GIF itself (older Jitsi Meet builds post `{proxyUrl}gifs/id/{id}` into the chat). The id
+/// is a share id, so this is as public as `/s/{id}.gif` and needs no key.
+async fn gif_file(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    id: web::Path<String>,
+) -> Result<HttpResponse, actix_web::Error> {
+    if !crate::routes::share::valid_share_id(&id) {
+        return Err(ChatError::not_found(D).into());
+    }
+    let gif = state.chat.by_share_id(&id).await.map_err(|e| ChatError::from_app(D, e))?;
+    let kind = formats::under("", &gif, 5_000_000).map_or(RenditionKind::Original, |f| f.rendition.kind);
+    Ok(serve(&state, &req, &gif, kind, Audience::Public).await?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn response_ids_are_never_empty() {
+        assert_eq!(response_id().len(), 16);
+    }
+}
