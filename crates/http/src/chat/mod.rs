@@ -263,7 +263,7 @@ pub(crate) fn query(dialect: Dialect, q: Option<&str>, max: usize) -> Result<Str
     Ok(q.to_owned())
 }
 
-/// A JSON answer chat clients may cache briefly (results change as the library grows).
+/// A JSON answer, never cached: results follow the library, and a revoked key must stop at once.
 pub(crate) fn answer(body: &impl serde::Serialize) -> HttpResponse {
-    HttpResponse::Ok().insert_header((header::CACHE_CONTROL, "private, max-age=30")).json(body)
+    HttpResponse::Ok().insert_header((header::CACHE_CONTROL, "no-store")).json(body)
 }

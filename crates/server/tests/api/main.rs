@@ -6,6 +6,7 @@ mod helpers;
 mod auth;
 mod bad_input;
 mod chat;
+mod chat_docs;
 mod collections;
 mod duplicates;
 mod export;
