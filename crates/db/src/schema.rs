@@ -67,6 +67,16 @@ diesel::table! {
 diesel::joinable!(api_keys -> users (user_id));
 
 diesel::table! {
+    integrations (id) {
+        id -> BigInt,
+        platform -> Text,
+        name -> Text,
+        secret -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     jobs (id) {
         id -> BigInt,
         kind -> Text,
@@ -158,5 +168,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     collection_gifs,
     favourites,
     jobs,
-    api_keys
+    api_keys,
+    integrations
 );

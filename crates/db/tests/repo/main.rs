@@ -2,6 +2,7 @@
 
 mod duplicates;
 mod gifs;
+mod integrations;
 mod jobs;
 mod stats;
 mod users;
