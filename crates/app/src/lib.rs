@@ -3,8 +3,10 @@
 pub mod auth;
 mod bounded;
 pub mod collections;
+pub mod commands;
 mod error;
 pub mod gifs;
+pub mod integrations;
 pub mod jobs;
 pub mod keys;
 pub mod rate_limit;
