@@ -70,6 +70,10 @@ pub struct AppState {
     pub stats: Arc<StatsService>,
     /// API keys for the chat-compatible APIs.
     pub keys: Arc<gifshelf_app::keys::ApiKeyService>,
+    /// Slash commands from Slack, Mattermost and Zulip.
+    pub commands: Arc<gifshelf_app::commands::CommandService>,
+    /// The chat integrations admins keep (the secrets slash commands prove themselves with).
+    pub integrations: Arc<gifshelf_app::integrations::IntegrationService>,
     pub users: Arc<dyn UserRepository>,
     pub settings: HttpSettings,
 }

@@ -6,6 +6,7 @@ mod helpers;
 mod auth;
 mod bad_input;
 mod collections;
+mod commands;
 mod duplicates;
 mod export;
 mod gifs;
