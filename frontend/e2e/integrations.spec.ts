@@ -4,6 +4,7 @@ import {
   dismissToasts,
   grantAdmin,
   logIn,
+  register,
   registerAndLogIn,
   screenshots,
   takeFirstAccount,
@@ -42,7 +43,8 @@ test('an admin adds a Slack integration: signed commands post a GIF until it is 
   page,
   request,
 }) => {
-  const admin = await registerAndLogIn(page, 'integ');
+  const admin = uniqueName('integ');
+  await register(page, admin);
   grantAdmin(admin);
   await logIn(page, admin);
   const word = uniqueName('zebra').toLowerCase();
@@ -52,21 +54,21 @@ test('an admin adds a Slack integration: signed commands post a GIF until it is 
   const section = page.getByRole('region', { name: 'Integrations' });
   await expect(section.getByRole('heading', { name: 'Integrations' })).toBeVisible();
   await expect(section.getByText('No integrations yet.')).toBeVisible();
-  await expect(section.getByLabel('Request URL')).toHaveValue(/\/api\/chat\/command$/);
+  await expect(section.getByRole('textbox', { name: 'Request URL', exact: true })).toHaveValue(/\/api\/chat\/command$/);
 
   const secret = randomBytes(16).toString('hex');
   // Nothing configured for it yet: refused.
   expect((await slackCommand(request, secret, word)).status()).toBe(401);
 
-  await section.getByLabel('Platform').selectOption('slack');
-  await section.getByLabel('Name').fill('Team Slack');
-  await section.getByLabel('Secret').fill(secret);
+  await section.getByLabel('Platform', { exact: true }).selectOption('slack');
+  await section.getByLabel('Name', { exact: true }).fill('Team Slack');
+  await section.getByLabel('Secret', { exact: true }).fill(secret);
   await section.getByRole('button', { name: 'Add integration' }).click();
   await expect(toast(page, 'Integration added')).toBeVisible();
   const list = section.getByRole('list', { name: 'Integrations' });
   const row = list.getByRole('listitem').filter({ hasText: 'Team Slack' });
   await expect(row).toContainText(`Slack · secret …${secret.slice(-4)}`);
-  await expect(section.getByLabel('Secret')).toHaveValue('');
+  await expect(section.getByLabel('Secret', { exact: true })).toHaveValue('');
   expect(await page.content()).not.toContain(secret);
   await dismissToasts(page);
   await screenshots(page, 'settings-integrations');

@@ -90,8 +90,8 @@ export function IntegrationsSection() {
         Integrations
       </h2>
       <p className="settings-card__hint">
-        Slash commands post the best-matching GIF into a chat channel: /gif cats in Slack or Mattermost, or a
-        mention of a Zulip bot. Anyone who can use the command can post any GIF of the library, by its public
+        Slash commands post the best-matching GIF into a chat channel: <code>/gif cats</code> in Slack or
+        Mattermost, or a mention of a Zulip bot. Anyone who can use the command can post any GIF of the library, by its public
         share link.
       </p>
       <div className="integrations__url">
