@@ -6,6 +6,7 @@ mod connection;
 mod duplicates;
 mod error;
 mod gifs;
+mod integrations;
 mod jobs;
 mod migrate;
 mod renditions;

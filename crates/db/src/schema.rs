@@ -68,6 +68,16 @@ diesel::table! {
 diesel::joinable!(api_keys -> users (user_id));
 
 diesel::table! {
+    integrations (id) {
+        id -> BigInt,
+        platform -> Text,
+        name -> Text,
+        secret -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     jobs (id) {
         id -> BigInt,
         kind -> Text,
@@ -179,5 +189,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     jobs,
     api_keys,
     gif_daily_views,
-    search_terms
+    search_terms,
+    integrations
 );

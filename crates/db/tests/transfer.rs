@@ -12,7 +12,8 @@ use gifshelf_domain::gif::{
     Description, Fingerprint, GifEdit, GifFilter, GifId, GifSort, NewGif, PageRequest, Rendition, RenditionKind,
     Renditions, TagName, Title,
 };
-use gifshelf_domain::ports::{ApiKeyRepository, GifRepository, TagRepository, UserRepository};
+use gifshelf_domain::integration::{IntegrationName, IntegrationSecret, NewIntegration, Platform};
+use gifshelf_domain::ports::{ApiKeyRepository, GifRepository, IntegrationRepository, TagRepository, UserRepository};
 use gifshelf_domain::user::{Email, NewUser, PasswordHash, Role, UserId, Username};
 use gifshelf_domain::RepoError;
 
@@ -155,6 +156,19 @@ async fn seed(db: &Database) -> Seeded {
             ok(db.touch_key(key.id, t0() + Duration::hours(3)).await);
         }
     }
+    // Chat integrations: a Slack signing secret and a Zulip token.
+    for (platform, name, secret) in [
+        (Platform::Slack, "Team Slack", "8f742231b10e8888abcd99yyyzzz85a5"),
+        (Platform::Zulip, "Zulip “bot”", "xvOzfurIutdRRVLz"),
+    ] {
+        let integration = NewIntegration {
+            platform,
+            name: ok(IntegrationName::parse(name)),
+            secret: ok(IntegrationSecret::parse(secret)),
+            created_at: t0() + Duration::minutes(55),
+        };
+        ok(db.create_integration(integration).await);
+    }
     Seeded { users: vec![alice.id, bob.id, carol.id, zoe.id], gifs, deleted_gif }
 }
 
@@ -201,6 +215,7 @@ async fn move_instance(source: &Database, target: &Database) {
         ("gif_renditions", 16),
         ("gif_tags", 6),
         ("api_keys", 2),
+        ("integrations", 2),
     ];
     for (table, n) in expected {
         assert_eq!(count(&summary, table), n, "{table}: {summary:?}");
@@ -222,6 +237,7 @@ async fn move_instance(source: &Database, target: &Database) {
         assert_eq!(ok(target.find(*id).await), ok(source.find(*id).await));
     }
     assert_eq!(ok(target.list_with_counts().await), ok(source.list_with_counts().await));
+    assert_eq!(ok(target.integrations().await), ok(source.integrations().await));
     assert!(matches!(target.find(seeded.deleted_gif).await, Err(RepoError::NotFound)));
     assert_eq!(ok(target.find_by_id(seeded.users[3]).await).role, Role::Admin);
     assert_eq!(ok(target.find_by_id(seeded.users[1]).await).credentials_changed_at, t0() + Duration::hours(3));

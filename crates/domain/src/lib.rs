@@ -6,6 +6,7 @@ pub mod collection;
 pub mod error;
 pub mod failpoint;
 pub mod gif;
+pub mod integration;
 pub mod job;
 pub mod media;
 pub mod ports;

@@ -356,6 +356,33 @@ pub trait TermRepository: Send + Sync {
     async fn suggest_terms(&self, prefix: &str, limit: i64) -> Result<Vec<String>, RepoError>;
 }
 
+use crate::integration::{Integration, IntegrationId, NewIntegration, Platform};
+
+/// The chat integrations admins keep (signing secrets and tokens of slash commands).
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait IntegrationRepository: Send + Sync {
+    /// # Errors
+    /// Storage errors.
+    async fn create_integration(&self, integration: NewIntegration) -> Result<Integration, RepoError>;
+
+    /// Every integration, oldest first.
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn integrations(&self) -> Result<Vec<Integration>, RepoError>;
+
+    /// The integrations of one platform, oldest first.
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn integrations_of(&self, platform: Platform) -> Result<Vec<Integration>, RepoError>;
+
+    /// # Errors
+    /// `NotFound` when no integration has this id.
+    async fn delete_integration(&self, id: IntegrationId) -> Result<(), RepoError>;
+}
+
 /// Makes API keys and their digests (a key is random, so a fast hash is enough).
 #[cfg_attr(feature = "mock", mockall::automock)]
 pub trait KeyMinter: Send + Sync {

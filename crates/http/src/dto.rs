@@ -178,6 +178,8 @@ macro_rules! for_each_dto {
             CreateApiKeyRequest,
             CreatedApiKeyDto,
             ApiKeyDto,
+            CreateIntegrationRequest,
+            IntegrationDto,
             UploadedGifDto,
             DuplicateGroupsDto,
             PagedGifs,
@@ -373,6 +375,91 @@ impl From<&gifshelf_domain::api_key::ApiKey> for ApiKeyDto {
             last_used_at: key.last_used_at.map(iso),
         }
     }
+}
+
+/// `POST /api/integrations` (admins): a chat platform's secret for slash commands.
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateIntegrationRequest {
+    /// `slack` (the app's signing secret), `mattermost` (the slash command's token) or `zulip`
+    /// (the outgoing webhook bot's token).
+    #[ts(type = "\"slack\" | \"mattermost\" | \"zulip\"")]
+    pub platform: String,
+    /// What the integration is for ("Team Slack"): 1 to 50 characters.
+    pub name: String,
+    /// The signing secret or token as the platform shows it: 8 to 200 characters.
+    pub secret: String,
+}
+
+/// A chat integration as listed: never its secret.
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct IntegrationDto {
+    #[ts(type = "number")]
+    pub id: i64,
+    #[ts(type = "\"slack\" | \"mattermost\" | \"zulip\"")]
+    pub platform: String,
+    pub name: String,
+    /// The secret's last four characters.
+    pub secret_hint: String,
+    /// ISO-8601, UTC.
+    pub created_at: String,
+}
+
+impl From<&gifshelf_domain::integration::Integration> for IntegrationDto {
+    fn from(integration: &gifshelf_domain::integration::Integration) -> Self {
+        Self {
+            id: integration.id.0,
+            platform: integration.platform.as_str().to_owned(),
+            name: integration.name.as_str().to_owned(),
+            secret_hint: integration.secret.hint(),
+            created_at: iso(integration.created_at),
+        }
+    }
+}
+
+/// `POST /api/chat/command`, answering Slack or Mattermost: the message to post.
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct SlashCommandReply {
+    pub response_type: ResponseType,
+    /// Slack: mrkdwn (the notification text beside the blocks); Mattermost: Markdown.
+    pub text: String,
+    /// Slack only: the image and a link to its share page.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocks: Vec<SlackBlock>,
+}
+
+/// Who sees a slash command's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ResponseType {
+    /// Everyone in the channel.
+    InChannel,
+    /// Only the person who typed the command.
+    Ephemeral,
+}
+
+/// The Slack Block Kit blocks an answer uses.
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum SlackBlock {
+    Image { image_url: String, alt_text: String, title: SlackText },
+    Context { elements: Vec<SlackText> },
+}
+
+/// A Slack text object.
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct SlackText {
+    /// `plain_text` or `mrkdwn`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub text: String,
+}
+
+/// `POST /api/chat/command`, answering a Zulip outgoing webhook: the bot's reply (Markdown).
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct ZulipReply {
+    pub content: String,
 }
 
 /// A UTC time as the API writes it (ISO-8601, seconds).

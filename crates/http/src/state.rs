@@ -73,6 +73,10 @@ pub struct AppState {
     /// What the chat-compatible APIs answer, and who they let in.
     pub chat: Arc<gifshelf_app::chat::ChatService>,
     pub chat_gate: Arc<gifshelf_app::keys::ChatGate>,
+    /// Slash commands from Slack, Mattermost and Zulip.
+    pub commands: Arc<gifshelf_app::commands::CommandService>,
+    /// The chat integrations admins keep (the secrets slash commands prove themselves with).
+    pub integrations: Arc<gifshelf_app::integrations::IntegrationService>,
     pub users: Arc<dyn UserRepository>,
     pub settings: HttpSettings,
 }

@@ -74,6 +74,17 @@ pub struct Settings {
     pub chat_api_rate_limit: u32,
     /// Whether the chat APIs answer without a key (`GIFSHELF_CHAT_API_ANONYMOUS`).
     pub chat_api_anonymous: bool,
+    /// The secrets slash commands may prove themselves with, beside those admins add in the app.
+    pub chat_commands: ChatCommandSecrets,
+}
+
+/// `GIFSHELF_SLACK_SIGNING_SECRET`, `GIFSHELF_MATTERMOST_TOKENS` and `GIFSHELF_ZULIP_TOKENS`
+/// (comma-separated), each 8 to 200 characters without spaces.
+#[derive(Debug, Clone, Default)]
+pub struct ChatCommandSecrets {
+    pub slack_signing_secret: Option<SecretString>,
+    pub mattermost_tokens: Vec<SecretString>,
+    pub zulip_tokens: Vec<SecretString>,
 }
 
 /// The TOML file's shape: the same names as the environment variables, lower-case, no prefix.
@@ -127,6 +138,9 @@ struct FileSettings {
     url_fetch_timeout_secs: Option<u64>,
     chat_api_rate_limit: Option<u32>,
     chat_api_anonymous: Option<bool>,
+    slack_signing_secret: Option<String>,
+    mattermost_tokens: Option<String>,
+    zulip_tokens: Option<String>,
 }
 
 impl Settings {
@@ -249,6 +263,24 @@ impl Settings {
             url_fetch_timeout_secs: number(&env, "GIFSHELF_URL_FETCH_TIMEOUT_SECS", file.url_fetch_timeout_secs, 10)?,
             chat_api_rate_limit: number(&env, "GIFSHELF_CHAT_API_RATE_LIMIT", file.chat_api_rate_limit, 100)?,
             chat_api_anonymous: number(&env, "GIFSHELF_CHAT_API_ANONYMOUS", file.chat_api_anonymous, false)?,
+            chat_commands: ChatCommandSecrets {
+                slack_signing_secret: chat_secrets(
+                    "GIFSHELF_SLACK_SIGNING_SECRET",
+                    text("GIFSHELF_SLACK_SIGNING_SECRET", file.slack_signing_secret),
+                    false,
+                )?
+                .pop(),
+                mattermost_tokens: chat_secrets(
+                    "GIFSHELF_MATTERMOST_TOKENS",
+                    text("GIFSHELF_MATTERMOST_TOKENS", file.mattermost_tokens),
+                    true,
+                )?,
+                zulip_tokens: chat_secrets(
+                    "GIFSHELF_ZULIP_TOKENS",
+                    text("GIFSHELF_ZULIP_TOKENS", file.zulip_tokens),
+                    true,
+                )?,
+            },
             data_dir,
         };
         settings.check()?;
@@ -379,6 +411,26 @@ fn media_offload(
 }
 
 /// Image jobs at once: one per core, at most four (each may hold a large canvas in memory).
+/// One secret, or a comma-separated list of them, each checked as the admins' are. A refusal
+/// names the variable, never the value.
+fn chat_secrets(name: &'static str, raw: Option<String>, list: bool) -> Result<Vec<SecretString>, ConfigError> {
+    let Some(raw) = raw else { return Ok(Vec::new()) };
+    let parts: Vec<&str> =
+        if list { raw.split(',').map(str::trim).filter(|p| !p.is_empty()).collect() } else { vec![raw.trim()] };
+    parts
+        .into_iter()
+        .map(|part| {
+            gifshelf_domain::integration::IntegrationSecret::parse(part)
+                .map(|secret| SecretString::from(secret.expose().to_owned()))
+                .map_err(|_| ConfigError::Invalid {
+                    name,
+                    value: "(not shown)".into(),
+                    reason: "each secret or token must be 8 to 200 characters without spaces",
+                })
+        })
+        .collect()
+}
+
 fn default_media_workers() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().clamp(1, 4))
 }
@@ -511,6 +563,52 @@ mod tests {
             ("GIFSHELF_MEDIA_PRESIGN_SECS", "9999999"),
         ];
         assert_eq!(refused(&too_long), "GIFSHELF_MEDIA_PRESIGN_SECS");
+    }
+
+    #[test]
+    fn chat_command_secrets_are_read_checked_and_never_shown() {
+        use secrecy::ExposeSecret;
+
+        let s = Settings::from_sources(None, with(&[])).unwrap_or_else(|e| panic!("{e}"));
+        assert!(s.chat_commands.slack_signing_secret.is_none());
+        assert!(s.chat_commands.mattermost_tokens.is_empty() && s.chat_commands.zulip_tokens.is_empty());
+        let s = Settings::from_sources(
+            None,
+            with(&[
+                ("GIFSHELF_SLACK_SIGNING_SECRET", " 8f742231b10e8888abcd99yyyzzz85a5 "),
+                ("GIFSHELF_MATTERMOST_TOKENS", "pbte7m9wbbfbmjk1f4mhsibbzc, qtuf8n0xccgcnkl2g5nitjccad,"),
+                ("GIFSHELF_ZULIP_TOKENS", "xvOzfurIutdRRVLzpXrIIHXJvNfaJLJ0"),
+            ]),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let exposed =
+            |secrets: &[SecretString]| secrets.iter().map(|t| t.expose_secret().to_owned()).collect::<Vec<_>>();
+        assert_eq!(
+            s.chat_commands.slack_signing_secret.as_ref().map(|k| k.expose_secret().to_owned()),
+            Some("8f742231b10e8888abcd99yyyzzz85a5".into())
+        );
+        assert_eq!(
+            exposed(&s.chat_commands.mattermost_tokens),
+            ["pbte7m9wbbfbmjk1f4mhsibbzc", "qtuf8n0xccgcnkl2g5nitjccad"]
+        );
+        assert_eq!(exposed(&s.chat_commands.zulip_tokens), ["xvOzfurIutdRRVLzpXrIIHXJvNfaJLJ0"]);
+        let debug = format!("{s:?}");
+        assert!(!debug.contains("8f742231") && !debug.contains("pbte7m9w") && !debug.contains("xvOzfur"), "{debug}");
+
+        for (name, value) in [
+            ("GIFSHELF_SLACK_SIGNING_SECRET", "short"),
+            ("GIFSHELF_SLACK_SIGNING_SECRET", "two secrets-with-a-space"),
+            ("GIFSHELF_MATTERMOST_TOKENS", "pbte7m9wbbfbmjk1f4mhsibbzc,tiny"),
+            ("GIFSHELF_ZULIP_TOKENS", &"z".repeat(201)),
+        ] {
+            match Settings::from_sources(None, with(&[(name, value)])) {
+                Err(err @ ConfigError::Invalid { name: named, .. }) => {
+                    assert_eq!(named, name);
+                    assert!(!err.to_string().contains(value), "{err}");
+                }
+                other => panic!("{name}={value}: {other:?}"),
+            }
+        }
     }
 
     #[test]

@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use gifshelf_app::auth::{AuthConfig, AuthService, ThrottleConfig};
 use gifshelf_app::collections::CollectionService;
+use gifshelf_app::commands::{CommandService, ConfiguredSecrets};
 use gifshelf_app::gifs::{GifPorts, GifService, UrlImport};
+use gifshelf_app::integrations::IntegrationService;
 use gifshelf_app::jobs::RenditionMaker;
 use gifshelf_app::stats::StatsService;
 use gifshelf_auth::secret::{self, SecretSource};
@@ -111,6 +113,22 @@ pub fn collection_service(settings: &Settings, db: &Database) -> Result<Collecti
     let blobs = gifshelf_storage::open(&settings.storage_url, &storage).map_err(StartupError::Other)?;
     let db = Arc::new(db.clone());
     Ok(CollectionService::new(db.clone(), db, blobs, Arc::new(RandomIds), Arc::new(SystemClock)))
+}
+
+/// The slash command secrets of the configuration, as the use case takes them.
+fn configured_commands(settings: &Settings) -> ConfiguredSecrets {
+    use gifshelf_domain::integration::IntegrationSecret;
+    use secrecy::ExposeSecret;
+
+    let secrets = |list: &[secrecy::SecretString]| {
+        list.iter().map(|s| IntegrationSecret::from_trusted(s.expose_secret().to_owned())).collect::<Vec<_>>()
+    };
+    let commands = &settings.chat_commands;
+    ConfiguredSecrets {
+        slack: secrets(commands.slack_signing_secret.as_slice()),
+        mattermost: secrets(&commands.mattermost_tokens),
+        zulip: secrets(&commands.zulip_tokens),
+    }
 }
 
 /// A built, bound server that has not started yet.
@@ -242,6 +260,8 @@ impl Application {
                 settings.chat_api_anonymous,
                 Arc::new(SystemClock),
             )),
+            commands: Arc::new(CommandService::new(users.clone(), users.clone(), configured_commands(settings))),
+            integrations: Arc::new(IntegrationService::new(users.clone(), Arc::new(SystemClock))),
             users,
             settings: HttpSettings {
                 web_dir: settings.web_dir.clone(),

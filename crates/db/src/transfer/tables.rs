@@ -158,6 +158,19 @@ tables! {
             searches: i64,
         },
     },
+    /// Chat integrations (slash commands): platform, name and the signing secret or token, as
+    /// the platform showed it.
+    integrations => IntegrationRow {
+        key: (id: i64),
+        serial: true,
+        columns: {
+            id: i64,
+            platform: String,
+            name: String,
+            secret: String,
+            created_at: NaiveDateTime,
+        },
+    },
     /// Which GIF has which tag.
     gif_tags => GifTagRow {
         key: (gif_id: i64, tag_id: i64),

@@ -3,6 +3,7 @@
 mod chat;
 mod duplicates;
 mod gifs;
+mod integrations;
 mod jobs;
 mod stats;
 mod users;

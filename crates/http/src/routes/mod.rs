@@ -1,7 +1,9 @@
 mod auth;
 mod collections;
+mod command;
 mod gifs;
 mod intake;
+mod integrations;
 mod keys;
 pub(crate) mod media;
 mod meta;
@@ -23,6 +25,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .configure(auth::configure)
             .configure(settings::configure)
             .configure(keys::configure)
+            .configure(integrations::configure)
+            .configure(command::configure)
             .configure(media::configure)
             .configure(collections::configure)
             .configure(intake::configure)

@@ -8,6 +8,7 @@ mod bad_input;
 mod chat;
 mod chat_docs;
 mod collections;
+mod commands;
 mod duplicates;
 mod export;
 mod gifs;

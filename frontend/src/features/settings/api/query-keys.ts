@@ -3,4 +3,5 @@ export const settingsKeys = {
   profile: () => [...settingsKeys.all, 'profile'] as const,
   identities: () => [...settingsKeys.all, 'identities'] as const,
   apiKeys: () => [...settingsKeys.all, 'api-keys'] as const,
+  integrations: () => [...settingsKeys.all, 'integrations'] as const,
 };

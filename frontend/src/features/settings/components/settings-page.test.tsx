@@ -259,5 +259,19 @@ describe('Connected sign-in', () => {
     expect(screen.queryByRole('button', { name: 'Link Google account' })).not.toBeInTheDocument();
     expect(callsTo('GET /api/settings/identities')).toHaveLength(1);
   });
-});
 
+  it('shows Integrations to admins only', async () => {
+    serve({ 'GET /api/settings/profile': profile });
+    const { unmount } = renderWithProviders(<SettingsPage />, { route: '/settings' });
+    await screen.findByRole('heading', { name: 'API keys' });
+    expect(screen.queryByRole('heading', { name: 'Integrations' })).not.toBeInTheDocument();
+    expect(callsTo('GET /api/integrations')).toHaveLength(0);
+    unmount();
+
+    login(tokenFor('admin', 3600, 'ROLE_USER,ROLE_ADMIN'), 'admin');
+    serve({ 'GET /api/settings/profile': profile, 'GET /api/integrations': () => json(200, []) });
+    renderWithProviders(<SettingsPage />, { route: '/settings' });
+    expect(await screen.findByRole('heading', { name: 'Integrations' })).toBeInTheDocument();
+    expect(await screen.findByText('No integrations yet.')).toBeInTheDocument();
+  });
+});

@@ -1,8 +1,10 @@
 import { errorMessage } from '@/lib/api-client';
 import { usePublicConfig } from '@/lib/public-config';
+import { useIsAdmin } from '@/lib/session';
 import { useProfile } from '../api/get-profile';
 import { ApiKeysSection } from './api-keys-section';
 import { ConnectedSignInSection } from './connected-sign-in-section';
+import { IntegrationsSection } from './integrations-section';
 import { PasswordSection } from './password-section';
 import { ProfileSection } from './profile-section';
 import './settings.css';
@@ -10,6 +12,7 @@ import './settings.css';
 export function SettingsPage() {
   const profile = useProfile();
   const config = usePublicConfig();
+  const isAdmin = useIsAdmin();
   return (
     <div className="settings">
       <h1 className="page-title">Settings</h1>
@@ -27,6 +30,7 @@ export function SettingsPage() {
           <PasswordSection />
           <ConnectedSignInSection googleClientId={config.data?.googleClientId ?? null} />
           <ApiKeysSection />
+          {isAdmin && <IntegrationsSection />}
           <section className="settings-card" aria-labelledby="download-heading">
             <h2 id="download-heading" className="settings-card__title">
               Download my GIFs

@@ -1,0 +1,208 @@
+//! Slash commands from chat platforms (`/gif cats` in Slack or Mattermost, a mention of a Zulip
+//! bot): the words become a search, and the best match is the answer. Which request is genuine is
+//! decided by the HTTP adapter with the secrets [`CommandService::secrets`] lists; how the answer
+//! looks on each platform is the adapter's too.
+
+use std::sync::Arc;
+
+use gifshelf_domain::gif::{Gif, GifFilter, GifSort, PageRequest};
+use gifshelf_domain::integration::{IntegrationSecret, Platform};
+use gifshelf_domain::ports::{GifRepository, IntegrationRepository};
+
+use crate::AppError;
+
+/// The secrets the server's configuration gives each platform (beside those admins store).
+#[derive(Debug, Clone, Default)]
+pub struct ConfiguredSecrets {
+    pub slack: Vec<IntegrationSecret>,
+    pub mattermost: Vec<IntegrationSecret>,
+    pub zulip: Vec<IntegrationSecret>,
+}
+
+impl ConfiguredSecrets {
+    fn of(&self, platform: Platform) -> &[IntegrationSecret] {
+        match platform {
+            Platform::Slack => &self.slack,
+            Platform::Mattermost => &self.mattermost,
+            Platform::Zulip => &self.zulip,
+        }
+    }
+}
+
+/// What a command gets back.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CommandAnswer {
+    /// The best match for the words: to be posted into the channel.
+    Found(Box<Gif>),
+    /// Nothing matches these words.
+    NoMatch(String),
+    /// No words at all: how to use the command.
+    Usage,
+    /// Words the search refuses (too long), with the reason.
+    Refused(String),
+}
+
+pub struct CommandService {
+    gifs: Arc<dyn GifRepository>,
+    integrations: Arc<dyn IntegrationRepository>,
+    configured: ConfiguredSecrets,
+}
+
+impl CommandService {
+    pub fn new(
+        gifs: Arc<dyn GifRepository>,
+        integrations: Arc<dyn IntegrationRepository>,
+        configured: ConfiguredSecrets,
+    ) -> Self {
+        Self { gifs, integrations, configured }
+    }
+
+    /// Every secret a request of `platform` may prove itself with: the configured ones, then those
+    /// admins added.
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub async fn secrets(&self, platform: Platform) -> Result<Vec<IntegrationSecret>, AppError> {
+        let stored = self.integrations.integrations_of(platform).await?;
+        Ok(self.configured.of(platform).iter().cloned().chain(stored.into_iter().map(|i| i.secret)).collect())
+    }
+
+    /// Answers the text of a command (`cats`, `@**gifshelf** /gif cats`): the most viewed GIF
+    /// that matches every word, found with one search.
+    ///
+    /// # Errors
+    /// Storage errors.
+    #[tracing::instrument(skip_all, fields(words = tracing::field::Empty))]
+    pub async fn run(&self, text: &str) -> Result<CommandAnswer, AppError> {
+        let words = command_words(text);
+        if words.is_empty() {
+            return Ok(CommandAnswer::Usage);
+        }
+        tracing::Span::current().record("words", words.len());
+        let filter = match GifFilter::search(&words) {
+            Ok(filter) => filter,
+            Err(refused) => return Ok(CommandAnswer::Refused(refused.message)),
+        };
+        let page = self.gifs.list(&filter, GifSort::Views, PageRequest { page: 0, size: 1 }).await?;
+        Ok(match page.items.into_iter().next() {
+            Some(gif) => {
+                // Posted into a channel: a share, as Tenor's registershare counts one.
+                if let Err(err) = self.gifs.add_share(gif.id).await {
+                    tracing::warn!(gif_id = gif.id.0, error = %err, "could not count a share");
+                }
+                CommandAnswer::Found(Box::new(Gif { share_count: gif.share_count + 1, ..gif }))
+            }
+            None => CommandAnswer::NoMatch(words),
+        })
+    }
+}
+
+/// The search words of a command's text: without a leading mention of the bot (`@**gifshelf**`,
+/// `@_**gifshelf|12**`, as Zulip writes them) or a leading `/gif`, white space collapsed.
+pub fn command_words(text: &str) -> String {
+    let mut rest = text.trim_start();
+    for mention in ["@**", "@_**"] {
+        if let Some(after) = rest.strip_prefix(mention) {
+            rest = after.split_once("**").map_or("", |(_, tail)| tail).trim_start();
+            break;
+        }
+    }
+    let mut words = rest.split_whitespace().peekable();
+    if words.peek().is_some_and(|first| first.eq_ignore_ascii_case("/gif")) {
+        words.next();
+    }
+    words.collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use gifshelf_domain::gif::Page;
+    use gifshelf_domain::integration::{Integration, IntegrationId, IntegrationName};
+    use gifshelf_domain::ports::{MockGifRepository, MockIntegrationRepository};
+
+    use super::*;
+    use crate::gifs::test_support::{gif, now};
+
+    fn secret(value: &str) -> IntegrationSecret {
+        IntegrationSecret::from_trusted(value.into())
+    }
+
+    fn service(gifs: MockGifRepository, integrations: MockIntegrationRepository) -> CommandService {
+        let configured = ConfiguredSecrets { slack: vec![secret("from-the-environment")], ..Default::default() };
+        CommandService::new(Arc::new(gifs), Arc::new(integrations), configured)
+    }
+
+    fn page(items: Vec<Gif>) -> Page<Gif> {
+        let total = items.len() as i64;
+        Page { items, request: PageRequest { page: 0, size: 1 }, total }
+    }
+
+    #[test]
+    fn the_words_are_what_follows_the_mention_and_the_command() {
+        let cases = [
+            ("cats", "cats"),
+            ("  happy   cat ", "happy cat"),
+            ("/gif happy cat", "happy cat"),
+            ("/GIF cats", "cats"),
+            ("@**gifshelf** cats", "cats"),
+            ("@**Gif bot|25** /gif dancing zebra", "dancing zebra"),
+            ("@_**gifshelf** cats", "cats"),
+            ("@**gifshelf**", ""),
+            ("@**unclosed cats", ""),
+            ("/gif", ""),
+            ("", ""),
+            ("cats /gif", "cats /gif"),
+        ];
+        for (text, words) in cases {
+            assert_eq!(command_words(text), words, "{text:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn the_most_viewed_match_is_the_answer_found_with_one_search() {
+        let mut gifs = MockGifRepository::new();
+        gifs.expect_list()
+            .withf(|filter, sort, request| {
+                *filter == GifFilter::Search(vec!["happy".into(), "cat".into()])
+                    && *sort == GifSort::Views
+                    && *request == PageRequest { page: 0, size: 1 }
+            })
+            .times(1)
+            .returning(|_, _, _| Ok(page(vec![gif(4, 1)])));
+        gifs.expect_add_share().withf(|id| id.0 == 4).times(1).returning(|_| Ok(()));
+        let answer = service(gifs, MockIntegrationRepository::new()).run("/gif Happy  cat").await;
+        let shared = Gif { share_count: 1, ..gif(4, 1) };
+        assert_eq!(answer.ok(), Some(CommandAnswer::Found(Box::new(shared))), "posting it counts a share");
+    }
+
+    #[tokio::test]
+    async fn no_match_empty_text_and_overlong_words_are_answered_without_an_error() {
+        let mut gifs = MockGifRepository::new();
+        gifs.expect_list().times(1).returning(|_, _, _| Ok(page(Vec::new())));
+        let service = service(gifs, MockIntegrationRepository::new());
+        assert_eq!(service.run("cats").await.ok(), Some(CommandAnswer::NoMatch("cats".into())));
+        assert_eq!(service.run("  ").await.ok(), Some(CommandAnswer::Usage));
+        assert_eq!(service.run("@**gifshelf** /gif").await.ok(), Some(CommandAnswer::Usage));
+        let long = "w".repeat(201);
+        assert!(matches!(service.run(&long).await, Ok(CommandAnswer::Refused(_))));
+    }
+
+    #[tokio::test]
+    async fn the_secrets_of_a_platform_are_the_configured_ones_then_the_stored_ones() {
+        let mut integrations = MockIntegrationRepository::new();
+        integrations.expect_integrations_of().withf(|p| *p == Platform::Slack).returning(|platform| {
+            Ok(vec![Integration {
+                id: IntegrationId(1),
+                platform,
+                name: IntegrationName::from_trusted("Team Slack".into()),
+                secret: secret("stored-by-an-admin"),
+                created_at: now(),
+            }])
+        });
+        integrations.expect_integrations_of().returning(|_| Ok(Vec::new()));
+        let service = service(MockGifRepository::new(), integrations);
+        let slack = service.secrets(Platform::Slack).await.unwrap_or_default();
+        assert_eq!(slack, [secret("from-the-environment"), secret("stored-by-an-admin")]);
+        assert!(service.secrets(Platform::Zulip).await.unwrap_or_default().is_empty());
+    }
+}

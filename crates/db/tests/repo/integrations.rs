@@ -1,0 +1,50 @@
+use chrono::{NaiveDate, NaiveDateTime};
+use gifshelf_db::Database;
+use gifshelf_domain::integration::{IntegrationId, IntegrationName, IntegrationSecret, NewIntegration, Platform};
+use gifshelf_domain::ports::IntegrationRepository;
+use gifshelf_domain::RepoError;
+
+use crate::on_both_backends;
+
+fn at(h: u32) -> NaiveDateTime {
+    NaiveDate::from_ymd_opt(2026, 11, 25).and_then(|d| d.and_hms_opt(h, 0, 0)).unwrap_or_default()
+}
+
+fn new(platform: Platform, name: &str, secret: &str) -> NewIntegration {
+    NewIntegration {
+        platform,
+        name: IntegrationName::parse(name).unwrap_or_else(|e| panic!("{e}")),
+        secret: IntegrationSecret::parse(secret).unwrap_or_else(|e| panic!("{e}")),
+        created_at: at(9),
+    }
+}
+
+async fn integrations_are_kept_by_platform_and_removed_by_id(db: &Database) {
+    let slack = db
+        .create_integration(new(Platform::Slack, "Team Slack", "8f742231b10e8888abcd99yyyzzz85a5"))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((slack.platform, slack.name.as_str(), slack.created_at), (Platform::Slack, "Team Slack", at(9)));
+    assert_eq!(slack.secret.expose(), "8f742231b10e8888abcd99yyyzzz85a5");
+    let zulip = db
+        .create_integration(new(Platform::Zulip, "Zulip", "xvOzfurIutdRRVLz"))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mattermost = db
+        .create_integration(new(Platform::Mattermost, "Mattermost", "pbte7m9wbbfbmjk1f4mhsibbzc"))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+
+    let all = db.integrations().await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(all.iter().map(|i| i.id).collect::<Vec<_>>(), [slack.id, zulip.id, mattermost.id], "oldest first");
+    let of_zulip = db.integrations_of(Platform::Zulip).await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(of_zulip, std::slice::from_ref(&zulip));
+
+    db.delete_integration(zulip.id).await.unwrap_or_else(|e| panic!("{e}"));
+    assert!(db.integrations_of(Platform::Zulip).await.unwrap_or_else(|e| panic!("{e}")).is_empty());
+    assert!(matches!(db.delete_integration(zulip.id).await, Err(RepoError::NotFound)));
+    assert!(matches!(db.delete_integration(IntegrationId(9999)).await, Err(RepoError::NotFound)));
+    assert_eq!(db.integrations().await.unwrap_or_else(|e| panic!("{e}")).len(), 2);
+}
+
+on_both_backends!(integrations_are_kept_by_platform_and_removed_by_id);

@@ -1,0 +1,201 @@
+//! Chat integrations: the secrets with which Slack, Mattermost and Zulip prove that a slash
+//! command (or an outgoing webhook) comes from them. A Slack app signs each request with its
+//! signing secret; Mattermost and Zulip send a token. Admins keep them in the database; the
+//! server's configuration may add more.
+
+use std::fmt;
+
+use chrono::NaiveDateTime;
+
+use crate::ValidationError;
+
+pub const INTEGRATION_NAME_MAX: usize = 50;
+pub const INTEGRATION_SECRET_MIN: usize = 8;
+pub const INTEGRATION_SECRET_MAX: usize = 200;
+/// Integrations stored at once: every Slack request is checked against each Slack secret.
+pub const INTEGRATIONS_MAX: usize = 50;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct IntegrationId(pub i64);
+
+/// The chat platform an integration belongs to, which decides how its requests are checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Platform {
+    /// A Slack app's signing secret: each request carries an HMAC-SHA256 of its body.
+    Slack,
+    /// The token of a Mattermost custom slash command.
+    Mattermost,
+    /// The token of a Zulip outgoing webhook bot.
+    Zulip,
+}
+
+impl Platform {
+    pub const ALL: [Self; 3] = [Self::Slack, Self::Mattermost, Self::Zulip];
+
+    /// The name the API and the database use: `slack`, `mattermost`, `zulip`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Slack => "slack",
+            Self::Mattermost => "mattermost",
+            Self::Zulip => "zulip",
+        }
+    }
+
+    /// # Errors
+    /// Any other name.
+    pub fn parse(raw: &str) -> Result<Self, ValidationError> {
+        Self::ALL
+            .into_iter()
+            .find(|p| p.as_str() == raw)
+            .ok_or_else(|| ValidationError::new("platform", "Platform must be one of slack, mattermost, zulip."))
+    }
+}
+
+/// What an admin calls an integration ("Team Slack"): 1 to 50 characters, trimmed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IntegrationName(String);
+
+impl IntegrationName {
+    /// # Errors
+    /// Blank, longer than 50 characters, or with control characters.
+    pub fn parse(raw: &str) -> Result<Self, ValidationError> {
+        let name = raw.trim();
+        if name.is_empty() {
+            return Err(ValidationError::new("name", "Please give the integration a name."));
+        }
+        if name.chars().count() > INTEGRATION_NAME_MAX {
+            return Err(ValidationError::new(
+                "name",
+                format!("Integration names must be at most {INTEGRATION_NAME_MAX} characters."),
+            ));
+        }
+        if name.chars().any(char::is_control) {
+            return Err(ValidationError::new("name", "Integration names must not contain control characters."));
+        }
+        Ok(Self(name.to_owned()))
+    }
+
+    pub fn from_trusted(value: String) -> Self {
+        Self(value)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A signing secret or token as the platform shows it: 8 to 200 visible characters, no spaces.
+/// Its `Debug` never shows it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct IntegrationSecret(String);
+
+impl IntegrationSecret {
+    /// # Errors
+    /// Shorter than 8 or longer than 200 characters (after trimming), or with spaces or control
+    /// characters inside.
+    pub fn parse(raw: &str) -> Result<Self, ValidationError> {
+        let secret = raw.trim();
+        let length = secret.chars().count();
+        if !(INTEGRATION_SECRET_MIN..=INTEGRATION_SECRET_MAX).contains(&length) {
+            return Err(ValidationError::new(
+                "secret",
+                format!(
+                    "The secret must be {INTEGRATION_SECRET_MIN} to {INTEGRATION_SECRET_MAX} characters: paste it \
+                     as the platform shows it."
+                ),
+            ));
+        }
+        if secret.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(ValidationError::new("secret", "The secret must not contain spaces."));
+        }
+        Ok(Self(secret.to_owned()))
+    }
+
+    pub fn from_trusted(value: String) -> Self {
+        Self(value)
+    }
+
+    /// The secret itself, to check a request or to store it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    /// Its last four characters, to tell secrets apart in a list.
+    pub fn hint(&self) -> String {
+        let chars: Vec<char> = self.0.chars().collect();
+        chars[chars.len().saturating_sub(4)..].iter().collect()
+    }
+}
+
+impl fmt::Debug for IntegrationSecret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("IntegrationSecret(…)")
+    }
+}
+
+/// A stored integration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Integration {
+    pub id: IntegrationId,
+    pub platform: Platform,
+    pub name: IntegrationName,
+    pub secret: IntegrationSecret,
+    pub created_at: NaiveDateTime,
+}
+
+/// An integration to store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewIntegration {
+    pub platform: Platform,
+    pub name: IntegrationName,
+    pub secret: IntegrationSecret,
+    pub created_at: NaiveDateTime,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn platforms_are_the_three_known_names() {
+        for platform in Platform::ALL {
+            assert_eq!(Platform::parse(platform.as_str()), Ok(platform));
+        }
+        for bad in ["", "Slack", "discord", " slack"] {
+            assert!(Platform::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn names_are_trimmed_required_and_bounded() {
+        let cases: [(&str, Option<&str>); 5] = [
+            ("  Team Slack ", Some("Team Slack")),
+            (" ", None),
+            (&"n".repeat(50), Some(&"n".repeat(50))),
+            (&"n".repeat(51), None),
+            ("a\u{7}b", None),
+        ];
+        for (raw, expected) in cases {
+            assert_eq!(IntegrationName::parse(raw).ok().map(|n| n.0), expected.map(str::to_owned), "{raw:?}");
+        }
+    }
+
+    #[test]
+    fn secrets_are_8_to_200_visible_characters_and_never_debug_printed() {
+        let cases: [(&str, bool); 7] = [
+            ("8f742231b10e8888abcd99yyyzzz85a5", true),
+            (" 12345678 ", true),
+            ("1234567", false),
+            (&"s".repeat(200), true),
+            (&"s".repeat(201), false),
+            ("1234 5678", false),
+            ("1234\u{0}5678", false),
+        ];
+        for (raw, ok) in cases {
+            assert_eq!(IntegrationSecret::parse(raw).is_ok(), ok, "{raw:?}");
+        }
+        let secret = IntegrationSecret::from_trusted("8f742231b10e8888abcd99yyyzzz85a5".into());
+        assert_eq!(secret.hint(), "85a5");
+        assert!(!format!("{secret:?}").contains("8f74"));
+    }
+}

@@ -1,0 +1,181 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { IntegrationDto } from '@/api/generated/IntegrationDto';
+import { login, logout } from '@/lib/session';
+import { renderWithProviders } from '@/test/render';
+import { tokenFor } from '@/test/tokens';
+import { IntegrationsSection } from './integrations-section';
+
+const fetchMock = vi.fn<typeof fetch>();
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+type Handler = (init: RequestInit | undefined) => Response;
+function serve(handlers: Record<string, Handler>) {
+  fetchMock.mockImplementation(async (input, init) => {
+    const key = `${init?.method ?? 'GET'} ${String(input)}`;
+    const handler = handlers[key];
+    if (!handler) throw new TypeError(`unexpected ${key}`);
+    return handler(init);
+  });
+}
+const callsTo = (key: string) =>
+  fetchMock.mock.calls.filter(([url, init]) => `${init?.method ?? 'GET'} ${String(url)}` === key);
+
+const teamSlack: IntegrationDto = {
+  id: 3,
+  platform: 'slack',
+  name: 'Team Slack',
+  secretHint: '85a5',
+  createdAt: '2026-03-04T10:00:00Z',
+};
+const zulip: IntegrationDto = {
+  id: 4,
+  platform: 'zulip',
+  name: 'Zulip bot',
+  secretHint: 'LJ0x',
+  createdAt: '2026-03-05T10:00:00Z',
+};
+
+beforeEach(() => {
+  fetchMock.mockReset();
+  vi.stubGlobal('fetch', fetchMock);
+  login(tokenFor('admin', 3600, 'ROLE_USER,ROLE_ADMIN'), 'admin');
+});
+afterEach(() => {
+  logout();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('IntegrationsSection', () => {
+  it('shows the request URL to configure and "No integrations yet." when there are none', async () => {
+    serve({ 'GET /api/integrations': () => json(200, []) });
+    renderWithProviders(<IntegrationsSection />);
+    expect(screen.getByRole('heading', { name: 'Integrations' })).toBeInTheDocument();
+    expect(screen.getByText('Loading integrations...')).toBeInTheDocument();
+    expect(await screen.findByText('No integrations yet.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Request URL')).toHaveValue(`${window.location.origin}/api/chat/command`);
+    expect(screen.queryByRole('list', { name: 'Integrations' })).not.toBeInTheDocument();
+  });
+
+  it('lists each integration: name, platform, the last characters of its secret, the date', async () => {
+    serve({ 'GET /api/integrations': () => json(200, [teamSlack, zulip]) });
+    renderWithProviders(<IntegrationsSection />);
+    const list = await screen.findByRole('list', { name: 'Integrations' });
+    const [first, second] = within(list).getAllByRole('listitem');
+    expect(first).toHaveTextContent('Team Slack');
+    expect(first).toHaveTextContent('Slack · secret …85a5');
+    expect(first).toHaveTextContent(`Added ${new Date(teamSlack.createdAt).toLocaleDateString()}`);
+    expect(second).toHaveTextContent('Zulip · secret …LJ0x');
+  });
+
+  it('shows the load error', async () => {
+    serve({ 'GET /api/integrations': () => new Response('', { status: 404 }) });
+    renderWithProviders(<IntegrationsSection />);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to load integrations');
+  });
+
+  it('adds an integration: sends platform, name and secret, toasts, clears the form, refreshes the list', async () => {
+    let list: IntegrationDto[] = [];
+    serve({
+      'GET /api/integrations': () => json(200, list),
+      'POST /api/integrations': () => {
+        list = [zulip];
+        return json(201, zulip);
+      },
+    });
+    renderWithProviders(<IntegrationsSection />);
+    await screen.findByText('No integrations yet.');
+    const secret = screen.getByLabelText('Secret');
+    expect(secret).toHaveAttribute('type', 'password');
+    expect(secret).toHaveAccessibleDescription(
+      'The Signing Secret of your Slack app (Basic Information, App Credentials).',
+    );
+
+    fireEvent.change(screen.getByLabelText('Platform'), { target: { value: 'zulip' } });
+    expect(secret).toHaveAccessibleDescription('The token of the outgoing webhook bot (in its zuliprc file).');
+    fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Zulip bot' } });
+    fireEvent.change(secret, { target: { value: 'xvOzfurIutdRRVLzpXrIIHXJvNfaLJ0x' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add integration' }));
+
+    expect(await screen.findByText('Integration added')).toBeInTheDocument();
+    expect(JSON.parse(String(callsTo('POST /api/integrations')[0]?.[1]?.body))).toEqual({
+      platform: 'zulip',
+      name: 'Zulip bot',
+      secret: 'xvOzfurIutdRRVLzpXrIIHXJvNfaLJ0x',
+    });
+    const listed = await screen.findByRole('list', { name: 'Integrations' });
+    expect(listed).toHaveTextContent('Zulip bot');
+    expect(listed).not.toHaveTextContent('xvOzfur');
+    expect(screen.getByLabelText('Name')).toHaveValue('');
+    expect(screen.getByLabelText('Secret')).toHaveValue('');
+    expect(screen.getByLabelText('Platform')).toHaveValue('zulip');
+  });
+
+  it('shows the server refusing the form as a form message and keeps what was typed', async () => {
+    const refusal = 'The secret must be 8 to 200 characters: paste it as the platform shows it.';
+    serve({
+      'GET /api/integrations': () => json(200, []),
+      'POST /api/integrations': () => json(400, { error: refusal, code: 'validation' }),
+    });
+    renderWithProviders(<IntegrationsSection />);
+    await screen.findByText('No integrations yet.');
+    fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Team Slack' } });
+    fireEvent.change(screen.getByLabelText('Secret'), { target: { value: 'short' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add integration' }));
+    const message = await screen.findByRole('alert');
+    expect(message).toHaveTextContent(refusal);
+    expect(screen.getByLabelText('Name')).toHaveValue('Team Slack');
+    expect(screen.getByLabelText('Secret')).toHaveValue('short');
+    fireEvent.change(screen.getByLabelText('Secret'), { target: { value: 'a-longer-secret' } });
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('copies the request URL', async () => {
+    serve({ 'GET /api/integrations': () => json(200, []) });
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    renderWithProviders(<IntegrationsSection />);
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Copy request URL' }));
+    });
+    expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/api/chat/command`);
+    expect(await screen.findByText('Request URL copied to the clipboard.')).toBeInTheDocument();
+  });
+
+  it('removes an integration after the confirm: it leaves the list with a toast', async () => {
+    let list = [teamSlack, zulip];
+    serve({
+      'GET /api/integrations': () => json(200, list),
+      'DELETE /api/integrations/3': () => {
+        list = [zulip];
+        return new Response(null, { status: 204 });
+      },
+    });
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    renderWithProviders(<IntegrationsSection />);
+    const listed = await screen.findByRole('list', { name: 'Integrations' });
+
+    fireEvent.click(within(listed).getByRole('button', { name: 'Remove Team Slack' }));
+    expect(confirm).toHaveBeenLastCalledWith('Remove integration Team Slack? Its slash commands stop working at once.');
+    expect(callsTo('DELETE /api/integrations/3')).toHaveLength(0);
+
+    fireEvent.click(within(listed).getByRole('button', { name: 'Remove Team Slack' }));
+    expect(await screen.findByText('Integration removed')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Team Slack')).not.toBeInTheDocument());
+    expect(screen.getByRole('list', { name: 'Integrations' })).toHaveTextContent('Zulip bot');
+  });
+
+  it('shows the server refusing a removal in an error toast and keeps the integration', async () => {
+    serve({
+      'GET /api/integrations': () => json(200, [teamSlack]),
+      'DELETE /api/integrations/3': () => json(404, { error: 'Integration not found', code: 'not_found' }),
+    });
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    renderWithProviders(<IntegrationsSection />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove Team Slack' }));
+    expect(await screen.findByText('Integration not found')).toBeInTheDocument();
+    expect(screen.getByRole('list', { name: 'Integrations' })).toHaveTextContent('Team Slack');
+  });
+});

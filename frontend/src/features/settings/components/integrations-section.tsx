@@ -1,0 +1,201 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { IntegrationDto } from '@/api/generated/IntegrationDto';
+import { CopyField, copiedMessage } from '@/components/copy-field/copy-field';
+import { FormMessage } from '@/components/form/form-message';
+import { TextField } from '@/components/form/text-field';
+import { useToast } from '@/components/toast/toast-provider';
+import { errorMessage } from '@/lib/api-client';
+import { formatDate } from '@/lib/format';
+import {
+  MSG_ADD_INTEGRATION_FAILED,
+  MSG_LOAD_INTEGRATIONS_FAILED,
+  MSG_REMOVE_INTEGRATION_FAILED,
+  useAddIntegration,
+  useIntegrations,
+  useRemoveIntegration,
+} from '../api/integrations';
+
+type Platform = IntegrationDto['platform'];
+
+export const INTEGRATION_NAME_MAX = 50;
+export const INTEGRATION_SECRET_MAX = 200;
+export const COMMAND_PATH = '/api/chat/command';
+export const MSG_INTEGRATION_ADDED = 'Integration added';
+export const MSG_INTEGRATION_REMOVED = 'Integration removed';
+export const MSG_NO_INTEGRATIONS = 'No integrations yet.';
+export const removeIntegrationConfirm = (name: string) =>
+  `Remove integration ${name}? Its slash commands stop working at once.`;
+
+export const PLATFORM_LABELS: Record<Platform, string> = {
+  slack: 'Slack',
+  mattermost: 'Mattermost',
+  zulip: 'Zulip',
+};
+
+/** Where each platform shows the secret to paste. */
+export const SECRET_HELP: Record<Platform, string> = {
+  slack: 'The Signing Secret of your Slack app (Basic Information, App Credentials).',
+  mattermost: 'The token Mattermost shows when you save the slash command.',
+  zulip: 'The token of the outgoing webhook bot (in its zuliprc file).',
+};
+
+const PLATFORMS = Object.keys(PLATFORM_LABELS) as Platform[];
+
+/**
+ * "Integrations" (admins): the Slack signing secrets and the Mattermost and Zulip tokens with which
+ * slash commands (`/gif cats`) prove they come from your chat. The list never shows a secret,
+ * only its last four characters.
+ */
+export function IntegrationsSection() {
+  const integrations = useIntegrations();
+  const add = useAddIntegration();
+  const remove = useRemoveIntegration();
+  const toast = useToast();
+  const platformId = useId();
+  const [platform, setPlatform] = useState<Platform>('slack');
+  const [name, setName] = useState('');
+  const [secret, setSecret] = useState('');
+  const commandUrl = `${window.location.origin}${COMMAND_PATH}`;
+
+  const edited = () => {
+    if (add.isError) add.reset();
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (add.isPending) return;
+    add.mutate(
+      { platform, name, secret },
+      {
+        onSuccess: () => {
+          setName('');
+          setSecret('');
+          toast.success(MSG_INTEGRATION_ADDED);
+        },
+      },
+    );
+  };
+
+  const onRemove = (integration: IntegrationDto) => {
+    if (remove.isPending || !window.confirm(removeIntegrationConfirm(integration.name))) return;
+    remove.mutate(integration.id, {
+      onSuccess: () => toast.success(MSG_INTEGRATION_REMOVED),
+      onError: (error) => toast.error(errorMessage(error, MSG_REMOVE_INTEGRATION_FAILED)),
+    });
+  };
+
+  return (
+    <section className="settings-card" aria-labelledby="integrations-title">
+      <h2 id="integrations-title" className="settings-card__title">
+        Integrations
+      </h2>
+      <p className="settings-card__hint">
+        Slash commands post the best-matching GIF into a chat channel: <code>/gif cats</code> in Slack or
+        Mattermost, or a mention of a Zulip bot. Anyone who can use the command can post any GIF of the library, by its public
+        share link.
+      </p>
+      <div className="integrations__url">
+        <CopyField
+          label="Request URL"
+          labelClassName="field__label"
+          copyLabel="Copy request URL"
+          value={commandUrl}
+          onCopied={() => toast.success(copiedMessage('Request URL'))}
+        />
+      </div>
+      <form className="form" onSubmit={onSubmit} noValidate>
+        <div className="field">
+          <label className="field__label" htmlFor={platformId}>
+            Platform
+          </label>
+          <select
+            id={platformId}
+            name="integrationPlatform"
+            className="field__input field__select"
+            value={platform}
+            onChange={(event) => {
+              setPlatform(event.target.value as Platform);
+              edited();
+            }}
+          >
+            {PLATFORMS.map((value) => (
+              <option key={value} value={value}>
+                {PLATFORM_LABELS[value]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <TextField
+          label="Name"
+          name="integrationName"
+          autoComplete="off"
+          required
+          maxLength={INTEGRATION_NAME_MAX}
+          value={name}
+          onValueChange={(value) => {
+            setName(value);
+            edited();
+          }}
+        />
+        <TextField
+          label="Secret"
+          name="integrationSecret"
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          required
+          maxLength={INTEGRATION_SECRET_MAX}
+          help={SECRET_HELP[platform]}
+          value={secret}
+          onValueChange={(value) => {
+            setSecret(value);
+            edited();
+          }}
+        />
+        {add.isError && <FormMessage kind="error">{errorMessage(add.error, MSG_ADD_INTEGRATION_FAILED)}</FormMessage>}
+        <div className="form__actions">
+          <button type="submit" className="btn btn--primary" disabled={add.isPending}>
+            {add.isPending ? 'Adding…' : 'Add integration'}
+          </button>
+        </div>
+      </form>
+      <div className="api-keys">
+        {integrations.isPending ? (
+          <p className="state-line" role="status">
+            Loading integrations...
+          </p>
+        ) : integrations.isError ? (
+          <p className="form-message form-message--error" role="alert">
+            {errorMessage(integrations.error, MSG_LOAD_INTEGRATIONS_FAILED)}
+          </p>
+        ) : integrations.data.length === 0 ? (
+          <p className="settings-card__hint">{MSG_NO_INTEGRATIONS}</p>
+        ) : (
+          <ul className="identity-list" aria-label="Integrations">
+            {integrations.data.map((integration) => (
+              <li key={integration.id} className="identity-list__item">
+                <div className="api-key">
+                  <span className="identity-list__provider api-key__name">{integration.name}</span>
+                  <span className="api-key__dates">
+                    {PLATFORM_LABELS[integration.platform]} · secret{' '}
+                    <code className="api-key__prefix">…{integration.secretHint}</code>
+                  </span>
+                  <span className="api-key__dates">Added {formatDate(integration.createdAt)}</span>
+                </div>
+                <button
+                  type="button"
+                  className="btn btn--ghost btn--small"
+                  aria-label={`Remove ${integration.name}`}
+                  onClick={() => onRemove(integration)}
+                  disabled={remove.isPending}
+                >
+                  Remove
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </section>
+  );
+}
