@@ -29,6 +29,8 @@ pub const UNIQUE_CONSTRAINTS: &[(&str, &str, Unique)] = &[
     ("favourites_pkey", "favourites.user_id, favourites.gif_id", Unique::Favourite),
     ("gifs_sha256_uq", "gifs.sha256", Unique::Sha256),
     ("api_keys_digest_uq", "api_keys.digest", Unique::ApiKey),
+    ("gif_daily_views_pkey", "gif_daily_views.gif_id, gif_daily_views.day", Unique::DayCount),
+    ("search_terms_pkey", "search_terms.term, search_terms.day", Unique::DayCount),
 ];
 
 /// The rule a unique violation broke: by constraint name (PostgreSQL) or by the exact column list

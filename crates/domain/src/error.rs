@@ -46,6 +46,8 @@ pub enum Unique {
     Sha256,
     /// Two API keys never share a digest.
     ApiKey,
+    /// A GIF's views, and a term's searches, have one count per day (written by upserts).
+    DayCount,
 }
 
 impl Unique {
@@ -63,6 +65,7 @@ impl Unique {
             Unique::Favourite => "favourite",
             Unique::Sha256 => "GIF",
             Unique::ApiKey => "API key",
+            Unique::DayCount => "day's count",
         }
     }
 }
