@@ -418,6 +418,19 @@ impl From<&gifshelf_domain::integration::Integration> for IntegrationDto {
     }
 }
 
+/// `POST /api/chat/command`: the fields of Slack's and Mattermost's form that gifshelf reads (the
+/// platforms send more; Zulip sends JSON with `data` and `token` instead). For the document only:
+/// the handler reads the raw body, which a signature covers.
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct SlashCommandForm {
+    /// The command as typed (`/gif`).
+    pub command: Option<String>,
+    /// The words after it (`happy cat`).
+    pub text: Option<String>,
+    /// Mattermost's command token (Slack signs the body instead).
+    pub token: Option<String>,
+}
+
 /// `POST /api/chat/command`, answering Slack or Mattermost: the message to post.
 #[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct SlashCommandReply {

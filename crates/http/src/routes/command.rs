@@ -23,7 +23,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     tag = "integrations",
     summary = "A slash command from Slack or Mattermost, or a Zulip outgoing webhook: posts the best-matching GIF",
     description = "Slack: form-encoded, signed (`X-Slack-Signature` = `v0=` + hex HMAC-SHA256 of `v0:{X-Slack-Request-Timestamp}:{body}` with the app's signing secret; the timestamp at most 5 minutes from now). Mattermost: form-encoded or JSON with the command's `token` (also as `Authorization: Token …`). Zulip: the outgoing webhook's JSON (`data`, `token`). The answer is the platform's own: `{response_type, text, blocks}` (Slack), `{response_type, text}` (Mattermost) or `{content}` (Zulip); in the channel when a GIF matches, only to the sender otherwise (Zulip cannot). The image is the GIF's public share link.",
-    request_body(content = String, content_type = "application/x-www-form-urlencoded", description = "Slack's or Mattermost's form, or Zulip's JSON"),
+    request_body(content = crate::dto::SlashCommandForm, content_type = "application/x-www-form-urlencoded", description = "Slack's or Mattermost's form, or Zulip's JSON"),
     responses((status = 200, description = "The answer in the platform's format (Slack or Mattermost)", body = crate::dto::SlashCommandReply), (status = 401, description = "No proof from a configured integration: a bad signature, a timestamp more than 5 minutes away, an unknown token, or none (`unauthorized`)", body = crate::dto::ApiErrorBody), (status = 413, description = "A body over 64 KiB (`too_large`)", body = crate::dto::ApiErrorBody), (status = 503, description = "The database is busy (`unavailable`)", body = crate::dto::ApiErrorBody))
 )]
 #[post("/chat/command")]
