@@ -192,17 +192,8 @@ impl ChatService {
     /// # Errors
     /// Storage errors.
     pub async fn categories(&self, limit: usize) -> Result<Vec<Category>, AppError> {
-        let mut tags: Vec<Tag> = self.tags.list_with_counts().await?.into_iter().filter(|t| t.count > 0).collect();
-        tags.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.name.as_str().cmp(b.name.as_str())));
-        let mut categories = Vec::with_capacity(limit.min(tags.len()));
-        for tag in tags.into_iter().take(limit) {
-            let filter = GifFilter::Tag(tag.name.clone());
-            let page = self.gifs.list(&filter, GifSort::Views, PageRequest { page: 0, size: 1 }).await?;
-            if let Some(gif) = page.items.into_iter().next() {
-                categories.push(Category { tag, gif });
-            }
-        }
-        Ok(categories)
+        let top = self.gifs.top_tags_with_gif(i64::try_from(limit).unwrap_or(i64::MAX)).await?;
+        Ok(top.into_iter().map(|(tag, gif)| Category { tag, gif }).collect())
     }
 
     /// Tag names and titles starting with what was typed, at most `limit`.
@@ -351,22 +342,12 @@ mod tests {
     #[tokio::test]
     async fn categories_are_the_most_used_tags_with_their_most_viewed_gif() {
         let mut m = Mocks::new();
-        m.tags.expect_list_with_counts().returning(|| {
+        m.gifs.expect_top_tags_with_gif().withf(|limit| *limit == 10).times(1).returning(|_| {
             Ok(vec![
-                Tag { id: TagId(1), name: TagName::from_trusted("dogs".into()), count: 2 },
-                Tag { id: TagId(2), name: TagName::from_trusted("cats".into()), count: 5 },
-                Tag { id: TagId(3), name: TagName::from_trusted("unused".into()), count: 0 },
+                (Tag { id: TagId(2), name: TagName::from_trusted("cats".into()), count: 5 }, gif(9, 1)),
+                (Tag { id: TagId(1), name: TagName::from_trusted("dogs".into()), count: 2 }, gif(4, 1)),
             ])
         });
-        m.gifs
-            .expect_list()
-            .withf(|filter, sort, page| {
-                matches!(filter, GifFilter::Tag(_)) && *sort == GifSort::Views && page.size == 1
-            })
-            .returning(|filter, _, request| {
-                let id = if matches!(filter, GifFilter::Tag(t) if t.as_str() == "cats") { 9 } else { 4 };
-                Ok(Page { items: vec![gif(id, 1)], request, total: 1 })
-            });
         let categories = m.service().categories(10).await.unwrap_or_else(|e| panic!("{e}"));
         let got: Vec<(&str, i64)> = categories.iter().map(|c| (c.tag.name.as_str(), c.gif.id.0)).collect();
         assert_eq!(got, [("cats", 9), ("dogs", 4)]);

@@ -9,7 +9,7 @@ use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Timestamp};
 use gifshelf_domain::gif::{
     Description, Fingerprint, Gif, GifEdit, GifFilter, GifId, GifSort, GifSummary, NewGif, Page, PageRequest,
-    PerceptualHash, Rendition, RenditionKind, Renditions, TagId, TagName, TagRef, Title,
+    PerceptualHash, Rendition, RenditionKind, Renditions, Tag, TagId, TagName, TagRef, Title,
 };
 use gifshelf_domain::ports::{FavouriteRepository, GifRepository};
 use gifshelf_domain::user::{UserId, Username};
@@ -275,6 +275,36 @@ fn featured_ids(
     Ok(rows.into_iter().map(|r| r.id).collect())
 }
 
+#[derive(QueryableByName)]
+struct TopTagRow {
+    #[diesel(sql_type = BigInt)]
+    tag_id: i64,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    name: String,
+    #[diesel(sql_type = BigInt)]
+    gifs: i64,
+    #[diesel(sql_type = BigInt)]
+    gif_id: i64,
+}
+
+/// The most used tags with the id of each one's most viewed GIF, in one query (a window function
+/// picks the GIF; both backends have them).
+fn top_tags_with_gif_ids(conn: &mut AnyConnection, limit: i64) -> Result<Vec<TopTagRow>, RepoError> {
+    const SQL: &str = "SELECT tag_id, name, gifs, gif_id FROM ( \
+         SELECT top.tag_id, top.name, top.gifs, g.id AS gif_id, \
+                ROW_NUMBER() OVER (PARTITION BY top.tag_id ORDER BY g.view_count DESC, g.id DESC) AS pick \
+         FROM (SELECT t.id AS tag_id, t.name AS name, COUNT(*) AS gifs FROM tags t \
+               JOIN gif_tags gt ON gt.tag_id = t.id GROUP BY t.id, t.name \
+               ORDER BY COUNT(*) DESC, t.name ASC LIMIT {1}) top \
+         JOIN gif_tags gt ON gt.tag_id = top.tag_id JOIN gifs g ON g.id = gt.gif_id) ranked \
+         WHERE pick = 1 ORDER BY gifs DESC, name ASC";
+    match conn {
+        AnyConnection::Sqlite(c) => diesel::sql_query(SQL.replace("{1}", "?")).bind::<BigInt, _>(limit).load(c),
+        AnyConnection::Postgresql(c) => diesel::sql_query(SQL.replace("{1}", "$1")).bind::<BigInt, _>(limit).load(c),
+    }
+    .map_err(repo_error)
+}
+
 /// A person's favourites by when they were favourited (`favourites_user_newest_idx`).
 fn favourites_by_time(
     conn: &mut AnyConnection,
@@ -492,6 +522,24 @@ impl GifRepository for Database {
             } else {
                 Ok(())
             }
+        })
+        .await
+    }
+
+    async fn top_tags_with_gif(&self, limit: i64) -> Result<Vec<(Tag, Gif)>, RepoError> {
+        self.run(move |conn| {
+            let rows = top_tags_with_gif_ids(conn, limit)?;
+            let gifs: HashMap<i64, Gif> = load_many(conn, &rows.iter().map(|r| r.gif_id).collect::<Vec<_>>())?
+                .into_iter()
+                .map(|gif| (gif.id.0, gif))
+                .collect();
+            Ok(rows
+                .into_iter()
+                .filter_map(|row| {
+                    let gif = gifs.get(&row.gif_id)?.clone();
+                    Some((Tag { id: TagId(row.tag_id), name: TagName::from_trusted(row.name), count: row.gifs }, gif))
+                })
+                .collect())
         })
         .await
     }

@@ -291,6 +291,13 @@ pub trait GifRepository: Send + Sync {
     /// Storage errors.
     async fn featured(&self, since: NaiveDate, page: PageRequest) -> Result<Page<Gif>, RepoError>;
 
+    /// The `limit` tags on most GIFs (ties by name), each with its most viewed GIF (ties: the
+    /// newest), most used first: chat apps' categories, in a fixed number of queries.
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn top_tags_with_gif(&self, limit: i64) -> Result<Vec<(Tag, Gif)>, RepoError>;
+
     /// Every blob key some row refers to (for `gifshelf fsck`).
     ///
     /// # Errors

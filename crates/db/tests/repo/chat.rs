@@ -69,7 +69,36 @@ async fn trending_terms_count_recent_searches_and_suggestions_come_from_tags_and
     assert!(ok(db.suggest_terms("_", 10).await).is_empty());
 }
 
+async fn top_tags_come_with_their_most_viewed_gif(db: &Database) {
+    let alice = user(db, "alice").await;
+    let a = ok(db.insert(new_gif(alice, 1, "A", "", &["cats", "dogs"])).await).id;
+    let b = ok(db.insert(new_gif(alice, 2, "B", "", &["cats", "birds"])).await).id;
+    let c = ok(db.insert(new_gif(alice, 3, "C", "", &["cats", "dogs"])).await).id;
+    ok(gifshelf_domain::ports::TagRepository::create(
+        db,
+        &gifshelf_domain::gif::TagName::parse("unused").unwrap_or_else(|e| panic!("{e}")),
+        t0(),
+    )
+    .await);
+    ok(db.add_view(a, t0().date()).await);
+    ok(db.add_view(a, t0().date()).await);
+    ok(db.add_view(b, t0().date()).await);
+    let top = ok(db.top_tags_with_gif(10).await);
+    let got: Vec<(&str, i64, i64)> = top.iter().map(|(t, g)| (t.name.as_str(), t.count, g.id.0)).collect();
+    // cats (3): A has most views; dogs (2): A; birds (1): B. Ties between tags go by name; an
+    // unused tag is no category.
+    assert_eq!(got, [("cats", 3, a.0), ("dogs", 2, a.0), ("birds", 1, b.0)]);
+    let first = ok(db.top_tags_with_gif(1).await);
+    assert_eq!(first.iter().map(|(t, _)| t.name.as_str()).collect::<Vec<_>>(), ["cats"]);
+    // Without views, the newest GIF of the tag.
+    ok(db.delete(a).await);
+    let after = ok(db.top_tags_with_gif(10).await);
+    let got: Vec<(&str, i64)> = after.iter().map(|(t, g)| (t.name.as_str(), g.id.0)).collect();
+    assert_eq!(got, [("cats", b.0), ("birds", b.0), ("dogs", c.0)]);
+}
+
 on_both_backends!(
+    top_tags_come_with_their_most_viewed_gif,
     featured_ranks_recent_views_then_all_time_views_then_newest,
     trending_terms_count_recent_searches_and_suggestions_come_from_tags_and_titles
 );

@@ -10,7 +10,7 @@ use gifshelf_domain::gif::{Gif, RenditionKind};
 use serde::{Deserialize, Serialize};
 
 use super::formats::{self, GIFBOX_FORMATS};
-use super::{admit, answer, number, params, query, window, ChatError, Dialect};
+use super::{admit, answer, number, params, query, window, ChatError, Dialect, OrChat};
 use crate::client::origin;
 use crate::AppState;
 
@@ -87,7 +87,7 @@ async fn search(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResp
     let p: Params = params(&req, D)?;
     let q = query(D, p.query.as_deref(), MAX_QUERY)?;
     let at = at(&p)?;
-    let found = state.chat.search(&q, at).await.map_err(|e| ChatError::from_app(D, e))?;
+    let found = state.chat.search(&q, at).await.or_chat(D)?;
     Ok(paginated(&req, &state, &found, at))
 }
 
@@ -95,14 +95,14 @@ async fn trending(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpRe
     admit(&state, &req, D).await?;
     let p: Params = params(&req, D)?;
     let at = at(&p)?;
-    let found = state.chat.featured(at).await.map_err(|e| ChatError::from_app(D, e))?;
+    let found = state.chat.featured(at).await.or_chat(D)?;
     Ok(paginated(&req, &state, &found, at))
 }
 
 async fn categories(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ChatError> {
     admit(&state, &req, D).await?;
     let origin = origin(&req, &state.settings);
-    let categories = state.chat.categories(MAX_LIMIT as usize).await.map_err(|e| ChatError::from_app(D, e))?;
+    let categories = state.chat.categories(MAX_LIMIT as usize).await.or_chat(D)?;
     let body: Vec<serde_json::Value> = categories
         .iter()
         .map(|c| {

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use super::formats::{self, MediaFile, GIPHY_DOWNSIZED, GIPHY_IMAGES};
-use super::{admit, answer, number, params, query, window, ChatError, Dialect};
+use super::{admit, answer, id_list, number, params, query, window, ChatError, Dialect, OrChat};
 use crate::client::origin;
 use crate::routes::media::{serve, Audience};
 use crate::AppState;
@@ -167,7 +167,7 @@ async fn search(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResp
     let p: Params = params(&req, D)?;
     let q = query(D, p.q.as_deref(), MAX_QUERY)?;
     let at = at(&p)?;
-    let found = state.chat.search(&q, at).await.map_err(|e| ChatError::from_app(D, e))?;
+    let found = state.chat.search(&q, at).await.or_chat(D)?;
     Ok(list(&req, &state, &found, at))
 }
 
@@ -175,7 +175,7 @@ async fn trending(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpRe
     admit(&state, &req, D).await?;
     let p: Params = params(&req, D)?;
     let at = at(&p)?;
-    let found = state.chat.featured(at).await.map_err(|e| ChatError::from_app(D, e))?;
+    let found = state.chat.featured(at).await.or_chat(D)?;
     Ok(list(&req, &state, &found, at))
 }
 
@@ -183,7 +183,7 @@ async fn random(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResp
     admit(&state, &req, D).await?;
     let p: Params = params(&req, D)?;
     let tag = query(D, p.tag.as_deref(), MAX_QUERY)?;
-    let gif = state.chat.random(&tag).await.map_err(|e| ChatError::from_app(D, e))?;
+    let gif = state.chat.random(&tag).await.or_chat(D)?;
     let origin = origin(&req, &state.settings);
     Ok(HttpResponse::Ok()
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
@@ -195,7 +195,7 @@ async fn categories(state: web::Data<AppState>, req: HttpRequest) -> Result<Http
     let p: Params = params(&req, D)?;
     let offset = number(D, "offset", p.offset.as_deref(), 0)? as usize;
     let limit = number(D, "limit", p.limit.as_deref(), DEFAULT_LIMIT)?.clamp(1, MAX_LIMIT) as usize;
-    let all = state.chat.categories(CATEGORIES).await.map_err(|e| ChatError::from_app(D, e))?;
+    let all = state.chat.categories(CATEGORIES).await.or_chat(D)?;
     let origin = origin(&req, &state.settings);
     let data: Vec<Value> = all
         .iter()
@@ -218,7 +218,7 @@ async fn search_tags(state: web::Data<AppState>, req: HttpRequest) -> Result<Htt
     let p: Params = params(&req, D)?;
     let q = query(D, p.q.as_deref(), MAX_QUERY)?;
     let limit = number(D, "limit", p.limit.as_deref(), 5)?.clamp(1, MAX_LIMIT);
-    let terms = state.chat.suggestions(&q, limit as usize).await.map_err(|e| ChatError::from_app(D, e))?;
+    let terms = state.chat.suggestions(&q, limit as usize).await.or_chat(D)?;
     Ok(answer(&json!({
         "data": terms.iter().map(|t| json!({"name": t})).collect::<Vec<_>>(),
         "pagination": {"total_count": terms.len(), "count": terms.len(), "offset": 0},
@@ -231,7 +231,7 @@ async fn by_id(state: web::Data<AppState>, req: HttpRequest, id: web::Path<Strin
     if !crate::routes::share::valid_share_id(&id) {
         return Err(ChatError::not_found(D));
     }
-    let gif = state.chat.by_share_id(&id).await.map_err(|e| ChatError::from_app(D, e))?;
+    let gif = state.chat.by_share_id(&id).await.or_chat(D)?;
     let origin = origin(&req, &state.settings);
     Ok(answer(&json!({"data": gif_object(&origin, &gif), "meta": meta()})))
 }
@@ -239,22 +239,8 @@ async fn by_id(state: web::Data<AppState>, req: HttpRequest, id: web::Path<Strin
 async fn by_ids(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ChatError> {
     admit(&state, &req, D).await?;
     let p: Params = params(&req, D)?;
-    let ids: Vec<String> = p
-        .ids
-        .as_deref()
-        .unwrap_or_default()
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned)
-        .collect();
-    if ids.is_empty() {
-        return Err(ChatError::bad_request(D, "ids is required: a comma-separated list of GIF ids."));
-    }
-    if ids.len() > MAX_LIMIT as usize {
-        return Err(ChatError::bad_request(D, format!("At most {MAX_LIMIT} ids at a time.")));
-    }
-    let gifs = state.chat.by_share_ids(&ids).await.map_err(|e| ChatError::from_app(D, e))?;
+    let ids = id_list(D, p.ids.as_deref(), MAX_LIMIT)?;
+    let gifs = state.chat.by_share_ids(&ids).await.or_chat(D)?;
     let found = Found { total: i64::try_from(gifs.len()).unwrap_or(0), gifs };
     Ok(list(&req, &state, &found, Window { offset: 0, limit: MAX_LIMIT }))
 }
@@ -269,7 +255,7 @@ async fn gif_file(
     if !crate::routes::share::valid_share_id(&id) {
         return Err(ChatError::not_found(D).into());
     }
-    let gif = state.chat.by_share_id(&id).await.map_err(|e| ChatError::from_app(D, e))?;
+    let gif = state.chat.by_share_id(&id).await.or_chat(D)?;
     let kind = formats::under("", &gif, 5_000_000).map_or(RenditionKind::Original, |f| f.rendition.kind);
     Ok(serve(&state, &req, &gif, kind, Audience::Public).await?)
 }

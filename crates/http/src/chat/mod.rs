@@ -202,6 +202,30 @@ impl ResponseError for ChatError {
     }
 }
 
+/// A use case's error in the dialect's shape.
+pub(crate) trait OrChat<T> {
+    fn or_chat(self, dialect: Dialect) -> Result<T, ChatError>;
+}
+
+impl<T> OrChat<T> for Result<T, AppError> {
+    fn or_chat(self, dialect: Dialect) -> Result<T, ChatError> {
+        self.map_err(|e| ChatError::from_app(dialect, e))
+    }
+}
+
+/// A required comma-separated list of GIF ids (`ids=a,b`), at most `max`.
+pub(crate) fn id_list(dialect: Dialect, ids: Option<&str>, max: u32) -> Result<Vec<String>, ChatError> {
+    let ids: Vec<String> =
+        ids.unwrap_or_default().split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect();
+    if ids.is_empty() {
+        return Err(ChatError::bad_request(dialect, "ids is required: a comma-separated list of GIF ids."));
+    }
+    if ids.len() > max as usize {
+        return Err(ChatError::bad_request(dialect, format!("At most {max} ids at a time.")));
+    }
+    Ok(ids)
+}
+
 /// The key a request presents: in the path (`/api/k/{key}/…`) or in the dialect's query parameter.
 fn presented_key(req: &HttpRequest, dialect: Dialect) -> Option<String> {
     if let Some(key) = req.match_info().get("key") {
@@ -221,11 +245,7 @@ fn presented_key(req: &HttpRequest, dialect: Dialect) -> Option<String> {
 pub(crate) async fn admit(state: &AppState, req: &HttpRequest, dialect: Dialect) -> Result<ChatCaller, ChatError> {
     let client =
         crate::client::client_ip(req, &state.settings).map_or_else(|| "unknown".to_owned(), |ip| ip.to_string());
-    state
-        .chat_gate
-        .admit(presented_key(req, dialect).as_deref(), &client)
-        .await
-        .map_err(|e| ChatError::from_app(dialect, e))
+    state.chat_gate.admit(presented_key(req, dialect).as_deref(), &client).await.or_chat(dialect)
 }
 
 /// The query string as `T` (unknown parameters ignored); a malformed one is a 400 in the dialect.
@@ -247,7 +267,7 @@ pub(crate) fn number(dialect: Dialect, name: &str, value: Option<&str>, default:
 
 /// A window of `limit` results (clamped to `max`) from `offset`.
 pub(crate) fn window(dialect: Dialect, offset: u32, limit: u32, max: u32) -> Result<Window, ChatError> {
-    Window::new(offset, limit.clamp(1, max)).map_err(|e| ChatError::from_app(dialect, e))
+    Window::new(offset, limit.clamp(1, max)).or_chat(dialect)
 }
 
 /// A search query: at most `max` characters (GIPHY answers 414 past 50, the others past 100).

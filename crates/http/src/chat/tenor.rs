@@ -11,7 +11,7 @@ use gifshelf_domain::gif::Gif;
 use serde::{Deserialize, Serialize};
 
 use super::formats::{self, TENOR_FORMATS};
-use super::{admit, answer, number, params, query, window, ChatError, Dialect};
+use super::{admit, answer, id_list, number, params, query, window, ChatError, Dialect, OrChat};
 use crate::client::origin;
 use crate::AppState;
 
@@ -146,7 +146,7 @@ async fn search(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResp
     let p: Params = params(&req, D)?;
     let q = query(D, p.q.as_deref(), MAX_QUERY)?;
     let at = window(D, offset(p.pos.as_deref())?, number(D, "limit", p.limit.as_deref(), DEFAULT_LIMIT)?, MAX_LIMIT)?;
-    let found = state.chat.search(&q, at).await.map_err(|e| ChatError::from_app(D, e))?;
+    let found = state.chat.search(&q, at).await.or_chat(D)?;
     Ok(results(&req, &state, &p, found, at))
 }
 
@@ -154,7 +154,7 @@ async fn featured(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpRe
     admit(&state, &req, D).await?;
     let p: Params = params(&req, D)?;
     let at = window(D, offset(p.pos.as_deref())?, number(D, "limit", p.limit.as_deref(), DEFAULT_LIMIT)?, MAX_LIMIT)?;
-    let found = state.chat.featured(at).await.map_err(|e| ChatError::from_app(D, e))?;
+    let found = state.chat.featured(at).await.or_chat(D)?;
     Ok(results(&req, &state, &p, found, at))
 }
 
@@ -166,7 +166,7 @@ async fn categories(state: web::Data<AppState>, req: HttpRequest) -> Result<Http
     admit(&state, &req, D).await?;
     let p: Params = params(&req, D)?;
     let origin = origin(&req, &state.settings);
-    let categories = state.chat.categories(MAX_LIMIT as usize).await.map_err(|e| ChatError::from_app(D, e))?;
+    let categories = state.chat.categories(MAX_LIMIT as usize).await.or_chat(D)?;
     let locale = locale(&p);
     let tags: Vec<serde_json::Value> = categories
         .iter()
@@ -206,22 +206,8 @@ fn encode(text: &str) -> String {
 async fn posts(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ChatError> {
     admit(&state, &req, D).await?;
     let p: Params = params(&req, D)?;
-    let ids: Vec<String> = p
-        .ids
-        .as_deref()
-        .unwrap_or_default()
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned)
-        .collect();
-    if ids.is_empty() {
-        return Err(ChatError::bad_request(D, "ids is required: a comma-separated list of GIF ids."));
-    }
-    if ids.len() > usize::try_from(MAX_LIMIT).unwrap_or(50) {
-        return Err(ChatError::bad_request(D, format!("At most {MAX_LIMIT} ids at a time.")));
-    }
-    let gifs = state.chat.by_share_ids(&ids).await.map_err(|e| ChatError::from_app(D, e))?;
+    let ids = id_list(D, p.ids.as_deref(), MAX_LIMIT)?;
+    let gifs = state.chat.by_share_ids(&ids).await.or_chat(D)?;
     let origin = origin(&req, &state.settings);
     let results: Vec<ResponseObject> =
         gifs.iter().map(|g| response_object(&origin, g, p.media_filter.as_deref())).collect();
@@ -233,7 +219,7 @@ async fn autocomplete(state: web::Data<AppState>, req: HttpRequest) -> Result<Ht
     let p: Params = params(&req, D)?;
     let q = query(D, p.q.as_deref(), MAX_QUERY)?;
     let limit = number(D, "limit", p.limit.as_deref(), DEFAULT_LIMIT)?.clamp(1, MAX_LIMIT);
-    let terms = state.chat.suggestions(&q, limit as usize).await.map_err(|e| ChatError::from_app(D, e))?;
+    let terms = state.chat.suggestions(&q, limit as usize).await.or_chat(D)?;
     Ok(answer(&serde_json::json!({"locale": locale(&p), "results": terms})))
 }
 
@@ -241,7 +227,7 @@ async fn trending_terms(state: web::Data<AppState>, req: HttpRequest) -> Result<
     admit(&state, &req, D).await?;
     let p: Params = params(&req, D)?;
     let limit = number(D, "limit", p.limit.as_deref(), DEFAULT_LIMIT)?.clamp(1, MAX_LIMIT);
-    let terms = state.chat.trending_terms(limit as usize).await.map_err(|e| ChatError::from_app(D, e))?;
+    let terms = state.chat.trending_terms(limit as usize).await.or_chat(D)?;
     Ok(answer(&serde_json::json!({"locale": locale(&p), "results": terms})))
 }
 
@@ -255,7 +241,7 @@ async fn register_share(state: web::Data<AppState>, req: HttpRequest) -> Result<
     if !crate::routes::share::valid_share_id(id) {
         return Err(ChatError::not_found(D));
     }
-    state.chat.register_share(id).await.map_err(|e| ChatError::from_app(D, e))?;
+    state.chat.register_share(id).await.or_chat(D)?;
     Ok(HttpResponse::Ok()
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
         .json(serde_json::json!({"status": "ok"})))
