@@ -31,6 +31,8 @@ pub struct Report {
     pub socket_errors: String,
     pub database_locked: usize,
     pub log_errors: usize,
+    /// The first few ERROR or "database is locked" lines of the server log, to say what failed.
+    pub log_samples: Vec<String>,
 }
 
 impl Report {
@@ -56,6 +58,9 @@ impl Report {
             self.log_errors,
             if self.socket_errors.is_empty() { String::new() } else { format!(", wrk {}", self.socket_errors) }
         );
+        for line in &self.log_samples {
+            println!("load: server log: {line}");
+        }
     }
 }
 
@@ -359,6 +364,12 @@ pub fn run(binary: &Path, seconds: u32, connections: u32) -> Result<Report> {
     let log = std::fs::read_to_string(dir.join("server.log")).unwrap_or_default();
     report.database_locked = log.matches("database is locked").count();
     report.log_errors = log.lines().filter(|l| l.contains("ERROR")).count();
+    report.log_samples = log
+        .lines()
+        .filter(|l| l.contains("ERROR") || l.contains("database is locked"))
+        .take(5)
+        .map(str::to_owned)
+        .collect();
     let _ = std::fs::remove_dir_all(&dir);
     Ok(report)
 }

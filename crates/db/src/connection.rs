@@ -102,8 +102,11 @@ impl r2d2::ManageConnection for Manager {
                 let path_str = path.to_str().ok_or_else(|| ConnectError("database path is not UTF-8".into()))?;
                 let mut conn = SqliteConnection::establish(path_str)
                     .map_err(|e| ConnectError(format!("{}: {e}", path.display())))?;
+                // busy_timeout first: `journal_mode` reads the database and, while another
+                // connection writes, would fail at once with "database is locked" (the pool then
+                // logs an error and tries again; the load check saw it about once in 20 runs).
                 conn.batch_execute(&format!(
-                    "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = {};",
+                    "PRAGMA busy_timeout = {}; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;",
                     self.busy_timeout.as_millis()
                 ))
                 .map_err(|e| ConnectError(e.to_string()))?;
