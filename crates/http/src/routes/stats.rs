@@ -1,7 +1,7 @@
 //! The statistics dashboard (admins only).
 
 use actix_web::{get, web, HttpResponse};
-use gifshelf_app::stats::{bytes_to_mb, round2};
+use gifshelf_app::stats::{bytes_to_mb, round2, Freshness};
 use gifshelf_domain::stats::GifStat;
 use serde::Deserialize;
 
@@ -33,17 +33,40 @@ fn gif_rows(rows: Vec<GifStat>) -> Vec<GifStatRow> {
         .collect()
 }
 
+/// `?refresh=true`: fresh figures instead of the snapshot (the dashboard's Refresh Data).
+#[derive(Debug, Default, Deserialize)]
+struct RefreshQuery {
+    #[serde(default)]
+    refresh: bool,
+}
+
+impl RefreshQuery {
+    fn freshness(&self) -> Freshness {
+        if self.refresh {
+            Freshness::Fresh
+        } else {
+            Freshness::Snapshot
+        }
+    }
+}
+
 #[utoipa::path(
     get,
     path = "/api/stats",
     tag = "stats",
     summary = "Application statistics (admins)",
+    description = "Served from a snapshot of at most two refresh periods (`GIFSHELF_STATS_REFRESH_SECS`); `lastUpdated` says when it was computed.",
+    params(("refresh" = Option<bool>, Query, description = "`true`: compute fresh figures now (they become the snapshot)")),
     responses((status = 200, description = "Figures", body = crate::dto::OverviewStats), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin (`forbidden`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
 #[get("/stats")]
-async fn overview(state: web::Data<AppState>, _admin: Admin) -> Result<HttpResponse, ApiError> {
-    let o = state.stats.overview().await?;
+async fn overview(
+    state: web::Data<AppState>,
+    _admin: Admin,
+    query: web::Query<RefreshQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let o = state.stats.overview(query.freshness()).await?;
     let f = o.figures;
     Ok(HttpResponse::Ok().json(OverviewStats {
         total_gifs: f.total_gifs,
@@ -73,12 +96,18 @@ async fn overview(state: web::Data<AppState>, _admin: Admin) -> Result<HttpRespo
     path = "/api/stats/detailed",
     tag = "stats",
     summary = "Detailed statistics (admins)",
+    description = "Served from a snapshot, like the overview.",
+    params(("refresh" = Option<bool>, Query, description = "`true`: compute fresh figures now (they become the snapshot)")),
     responses((status = 200, description = "Distributions", body = crate::dto::DetailedStats), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin (`forbidden`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
 #[get("/stats/detailed")]
-async fn detailed(state: web::Data<AppState>, _admin: Admin) -> Result<HttpResponse, ApiError> {
-    let d = state.stats.detailed().await?;
+async fn detailed(
+    state: web::Data<AppState>,
+    _admin: Admin,
+    query: web::Query<RefreshQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let d = state.stats.detailed(query.freshness()).await?;
     Ok(HttpResponse::Ok().json(DetailedStats {
         daily_uploads_last_week: d.daily_uploads.into_iter().map(|(day, n)| (day.to_string(), n.to_string())).collect(),
         tag_distribution: pairs(d.tag_distribution),

@@ -27,7 +27,11 @@ async fn admin_sees_text_counts_and_consistent_drill_downs(backend: Backend) {
         bob.gif(first.id).await;
     }
 
-    let o: OverviewStats = admin.read("/api/stats").await;
+    // The figures are a snapshot: the same until fresh ones are asked for (Refresh Data).
+    let snapshot: OverviewStats = admin.read("/api/stats").await;
+    assert_eq!((snapshot.total_gifs, &snapshot.last_updated), (0, &empty.last_updated));
+    let o: OverviewStats = admin.read("/api/stats?refresh=true").await;
+    assert!(o.last_updated >= empty.last_updated, "{} after {}", o.last_updated, empty.last_updated);
     assert_eq!((o.total_gifs, o.total_users, o.total_tags, o.empty_tags_count), (3, 2, 3, 0));
     assert_eq!((o.total_views, o.gifs_uploaded_today, o.gifs_uploaded_this_week), (2, 3, 3));
     assert_eq!((o.average_tags_per_gif, o.average_gifs_per_user, o.average_views_per_gif), (1.33, 1.5, 0.67));
@@ -76,6 +80,16 @@ async fn admin_sees_text_counts_and_consistent_drill_downs(backend: Backend) {
     let message =
         error_of(admin.get("/api/stats/detailed/activity/lazy").await, StatusCode::BAD_REQUEST, "validation").await;
     assert!(message.contains("inactive") && message.contains("power"), "{message}");
+
+    // The detailed figures are a snapshot too; Refresh Data (`refresh=true`) makes a fresh one.
+    bob.upload_gif("Cat three", "", &["cats"]).await;
+    let unchanged: DetailedStats = admin.read("/api/stats/detailed").await;
+    assert_eq!(unchanged.daily_uploads_last_week[6].1, "3");
+    let refreshed: DetailedStats = admin.read("/api/stats/detailed?refresh=true").await;
+    assert_eq!(refreshed.daily_uploads_last_week[6].1, "4");
+    let overview: OverviewStats = admin.read("/api/stats").await;
+    assert_eq!(overview.total_gifs, 3, "the overview's snapshot stays until it is refreshed");
+    assert_eq!(admin.read::<OverviewStats>("/api/stats?refresh=true").await.total_gifs, 4);
 
     let anonymous = app.anonymous();
     for path in [

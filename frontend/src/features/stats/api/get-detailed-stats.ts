@@ -3,9 +3,9 @@ import type { DetailedStats } from '@/api/generated/DetailedStats';
 import { apiRequest } from '@/lib/api-client';
 import { statsKeys } from './query-keys';
 
-/** GET /api/stats/detailed → the detailed statistics (admin only). */
-export const getDetailedStats = (signal?: AbortSignal) =>
-  apiRequest<DetailedStats>('/api/stats/detailed', {
+/** GET /api/stats/detailed → the detailed statistics (admin only): the snapshot, or fresh figures with `fresh`. */
+export const getDetailedStats = (signal?: AbortSignal, fresh = false) =>
+  apiRequest<DetailedStats>(fresh ? '/api/stats/detailed?refresh=true' : '/api/stats/detailed', {
     defaultError: 'Failed to fetch detailed stats',
     ...(signal ? { signal } : {}),
   });

@@ -3,9 +3,9 @@ import type { OverviewStats } from '@/api/generated/OverviewStats';
 import { apiRequest } from '@/lib/api-client';
 import { statsKeys } from './query-keys';
 
-/** GET /api/stats → the overview statistics (admin only). */
-export const getOverviewStats = (signal?: AbortSignal) =>
-  apiRequest<OverviewStats>('/api/stats', {
+/** GET /api/stats → the overview statistics (admin only): the server's snapshot, or fresh figures with `fresh` (`?refresh=true`). */
+export const getOverviewStats = (signal?: AbortSignal, fresh = false) =>
+  apiRequest<OverviewStats>(fresh ? '/api/stats?refresh=true' : '/api/stats', {
     defaultError: 'Failed to fetch application stats',
     ...(signal ? { signal } : {}),
   });

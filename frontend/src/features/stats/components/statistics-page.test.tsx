@@ -47,8 +47,9 @@ function serve(routes: Record<string, () => Response | Promise<Response>> = {}) 
     const url = urlOf(input);
     const handler = routes[url];
     if (handler) return handler();
-    if (url === '/api/stats') return jsonResponse(makeOverview());
-    if (url === '/api/stats/detailed') return jsonResponse(makeDetailed());
+    const path = url.replace('?refresh=true', '');
+    if (path === '/api/stats') return jsonResponse(makeOverview());
+    if (path === '/api/stats/detailed') return jsonResponse(makeDetailed());
     return jsonResponse([]);
   });
 }
@@ -245,7 +246,7 @@ describe('statistics page', () => {
     ]);
   });
 
-  it('"Refresh Data" shows "Refreshing..." and is disabled while loading, and refetches what was loaded', async () => {
+  it('"Refresh Data" shows "Refreshing..." and is disabled while loading, and asks for fresh figures of what was loaded', async () => {
     serve();
     renderPage();
     expect(screen.getByRole('button', { name: 'Refreshing...' })).toBeDisabled();
@@ -253,7 +254,7 @@ describe('statistics page', () => {
     expect(refresh).toBeEnabled();
 
     let answer: (response: Response) => void = () => {};
-    serve({ '/api/stats': () => new Promise<Response>((resolve) => (answer = resolve)) });
+    serve({ '/api/stats?refresh=true': () => new Promise<Response>((resolve) => (answer = resolve)) });
     fireEvent.click(refresh);
     expect(await screen.findByRole('button', { name: 'Refreshing...' })).toBeDisabled();
     // The loaded overview stays on screen while it refreshes.
@@ -261,14 +262,18 @@ describe('statistics page', () => {
     answer(jsonResponse(makeOverview({ totalGifs: 14, totalViews: 50 })));
     expect(await screen.findByText('14 GIFs · 3 users · 50 views')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Refresh Data' })).toBeEnabled();
-    expect(calls()).toEqual(['/api/stats', '/api/stats']);
+    expect(calls()).toEqual(['/api/stats', '/api/stats?refresh=true']);
 
     // Once the detailed tab was loaded, a refresh reloads it too.
     fireEvent.click(screen.getByRole('tab', { name: 'Detailed Analysis' }));
     await screen.findByRole('heading', { name: 'Daily Uploads (Last 7 Days)' });
     fireEvent.click(screen.getByRole('button', { name: 'Refresh Data' }));
     await waitFor(() => expect(screen.getByRole('button', { name: 'Refresh Data' })).toBeEnabled());
-    expect(calls().slice(2)).toEqual(['/api/stats/detailed', '/api/stats', '/api/stats/detailed']);
+    expect(calls().slice(2)).toEqual([
+      '/api/stats/detailed',
+      '/api/stats?refresh=true',
+      '/api/stats/detailed?refresh=true',
+    ]);
   });
 
   it('shows "Error Loading Statistics" with the message, and Retry reloads the overview', async () => {

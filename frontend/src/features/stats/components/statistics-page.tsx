@@ -1,10 +1,11 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { paths } from '@/app/paths';
 import { errorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
-import { useDetailedStats } from '../api/get-detailed-stats';
-import { useOverviewStats } from '../api/get-overview-stats';
+import { detailedStatsQueryOptions, getDetailedStats, useDetailedStats } from '../api/get-detailed-stats';
+import { getOverviewStats, overviewStatsQueryOptions, useOverviewStats } from '../api/get-overview-stats';
 import type { DetailKind, DetailTarget } from '../api/query-keys';
 import '../chart-setup';
 import { useClearStatsOnLeave } from '../hooks/use-clear-stats-on-leave';
@@ -34,10 +35,18 @@ export function StatisticsPage() {
   const overview = useOverviewStats();
   const detailed = useDetailedStats(detailedRequested);
 
+  const queryClient = useQueryClient();
   const refreshing = overview.isFetching || detailed.isFetching;
+  // The server answers from a snapshot; Refresh Data asks it for fresh figures, into the same queries.
   const refresh = () => {
-    void overview.refetch();
-    if (detailedRequested) void detailed.refetch();
+    void queryClient
+      .fetchQuery({ ...overviewStatsQueryOptions(), queryFn: ({ signal }) => getOverviewStats(signal, true), staleTime: 0 })
+      .catch(() => undefined);
+    if (detailedRequested) {
+      void queryClient
+        .fetchQuery({ ...detailedStatsQueryOptions(), queryFn: ({ signal }) => getDetailedStats(signal, true), staleTime: 0 })
+        .catch(() => undefined);
+    }
   };
   const selectTab = (next: StatsTab) => {
     setTab(next);
