@@ -14,7 +14,8 @@
 //! - `fuzz [SECONDS]`: runs every cargo-fuzz target for SECONDS (default 60) each (nightly toolchain
 //!   and `cargo install cargo-fuzz`); findings land in `fuzz/artifacts/`.
 //! - `gen-types`: regenerate `frontend/src/api/generated` from the Rust DTOs.
-//! - `bench [media|api|serve]`: benchmarks that print figures (they never gate a test run). `serve`
+//! - `bench [media|api|serve] [ARGS]`: benchmarks that print figures next to their targets and
+//!   anchors (they never gate a test run); ARGS go to the bench (`bench api --gifs 1000000`). `serve`
 //!   loads the release binary with `wrk` (media bytes against nginx, gallery requests with one and two
 //!   instances on PostgreSQL); it skips what is not installed.
 
@@ -245,9 +246,11 @@ fn bench(args: &[String]) -> Result {
         ("api", "gifshelf-server", "api"),
         ("serve", "gifshelf-server", "serve"),
     ];
+    // What follows the bench's name goes to it (`bench api --gifs 1000000`).
+    let extra = args.get(1..).unwrap_or_default();
     for (name, package, bench) in benches {
         if filter.is_none_or(|f| f == name) {
-            exec(cargo().args(["bench", "-p", package, "--bench", bench]))?;
+            exec(cargo().args(["bench", "-p", package, "--bench", bench, "--"]).args(extra))?;
             ran = true;
         }
     }

@@ -17,7 +17,7 @@ use gifshelf_domain::RepoError;
 
 use crate::connection::{write_tx, AnyConnection, Database, MultiBackend};
 use crate::error::repo_error;
-use crate::schema::{favourites, gif_renditions, gif_tags, gifs, tags, users};
+use crate::schema::{favourites, gif_count, gif_renditions, gif_tags, gifs, tags, users};
 use crate::tags::ensure_tags;
 use crate::{duplicates, search};
 
@@ -340,8 +340,16 @@ fn page_of_ids(
     }
     let ids =
         sorted(filtered(filter), sort).select(gifs::id).limit(limit).offset(offset).load(conn).map_err(repo_error)?;
-    let total = filtered(filter).count().get_result(conn).map_err(repo_error)?;
+    let total = match filter {
+        GifFilter::All => library_size(conn)?,
+        _ => filtered(filter).count().get_result(conn).map_err(repo_error)?,
+    };
     Ok((ids, total))
+}
+
+/// How many GIFs the library holds, from the counter the writes keep (never a count of the table).
+fn library_size(conn: &mut AnyConnection) -> Result<i64, RepoError> {
+    gif_count::table.select(gif_count::gifs).first(conn).optional().map_err(repo_error).map(Option::unwrap_or_default)
 }
 
 /// Tries of the unfiltered pick before it falls back to counting (ids have few gaps: one try
@@ -498,6 +506,12 @@ impl GifRepository for Database {
         let day = day.and_time(NaiveTime::MIN);
         self.run(move |conn| {
             write_tx(conn, |conn| {
+                // A view is not worth waiting for the disk: on PostgreSQL its commit returns before
+                // the WAL is flushed (a crash may forget the last fraction of a second of views, never
+                // corrupt anything). Every other write still waits.
+                if let AnyConnection::Postgresql(pg) = conn {
+                    diesel::sql_query("SET LOCAL synchronous_commit = off").execute(pg).map_err(repo_error)?;
+                }
                 let updated = diesel::update(gifs::table.find(id.0))
                     .set(gifs::view_count.eq(gifs::view_count + 1_i64))
                     .execute(conn)
@@ -548,7 +562,7 @@ impl GifRepository for Database {
         let since = since.and_time(NaiveTime::MIN);
         self.run(move |conn| {
             let ids = featured_ids(conn, since, i64::from(page.size), page.offset())?;
-            let total = gifs::table.count().get_result(conn).map_err(repo_error)?;
+            let total = library_size(conn)?;
             Ok(Page { items: load_many(conn, &ids)?, request: page, total })
         })
         .await

@@ -176,6 +176,14 @@ diesel::table! {
     }
 }
 
+// The number of GIFs, one row kept exact by triggers on `gifs` (migration 000013).
+diesel::table! {
+    gif_count (id) {
+        id -> SmallInt,
+        gifs -> BigInt,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     gifs,
@@ -190,5 +198,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     api_keys,
     gif_daily_views,
     search_terms,
-    integrations
+    integrations,
+    gif_count
 );

@@ -1,6 +1,8 @@
 //! Search: genuinely different SQL per backend. SQLite asks its trigram FTS5 index for words of
-//! three or more characters; PostgreSQL's pg_trgm GIN index serves `LIKE '%word%'`. Shorter words
-//! are matched with `LIKE` on the rows the index already narrowed down.
+//! three or more characters. PostgreSQL keeps each GIF's words (`gif_words`, migration 000013) and
+//! a trigram index over the distinct words: a searched word finds the words containing it, then
+//! their GIFs by key, so a count never rechecks the text of every match. Shorter words are matched
+//! with `LIKE` on the rows the longer ones already narrowed down.
 
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text};
@@ -82,12 +84,6 @@ pub(crate) fn page(
                 }
                 query
             };
-            let ids: Vec<IdRow> =
-                bind_all(format!("SELECT id FROM gifs WHERE {condition} ORDER BY {} LIMIT ? OFFSET ?", order_by(sort)))
-                    .bind::<BigInt, _>(limit)
-                    .bind::<BigInt, _>(offset)
-                    .load(conn)
-                    .map_err(repo_error)?;
             // The index holds exactly one row per GIF: when it alone decides, count it there
             // without touching the table.
             let count_sql = if short.is_empty() {
@@ -96,37 +92,112 @@ pub(crate) fn page(
                 format!("SELECT COUNT(*) AS count FROM gifs WHERE {condition}")
             };
             let total: CountRow = bind_all(count_sql).get_result(conn).map_err(repo_error)?;
-            Ok((ids.into_iter().map(|r| r.id).collect(), total.count))
-        }
-        AnyConnection::Postgresql(conn) => {
-            let condition = (1..=words.len())
-                .map(|i| format!("search_text LIKE ${i} ESCAPE '\\'"))
-                .collect::<Vec<_>>()
-                .join(" AND ");
-            let n = words.len();
-            let bind_all = |sql: String| {
-                let mut query = diesel::sql_query(sql).into_boxed::<diesel::pg::Pg>();
+            if total.count == 0 || offset >= total.count {
+                return Ok((Vec::new(), total.count));
+            }
+            let rows: Vec<IdRow> = if total.count <= SORT_BY_ID_MAX {
+                bind_all(format!("SELECT id FROM gifs WHERE {condition} ORDER BY {} LIMIT ? OFFSET ?", order_by(sort)))
+                    .bind::<BigInt, _>(limit)
+                    .bind::<BigInt, _>(offset)
+                    .load(conn)
+                    .map_err(repo_error)?
+            } else {
+                // Many matches: walk the sort's index testing each text, instead of sorting them all.
+                let mut query = diesel::sql_query(format!(
+                    "SELECT id FROM gifs WHERE {} ORDER BY {} LIMIT ? OFFSET ?",
+                    words.iter().map(|_| "search_text LIKE ? ESCAPE '\\'").collect::<Vec<_>>().join(" AND "),
+                    order_by(sort)
+                ))
+                .into_boxed::<diesel::sqlite::Sqlite>();
                 for word in words {
                     query = query.bind::<Text, _>(like_pattern(word));
                 }
-                query
+                query.bind::<BigInt, _>(limit).bind::<BigInt, _>(offset).load(conn).map_err(repo_error)?
             };
-            let ids: Vec<IdRow> = bind_all(format!(
-                "SELECT id FROM gifs WHERE {condition} ORDER BY {} LIMIT ${} OFFSET ${}",
-                order_by(sort),
-                n + 1,
-                n + 2
-            ))
-            .bind::<BigInt, _>(limit)
-            .bind::<BigInt, _>(offset)
-            .load(conn)
-            .map_err(repo_error)?;
-            let total: CountRow = bind_all(format!("SELECT COUNT(*) AS count FROM gifs WHERE {condition}"))
-                .get_result(conn)
-                .map_err(repo_error)?;
-            Ok((ids.into_iter().map(|r| r.id).collect(), total.count))
+            Ok((rows.into_iter().map(|r| r.id).collect(), total.count))
         }
+        AnyConnection::Postgresql(conn) => postgres_page(conn, words, sort, limit, offset),
     }
+}
+
+/// At most this many matches are read by id and sorted; more are found by walking the sort's index
+/// and testing each GIF's text, which stops after the page.
+const SORT_BY_ID_MAX: i64 = 2_000;
+
+fn postgres_page(
+    conn: &mut diesel::PgConnection,
+    words: &[String],
+    sort: GifSort,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<i64>, i64), RepoError> {
+    let (long, short): (Vec<&String>, Vec<&String>) = words.iter().partition(|w| w.chars().count() >= 3);
+    // Parameters: the long words' patterns first, then the short ones', then limit and offset.
+    let patterns: Vec<String> = long.iter().chain(short.iter()).map(|w| like_pattern(w)).collect();
+    let likes = |from: usize, to: usize| {
+        (from..to).map(|i| format!("search_text LIKE ${} ESCAPE '\\'", i + 1)).collect::<Vec<_>>()
+    };
+    let bind_all = |sql: String| {
+        let mut query = diesel::sql_query(sql).into_boxed::<diesel::pg::Pg>();
+        for pattern in &patterns {
+            query = query.bind::<Text, _>(pattern.clone());
+        }
+        query
+    };
+    let (n, all) = (long.len(), patterns.len());
+    let walk = |conn: &mut diesel::PgConnection, condition: String| -> Result<Vec<i64>, RepoError> {
+        let rows: Vec<IdRow> = bind_all(format!(
+            "SELECT id FROM gifs WHERE {condition} ORDER BY {} LIMIT ${} OFFSET ${}",
+            order_by(sort),
+            all + 1,
+            all + 2
+        ))
+        .bind::<BigInt, _>(limit)
+        .bind::<BigInt, _>(offset)
+        .load(conn)
+        .map_err(repo_error)?;
+        Ok(rows.into_iter().map(|r| r.id).collect())
+    };
+    if n == 0 {
+        // Only short words: no index helps; the text of every GIF is tested.
+        let condition = likes(0, all).join(" AND ");
+        let ids = walk(conn, condition.clone())?;
+        let total: CountRow = bind_all(format!("SELECT COUNT(*) AS count FROM gifs WHERE {condition}"))
+            .get_result(conn)
+            .map_err(repo_error)?;
+        return Ok((ids, total.count));
+    }
+    // The GIFs having, for every long word, one of the words that contain it.
+    let with_word = |i: usize| {
+        format!(
+            "SELECT gif_id FROM gif_words WHERE word IN \
+             (SELECT word FROM search_vocabulary WHERE word LIKE ${} ESCAPE '\\')",
+            i + 1
+        )
+    };
+    let matches = if n == 1 {
+        format!("SELECT DISTINCT gif_id FROM ({}) w", with_word(0))
+    } else {
+        (0..n).map(with_word).collect::<Vec<_>>().join(" INTERSECT ")
+    };
+    let short_condition: Vec<String> = likes(n, all);
+    let count_sql = if short_condition.is_empty() {
+        format!("SELECT COUNT(*) AS count FROM ({matches}) m")
+    } else {
+        format!("SELECT COUNT(*) AS count FROM gifs WHERE id IN ({matches}) AND {}", short_condition.join(" AND "))
+    };
+    let total: CountRow = bind_all(count_sql).get_result(conn).map_err(repo_error)?;
+    if total.count == 0 || offset >= total.count {
+        return Ok((Vec::new(), total.count));
+    }
+    let ids = if total.count <= SORT_BY_ID_MAX {
+        let mut condition = vec![format!("id IN ({matches})")];
+        condition.extend(short_condition);
+        walk(conn, condition.join(" AND "))?
+    } else {
+        walk(conn, likes(0, all).join(" AND "))?
+    };
+    Ok((ids, total.count))
 }
 
 #[cfg(test)]

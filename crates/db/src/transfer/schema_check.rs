@@ -31,6 +31,11 @@ const SKIPPED: &[Skip] = &[
     // (PostgreSQL's search index is an index, not a table.)
     Skip::Named("gifs_fts"),
     Skip::Prefixed("gifs_fts_"),
+    // PostgreSQL's search words and their vocabulary, filled by triggers from gifs.search_text.
+    Skip::Named("gif_words"),
+    Skip::Named("search_vocabulary"),
+    // The number of GIFs, kept by triggers as the imported rows go in.
+    Skip::Named("gif_count"),
     // Work in flight, not library data: `gifshelf renditions backfill` re-enqueues whatever a
     // GIF of the imported library is missing.
     Skip::Named("jobs"),

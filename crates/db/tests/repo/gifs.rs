@@ -256,6 +256,38 @@ async fn concurrent_uploads_with_the_same_new_tag(db: &Database) {
     assert_eq!(tags.iter().map(|t| (t.name.as_str(), t.count)).collect::<Vec<_>>(), [("brand", 6), ("new", 6)]);
 }
 
+/// The gallery's total comes from a counter the writes keep, never from counting the table: it
+/// must follow inserts (also concurrent ones), deletes and a bulk seed exactly.
+async fn the_gallery_total_follows_every_write(db: &Database) {
+    let total = |db: Database| async move {
+        db.list(&GifFilter::All, GifSort::Newest, page(0, 1)).await.map(|p| p.total).unwrap_or_else(|e| panic!("{e}"))
+    };
+    assert_eq!(total(db.clone()).await, 0);
+    let alice = user(db, "alice").await;
+    let mut tasks = Vec::new();
+    for n in 1..=8 {
+        let db = db.clone();
+        tasks.push(tokio::spawn(async move { db.insert(new_gif(alice, n, &format!("g{n}"), "", &[])).await }));
+    }
+    let mut ids = Vec::new();
+    for task in tasks {
+        ids.push(task.await.unwrap_or_else(|e| panic!("{e}")).unwrap_or_else(|e| panic!("{e}")).id);
+    }
+    assert_eq!(total(db.clone()).await, 8);
+    for id in &ids[..3] {
+        db.delete(*id).await.unwrap_or_else(|e| panic!("{e}"));
+    }
+    assert!(matches!(db.delete(ids[0]).await, Err(RepoError::NotFound)));
+    assert_eq!(total(db.clone()).await, 5);
+    // A duplicate refused by its unique constraint leaves the counter alone (the insert rolled back).
+    let mut twin = new_gif(alice, 20, "twin", "", &[]);
+    twin.fingerprint.sha256 = "ab".repeat(32);
+    db.insert(twin.clone()).await.unwrap_or_else(|e| panic!("{e}"));
+    twin.share_id = "share-twin".into();
+    assert!(db.insert(twin).await.is_err());
+    assert_eq!(total(db.clone()).await, 6);
+}
+
 async fn rename_delete_and_delete_empty_keep_search_in_step(db: &Database) {
     let alice = user(db, "alice").await;
     db.insert(new_gif(alice, 1, "one", "", &["kitty", "misc"])).await.unwrap_or_else(|e| panic!("{e}"));
@@ -315,5 +347,6 @@ on_both_backends!(
     delete_removes_row_links_and_search_entry,
     views_and_blob_keys,
     concurrent_uploads_with_the_same_new_tag,
+    the_gallery_total_follows_every_write,
     rename_delete_and_delete_empty_keep_search_in_step
 );

@@ -1,0 +1,13 @@
+DROP TRIGGER gifs_count_delete ON gifs;
+DROP TRIGGER gifs_count_insert ON gifs;
+DROP FUNCTION gif_count_removed();
+DROP FUNCTION gif_count_added();
+DROP TABLE gif_count;
+CREATE INDEX gifs_search_trgm_idx ON gifs USING gin (search_text gin_trgm_ops);
+DROP TRIGGER gifs_words_update ON gifs;
+DROP TRIGGER gifs_words_insert ON gifs;
+DROP FUNCTION gif_words_changed();
+DROP FUNCTION gif_words_added();
+DROP FUNCTION gif_words_of(text);
+DROP TABLE search_vocabulary;
+DROP TABLE gif_words;
