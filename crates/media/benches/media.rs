@@ -93,11 +93,14 @@ fn over_white(p: &image::Rgba<u8>) -> [f64; 3] {
     [0, 1, 2].map(|i| f64::from(p[i]) * a + 255.0 * (1.0 - a))
 }
 
+/// Frames with the time (ms) at which each starts showing.
+type Frames = Vec<(RgbaImage, u64)>;
+
 /// The reference a thumbnail is measured against: every composited source frame (decoded one
 /// at a time by the `image` crate, not by us) downscaled to `tw`×`th` with a float Lanczos3
 /// filter, with the time (ms) at which it starts showing. The same reference serves our
 /// thumbnail and gifsicle's.
-fn reference(source: &[u8], tw: u32, th: u32) -> Vec<(RgbaImage, u64)> {
+fn reference(source: &[u8], tw: u32, th: u32) -> Frames {
     let mut t = 0u64;
     GifDecoder::new(Cursor::new(source))
         .unwrap()
@@ -122,7 +125,7 @@ fn reference(source: &[u8], tw: u32, th: u32) -> Vec<(RgbaImage, u64)> {
 /// `refs`), over white, on every source frame. Each source frame is compared with the test frame
 /// on screen at its start time, so an optimiser that merges frames (gifsicle does) is still
 /// measured; `None` when the test has no frames.
-fn psnr(source: &[u8], refs: &mut Vec<((u32, u32), Vec<(RgbaImage, u64)>)>, test: &[u8]) -> Option<f64> {
+fn psnr(source: &[u8], refs: &mut Vec<((u32, u32), Frames)>, test: &[u8]) -> Option<f64> {
     let test = frames_of(test);
     let dims = test.first()?.0.dimensions();
     let at = match refs.iter().position(|(d, _)| *d == dims) {
