@@ -14,7 +14,8 @@
 //! - `fuzz [SECONDS]`: runs every cargo-fuzz target for SECONDS (default 60) each (nightly toolchain
 //!   and `cargo install cargo-fuzz`); findings land in `fuzz/artifacts/`.
 //! - `gen-types`: regenerate `frontend/src/api/generated` from the Rust DTOs.
-//! - `bench [media|api|serve]`: benchmarks that print figures (they never gate a test run). `serve`
+//! - `bench [media|api|serve]`: benchmarks that print figures (they never gate a test run). `media`
+//!   also times the upload of a 10 MB, 200-frame GIF through the real application. `serve`
 //!   loads the release binary with `wrk` (media bytes against nginx, gallery requests with one and two
 //!   instances on PostgreSQL); it skips what is not installed.
 
@@ -242,6 +243,8 @@ fn bench(args: &[String]) -> Result {
     let mut ran = false;
     let benches = [
         ("media", "gifshelf-media", "media"),
+        // The upload of a 10 MB, 200-frame GIF through the real application.
+        ("media", "gifshelf-server", "upload"),
         ("api", "gifshelf-server", "api"),
         ("serve", "gifshelf-server", "serve"),
     ];
