@@ -57,7 +57,10 @@ async fn main() {
     let mut times = Vec::with_capacity(ROUNDS);
     for round in 0..ROUNDS {
         let form = reqwest::multipart::Form::new()
-            .part("file", reqwest::multipart::Part::bytes(gif.clone()).file_name("big.gif").mime_str("image/gif").unwrap())
+            .part(
+                "file",
+                reqwest::multipart::Part::bytes(gif.clone()).file_name("big.gif").mime_str("image/gif").unwrap(),
+            )
             .part(
                 "gifData",
                 reqwest::multipart::Part::text(
@@ -67,7 +70,8 @@ async fn main() {
                 .unwrap(),
             );
         let started = Instant::now();
-        let response = client.post(format!("{base}/api/gifs")).bearer_auth(&token).multipart(form).send().await.unwrap();
+        let response =
+            client.post(format!("{base}/api/gifs")).bearer_auth(&token).multipart(form).send().await.unwrap();
         let status = response.status();
         let answer: serde_json::Value = response.json().await.unwrap_or_default();
         let ms = started.elapsed().as_secs_f64() * 1e3;
