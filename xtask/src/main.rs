@@ -15,7 +15,8 @@
 //!   and `cargo install cargo-fuzz`); findings land in `fuzz/artifacts/`.
 //! - `gen-types`: regenerate `frontend/src/api/generated` from the Rust DTOs.
 //! - `bench [media|api|serve] [ARGS]`: benchmarks that print figures next to their targets and
-//!   anchors (they never gate a test run); ARGS go to the bench (`bench api --gifs 1000000`). `serve`
+//!   anchors (they never gate a test run); ARGS go to the bench (`bench api --gifs 1000000`). `media`
+//!   also times the upload of a 10 MB, 200-frame GIF through the real application. `serve`
 //!   loads the release binary with `wrk` (media bytes against nginx, gallery requests with one and two
 //!   instances on PostgreSQL); it skips what is not installed.
 
@@ -243,6 +244,8 @@ fn bench(args: &[String]) -> Result {
     let mut ran = false;
     let benches = [
         ("media", "gifshelf-media", "media"),
+        // The upload of a 10 MB, 200-frame GIF through the real application.
+        ("media", "gifshelf-server", "upload"),
         ("api", "gifshelf-server", "api"),
         ("serve", "gifshelf-server", "serve"),
     ];

@@ -13,7 +13,7 @@ use std::time::Instant;
 use gifshelf_domain::gif::{Rendition as Stored, RenditionKind, RenditionSize, Renditions};
 use gifshelf_domain::media::ProcessedMedia;
 use gifshelf_domain::ports::MediaProcessor;
-use gifshelf_media::testing::{hd_scene_gif, photo_gif, pixel_art_gif, scene_gif, sprite_gif};
+use gifshelf_media::testing::{hd_scene_gif, photo_gif, pixel_art_gif, scene_gif, sprite_gif, video_gif};
 use gifshelf_media::{probe, process, static_thumbnail, Ffmpeg, Limits, MediaService};
 use image::codecs::gif::GifDecoder;
 use image::{AnimationDecoder, RgbaImage};
@@ -93,26 +93,55 @@ fn over_white(p: &image::Rgba<u8>) -> [f64; 3] {
     [0, 1, 2].map(|i| f64::from(p[i]) * a + 255.0 * (1.0 - a))
 }
 
-/// PSNR (dB) of `test` frames against a float Lanczos3 downscale of the composited source
-/// frames, over white, on up to 40 evenly spaced source frames. Each source frame is compared
-/// with the test frame on screen at its start time, so an optimiser that merges or drops
-/// frames (gifsicle does) is still measured; `None` when the test has no frames.
-fn psnr(source: &[(RgbaImage, u64)], test: &[u8]) -> Option<f64> {
+/// Frames with the time (ms) at which each starts showing.
+type Frames = Vec<(RgbaImage, u64)>;
+
+/// The reference a thumbnail is measured against: every composited source frame (decoded one
+/// at a time by the `image` crate, not by us) downscaled to `tw`×`th` with a float Lanczos3
+/// filter, with the time (ms) at which it starts showing. The same reference serves our
+/// thumbnail and gifsicle's.
+fn reference(source: &[u8], tw: u32, th: u32) -> Frames {
+    let mut t = 0u64;
+    GifDecoder::new(Cursor::new(source))
+        .unwrap()
+        .into_frames()
+        .map(|f| {
+            let f = f.unwrap();
+            let (n, d) = f.delay().numer_denom_ms();
+            let start = t;
+            t += u64::from(n) / u64::from(d.max(1));
+            let src = f.into_buffer();
+            let frame = if src.dimensions() == (tw, th) {
+                src
+            } else {
+                image::imageops::resize(&src, tw, th, image::imageops::FilterType::Lanczos3)
+            };
+            (frame, start)
+        })
+        .collect()
+}
+
+/// PSNR (dB) of `test` against [`reference`] frames of its size (made once per size and kept in
+/// `refs`), over white, on every source frame. Each source frame is compared with the test frame
+/// on screen at its start time, so an optimiser that merges frames (gifsicle does) is still
+/// measured; `None` when the test has no frames.
+fn psnr(source: &[u8], refs: &mut Vec<((u32, u32), Frames)>, test: &[u8]) -> Option<f64> {
     let test = frames_of(test);
-    if test.is_empty() || source.is_empty() {
+    let dims = test.first()?.0.dimensions();
+    let at = match refs.iter().position(|(d, _)| *d == dims) {
+        Some(i) => i,
+        None => {
+            refs.push((dims, reference(source, dims.0, dims.1)));
+            refs.len() - 1
+        }
+    };
+    let source = &refs[at].1;
+    if source.is_empty() {
         return None;
     }
-    let (tw, th) = test[0].0.dimensions();
-    let step = source.len().div_ceil(40);
     let (mut se, mut n) = (0.0, 0.0);
-    for i in (0..source.len()).step_by(step) {
-        let (src, at) = &source[i];
+    for (i, (reference, at)) in source.iter().enumerate() {
         let j = if test.len() == source.len() { i } else { test.partition_point(|(_, s)| s <= at).saturating_sub(1) };
-        let reference = if src.dimensions() == (tw, th) {
-            src.clone()
-        } else {
-            image::imageops::resize(src, tw, th, image::imageops::FilterType::Lanczos3)
-        };
         for (a, b) in reference.pixels().zip(test[j].0.pixels()) {
             let (a, b) = (over_white(a), over_white(b));
             for c in 0..3 {
@@ -329,19 +358,27 @@ fn main() {
         child(Path::new(&args[i + 1]));
         return;
     }
+    // `cargo bench -p gifshelf-media --bench media -- NAME…`: only the cases whose names contain
+    // one of the words, and no renditions table (cargo adds `--bench` itself).
+    let filters: Vec<&str> = args.iter().skip(1).filter(|a| !a.starts_with("--")).map(String::as_str).collect();
+    let wanted = |name: &str| filters.is_empty() || filters.iter().any(|f| name.contains(f));
     // Under the workspace's target directory (cargo runs a bench from its package's folder).
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"), PathBuf::from);
     let dir = target.join("bench-corpus");
     std::fs::create_dir_all(&dir).unwrap();
     let mut cases: Vec<(String, PathBuf)> = Vec::new();
-    let gens: [(&str, Generator); 4] = [
+    let gens: [(&str, Generator); 5] = [
         ("gen_100x100_10f", || scene_gif(100, 100, 10, 30)),
         ("gen_480x270_60f", || scene_gif(480, 270, 60, 30)),
+        ("gen_video_480x270_60f", || video_gif(480, 270, 60)),
         ("gen_800x600_120f_small", || sprite_gif(800, 600, 120)),
         ("gen_1280x720_200f", || hd_scene_gif(200)),
     ];
     for (name, g) in gens {
+        if !wanted(name) {
+            continue;
+        }
         let path = dir.join(format!("{name}.gif"));
         if !path.exists() {
             std::fs::write(&path, g()).unwrap();
@@ -355,7 +392,7 @@ fn main() {
     if corpus.is_dir() {
         for name in ["moon_impact.gif", "sample_big.gif", "rainbow.gif"] {
             let p = corpus.join(name);
-            if p.exists() {
+            if p.exists() && wanted(name) {
                 cases.push((name.trim_end_matches(".gif").to_string(), p));
             }
         }
@@ -406,8 +443,9 @@ fn main() {
         let (probe_ms, cpu, wall, static_ms, anim_b, still_b, hwm, frames, tw) =
             (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]);
         let ours = std::fs::read(work.with_extension("ours.gif")).unwrap();
-        let source = frames_of(&std::fs::read(path).unwrap());
-        let q_ours = psnr(&source, &ours);
+        let source = std::fs::read(path).unwrap();
+        let mut refs = Vec::new();
+        let q_ours = psnr(&source, &mut refs, &ours);
         let (mut gs_cpu, mut gs_b, mut q_gs) = (f64::NAN, f64::NAN, None);
         if has_gifsicle {
             let gs_out = dir.join(format!("{name}.gifsicle.gif"));
@@ -423,7 +461,7 @@ fn main() {
             if st.success() {
                 let gb = std::fs::read(&gs_out).unwrap();
                 gs_b = gb.len() as f64;
-                q_gs = psnr(&source, &gb);
+                q_gs = psnr(&source, &mut refs, &gb);
             }
         }
         println!(
@@ -443,8 +481,11 @@ fn main() {
             gs_psnr: q_gs,
         });
     }
-    println!("cpu x = our CPU / gifsicle CPU; B x = our animated bytes / gifsicle bytes; PSNR in dB vs a float Lanczos3 downscale of the composited source (up to 40 frames, over white); peak MB = child VmHWM including the input bytes; frames are paired by display time when the frame counts differ.");
+    println!("cpu x = our CPU / gifsicle CPU; B x = our animated bytes / gifsicle bytes; PSNR in dB vs a float Lanczos3 downscale of every composited source frame (over white), the same reference for both; peak MB = child VmHWM including the input bytes; frames are paired by display time when the frame counts differ; gen_video = full motion (every pixel changes in every frame).");
     summary(&rows);
+    if !filters.is_empty() {
+        return;
+    }
 
     // The renditions table: the same cases, plus a photo-like and a pixel-art one.
     let extra: [(&str, Generator); 2] = [

@@ -42,6 +42,8 @@ struct Palettes {
     global_map: Option<Mapper>,
     /// The palette of the last frame that needed one of its own.
     recent: Option<(Palette, Mapper)>,
+    /// Map colours approximately ([`Mapper::approximate`]): resampled frames.
+    approximate: bool,
 }
 
 impl Palettes {
@@ -59,7 +61,7 @@ impl Palettes {
             }
         }
         let p = Palette::for_colors(colors);
-        let m = Mapper::new(&p);
+        let m = self.mapper(&p);
         if first && self.global.is_none() {
             self.global = Some(p);
             self.global_map = Some(m);
@@ -67,6 +69,14 @@ impl Palettes {
         } else {
             self.recent = Some((p, m));
             Choice::Recent
+        }
+    }
+
+    fn mapper(&self, p: &Palette) -> Mapper {
+        if self.approximate {
+            Mapper::approximate(p)
+        } else {
+            Mapper::new(p)
         }
     }
 
@@ -267,8 +277,9 @@ pub(crate) struct AnimEncoder {
 
 /// Extra squared RGB error a resized frame may keep to leave a pixel unchanged: resampling
 /// turns small source changes into many slightly different colours, and every changed pixel
-/// costs bytes.
-pub(crate) const KEEP_CLOSE_RESIZED: u32 = 48;
+/// costs bytes. 300 (about 10 levels on each channel) halves the bytes of dithered sources
+/// against 48 for a few hundredths of a dB of PSNR (`cargo xtask bench media`).
+pub(crate) const KEEP_CLOSE_RESIZED: u32 = 300;
 
 fn dist_packed(rgb: [u8; 3], c: u32) -> u32 {
     let b = c.to_be_bytes();
@@ -301,7 +312,12 @@ impl AnimEncoder {
             height,
             repeat,
             enc: None,
-            palettes: Palettes { global_map: global.as_ref().map(Mapper::new), global, recent: None },
+            palettes: Palettes {
+                global_map: global.as_ref().map(Mapper::new),
+                global,
+                recent: None,
+                approximate: false,
+            },
             screen: Screen::new(width, height),
             pending: None,
             frames: 0,
@@ -311,8 +327,15 @@ impl AnimEncoder {
 
     /// Lets frames keep a shown pixel whose colour is within `extra` squared RGB error of the
     /// best new one (for resized thumbnails; exact copies should stay exact).
+    /// Such frames are resampled, and their colours are mapped approximately (see
+    /// [`Mapper::approximate`]).
     pub(crate) fn with_keep_close(mut self, extra: u32) -> Self {
         self.keep_close = extra;
+        let approximate = extra > 0;
+        if approximate != self.palettes.approximate {
+            self.palettes.approximate = approximate;
+            self.palettes.global_map = self.palettes.global.as_ref().map(|p| self.palettes.mapper(p));
+        }
         self
     }
 

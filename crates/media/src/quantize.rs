@@ -102,29 +102,62 @@ pub(crate) fn pack(c: [u8; 3]) -> u32 {
 
 const CACHE_BITS: u32 = 16;
 
-/// Nearest-colour lookup with a direct-mapped cache of recent answers.
+/// A [`Mapper`] table entry not looked up yet.
+const UNKNOWN: u16 = u16::MAX;
+
+/// Nearest-colour lookup, exact (a direct-mapped cache of recent answers) or approximate (a
+/// table of every colour at 5/6/5 bits of red/green/blue, each entry searched once).
 pub(crate) struct Mapper {
     /// Palette sorted by green, with original indices.
     sorted: Vec<([i32; 3], u8)>,
+    /// Exact: the cache's keys (colour + 1; 0 is empty) and answers.
     keys: Vec<u32>,
     vals: Vec<u8>,
+    /// Approximate: the answer for each 5/6/5-bit colour, or [`UNKNOWN`].
+    table: Vec<u16>,
+}
+
+/// The palette sorted by green, with the original indices.
+fn sorted(p: &Palette) -> Vec<([i32; 3], u8)> {
+    let mut sorted: Vec<([i32; 3], u8)> = p
+        .rgb
+        .iter()
+        .enumerate()
+        .map(|(i, c)| ([i32::from(c[0]), i32::from(c[1]), i32::from(c[2])], u8::try_from(i).unwrap_or(0)))
+        .collect();
+    sorted.sort_by_key(|(c, _)| c[1]);
+    sorted
 }
 
 impl Mapper {
+    /// An exact mapper: every colour gets its nearest palette colour.
     pub(crate) fn new(p: &Palette) -> Mapper {
-        let mut sorted: Vec<([i32; 3], u8)> = p
-            .rgb
-            .iter()
-            .enumerate()
-            .map(|(i, c)| ([i32::from(c[0]), i32::from(c[1]), i32::from(c[2])], u8::try_from(i).unwrap_or(0)))
-            .collect();
-        sorted.sort_by_key(|(c, _)| c[1]);
-        Mapper { sorted, keys: vec![0; 1 << CACHE_BITS], vals: vec![0; 1 << CACHE_BITS] }
+        Mapper { sorted: sorted(p), keys: vec![0; 1 << CACHE_BITS], vals: vec![0; 1 << CACHE_BITS], table: Vec::new() }
+    }
+
+    /// An approximate mapper, for resampled colours: a colour gets the palette colour nearest to
+    /// the middle of its 5/6/5-bit cell (at most 4 levels of red and blue and 2 of green away),
+    /// looked up once per cell.
+    pub(crate) fn approximate(p: &Palette) -> Mapper {
+        Mapper { sorted: sorted(p), keys: Vec::new(), vals: Vec::new(), table: vec![UNKNOWN; 1 << 16] }
     }
 
     /// The index of the palette colour nearest to `rgb` (squared RGB distance).
     #[inline]
     pub(crate) fn map(&mut self, r: u8, g: u8, b: u8) -> u8 {
+        if !self.table.is_empty() {
+            let cell = usize::from(r >> 3) << 11 | usize::from(g >> 2) << 5 | usize::from(b >> 3);
+            return match self.table.get(cell) {
+                Some(&v) if v != UNKNOWN => v as u8,
+                _ => {
+                    let v = self.search(i32::from(r | 7) - 3, i32::from(g | 3) - 1, i32::from(b | 7) - 3);
+                    if let Some(slot) = self.table.get_mut(cell) {
+                        *slot = u16::from(v);
+                    }
+                    v
+                }
+            };
+        }
         let key = (u32::from(r) << 16 | u32::from(g) << 8 | u32::from(b)) + 1;
         let slot = (key.wrapping_mul(0x9E37_79B1) >> (32 - CACHE_BITS)) as usize;
         if self.keys[slot] == key {
@@ -203,6 +236,27 @@ mod tests {
                     let want = p.rgb.iter().map(|c| dist(*c, [r as u8, g as u8, b as u8])).min().unwrap();
                     let got = m.map(r as u8, g as u8, b as u8);
                     assert_eq!(dist(p.rgb[usize::from(got)], [r as u8, g as u8, b as u8]), want);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_approximate_mapper_answers_the_nearest_colour_to_its_cell() {
+        let raw: Vec<u8> = (0..=255u8).flat_map(|i| [i, i.wrapping_mul(7), 255 - i]).collect();
+        let p = Palette::from_table(&raw);
+        let mut m = Mapper::approximate(&p);
+        for r in (0..=255).step_by(37) {
+            for g in (0..=255).step_by(29) {
+                for b in (0..=255).step_by(41) {
+                    let c = [r as u8, g as u8, b as u8];
+                    let got = p.rgb[usize::from(m.map(c[0], c[1], c[2]))];
+                    let best = p.rgb.iter().map(|q| dist(*q, c)).min().unwrap();
+                    // The cell's middle is at most e = |(4, 2, 4)| = 6 away, so the answer is at
+                    // most 2e farther than the nearest: (√best + 12)².
+                    let slack = 24 * (best as f64).sqrt().ceil() as i32 + 144;
+                    assert!(dist(got, c) <= best + slack, "{c:?}: {} vs {best}", dist(got, c));
+                    assert_eq!(m.map(c[0], c[1], c[2]), m.map(c[0] | 1, c[1], c[2]), "one answer per cell");
                 }
             }
         }

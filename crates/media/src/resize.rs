@@ -46,6 +46,20 @@ impl Rect {
         }
     }
 
+    pub(crate) fn intersect(&self, other: &Rect) -> Rect {
+        let r = Rect {
+            x0: self.x0.max(other.x0),
+            y0: self.y0.max(other.y0),
+            x1: self.x1.min(other.x1),
+            y1: self.y1.min(other.y1),
+        };
+        if r.is_empty() {
+            Rect::default()
+        } else {
+            r
+        }
+    }
+
     pub(crate) fn clip(&self, width: u32, height: u32) -> Rect {
         Rect { x0: self.x0.min(width), y0: self.y0.min(height), x1: self.x1.min(width), y1: self.y1.min(height) }
     }
@@ -85,6 +99,24 @@ impl Thumbnailer {
 
     fn is_identity(&self) -> bool {
         self.src_w == self.width && self.src_h == self.height
+    }
+
+    /// The thumbnail pixels that overlap `dirty` (in source coordinates), without the
+    /// resampling kernel's reach beyond it.
+    pub(crate) fn core(&self, dirty: Rect) -> Rect {
+        let dirty = dirty.clip(self.src_w, self.src_h);
+        if dirty.is_empty() {
+            return Rect::default();
+        }
+        let sx = f64::from(self.src_w) / f64::from(self.width);
+        let sy = f64::from(self.src_h) / f64::from(self.height);
+        Rect {
+            x0: (f64::from(dirty.x0) / sx).floor() as u32,
+            y0: (f64::from(dirty.y0) / sy).floor() as u32,
+            x1: (f64::from(dirty.x1) / sx).ceil() as u32,
+            y1: (f64::from(dirty.y1) / sy).ceil() as u32,
+        }
+        .clip(self.width, self.height)
     }
 
     /// Re-renders the part of the thumbnail that depends on `dirty` (in source coordinates) and

@@ -103,7 +103,11 @@ struct AnimatedGif {
 
 impl FrameSink for AnimatedGif {
     fn frame(&mut self, frame: &CanvasFrame<'_>) -> Result<(), MediaError> {
-        let changed = self.thumb.update(frame.rgba, frame.dirty, frame.opaque)?;
+        // Only the pixels over the source's changed area: the resampling kernel's reach beyond
+        // it only blurs the edge a little, and rewriting those pixels in every frame costs
+        // bytes. They are looked at again when a later change covers them.
+        let changed =
+            self.thumb.update(frame.rgba, frame.dirty, frame.opaque)?.intersect(&self.thumb.core(frame.dirty));
         self.frames += 1;
         self.shown += shown_delay(frame.delay);
         self.enc.push(&self.thumb.rgba, changed, frame.delay, frame.own_table)

@@ -268,6 +268,81 @@ pub fn hd_scene_gif(n: u32) -> Vec<u8> {
     make_gif(w, h, &cube_palette(), Some(Repeat::Infinite), &frames)
 }
 
+/// A full-motion `w`×`h` GIF of `n` frames, like a clip of video made into a GIF: a camera pans
+/// over coloured waves while a bright disc crosses them and the light slowly pulses, every frame
+/// Floyd–Steinberg dithered onto the 6×6×6 cube and greys, so that (nearly) every pixel changes
+/// in every frame. 4 cs apart, looping forever.
+pub fn video_gif(w: u16, h: u16, n: u32) -> Vec<u8> {
+    let palette = cube_palette();
+    let colours: Vec<[f32; 3]> =
+        palette.chunks_exact(3).map(|c| [f32::from(c[0]), f32::from(c[1]), f32::from(c[2])]).collect();
+    let nearest = |c: [f32; 3]| -> u8 {
+        let mut best = (f32::MAX, 0u8);
+        for (i, p) in colours.iter().enumerate() {
+            let d = (c[0] - p[0]).powi(2) + (c[1] - p[1]).powi(2) + (c[2] - p[2]).powi(2);
+            if d < best.0 {
+                best = (d, i as u8);
+            }
+        }
+        best.1
+    };
+    let (wu, hu) = (usize::from(w), usize::from(h));
+    let frames: Vec<GifFrame> = (0..n)
+        .map(|k| {
+            let t = k as f32;
+            let light = 0.85 + 0.15 * (t * 0.3).sin();
+            let (dx, dy) = (w as f32 * (0.2 + 0.6 * ((t * 0.05).sin() * 0.5 + 0.5)), h as f32 * 0.5);
+            let radius = h as f32 / 5.0;
+            let mut rgb: Vec<[f32; 3]> = (0..wu * hu)
+                .map(|i| {
+                    let (x, y) = ((i % wu) as f32 + t * 3.0, (i / wu) as f32 + t);
+                    let v = (x / 31.0).sin() + (y / 17.0).cos() + ((x + y) / 43.0 + t * 0.2).sin();
+                    let mut c = [
+                        128.0 + 60.0 * v,
+                        100.0 + 50.0 * (x / 53.0 - t * 0.1).sin() + 30.0 * v,
+                        140.0 + 70.0 * (y / 29.0 + t * 0.15).cos(),
+                    ];
+                    let (px, py) = ((i % wu) as f32 - dx, (i / wu) as f32 - dy);
+                    if px * px + py * py < radius * radius {
+                        c = [240.0, 220.0, 120.0 + 40.0 * (t * 0.4).sin()];
+                    }
+                    c.map(|v| v * light)
+                })
+                .collect();
+            let mut idx = vec![0u8; wu * hu];
+            for y in 0..hu {
+                for x in 0..wu {
+                    let i = y * wu + x;
+                    let c = rgb[i].map(|v| v.clamp(0.0, 255.0));
+                    let q = nearest(c);
+                    idx[i] = q;
+                    let p = colours[usize::from(q)];
+                    let err = [c[0] - p[0], c[1] - p[1], c[2] - p[2]];
+                    let mut spread = |j: usize, f: f32| {
+                        for (v, e) in rgb[j].iter_mut().zip(err) {
+                            *v += e * f;
+                        }
+                    };
+                    if x + 1 < wu {
+                        spread(i + 1, 7.0 / 16.0);
+                    }
+                    if y + 1 < hu {
+                        if x > 0 {
+                            spread(i + wu - 1, 3.0 / 16.0);
+                        }
+                        spread(i + wu, 5.0 / 16.0);
+                        if x + 1 < wu {
+                            spread(i + wu + 1, 1.0 / 16.0);
+                        }
+                    }
+                }
+            }
+            GifFrame { idx, delay: 4, ..GifFrame::solid(0, 0, w, h, 0) }
+        })
+        .collect();
+    make_gif(w, h, &palette, Some(Repeat::Infinite), &frames)
+}
+
 // ---------- PNG ----------
 
 /// A `w`×`h` opaque RGBA PNG: red grows left to right, green top to bottom.

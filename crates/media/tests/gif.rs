@@ -283,3 +283,24 @@ fn partial_clear_to_transparent_stays_pixel_correct() {
     }
     assert!(sizes[1..].iter().all(|&s| s < 40 * 30), "{sizes:?}");
 }
+
+#[test]
+fn a_full_motion_clip_keeps_every_frame_close_to_the_source() {
+    // Every pixel changes in every frame: the thumbnail may keep a shown colour only while it
+    // stays close, so no frame drifts away from its source.
+    let src = gifshelf_media::testing::video_gif(480, 270, 12);
+    let out = process(&src, &Limits::default()).unwrap();
+    assert_eq!((out.thumbnail.width, out.thumbnail.height, out.thumbnail.frames), (320, 180, 12));
+    let meta = gif_meta(&out.thumbnail.bytes);
+    assert_eq!(meta.delays, vec![4; 12]);
+    let ours = composited(&out.thumbnail.bytes);
+    let source = composited(&src);
+    assert_eq!(ours.len(), 12);
+    for (k, (got, full)) in ours.iter().zip(&source).enumerate() {
+        let want = image::imageops::resize(full, 320, 180, image::imageops::FilterType::Triangle);
+        let se: f64 =
+            got.as_raw().iter().zip(want.as_raw()).map(|(a, b)| (f64::from(*a) - f64::from(*b)).powi(2)).sum();
+        let psnr = 10.0 * (255.0f64.powi(2) / (se / got.as_raw().len() as f64)).log10();
+        assert!(psnr > 22.0, "frame {k}: {psnr:.1} dB");
+    }
+}
