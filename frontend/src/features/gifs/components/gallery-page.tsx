@@ -116,6 +116,7 @@ export function GalleryPage({ favourites = false }: { favourites?: boolean }) {
               <GifCard
                 key={gif.id}
                 gif={gif}
+                priority={index === 0}
                 {...(selecting && {
                   selection: {
                     selected: selected.has(gif.id),
