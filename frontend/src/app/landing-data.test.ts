@@ -38,6 +38,15 @@ describe('prefetchLanding', () => {
     expect(client.getQueryState(tagKeys.list())).toBeDefined();
   });
 
+  it('asks for the GIF on /gifs/:id', () => {
+    login(tokenFor('alice', 3600), 'alice');
+    fetchMock.mockClear();
+    const client = createQueryClient();
+    prefetchLanding(client, { pathname: '/gifs/12', search: '' });
+    expect(urls()).toEqual(['/api/gifs/dto/12']);
+    expect(client.getQueryState(gifKeys.detail(12))).toBeDefined();
+  });
+
   it('asks for nothing signed out, or on other screens', () => {
     prefetchLanding(createQueryClient(), { pathname: '/gifs', search: '' });
     login(tokenFor('alice', 3600), 'alice');

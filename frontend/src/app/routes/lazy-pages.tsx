@@ -54,12 +54,15 @@ export const TagsPage = lazyPage(() =>
   import(/* webpackChunkName: "tags" */ '@/features/tags/components/tags-page').then((m) => m.TagsPage),
 );
 
+const gifDetailPage = () =>
+  import(/* webpackChunkName: "gif-detail" */ '@/features/gifs/components/gif-detail-page');
+
+/** Starts loading the detail screen's chunk (a visit that lands on `/gifs/:id` does, at once). */
+export const preloadGifDetailPage = (): void => void gifDetailPage().catch(() => undefined);
+
 /** While its chunk loads, the detail screen shows what it shows while its GIF loads. */
 const LazyGifDetailPage = lazyPage(
-  () =>
-    import(/* webpackChunkName: "gif-detail" */ '@/features/gifs/components/gif-detail-page').then(
-      (m) => m.GifDetailPage,
-    ),
+  () => gifDetailPage().then((m) => m.GifDetailPage),
   <p className="state-line" role="status">
     Loading GIF...
   </p>,
