@@ -9,7 +9,9 @@ import MiniCssExtractPlugin from 'mini-css-extract-plugin';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const backend = process.env.GIFSHELF_DEV_BACKEND ?? 'http://127.0.0.1:8080';
-const swaggerUi = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+const require = createRequire(import.meta.url);
+const swaggerUi = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+const reactRouter = path.dirname(require.resolve('react-router/package.json'));
 
 /** Copies Swagger UI into dist/api-docs/ for the server's API reference page at /api/docs. */
 class ApiReferenceAssets {
@@ -48,7 +50,15 @@ export default (_env, argv) => {
     devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
     resolve: {
       extensions: ['.tsx', '.ts', '.js'],
-      alias: { '@': path.join(root, 'src') },
+      alias: {
+        '@': path.join(root, 'src'),
+        // react-router's package exports name only its development build (dev warnings on);
+        // production builds take the production one, which is the same code without them.
+        ...(production && {
+          'react-router$': path.join(reactRouter, 'dist/production/index.mjs'),
+          'react-router/dom$': path.join(reactRouter, 'dist/production/dom-export.mjs'),
+        }),
+      },
     },
     module: {
       rules: [

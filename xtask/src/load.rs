@@ -83,10 +83,15 @@ fn free_port() -> Result<u16> {
 }
 
 pub(crate) fn start(binary: &Path, dir: &Path) -> Result<Server> {
-    let port = free_port()?;
     let web = dir.join("web");
     std::fs::create_dir_all(&web).map_err(|e| e.to_string())?;
     std::fs::write(web.join("index.html"), "<!doctype html><title>gifshelf</title>").map_err(|e| e.to_string())?;
+    start_serving(binary, dir, &web)
+}
+
+/// [`start`] serving the web app in `web` (a built `frontend/dist`).
+pub(crate) fn start_serving(binary: &Path, dir: &Path, web: &Path) -> Result<Server> {
+    let port = free_port()?;
     let log = dir.join("server.log");
     let out = std::fs::File::create(&log).map_err(|e| e.to_string())?;
     let err = out.try_clone().map_err(|e| e.to_string())?;
@@ -94,7 +99,7 @@ pub(crate) fn start(binary: &Path, dir: &Path) -> Result<Server> {
         .arg("serve")
         .env("GIFSHELF_BIND", format!("127.0.0.1:{port}"))
         .env("GIFSHELF_DATA_DIR", dir.join("data"))
-        .env("GIFSHELF_WEB_DIR", &web)
+        .env("GIFSHELF_WEB_DIR", web)
         .env("GIFSHELF_BCRYPT_COST", "4")
         // Every simulated client registers from this one address.
         .env("GIFSHELF_REGISTER_MAX_PER_ADDRESS", "100000")

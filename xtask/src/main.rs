@@ -14,15 +14,18 @@
 //! - `fuzz [SECONDS]`: runs every cargo-fuzz target for SECONDS (default 60) each (nightly toolchain
 //!   and `cargo install cargo-fuzz`); findings land in `fuzz/artifacts/`.
 //! - `gen-types`: regenerate `frontend/src/api/generated` from the Rust DTOs.
-//! - `bench [media|api|serve] [ARGS]`: benchmarks that print figures next to their targets and
+//! - `bench [media|api|serve|web] [ARGS]`: benchmarks that print figures next to their targets and
 //!   anchors (they never gate a test run); ARGS go to the bench (`bench api --gifs 1000000`). `media`
 //!   also times the upload of a 10 MB, 200-frame GIF through the real application. `serve`
 //!   loads the release binary with `wrk` (media bytes against nginx, gallery requests with one and two
-//!   instances on PostgreSQL); it skips what is not installed.
+//!   instances on PostgreSQL); it skips what is not installed. `web` runs Lighthouse (Debian's
+//!   Chromium, mobile profile) on the SPA served by the release server, seeded and signed in, and
+//!   prints its scores and the gallery route's JavaScript size next to the targets (see `web.rs`).
 
 mod deps;
 mod load;
 mod schemathesis;
+mod web;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -257,10 +260,18 @@ fn bench(args: &[String]) -> Result {
             ran = true;
         }
     }
+    // Not a cargo bench: Lighthouse in Chromium on the built SPA and the release server.
+    if filter.is_none_or(|f| f == "web") {
+        web::bench()?;
+        ran = true;
+    }
     if ran {
         Ok(())
     } else {
-        Err(format!("no benchmark matched: use {}", benches.map(|(name, ..)| name).join(", ")))
+        let mut names: Vec<&str> = benches.iter().map(|(name, ..)| *name).collect();
+        names.dedup();
+        names.push("web");
+        Err(format!("no benchmark matched: use {}", names.join(", ")))
     }
 }
 

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { RouterProvider, createBrowserRouter } from 'react-router-dom';
 import { createQueryClient } from '@/lib/query-client';
 import { setNavigate } from '@/lib/navigation';
+import { prefetchLanding } from './landing-data';
 import { AppProviders } from './providers';
 import { routes } from './routes';
 
@@ -11,8 +12,14 @@ export function createAppRouter() {
   return router;
 }
 
+function createLandingQueryClient() {
+  const client = createQueryClient();
+  prefetchLanding(client, window.location);
+  return client;
+}
+
 export function App() {
-  const [client] = useState(createQueryClient);
+  const [client] = useState(createLandingQueryClient);
   const [router] = useState(createAppRouter);
   return (
     <AppProviders client={client}>

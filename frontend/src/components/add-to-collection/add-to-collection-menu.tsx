@@ -1,11 +1,14 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Suspense, lazy, useEffect, useId, useRef, useState } from 'react';
 import type { CollectionDto } from '@/api/generated/CollectionDto';
 import { useToast } from '@/components/toast/toast-provider';
 import { errorMessage } from '@/lib/api-client';
 import { useAddGifToCollection } from '@/lib/collections/add-gif';
-import { useCreateCollection } from '@/lib/collections/create-collection';
-import { useCollections } from '@/lib/collections/get-collections';
 import './add-to-collection.css';
+
+/** The open menu is a chunk of its own, loaded when a menu is first hovered, focused or opened:
+ * every gallery card has the button, few visits open it. */
+const loadPopup = () => import(/* webpackChunkName: "add-to-collection" */ './add-to-collection-popup');
+const AddToCollectionPopup = lazy(() => loadPopup().then((m) => ({ default: m.AddToCollectionPopup })));
 
 type MenuProps = {
   /** Called with the collection picked (or just created). */
@@ -32,10 +35,6 @@ export function AddToCollectionMenu({
   const [name, setName] = useState('');
   const menuId = useId();
   const root = useRef<HTMLDivElement>(null);
-  const collections = useCollections(open);
-  const create = useCreateCollection();
-  const toast = useToast();
-  const editable = (collections.data ?? []).filter((c) => c.canEdit);
 
   useEffect(() => {
     if (!open) return;
@@ -59,21 +58,6 @@ export function AddToCollectionMenu({
     onPick(collection);
   };
 
-  const onCreate = (event: FormEvent) => {
-    event.preventDefault();
-    if (!name.trim()) return;
-    create.mutate(
-      { name: name.trim(), description: '', visibility: 'team' },
-      {
-        onSuccess: (collection) => {
-          setName('');
-          pick(collection);
-        },
-        onError: (error) => toast.error(errorMessage(error, 'Failed to create collection')),
-      },
-    );
-  };
-
   return (
     <div className={className ? `collection-menu ${className}` : 'collection-menu'} ref={root}>
       <button
@@ -83,62 +67,31 @@ export function AddToCollectionMenu({
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
         disabled={busy || disabled}
+        onPointerEnter={() => void loadPopup()}
+        onFocus={() => void loadPopup()}
         onClick={() => setOpen((o) => !o)}
       >
         {busy ? 'Adding...' : label}
       </button>
       {open && (
-        <div id={menuId} className="collection-menu__popup" role="menu" aria-label="Collections">
-          {collections.isPending ? (
-            <p className="collection-menu__note" role="status">
-              Loading collections...
-            </p>
-          ) : collections.isError ? (
-            <p className="collection-menu__note form-message--error" role="alert">
-              {errorMessage(collections.error, 'Failed to fetch collections')}
-            </p>
-          ) : editable.length === 0 ? (
-            <p className="collection-menu__note">No collections of yours yet.</p>
-          ) : (
-            editable.map((collection) => (
-              <button
-                key={collection.id}
-                type="button"
-                role="menuitem"
-                className="collection-menu__item"
-                onClick={() => pick(collection)}
-              >
-                <span className="collection-menu__name">{collection.name}</span>
-                <span className="collection-menu__count">{collection.gifCount}</span>
-              </button>
-            ))
-          )}
-          {creating ? (
-            <form className="collection-menu__new" onSubmit={onCreate}>
-              <input
-                className="field__input"
-                aria-label="New collection name"
-                placeholder="Collection name"
-                maxLength={80}
-                value={name}
-                autoFocus
-                onChange={(event) => setName(event.target.value)}
-              />
-              <button type="submit" className="btn btn--primary btn--small" disabled={create.isPending || !name.trim()}>
-                Create
-              </button>
-            </form>
-          ) : (
-            <button
-              type="button"
-              role="menuitem"
-              className="collection-menu__item collection-menu__item--new"
-              onClick={() => setCreating(true)}
-            >
-              New collection…
-            </button>
-          )}
-        </div>
+        <Suspense
+          fallback={
+            <div id={menuId} className="collection-menu__popup" role="menu" aria-label="Collections">
+              <p className="collection-menu__note" role="status">
+                Loading collections...
+              </p>
+            </div>
+          }
+        >
+          <AddToCollectionPopup
+            id={menuId}
+            pick={pick}
+            creating={creating}
+            setCreating={setCreating}
+            name={name}
+            setName={setName}
+          />
+        </Suspense>
       )}
     </div>
   );

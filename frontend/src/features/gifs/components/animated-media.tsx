@@ -1,6 +1,7 @@
-import { useEffect, useMemo, useRef, useState, type FocusEvent, type ReactNode, type RefObject } from 'react';
+import { useEffect, useMemo, useRef, useState, type FocusEvent, type ReactNode } from 'react';
 import type { GifDto } from '@/api/generated/GifDto';
 import { usePrefersReducedMotion } from '@/lib/reduced-motion';
+import { useNearViewport } from '../hooks/use-near-viewport';
 import { chooseMedia, type MediaSize } from '../renditions';
 import { ProgressiveImage } from './progressive-image';
 
@@ -18,6 +19,11 @@ type AnimatedMediaProps = {
    * focus or a tap on the surrounding element (see `useMotionGate`). Ignored otherwise.
    */
   active?: boolean;
+  /**
+   * The gallery's first card, the likely largest image in view: its still loads at once with high
+   * priority (the others lazily), and the animation of any card only after its still.
+   */
+  priority?: boolean;
 };
 
 /**
@@ -25,7 +31,16 @@ type AnimatedMediaProps = {
  * (with the GIF as fallback) when the server prefers a video for this size, else the GIF `<img>`
  * (static thumbnail first) as always. Under reduced motion, the still until `active`.
  */
-export function AnimatedMedia({ gif, size, alt, className, loading, decoding, active = false }: AnimatedMediaProps) {
+export function AnimatedMedia({
+  gif,
+  size,
+  alt,
+  className,
+  loading,
+  decoding,
+  active = false,
+  priority = false,
+}: AnimatedMediaProps) {
   const reduced = usePrefersReducedMotion();
   const choice = useMemo(() => chooseMedia(gif, size), [gif, size]);
   const [videoFailed, setVideoFailed] = useState(false);
@@ -39,6 +54,7 @@ export function AnimatedMedia({ gif, size, alt, className, loading, decoding, ac
         loading={loading}
         decoding={decoding}
         data-motion="still"
+        {...(priority && highPriority)}
       />
     );
   }
@@ -52,6 +68,8 @@ export function AnimatedMedia({ gif, size, alt, className, loading, decoding, ac
         alt={alt}
         loading={loading}
         decoding={decoding}
+        stillFirst={size === 'small'}
+        {...(priority && highPriority)}
       />
     );
   }
@@ -69,6 +87,9 @@ export function AnimatedMedia({ gif, size, alt, className, loading, decoding, ac
     </LoopingVideo>
   );
 }
+
+/** `fetchpriority="high"` (React 18 knows no `fetchPriority` prop; the attribute passes through). */
+const highPriority = { fetchpriority: 'high' } as Record<string, string>;
 
 function LoopingVideo({
   className,
@@ -101,7 +122,8 @@ function LoopingVideo({
     <video
       ref={ref}
       className={className}
-      poster={poster}
+      // A video has no lazy loading: its poster, too, waits until the card nears the viewport.
+      poster={near ? poster : undefined}
       autoPlay
       muted
       loop
@@ -123,27 +145,6 @@ function LoopingVideo({
       {children}
     </video>
   );
-}
-
-/** True once the element comes within 200px of the viewport (at once when not lazy or without IntersectionObserver). */
-function useNearViewport(ref: RefObject<Element | null>, lazy: boolean): boolean {
-  const [near, setNear] = useState(() => !lazy || typeof IntersectionObserver === 'undefined');
-  useEffect(() => {
-    const element = ref.current;
-    if (near || !element) return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) {
-          setNear(true);
-          observer.disconnect();
-        }
-      },
-      { rootMargin: '200px' },
-    );
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [near, ref]);
-  return near;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { Suspense, lazy, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { errorMessage } from '@/lib/api-client';
 import { useGifList } from '../api/get-gif-list';
@@ -8,8 +8,12 @@ import { SORT_LABELS, galleryEmptyMessage, galleryFilter, galleryTitle, parseSor
 import { flattenGifs, resetOtherGifLists } from '../gif-list-cache';
 import { toggleSelection } from '../selection';
 import { GifCard } from './gif-card';
-import { SelectionBar } from './selection-bar';
 import './gifs.css';
+
+/** "Select" mode's bar is a chunk of its own: most visits never select. Hovering or focusing
+ * "Select" starts loading it, so it is usually there by the click. */
+const loadSelectionBar = () => import(/* webpackChunkName: "selection-bar" */ './selection-bar');
+const SelectionBar = lazy(() => loadSelectionBar().then((m) => ({ default: m.SelectionBar })));
 
 const defaultErrors = {
   all: 'Failed to fetch gifs',
@@ -68,7 +72,13 @@ export function GalleryPage({ favourites = false }: { favourites?: boolean }) {
           {searchable && <SearchBox key={q ?? ''} initial={q?.trim() ?? ''} onSearch={onSearch} />}
           <SortSelect value={sort} onChange={onSort} />
           {!selecting && gifs.length > 0 && (
-            <button type="button" className="btn btn--secondary" onClick={() => setSelecting(true)}>
+            <button
+              type="button"
+              className="btn btn--secondary"
+              onPointerEnter={() => void loadSelectionBar()}
+              onFocus={() => void loadSelectionBar()}
+              onClick={() => setSelecting(true)}
+            >
               Select
             </button>
           )}
@@ -76,13 +86,15 @@ export function GalleryPage({ favourites = false }: { favourites?: boolean }) {
       </div>
 
       {selecting && (
-        <SelectionBar
-          selected={onScreen.filter((id) => selected.has(id))}
-          onSelectAll={() => setSelected(new Set(onScreen))}
-          onClear={() => setSelected(new Set())}
-          onDone={stopSelecting}
-          onApplied={() => setSelected(new Set())}
-        />
+        <Suspense fallback={null}>
+          <SelectionBar
+            selected={onScreen.filter((id) => selected.has(id))}
+            onSelectAll={() => setSelected(new Set(onScreen))}
+            onClear={() => setSelected(new Set())}
+            onDone={stopSelecting}
+            onApplied={() => setSelected(new Set())}
+          />
+        </Suspense>
       )}
 
       {list.isPending ? (
@@ -104,6 +116,7 @@ export function GalleryPage({ favourites = false }: { favourites?: boolean }) {
               <GifCard
                 key={gif.id}
                 gif={gif}
+                priority={index === 0}
                 {...(selecting && {
                   selection: {
                     selected: selected.has(gif.id),

@@ -12,9 +12,18 @@ export type CardSelection = { selected: boolean; onToggle: (event: MouseEvent) =
 
 /**
  * A gallery card: the whole card opens the GIF (its title link is stretched over it); in "Select"
- * mode the whole card toggles its selection instead.
+ * mode the whole card toggles its selection instead. `priority`: the first card, whose image is
+ * likely the largest in view, loads at once and ahead of the others (which load lazily).
  */
-export function GifCard({ gif, selection }: { gif: GifDto; selection?: CardSelection }) {
+export function GifCard({
+  gif,
+  selection,
+  priority = false,
+}: {
+  gif: GifDto;
+  selection?: CardSelection;
+  priority?: boolean;
+}) {
   // Under reduced motion the card shows its still until hovered, focused or tapped.
   const motion = useMotionGate();
   return (
@@ -42,9 +51,10 @@ export function GifCard({ gif, selection }: { gif: GifDto; selection?: CardSelec
           size="small"
           className="gif-card__image"
           alt={gif.title}
-          loading="lazy"
+          loading={priority ? 'eager' : 'lazy'}
           decoding="async"
           active={motion.active}
+          priority={priority}
         />
       </div>
       <div className="gif-card__star">
