@@ -31,7 +31,7 @@ impl LocalFolder {
 
 impl LocalFolder {
     /// The largest chunk `read` yields: what a response holds of a file at once, whatever its
-    /// size. Each chunk is one positioned read on the blocking pool, so a larger one costs fewer
+    /// size. Each chunk is one read on the blocking pool, so a larger one costs fewer
     /// thread hand-offs, which (not the copying) bounded throughput at 64 KiB.
     pub const CHUNK: u64 = 1024 * 1024;
 }
