@@ -1,8 +1,10 @@
 //! `cargo xtask bench serve`: throughput of the release binary under `wrk`, against processes as
 //! they run in production (`gifshelf serve`, and nginx for comparison).
 //!
-//! - media: bytes per second of one GIF's content URL, gifshelf (embedded defaults: SQLite and a
-//!   media folder) against nginx serving the very same file from that folder (when installed);
+//! - media: bytes per second of one GIF, gifshelf (embedded defaults: SQLite and a media folder)
+//!   against nginx serving the very same file from that folder (when installed), each with the
+//!   same `wrk` (connections, duration, keep-alive): the signed-in content URL (a bearer token),
+//!   the public share URL, and a 1 MiB byte range of it; then the server's peak resident memory;
 //! - gallery: requests per second of the first gallery page with a session, on PostgreSQL (when
 //!   `GIFSHELF_TEST_POSTGRES_URL` is set), with one instance and with two sharing the database.
 //!
@@ -129,10 +131,15 @@ struct Load {
 }
 
 fn wrk(url: &str, connections: usize, token: Option<&str>) -> Child {
+    wrk_with(url, connections, token.map(|t| format!("Authorization: Bearer {t}")).as_deref())
+}
+
+/// `wrk` with one extra request header (`Name: value`).
+fn wrk_with(url: &str, connections: usize, header: Option<&str>) -> Child {
     let mut cmd = Command::new("wrk");
     cmd.args(["-t", &connections.min(2).to_string(), "-c", &connections.to_string(), "-d", DURATION]);
-    if let Some(token) = token {
-        cmd.args(["-H", &format!("Authorization: Bearer {token}")]);
+    if let Some(header) = header {
+        cmd.args(["-H", header]);
     }
     cmd.arg(url).stdout(Stdio::piped()).stderr(Stdio::inherit()).spawn().expect("wrk")
 }
@@ -223,6 +230,9 @@ http {{
     (Process { child, stop: Some(stop) }, format!("http://127.0.0.1:{port}"))
 }
 
+/// The byte range of the ranged run: 1 MiB from an odd offset.
+const RANGE: (u64, u64) = (12_345, 12_345 + (1 << 20) - 1);
+
 async fn media() {
     let server = Server::start(None).await;
     let client = reqwest::Client::new();
@@ -234,35 +244,77 @@ async fn media() {
     let response = client.post(format!("{}/api/gifs", server.base)).bearer_auth(&token).multipart(form).send().await;
     let uploaded: serde_json::Value = response.unwrap().json().await.unwrap();
     let id = uploaded["id"].as_i64().unwrap_or_else(|| panic!("upload failed: {uploaded}"));
-    let size = gif.len() as f64;
-    let mb = |load: Load| load.requests_per_sec * size / 1e6;
-    println!("serve: media  one {:.2} MB GIF, wrk {CONNECTIONS} connections, {DURATION} each", size / 1e6);
+    let share = uploaded["shareId"].as_str().unwrap().to_owned();
+    let size = gif.len() as u64;
+    assert!(RANGE.1 < size, "the range lies inside the file");
+    let range = format!("Range: bytes={}-{}", RANGE.0, RANGE.1);
+    let bearer = format!("Authorization: Bearer {token}");
+    let content = format!("{}/api/gifs/content/{id}", server.base);
+    let shared = format!("{}/s/{share}.gif", server.base);
+    // What gifshelf serves, with its header; the bytes each answer carries.
+    let cases = [
+        ("signed-in", content.as_str(), Some(bearer.as_str()), size),
+        ("share URL", shared.as_str(), None, size),
+        ("range 1 MiB", shared.as_str(), Some(range.as_str()), RANGE.1 + 1 - RANGE.0),
+    ];
+    println!(
+        "serve: media  one {:.2} MB GIF, wrk {CONNECTIONS} connections, {DURATION} each, keep-alive",
+        size as f64 / 1e6
+    );
+    let mb = |load: Load, bytes: u64| load.requests_per_sec * bytes as f64 / 1e6;
 
-    let ours = wrk_result(wrk(&format!("{}/api/gifs/content/{id}", server.base), CONNECTIONS, Some(&token)));
-    let Some(nginx) = on_path("nginx") else {
-        println!(
-            "serve: media  gifshelf {:.0} MB/s{}  (nginx not installed: apt-get install nginx)",
-            mb(ours),
-            note(ours)
-        );
-        return;
-    };
+    let nginx = on_path("nginx");
     let media = server.data.join("media");
     let original = find_original(&media).expect("the uploaded original in the media folder");
     let path = original.strip_prefix(&media).unwrap().display().to_string();
     assert_eq!(std::fs::read(&original).unwrap(), gif, "the stored original is the upload");
     let dir = tempfile::tempdir().unwrap();
-    let (_nginx, base) = start_nginx(&nginx, &media, dir.path());
-    wait_for(&format!("{base}/{path}"), "nginx").await;
-    let theirs = wrk_result(wrk(&format!("{base}/{path}"), CONNECTIONS, None));
-    println!(
-        "serve: media  gifshelf {:.0} MB/s  nginx {:.0} MB/s  ratio {:.2}{}{}",
-        mb(ours),
-        mb(theirs),
-        mb(ours) / mb(theirs),
-        note(ours),
-        note(theirs)
-    );
+    let nginx = match &nginx {
+        Some(nginx) => {
+            let (process, base) = start_nginx(nginx, &media, dir.path());
+            wait_for(&format!("{base}/{path}"), "nginx").await;
+            Some((process, base))
+        }
+        None => None,
+    };
+    let pid = server._process.child.id();
+    let idle = resident(pid, "VmRSS:");
+    for (name, url, header, bytes) in cases {
+        let ours = wrk_result(wrk_with(url, CONNECTIONS, header));
+        let Some((_, base)) = &nginx else {
+            println!(
+                "serve: media  {name:<11}  gifshelf {:>5.0} MB/s{}  (nginx not installed: apt-get install nginx)",
+                mb(ours, bytes),
+                note(ours)
+            );
+            continue;
+        };
+        // nginx serves the same file, with the same header (it ignores the bearer token).
+        let theirs = wrk_result(wrk_with(&format!("{base}/{path}"), CONNECTIONS, header));
+        println!(
+            "serve: media  {name:<11}  gifshelf {:>5.0} MB/s  nginx {:>5.0} MB/s  ratio {:.2}{}{}",
+            mb(ours, bytes),
+            mb(theirs, bytes),
+            mb(ours, bytes) / mb(theirs, bytes),
+            note(ours),
+            note(theirs)
+        );
+    }
+    if let (Some(idle), Some(peak)) = (idle, resident(pid, "VmHWM:")) {
+        println!(
+            "serve: media  gifshelf resident memory {:.0} MB before the runs, peak {:.0} MB ({CONNECTIONS} connections)",
+            idle as f64 / 1e6,
+            peak as f64 / 1e6
+        );
+    }
+}
+
+/// A process's resident memory now (`VmRSS:`) or at its peak (`VmHWM:`), in bytes, where `/proc`
+/// has it.
+fn resident(pid: u32, field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let kib = status.lines().find_map(|l| l.strip_prefix(field))?.trim().strip_suffix("kB")?.trim().parse::<u64>();
+    kib.ok().map(|k| k * 1024)
 }
 
 async fn gallery() {
@@ -304,6 +356,13 @@ async fn main() {
         println!("serve: skipped: wrk is not installed (apt-get install wrk)");
         return;
     }
-    media().await;
-    gallery().await;
+    // `cargo xtask bench serve -- media` (or `gallery`) runs one part.
+    let only: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    let runs = |part: &str| only.is_empty() || only.iter().any(|o| o == part);
+    if runs("media") {
+        media().await;
+    }
+    if runs("gallery") {
+        gallery().await;
+    }
 }

@@ -32,3 +32,24 @@ async fn keys_cannot_reach_files_beside_the_folder() {
     assert!(store.delete("../secret.txt").await.is_err());
     assert!(dir.path().join("secret.txt").exists());
 }
+
+/// A response holds at most one chunk of a file, however large the file: every chunk of a whole
+/// read and of ranged reads at odd offsets is at most `LocalFolder::CHUNK`, and they add up.
+#[tokio::test]
+async fn large_files_stream_in_bounded_chunks_from_any_offset() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let store = LocalFolder::new(dir.path().join("media")).unwrap_or_else(|e| panic!("{e}"));
+    let len: u64 = 5 * LocalFolder::CHUNK + 12_345;
+    let bytes: Vec<u8> = (0..len).map(|i| (i % 253) as u8).collect();
+    store.put("gifs/huge/original.gif", bytes.clone(), "image/gif").await.unwrap_or_else(|e| panic!("{e}"));
+    for range in [None, Some(1..len), Some(3 * LocalFolder::CHUNK - 1..len - 2), Some(77_777..77_778)] {
+        let mut reader = store.read("gifs/huge/original.gif", range.clone()).await.unwrap_or_else(|e| panic!("{e}"));
+        let mut out = Vec::new();
+        while let Some(chunk) = reader.next_chunk().await.unwrap_or_else(|e| panic!("{e}")) {
+            assert!(!chunk.is_empty() && chunk.len() as u64 <= LocalFolder::CHUNK, "{range:?}: {}", chunk.len());
+            out.extend(chunk);
+        }
+        let range = range.unwrap_or(0..len);
+        assert!(out == bytes[range.start as usize..range.end as usize], "{range:?} came back different");
+    }
+}

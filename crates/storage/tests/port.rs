@@ -137,11 +137,23 @@ mod suite {
     }
 
     pub async fn blobs_stream_whole_or_by_range(store: &dyn BlobStore) {
-        // Larger than one chunk, with a pattern that shows any offset error.
-        let bytes: Vec<u8> = (0..300_000u32).map(|i| (i % 251) as u8).collect();
+        // Several chunks of every adapter (the folder reads 1 MiB at a time), with a pattern that
+        // shows any offset error; ranges start and end inside and across chunk boundaries.
+        let len: u64 = 2 * 1024 * 1024 + 300_003;
+        let bytes: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
         store.put("gifs/big/original.gif", bytes.clone(), "image/gif").await.unwrap();
         assert_eq!(read_all(store, "gifs/big/original.gif", None).await.unwrap(), bytes);
-        for range in [0..1, 0..300_000, 65_530..140_000, 299_999..300_000, 1000..1000] {
+        let mib: u64 = 1024 * 1024;
+        for range in [
+            0..1,
+            0..len,
+            65_530..140_000,
+            mib - 7..mib + 9,
+            999_999..2 * mib + 17,
+            2 * mib..len,
+            len - 1..len,
+            1000..1000,
+        ] {
             let expected = bytes[range.start as usize..range.end as usize].to_vec();
             assert_eq!(
                 read_all(store, "gifs/big/original.gif", Some(range.clone())).await.unwrap(),

@@ -17,6 +17,7 @@ mod hardening;
 mod intake;
 mod keys;
 mod library;
+mod media;
 mod meta;
 mod offload;
 mod renditions;
