@@ -49,7 +49,8 @@ async fn immutable_assets(
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let hashed = req.path().starts_with("/assets/");
     let mut response = next.call(req).await?;
-    if hashed && response.status().is_success() {
+    // A missing build file gets the history fallback's `index.html`, which says `no-cache` itself.
+    if hashed && response.status().is_success() && !response.headers().contains_key(header::CACHE_CONTROL) {
         response
             .headers_mut()
             .insert(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=31536000, immutable"));

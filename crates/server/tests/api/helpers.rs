@@ -12,6 +12,13 @@ use serde_json::{json, Value};
 
 /// The password of every account made by [`TestApp::user`].
 pub const PASSWORD: &str = "secret1";
+/// A build file named after its content hash, as webpack writes them under `assets/`.
+pub const HASHED_ASSET: &str = "main.3f2a9c1d.js";
+
+/// Its content: script-like and repetitive, as a bundle compresses.
+pub fn hashed_asset() -> String {
+    (0..400).map(|i| format!("export const value{i} = () => document.querySelector('#card-{i}');\n")).collect()
+}
 pub const SECRET: &str = "test-secret-test-secret-test-secret-0123456789";
 pub const INDEX_HTML: &str = "<!doctype html><html><head><script>document.documentElement.dataset.theme='light'</script></head><body><div id=\"root\">gifshelf spa</div></body></html>";
 
@@ -46,6 +53,8 @@ impl TestApp {
         std::fs::create_dir_all(&web).unwrap_or_else(|e| panic!("{e}"));
         std::fs::write(web.join("index.html"), INDEX_HTML).unwrap_or_else(|e| panic!("{e}"));
         std::fs::write(web.join("app.js"), "console.log('hi')").unwrap_or_else(|e| panic!("{e}"));
+        std::fs::create_dir_all(web.join("assets")).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(web.join("assets").join(HASHED_ASSET), hashed_asset()).unwrap_or_else(|e| panic!("{e}"));
         let mut vars: HashMap<String, String> = [
             ("GIFSHELF_BIND", "127.0.0.1:0".to_owned()),
             ("GIFSHELF_DATA_DIR", data.path().join("data").display().to_string()),

@@ -1,7 +1,7 @@
 use gifshelf_http::dto::PublicConfig;
 use reqwest::{Method, StatusCode};
 
-use crate::helpers::{error_of, json_of, send, Backend};
+use crate::helpers::{error_of, hashed_asset, json_of, send, Backend, HASHED_ASSET};
 use crate::{app, on_both_backends};
 
 async fn health_checks_the_database(backend: Backend) {
@@ -48,6 +48,37 @@ async fn spa_history_fallback_serves_index_for_client_routes(backend: Backend) {
     let asset = anonymous.get("/app.js").await;
     assert_eq!(asset.status(), StatusCode::OK);
     assert_eq!(asset.text().await.unwrap_or_default(), "console.log('hi')");
+}
+
+/// The app's files go out compressed to a browser that accepts it, the hashed build files may be
+/// kept for a year, and `index.html` is never cached; the API and media are not compressed here.
+async fn spa_files_are_compressed_and_hashed_ones_cached_for_good(backend: Backend) {
+    let app = app!(backend);
+    let raw = reqwest::Client::builder().build().unwrap_or_else(|e| panic!("{e}"));
+    let get = |path: &str, gzip: bool| {
+        let request = raw.get(app.url(path));
+        if gzip { request.header("accept-encoding", "gzip") } else { request }.send()
+    };
+    let asset = get(&format!("/assets/{HASHED_ASSET}"), true).await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(asset.status(), StatusCode::OK);
+    let header =
+        |r: &reqwest::Response, name: &str| r.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
+    assert_eq!(header(&asset, "content-encoding").as_deref(), Some("gzip"));
+    assert_eq!(header(&asset, "cache-control").as_deref(), Some("public, max-age=31536000, immutable"));
+    let body = asset.bytes().await.unwrap_or_default();
+    assert_eq!(body.get(..2), Some(&[0x1f, 0x8b][..]), "a gzip stream");
+    assert!(body.len() * 4 < hashed_asset().len(), "{} bytes for {}", body.len(), hashed_asset().len());
+
+    let plain = get(&format!("/assets/{HASHED_ASSET}"), false).await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(header(&plain, "content-encoding"), None);
+    assert_eq!(plain.text().await.unwrap_or_default(), hashed_asset(), "the same file for a client without gzip");
+
+    let index = get("/gifs/12", true).await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(header(&index, "cache-control").as_deref(), Some("no-cache"));
+    let missing = get("/assets/main.00000000.js", true).await.unwrap_or_else(|e| panic!("{e}"));
+    assert_ne!(header(&missing, "cache-control").as_deref(), Some("public, max-age=31536000, immutable"));
+    let api = get("/api/health", true).await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(header(&api, "content-encoding"), None, "the API is not compressed by the SPA's layer");
 }
 
 async fn unknown_api_paths_are_json_404s(backend: Backend) {
@@ -98,6 +129,7 @@ on_both_backends!(
     health_checks_the_database,
     config_is_public_and_tells_what_the_server_offers,
     spa_history_fallback_serves_index_for_client_routes,
+    spa_files_are_compressed_and_hashed_ones_cached_for_good,
     unknown_api_paths_are_json_404s,
     security_headers_and_request_ids_on_every_response,
     malformed_bodies_get_the_error_shape
