@@ -57,7 +57,7 @@ impl RefreshQuery {
     summary = "Application statistics (admins)",
     description = "Served from a snapshot of at most two refresh periods (`GIFSHELF_STATS_REFRESH_SECS`); `lastUpdated` says when it was computed.",
     params(("refresh" = Option<bool>, Query, description = "`true`: compute fresh figures now (they become the snapshot)")),
-    responses((status = 200, description = "Figures", body = crate::dto::OverviewStats), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin (`forbidden`)", body = crate::dto::ApiErrorBody)),
+    responses((status = 200, description = "Figures", body = crate::dto::OverviewStats), (status = 400, description = "`refresh` is not `true` or `false` (`bad_request`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin (`forbidden`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
 #[get("/stats")]
@@ -98,7 +98,7 @@ async fn overview(
     summary = "Detailed statistics (admins)",
     description = "Served from a snapshot, like the overview.",
     params(("refresh" = Option<bool>, Query, description = "`true`: compute fresh figures now (they become the snapshot)")),
-    responses((status = 200, description = "Distributions", body = crate::dto::DetailedStats), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin (`forbidden`)", body = crate::dto::ApiErrorBody)),
+    responses((status = 200, description = "Distributions", body = crate::dto::DetailedStats), (status = 400, description = "`refresh` is not `true` or `false` (`bad_request`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin (`forbidden`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
 #[get("/stats/detailed")]
