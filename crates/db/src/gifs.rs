@@ -356,23 +356,42 @@ fn library_size(conn: &mut AnyConnection) -> Result<i64, RepoError> {
 /// nearly always does).
 const RANDOM_ID_TRIES: usize = 16;
 
+/// Ids drawn at once for a search's pick: a word in one GIF of 20 is found among them nineteen
+/// times in twenty; rarer words are counted, which their index makes cheap.
+const RANDOM_SEARCH_DRAWS: usize = 64;
+
 /// A uniformly random GIF id the filter keeps. Unfiltered: a random id between the smallest and
 /// the largest, drawn again while it names no GIF (each existing id is equally likely; two index
-/// lookups per try). Filtered: count the matches, draw k, read the k-th in newest order.
+/// lookups per try). A search: ids drawn the same way, all tested in one query, the first drawn
+/// that matches taken (rejection sampling: still uniform), so a common word is never counted.
+/// Otherwise, and when no draw matched: count the matches, draw k, read the k-th in newest order.
 fn random_id(conn: &mut AnyConnection, filter: &GifFilter) -> Result<i64, RepoError> {
     use rand::Rng;
-    if *filter == GifFilter::All {
+    if matches!(filter, GifFilter::All | GifFilter::Search(_)) {
         let (low, high): (Option<i64>, Option<i64>) = gifs::table
             .select((diesel::dsl::min(gifs::id), diesel::dsl::max(gifs::id)))
             .first(conn)
             .map_err(repo_error)?;
         let (Some(low), Some(high)) = (low, high) else { return Err(RepoError::NotFound) };
-        for _ in 0..RANDOM_ID_TRIES {
-            let id = rand::thread_rng().gen_range(low..=high);
-            let found: Option<i64> =
-                gifs::table.find(id).select(gifs::id).first(conn).optional().map_err(repo_error)?;
-            if let Some(id) = found {
+        if let GifFilter::Search(words) = filter {
+            let drawn: Vec<i64> =
+                (0..RANDOM_SEARCH_DRAWS).map(|_| rand::thread_rng().gen_range(low..=high)).collect();
+            let mut query = gifs::table.filter(gifs::id.eq_any(drawn.clone())).select(gifs::id).into_boxed();
+            for word in words {
+                query = query.filter(gifs::search_text.like(search::like_pattern(word)).escape('\\'));
+            }
+            let matching: Vec<i64> = query.load(conn).map_err(repo_error)?;
+            if let Some(id) = drawn.into_iter().find(|id| matching.contains(id)) {
                 return Ok(id);
+            }
+        } else {
+            for _ in 0..RANDOM_ID_TRIES {
+                let id = rand::thread_rng().gen_range(low..=high);
+                let found: Option<i64> =
+                    gifs::table.find(id).select(gifs::id).first(conn).optional().map_err(repo_error)?;
+                if let Some(id) = found {
+                    return Ok(id);
+                }
             }
         }
     }

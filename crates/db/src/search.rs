@@ -25,7 +25,7 @@ struct CountRow {
 }
 
 /// `%word%` with LIKE's wildcards escaped (`\` is the escape character).
-fn like_pattern(word: &str) -> String {
+pub(crate) fn like_pattern(word: &str) -> String {
     format!("%{}", prefix_pattern(word))
 }
 

@@ -337,6 +337,39 @@ async fn rename_delete_and_delete_empty_keep_search_in_step(db: &Database) {
     assert!(db.delete_empty().await.unwrap_or_default().is_empty());
 }
 
+/// A random pick among a search's matches takes only matches, every one of them in time, and reads
+/// the search's words literally: a common word (drawn ids tested at once) and a rare one with
+/// LIKE's wildcards in it (no draw hits it: counted instead) both work.
+async fn random_search_picks_only_matches_common_or_rare(db: &Database) {
+    let alice = user(db, "alice").await;
+    let mut cats = std::collections::HashSet::new();
+    for n in 1..=120 {
+        let title = if n % 3 == 0 { format!("cat {n}") } else { format!("dog {n}") };
+        let gif = db.insert(new_gif(alice, n, &title, "", &[])).await.unwrap_or_else(|e| panic!("{e}"));
+        if n % 3 == 0 {
+            cats.insert(gif.id);
+        }
+    }
+    let rare = db.insert(new_gif(alice, 121, "sale 100% off", "", &[])).await.unwrap_or_else(|e| panic!("{e}")).id;
+    let pick = |words: &[&str]| {
+        let filter = GifFilter::Search(words.iter().map(|w| (*w).to_owned()).collect());
+        async move { db.random(&filter).await.map(|g| g.id) }
+    };
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..400 {
+        let id = pick(&["cat"]).await.unwrap_or_else(|e| panic!("{e}"));
+        assert!(cats.contains(&id), "{id:?} is not a cat");
+        seen.insert(id);
+    }
+    assert!(seen.len() >= 30, "400 picks among 40 cats found only {}", seen.len());
+    for _ in 0..20 {
+        assert_eq!(pick(&["0%"]).await.ok(), Some(rare), "the % is a literal percent sign");
+        assert_eq!(pick(&["sale", "off"]).await.ok(), Some(rare));
+    }
+    assert!(matches!(pick(&["0_"]).await, Err(RepoError::NotFound)), "the _ is a literal underscore");
+    assert!(matches!(pick(&["cat", "dog"]).await, Err(RepoError::NotFound)));
+}
+
 on_both_backends!(
     insert_links_tags_and_reads_back_everything,
     lists_are_newest_first_and_paging_is_stable,
@@ -348,5 +381,6 @@ on_both_backends!(
     views_and_blob_keys,
     concurrent_uploads_with_the_same_new_tag,
     the_gallery_total_follows_every_write,
-    rename_delete_and_delete_empty_keep_search_in_step
+    rename_delete_and_delete_empty_keep_search_in_step,
+    random_search_picks_only_matches_common_or_rare
 );
