@@ -135,7 +135,7 @@ describe('AnimatedMedia', () => {
     expect(img).toHaveClass('gif-card__image');
   });
 
-  it('shows the GIF <img> when there is no video (new GIFs, still images)', () => {
+  it('shows the GIF <img> at once over its still when there is no video (new GIFs, still images)', () => {
     const gif = makeGif(7, {
       renditions: [
         rendition('original', 50_000, { preferred: true }),
@@ -145,8 +145,16 @@ describe('AnimatedMedia', () => {
     });
     render(<AnimatedMedia gif={gif} size="full" alt="New" className="image-frame__img" />);
     expect(video()).toBeNull();
-    expect(screen.getByRole('img', { name: 'New' })).toHaveAttribute('src', '/api/gifs/static-thumbnail/7');
-    expect(screen.getByRole('img', { name: 'New' })).toHaveAttribute('data-loaded', 'false');
+    const img = screen.getByRole('img', { name: 'New' });
+    // The browser paints the GIF as it arrives, its first frame long before its last byte...
+    expect(img).toHaveAttribute('src', '/api/gifs/content/7');
+    expect(img).toHaveAttribute('fetchpriority', 'high');
+    expect(img).toHaveAttribute('data-loaded', 'false');
+    // ...over the still, which goes once the GIF has loaded (its transparent pixels stay clear).
+    expect(img.style.backgroundImage).toBe('url("/api/gifs/static-thumbnail/7")');
+    fireEvent.load(img);
+    expect(img).toHaveAttribute('data-loaded', 'true');
+    expect(img.style.backgroundImage).toBe('');
   });
 
   it('falls back to the GIF when the browser can play none of the sources', () => {

@@ -3,7 +3,7 @@ import type { GifDto } from '@/api/generated/GifDto';
 import { usePrefersReducedMotion } from '@/lib/reduced-motion';
 import { useNearViewport } from '../hooks/use-near-viewport';
 import { chooseMedia, type MediaSize } from '../renditions';
-import { ProgressiveImage } from './progressive-image';
+import { ProgressiveImage, StreamedImage } from './progressive-image';
 
 type AnimatedMediaProps = {
   gif: GifDto;
@@ -55,6 +55,19 @@ export function AnimatedMedia({
         decoding={decoding}
         data-motion="still"
         {...(priority && highPriority)}
+      />
+    );
+  }
+  if ((choice.videos.length === 0 || videoFailed) && size === 'full') {
+    return (
+      <StreamedImage
+        className={className}
+        placeholder={reduced ? choice.still : choice.placeholder}
+        src={choice.gif}
+        alt={alt}
+        loading={loading}
+        decoding={decoding}
+        {...highPriority}
       />
     );
   }

@@ -62,7 +62,7 @@ describe('GIF detail', () => {
     renderDetail();
     expect(screen.getByText('Loading GIF...')).toBeInTheDocument();
     expect(await screen.findByRole('heading', { level: 1, name: 'Dancing cat' })).toBeInTheDocument();
-    expect(screen.getByRole('img', { name: 'Dancing cat' })).toHaveAttribute('src', '/api/gifs/static-thumbnail/5');
+    expect(screen.getByRole('img', { name: 'Dancing cat' })).toHaveAttribute('src', '/api/gifs/content/5');
     expect(screen.getAllByText('120.56 KB · 480 × 360')).toHaveLength(2);
     expect(screen.getByText('41 views')).toBeInTheDocument();
     expect(screen.getByText('It dances')).toBeInTheDocument();

@@ -52,3 +52,43 @@ export function ProgressiveImage({
     />
   );
 }
+
+type StreamedImageProps = Omit<ImgHTMLAttributes<HTMLImageElement>, 'src'> & {
+  /** Painted behind the image until it has loaded (the static thumbnail). */
+  placeholder: string;
+  /** The image itself, requested at once. */
+  src: string;
+  alt: string;
+};
+
+/**
+ * The full image from the first byte, over its still: the browser paints the GIF as it arrives
+ * (its first frame long before its last byte) on top of the static thumbnail, which is dropped once
+ * the GIF has loaded so that a GIF's transparent pixels show what is behind the frame, not the
+ * still. For the one large image of a page (the detail page's GIF): its first frame is what the
+ * reader waits for, not the whole file.
+ */
+export function StreamedImage({ placeholder, src, alt, style, onLoad, ...img }: StreamedImageProps) {
+  const [loadedSrc, setLoadedSrc] = useState<string | null>(null);
+  const loaded = loadedSrc === src;
+  return (
+    <img
+      {...img}
+      src={src}
+      alt={alt}
+      data-loaded={loaded ? 'true' : 'false'}
+      style={loaded ? style : { ...style, ...stillBehind(placeholder) }}
+      onLoad={(event) => {
+        setLoadedSrc(src);
+        onLoad?.(event);
+      }}
+    />
+  );
+}
+
+const stillBehind = (still: string) => ({
+  backgroundImage: `url("${still}")`,
+  backgroundSize: 'contain',
+  backgroundPosition: 'center',
+  backgroundRepeat: 'no-repeat',
+});
