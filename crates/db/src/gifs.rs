@@ -374,8 +374,7 @@ fn random_id(conn: &mut AnyConnection, filter: &GifFilter) -> Result<i64, RepoEr
             .map_err(repo_error)?;
         let (Some(low), Some(high)) = (low, high) else { return Err(RepoError::NotFound) };
         if let GifFilter::Search(words) = filter {
-            let drawn: Vec<i64> =
-                (0..RANDOM_SEARCH_DRAWS).map(|_| rand::thread_rng().gen_range(low..=high)).collect();
+            let drawn: Vec<i64> = (0..RANDOM_SEARCH_DRAWS).map(|_| rand::thread_rng().gen_range(low..=high)).collect();
             let mut query = gifs::table.filter(gifs::id.eq_any(drawn.clone())).select(gifs::id).into_boxed();
             for word in words {
                 query = query.filter(gifs::search_text.like(search::like_pattern(word)).escape('\\'));
