@@ -132,6 +132,16 @@ pub(crate) fn load_many(conn: &mut AnyConnection, ids: &[i64]) -> Result<Vec<Gif
         .select(RenditionRow::as_select())
         .load(conn)
         .map_err(repo_error)?;
+    Ok(assemble(ids, rows, links, files))
+}
+
+/// The GIFs of `ids`, in this order, from their rows, tag links and rendition rows.
+fn assemble(
+    ids: &[i64],
+    rows: Vec<(GifRow, String)>,
+    links: Vec<(i64, i64, String)>,
+    files: Vec<RenditionRow>,
+) -> Vec<Gif> {
     let mut tags_of: HashMap<i64, Vec<TagRef>> = HashMap::new();
     for (gif_id, tag_id, name) in links {
         tags_of.entry(gif_id).or_default().push(TagRef { id: TagId(tag_id), name: TagName::from_trusted(name) });
@@ -151,11 +161,34 @@ pub(crate) fn load_many(conn: &mut AnyConnection, ids: &[i64]) -> Result<Vec<Gif
             (id, row.into_gif(uploader, tags, renditions_of.remove(&id).unwrap_or_default()))
         })
         .collect();
-    Ok(ids.iter().filter_map(|id| by_id.remove(id)).collect())
+    ids.iter().filter_map(|id| by_id.remove(id)).collect()
 }
 
+/// One GIF, as `load_many` reads it but with `=` instead of `IN (…)`: queries of a fixed shape,
+/// which the connection prepares once and reuses (every media request and detail page reads one).
 pub(crate) fn load_one(conn: &mut AnyConnection, id: i64) -> Result<Gif, RepoError> {
-    load_many(conn, &[id])?.pop().ok_or(RepoError::NotFound)
+    let rows: Vec<(GifRow, String)> = gifs::table
+        .inner_join(users::table)
+        .filter(gifs::id.eq(id))
+        .select((GifRow::as_select(), users::username))
+        .load(conn)
+        .map_err(repo_error)?;
+    if rows.is_empty() {
+        return Err(RepoError::NotFound);
+    }
+    let links: Vec<(i64, i64, String)> = gif_tags::table
+        .inner_join(tags::table)
+        .filter(gif_tags::gif_id.eq(id))
+        .select((gif_tags::gif_id, tags::id, tags::name))
+        .order(tags::name.asc())
+        .load(conn)
+        .map_err(repo_error)?;
+    let files: Vec<RenditionRow> = gif_renditions::table
+        .filter(gif_renditions::gif_id.eq(id))
+        .select(RenditionRow::as_select())
+        .load(conn)
+        .map_err(repo_error)?;
+    assemble(&[id], rows, links, files).pop().ok_or(RepoError::NotFound)
 }
 
 /// The lower-cased text the search matches against: title, description and tag names.
