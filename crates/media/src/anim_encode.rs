@@ -156,14 +156,17 @@ impl Screen {
     }
 
     /// Maps the changed pixels of `dirty` onto the palette (`cur`, `idx`). A shown colour within
-    /// `keep_close` extra squared error of the new nearest one stays, and its pixel is unchanged.
+    /// `keep_close` extra squared error of the new nearest one stays, and its pixel is unchanged;
+    /// so does the colour just given to the pixel on the left (a longer run).
     fn map_changes(&mut self, rgba: &[u8], dirty: Rect, palette: &Palette, mapper: &mut Mapper, keep_close: u32) {
         let t = palette.transparent();
         for y in dirty.y0..dirty.y1 {
             let row = y as usize * self.width;
+            let mut left: Option<u8> = None;
             for x in dirty.x0..dirty.x1 {
                 let p = row + x as usize;
                 if !self.changed[p] {
+                    left = None;
                     continue;
                 }
                 let px = &rgba[p * 4..p * 4 + 4];
@@ -173,6 +176,7 @@ impl Screen {
                 if px[3] < cutoff {
                     self.cur[p] = 0;
                     self.idx[p] = t;
+                    left = None;
                     continue;
                 }
                 let i = mapper.map(px[0], px[1], px[2]);
@@ -183,8 +187,22 @@ impl Screen {
                 if keep_close > 0 && old != 0 && q != old && dist_packed(rgb, old) <= dist_packed(rgb, q) + keep_close {
                     self.changed[p] = false;
                     self.cur[p] = old;
+                    left = None;
                     continue;
                 }
+                // Runs: the colour of the pixel to the left, when about as close, continues its
+                // run (LZW codes grow with runs, not with scattered near-equal colours).
+                let (i, q) = match left {
+                    Some(l)
+                        if l != i
+                            && keep_close > 0
+                            && dist_packed(rgb, palette.packed(l)) <= dist_packed(rgb, q) + keep_close =>
+                    {
+                        (l, palette.packed(l))
+                    }
+                    _ => (i, q),
+                };
+                left = Some(i);
                 self.idx[p] = i;
                 self.cur[p] = q;
             }
@@ -266,13 +284,24 @@ pub(crate) struct AnimEncoder {
     width: u32,
     height: u32,
     repeat: Repeat,
-    enc: Option<Encoder<Vec<u8>>>,
     palettes: Palettes,
     screen: Screen,
     pending: Option<Pending>,
+    /// Frames complete but not encoded yet: the colour tables are laid out once every frame is
+    /// known (see [`AnimEncoder::finish`]).
+    done: Vec<Done>,
     frames: u32,
     /// Extra squared error tolerated to keep a shown pixel unchanged (0 = exact).
     keep_close: u32,
+}
+
+/// A frame whose pixels and disposal are final, waiting for the colour tables to be laid out.
+struct Done {
+    rect: Rect,
+    indices: Vec<u8>,
+    delay: u16,
+    dispose: DisposalMethod,
+    local: Option<Palette>,
 }
 
 /// Extra squared RGB error a resized frame may keep to leave a pixel unchanged: resampling
@@ -311,7 +340,6 @@ impl AnimEncoder {
             width,
             height,
             repeat,
-            enc: None,
             palettes: Palettes {
                 global_map: global.as_ref().map(Mapper::new),
                 global,
@@ -320,6 +348,7 @@ impl AnimEncoder {
             },
             screen: Screen::new(width, height),
             pending: None,
+            done: Vec::new(),
             frames: 0,
             keep_close: 0,
         }
@@ -337,18 +366,6 @@ impl AnimEncoder {
             self.palettes.global_map = self.palettes.global.as_ref().map(|p| self.palettes.mapper(p));
         }
         self
-    }
-
-    fn encoder(&mut self) -> Result<&mut Encoder<Vec<u8>>, MediaError> {
-        if self.enc.is_none() {
-            let w = u16::try_from(self.width).map_err(|_| MediaError::internal("thumbnail too wide"))?;
-            let h = u16::try_from(self.height).map_err(|_| MediaError::internal("thumbnail too tall"))?;
-            let table = self.palettes.global.as_ref().map(Palette::table).unwrap_or_default();
-            let mut enc = Encoder::new(Vec::new(), w, h, &table).map_err(enc_err)?;
-            enc.set_repeat(self.repeat).map_err(enc_err)?;
-            self.enc = Some(enc);
-        }
-        self.enc.as_mut().ok_or_else(|| MediaError::internal("GIF encoder missing"))
     }
 
     /// Adds one frame. `rgba` is the whole thumbnail; only `dirty` changed since the last call
@@ -412,31 +429,169 @@ impl AnimEncoder {
     }
 
     fn write(&mut self, p: Pending, dispose: DisposalMethod) -> Result<(), MediaError> {
-        let t = self.palettes.transparent_of(p.local.as_ref())?;
-        let frame = Frame {
-            delay: p.delay,
-            dispose,
-            transparent: Some(t),
-            left: p.rect.x0 as u16,
-            top: p.rect.y0 as u16,
-            width: p.rect.width() as u16,
-            height: p.rect.height() as u16,
-            palette: p.local.as_ref().map(Palette::table),
-            buffer: Cow::Owned(p.indices),
-            ..Frame::default()
-        };
-        self.encoder()?.write_frame(&frame).map_err(enc_err)
+        self.done.push(Done { rect: p.rect, indices: p.indices, delay: p.delay, dispose, local: p.local });
+        Ok(())
     }
 
     /// Writes the last frame and returns the GIF bytes.
+    ///
+    /// The colour tables are laid out now that every frame is known, the way gifsicle does: the
+    /// global table keeps only the colours some frame uses, those used by the most frames first,
+    /// and each frame takes as transparent the lowest index it does not use. A GIF frame's codes
+    /// are as wide as its highest index needs, so a small frame with a few common colours is
+    /// written with 3- or 4-bit codes instead of 8-bit ones. A local table keeps only the colours
+    /// its frame uses.
     pub(crate) fn finish(mut self) -> Result<Vec<u8>, MediaError> {
         if let Some(p) = self.pending.take() {
             self.write(p, DisposalMethod::Keep)?;
         }
-        match self.enc.take() {
-            Some(enc) => enc.into_inner().map_err(enc_err),
-            None => Err(MediaError::Corrupt("The animation has no frames.".into())),
+        if self.done.is_empty() {
+            return Err(MediaError::Corrupt("The animation has no frames.".into()));
         }
+        let w = u16::try_from(self.width).map_err(|_| MediaError::internal("thumbnail too wide"))?;
+        let h = u16::try_from(self.height).map_err(|_| MediaError::internal("thumbnail too tall"))?;
+        let global = self.palettes.global.as_ref().map(|g| Layout::global(g, &self.done));
+        let table = global.as_ref().map(|l| l.table.clone()).unwrap_or_default();
+        let mut enc = Encoder::new(Vec::new(), w, h, &table).map_err(enc_err)?;
+        enc.set_repeat(self.repeat).map_err(enc_err)?;
+        for frame in self.done {
+            let (indices, transparent, palette) = match (&frame.local, &global) {
+                (Some(local), _) => {
+                    let layout = Layout::local(local, &frame.indices);
+                    let (indices, t) = layout.remap(&frame.indices, local.transparent());
+                    (indices, t, Some(layout.table))
+                }
+                (None, Some(layout)) => {
+                    let t = self.palettes.transparent_of(None)?;
+                    let (indices, t) = layout.remap(&frame.indices, t);
+                    (indices, t, None)
+                }
+                (None, None) => return Err(MediaError::internal("palette missing")),
+            };
+            let out = Frame {
+                delay: frame.delay,
+                dispose: frame.dispose,
+                transparent,
+                left: frame.rect.x0 as u16,
+                top: frame.rect.y0 as u16,
+                width: frame.rect.width() as u16,
+                height: frame.rect.height() as u16,
+                palette,
+                buffer: Cow::Owned(indices),
+                ..Frame::default()
+            };
+            enc.write_frame(&out).map_err(enc_err)?;
+        }
+        enc.into_inner().map_err(enc_err)
+    }
+}
+
+/// A colour table laid out for the frames that use it: `order[old]` is a used colour's new index.
+struct Layout {
+    /// New index of each old one; `None` for colours no frame uses (and the old transparent slot).
+    order: [Option<u8>; 256],
+    /// How many colours are kept: indices `0..kept`.
+    kept: usize,
+    /// The table to write: the kept colours, then one black slot so that a frame using every
+    /// kept colour still has an index for transparency.
+    table: Vec<u8>,
+}
+
+impl Layout {
+    /// The global table for the frames without a table of their own, ordered so that as many
+    /// frames as possible use only low indices (gifsicle's idea): every colour counts the frames
+    /// that still need it; the colour the fewest need takes the highest free index, and the frames
+    /// that needed it stop counting (they need a wide code anyway). Ties go to the colour with
+    /// fewer pixels.
+    fn global(palette: &Palette, frames: &[Done]) -> Layout {
+        let t = usize::from(palette.transparent());
+        let mut pixels = [0u64; 256];
+        let mut needs: Vec<[bool; 256]> = Vec::new();
+        for frame in frames.iter().filter(|f| f.local.is_none()) {
+            let mut need = [false; 256];
+            for &i in &frame.indices {
+                pixels[usize::from(i)] += 1;
+                need[usize::from(i)] = true;
+            }
+            need[t] = false;
+            needs.push(need);
+        }
+        let mut wanted = [0u32; 256];
+        for need in &needs {
+            for (count, &n) in wanted.iter_mut().zip(need.iter()) {
+                *count += u32::from(n);
+            }
+        }
+        let mut left: Vec<usize> = (0..palette.rgb.len()).filter(|&i| i != t && pixels[i] > 0).collect();
+        let mut active = vec![true; needs.len()];
+        let mut order = Vec::with_capacity(left.len());
+        while !left.is_empty() {
+            let (pos, _) = left
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, &c)| (wanted[c], pixels[c], std::cmp::Reverse(c)))
+                .unwrap_or((0, &0));
+            let removed = left.swap_remove(pos);
+            order.push(removed);
+            for (need, on) in needs.iter().zip(active.iter_mut()) {
+                if *on && need[removed] {
+                    *on = false;
+                    for (count, &n) in wanted.iter_mut().zip(need.iter()) {
+                        *count -= u32::from(n);
+                    }
+                }
+            }
+        }
+        order.reverse();
+        Layout::of(palette, &order)
+    }
+
+    /// A local table: only the colours its frame uses, in their old order.
+    fn local(palette: &Palette, indices: &[u8]) -> Layout {
+        let t = usize::from(palette.transparent());
+        let mut seen = [false; 256];
+        for &i in indices {
+            seen[usize::from(i)] = true;
+        }
+        let used: Vec<usize> = (0..palette.rgb.len()).filter(|&i| i != t && seen[i]).collect();
+        Layout::of(palette, &used)
+    }
+
+    fn of(palette: &Palette, used: &[usize]) -> Layout {
+        let mut order = [None; 256];
+        let mut table = Vec::with_capacity((used.len() + 1) * 3);
+        for (new, &old) in used.iter().enumerate() {
+            // At most 255 visible colours (see `Palette`), so `new` fits.
+            order[old] = u8::try_from(new).ok();
+            table.extend_from_slice(&palette.rgb[old]);
+        }
+        table.extend_from_slice(&[0, 0, 0]);
+        Layout { order, kept: used.len(), table }
+    }
+
+    /// A frame's indices in this layout, and its transparent index: the lowest one the frame does
+    /// not use (none when it has no transparent pixel).
+    fn remap(&self, indices: &[u8], old_transparent: u8) -> (Vec<u8>, Option<u8>) {
+        let mut used = [false; 257];
+        let mut clear = false;
+        for &i in indices {
+            match self.order[usize::from(i)] {
+                Some(new) if i != old_transparent => used[usize::from(new)] = true,
+                _ => clear = true,
+            }
+        }
+        let t = if clear {
+            // `kept` is at most 255 and `used[kept]` is false: a free index below 256 exists.
+            (0..=self.kept).find(|&n| !used[n]).and_then(|n| u8::try_from(n).ok())
+        } else {
+            None
+        };
+        let t_or_zero = t.unwrap_or(0);
+        let out = indices
+            .iter()
+            .map(|&i| if i == old_transparent { t_or_zero } else { self.order[usize::from(i)].unwrap_or(t_or_zero) })
+            .collect();
+        (out, t)
     }
 }
 

@@ -79,13 +79,6 @@ impl Palette {
         u8::try_from(self.rgb.len()).unwrap_or(255)
     }
 
-    /// The colour table to write: the visible colours then the transparent slot.
-    pub(crate) fn table(&self) -> Vec<u8> {
-        let mut t: Vec<u8> = self.rgb.iter().flatten().copied().collect();
-        t.extend_from_slice(&[0, 0, 0]);
-        t
-    }
-
     /// Packed opaque colour of index `i` (0 is reserved for "transparent").
     pub(crate) fn packed(&self, i: u8) -> u32 {
         match self.rgb.get(usize::from(i)) {
@@ -268,6 +261,5 @@ mod tests {
         let p = Palette::from_table(&raw);
         assert_eq!(p.rgb.len(), 255);
         assert_eq!(p.transparent(), 255);
-        assert_eq!(p.table().len(), 256 * 3);
     }
 }

@@ -304,3 +304,81 @@ fn a_full_motion_clip_keeps_every_frame_close_to_the_source() {
         assert!(psnr > 22.0, "frame {k}: {psnr:.1} dB");
     }
 }
+
+/// Each frame's image descriptor as written: (global table entries, [(local table entries,
+/// LZW minimum code size, transparent index)]).
+fn written_frames(bytes: &[u8]) -> (usize, Vec<(usize, u8, Option<u8>)>) {
+    let table = |flags: u8| if flags & 0x80 != 0 { 2usize << (flags & 7) } else { 0 };
+    let global = table(bytes[10]);
+    let mut at = 13 + global * 3;
+    let mut frames = Vec::new();
+    let mut transparent = None;
+    let skip_blocks = |mut at: usize| {
+        while bytes[at] != 0 {
+            at += usize::from(bytes[at]) + 1;
+        }
+        at + 1
+    };
+    while at < bytes.len() {
+        match bytes[at] {
+            0x21 => {
+                if bytes[at + 1] == 0xF9 {
+                    transparent = (bytes[at + 3] & 1 == 1).then_some(bytes[at + 6]);
+                }
+                at = skip_blocks(at + 2);
+            }
+            0x2C => {
+                let local = table(bytes[at + 9]);
+                at += 10 + local * 3;
+                frames.push((local, bytes[at], transparent.take()));
+                at = skip_blocks(at + 1);
+            }
+            _ => break,
+        }
+    }
+    (global, frames)
+}
+
+#[test]
+fn small_frames_are_written_with_narrow_codes_and_only_the_colours_used() {
+    // A 200-colour table, all of it shown by the first frame; then a two-colour square wanders
+    // and each frame changes only it. Not resized (width 240): the thumbnail must be exact.
+    let palette: Vec<u8> = (0..200u32).flat_map(|i| [(i * 7 % 256) as u8, (i * 13 % 256) as u8, i as u8]).collect();
+    let mut first = GifFrame::solid(0, 0, 240, 50, 0);
+    for (i, v) in first.idx.iter_mut().enumerate() {
+        *v = (i % 200) as u8;
+    }
+    let mut frames = vec![first];
+    for k in 0..30u16 {
+        let mut square = GifFrame::solid(k * 7, (k * 3) % 40, 10, 10, 150);
+        for (i, v) in square.idx.iter_mut().enumerate() {
+            if i % 3 == 0 {
+                *v = 190;
+            }
+        }
+        frames.push(square);
+    }
+    let src = make_gif(240, 50, &palette, Some(Repeat::Infinite), &frames);
+    let out = process(&src, &Limits::default()).unwrap();
+
+    let (global, written) = written_frames(&out.thumbnail.bytes);
+    assert!(global <= 256, "{global}");
+    assert_eq!(written.len(), 31);
+    for (n, (local, code_size, transparent)) in written.iter().enumerate().skip(1) {
+        assert_eq!(*local, 0, "frame {n} uses the global table");
+        // Two colours and transparency: indices below 4 and 2-bit codes (the GIF minimum).
+        assert_eq!(*code_size, 2, "frame {n}: minimum code size {code_size}");
+        assert!(transparent.is_none_or(|t| t < 4), "frame {n}: transparent index {transparent:?}");
+    }
+    // Exact: every frame shows what the source shows.
+    let ours = composited(&out.thumbnail.bytes);
+    let theirs = composited(&src);
+    assert_eq!(ours.len(), theirs.len());
+    for (n, (a, b)) in ours.iter().zip(&theirs).enumerate() {
+        for y in 0..50 {
+            for x in 0..240 {
+                assert_eq!(px(a, x, y), px(b, x, y), "frame {n} at {x},{y}");
+            }
+        }
+    }
+}
