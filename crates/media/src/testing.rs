@@ -540,3 +540,16 @@ pub fn gif_with_delays(w: u16, h: u16, delays: &[u16]) -> Vec<u8> {
         .collect();
     make_gif(w, h, &ramp_palette(), Some(Repeat::Infinite), &frames)
 }
+
+/// Only the animated thumbnail, from the same pipeline an upload runs (decode, composite, resize,
+/// encode) but without the still: what `cargo xtask bench media` times against
+/// `gifsicle --resize-width 320`, which makes nothing else.
+///
+/// # Errors
+/// As [`crate::process`].
+pub fn animated_thumbnail(bytes: &[u8], limits: &crate::Limits) -> Result<crate::Rendition, crate::MediaError> {
+    crate::make(bytes, limits, &[crate::sink::Output::Thumbnail], None)?
+        .renditions
+        .pop()
+        .ok_or_else(|| crate::MediaError::internal("the thumbnail rendition is missing"))
+}
