@@ -25,17 +25,19 @@ fn grid(rgba: &[u8], width: u32, height: u32) -> Grid {
         for (gx, cell) in row.iter_mut().enumerate() {
             let x0 = gx * w / GRID_W;
             let x1 = ((gx + 1) * w / GRID_W).max(x0 + 1).min(w);
-            let (mut sum, mut n) = (0.0_f64, 0_u32);
+            // Luminance × 1000 over white, in integers (one division per cell, not per pixel):
+            // (299 r + 587 g + 114 b) × a + 255 000 × (255 − a), summed, then ÷ (255 000 n).
+            let (mut sum, mut n) = (0_u64, 0_u64);
             for y in y0..y1 {
                 for p in rgba[(y * w + x0) * 4..(y * w + x1) * 4].chunks_exact(4) {
-                    let alpha = f64::from(p[3]) / 255.0;
-                    let luma = 0.299 * f64::from(p[0]) + 0.587 * f64::from(p[1]) + 0.114 * f64::from(p[2]);
-                    sum += luma * alpha + 255.0 * (1.0 - alpha);
-                    n += 1;
+                    let alpha = u64::from(p[3]);
+                    let luma = 299 * u64::from(p[0]) + 587 * u64::from(p[1]) + 114 * u64::from(p[2]);
+                    sum += luma * alpha + 255_000 * (255 - alpha);
                 }
+                n += (x1 - x0) as u64;
             }
             if n > 0 {
-                *cell = (sum / f64::from(n)) as f32;
+                *cell = (sum as f64 / (n as f64 * 255_000.0)) as f32;
             }
         }
     }
