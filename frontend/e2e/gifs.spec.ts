@@ -301,3 +301,42 @@ test("another user sees no Edit or Delete on someone else's GIF", async ({ page 
   await page.getByRole('link', { name: 'Back to Gallery' }).click();
   await expect(page).toHaveURL(/\/gifs$/);
 });
+
+test('the detail page shows a square or tall GIF whole inside its frame, on a phone and on a desktop', async ({
+  page,
+}) => {
+  await registerAndLogIn(page, 'frame');
+  const token = await tokenOf(page);
+  for (const [width, height] of [
+    [120, 120],
+    [60, 160],
+  ]) {
+    const title = uniqueName(`shape${width}x${height}`);
+    const response = await page.request.post('/api/gifs', {
+      headers: { Authorization: `Bearer ${token}` },
+      multipart: {
+        file: { name: 'shape.gif', mimeType: 'image/gif', buffer: animatedGif({ width, height }) },
+        gifData: { name: 'blob', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ title, tags: [] })) },
+      },
+    });
+    expect(response.status()).toBe(201);
+    const { id } = (await response.json()) as { id: number };
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1280, height: 900 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await page.goto(`/gifs/${id}`);
+      const picture = page.locator('.image-frame__img');
+      await expect(picture).toHaveAttribute('data-loaded', 'true');
+      const frame = await page.locator('.image-frame').boundingBox();
+      const box = await picture.boundingBox();
+      expect(frame && box).toBeTruthy();
+      // The picture's box (its content is contained in it) lies within the frame that clips it.
+      expect(box!.y).toBeGreaterThanOrEqual(frame!.y - 0.5);
+      expect(box!.y + box!.height).toBeLessThanOrEqual(frame!.y + frame!.height + 0.5);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(frame!.x + frame!.width + 0.5);
+    }
+  }
+  await screenshots(page, 'detail-tall');
+});
