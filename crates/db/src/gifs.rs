@@ -2,6 +2,7 @@
 //! queries (never one query per GIF).
 
 use std::collections::HashMap;
+use std::ops::RangeInclusive;
 
 use async_trait::async_trait;
 use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
@@ -109,39 +110,36 @@ impl GifRow {
 }
 
 /// Loads the GIFs with these ids, in this order, with uploaders, tags and renditions (three queries,
-/// whatever the number of GIFs).
+/// whatever the number of GIFs). One id is matched with `=`, not `IN (…)`: a statement of a fixed
+/// shape, which the connection prepares once and reuses (every media request and detail page
+/// reads one GIF).
 pub(crate) fn load_many(conn: &mut AnyConnection, ids: &[i64]) -> Result<Vec<Gif>, RepoError> {
-    if ids.is_empty() {
-        return Ok(Vec::new());
-    }
-    let rows: Vec<(GifRow, String)> = gifs::table
-        .inner_join(users::table)
-        .filter(gifs::id.eq_any(ids))
-        .select((GifRow::as_select(), users::username))
-        .load(conn)
-        .map_err(repo_error)?;
-    let links: Vec<(i64, i64, String)> = gif_tags::table
+    let mut rows = gifs::table.inner_join(users::table).select((GifRow::as_select(), users::username)).into_boxed();
+    let mut links = gif_tags::table
         .inner_join(tags::table)
-        .filter(gif_tags::gif_id.eq_any(ids))
         .select((gif_tags::gif_id, tags::id, tags::name))
         .order(tags::name.asc())
-        .load(conn)
-        .map_err(repo_error)?;
-    let files: Vec<RenditionRow> = gif_renditions::table
-        .filter(gif_renditions::gif_id.eq_any(ids))
-        .select(RenditionRow::as_select())
-        .load(conn)
-        .map_err(repo_error)?;
-    Ok(assemble(ids, rows, links, files))
-}
-
-/// The GIFs of `ids`, in this order, from their rows, tag links and rendition rows.
-fn assemble(
-    ids: &[i64],
-    rows: Vec<(GifRow, String)>,
-    links: Vec<(i64, i64, String)>,
-    files: Vec<RenditionRow>,
-) -> Vec<Gif> {
+        .into_boxed();
+    let mut files = gif_renditions::table.select(RenditionRow::as_select()).into_boxed();
+    match ids {
+        [] => return Ok(Vec::new()),
+        [id] => {
+            rows = rows.filter(gifs::id.eq(*id));
+            links = links.filter(gif_tags::gif_id.eq(*id));
+            files = files.filter(gif_renditions::gif_id.eq(*id));
+        }
+        _ => {
+            rows = rows.filter(gifs::id.eq_any(ids));
+            links = links.filter(gif_tags::gif_id.eq_any(ids));
+            files = files.filter(gif_renditions::gif_id.eq_any(ids));
+        }
+    }
+    let rows: Vec<(GifRow, String)> = rows.load(conn).map_err(repo_error)?;
+    if rows.is_empty() {
+        return Ok(Vec::new());
+    }
+    let links: Vec<(i64, i64, String)> = links.load(conn).map_err(repo_error)?;
+    let files: Vec<RenditionRow> = files.load(conn).map_err(repo_error)?;
     let mut tags_of: HashMap<i64, Vec<TagRef>> = HashMap::new();
     for (gif_id, tag_id, name) in links {
         tags_of.entry(gif_id).or_default().push(TagRef { id: TagId(tag_id), name: TagName::from_trusted(name) });
@@ -161,34 +159,11 @@ fn assemble(
             (id, row.into_gif(uploader, tags, renditions_of.remove(&id).unwrap_or_default()))
         })
         .collect();
-    ids.iter().filter_map(|id| by_id.remove(id)).collect()
+    Ok(ids.iter().filter_map(|id| by_id.remove(id)).collect())
 }
 
-/// One GIF, as `load_many` reads it but with `=` instead of `IN (…)`: queries of a fixed shape,
-/// which the connection prepares once and reuses (every media request and detail page reads one).
 pub(crate) fn load_one(conn: &mut AnyConnection, id: i64) -> Result<Gif, RepoError> {
-    let rows: Vec<(GifRow, String)> = gifs::table
-        .inner_join(users::table)
-        .filter(gifs::id.eq(id))
-        .select((GifRow::as_select(), users::username))
-        .load(conn)
-        .map_err(repo_error)?;
-    if rows.is_empty() {
-        return Err(RepoError::NotFound);
-    }
-    let links: Vec<(i64, i64, String)> = gif_tags::table
-        .inner_join(tags::table)
-        .filter(gif_tags::gif_id.eq(id))
-        .select((gif_tags::gif_id, tags::id, tags::name))
-        .order(tags::name.asc())
-        .load(conn)
-        .map_err(repo_error)?;
-    let files: Vec<RenditionRow> = gif_renditions::table
-        .filter(gif_renditions::gif_id.eq(id))
-        .select(RenditionRow::as_select())
-        .load(conn)
-        .map_err(repo_error)?;
-    assemble(&[id], rows, links, files).pop().ok_or(RepoError::NotFound)
+    load_many(conn, &[id])?.pop().ok_or(RepoError::NotFound)
 }
 
 /// The lower-cased text the search matches against: title, description and tag names.
@@ -406,25 +381,12 @@ fn random_id(conn: &mut AnyConnection, filter: &GifFilter) -> Result<i64, RepoEr
             .first(conn)
             .map_err(repo_error)?;
         let (Some(low), Some(high)) = (low, high) else { return Err(RepoError::NotFound) };
-        if let GifFilter::Search(words) = filter {
-            let drawn: Vec<i64> = (0..RANDOM_SEARCH_DRAWS).map(|_| rand::thread_rng().gen_range(low..=high)).collect();
-            let mut query = gifs::table.filter(gifs::id.eq_any(drawn.clone())).select(gifs::id).into_boxed();
-            for word in words {
-                query = query.filter(gifs::search_text.like(search::like_pattern(word)).escape('\\'));
-            }
-            let matching: Vec<i64> = query.load(conn).map_err(repo_error)?;
-            if let Some(id) = drawn.into_iter().find(|id| matching.contains(id)) {
-                return Ok(id);
-            }
-        } else {
-            for _ in 0..RANDOM_ID_TRIES {
-                let id = rand::thread_rng().gen_range(low..=high);
-                let found: Option<i64> =
-                    gifs::table.find(id).select(gifs::id).first(conn).optional().map_err(repo_error)?;
-                if let Some(id) = found {
-                    return Ok(id);
-                }
-            }
+        let drawn = match filter {
+            GifFilter::Search(words) => drawn_search_match(conn, words, low..=high)?,
+            _ => drawn_existing(conn, low..=high)?,
+        };
+        if let Some(id) = drawn {
+            return Ok(id);
         }
     }
     let (_, total) = page_of_ids(conn, filter, GifSort::Newest, 0, 0)?;
@@ -435,6 +397,35 @@ fn random_id(conn: &mut AnyConnection, filter: &GifFilter) -> Result<i64, RepoEr
     let (ids, _) = page_of_ids(conn, filter, GifSort::Newest, 1, k)?;
     // The k-th can vanish between the two reads (a delete): that pick is simply not found.
     ids.first().copied().ok_or(RepoError::NotFound)
+}
+
+/// An id drawn from `range` that names a GIF, within `RANDOM_ID_TRIES` draws.
+fn drawn_existing(conn: &mut AnyConnection, range: RangeInclusive<i64>) -> Result<Option<i64>, RepoError> {
+    use rand::Rng;
+    for _ in 0..RANDOM_ID_TRIES {
+        let id = rand::thread_rng().gen_range(range.clone());
+        let found: Option<i64> = gifs::table.find(id).select(gifs::id).first(conn).optional().map_err(repo_error)?;
+        if found.is_some() {
+            return Ok(found);
+        }
+    }
+    Ok(None)
+}
+
+/// The first of `RANDOM_SEARCH_DRAWS` ids drawn from `range` that names a GIF with every word.
+fn drawn_search_match(
+    conn: &mut AnyConnection,
+    words: &[String],
+    range: RangeInclusive<i64>,
+) -> Result<Option<i64>, RepoError> {
+    use rand::Rng;
+    let drawn: Vec<i64> = (0..RANDOM_SEARCH_DRAWS).map(|_| rand::thread_rng().gen_range(range.clone())).collect();
+    let mut query = gifs::table.filter(gifs::id.eq_any(&drawn)).select(gifs::id).into_boxed();
+    for word in words {
+        query = query.filter(gifs::search_text.like(search::like_pattern(word)).escape('\\'));
+    }
+    let matching: Vec<i64> = query.load(conn).map_err(repo_error)?;
+    Ok(drawn.into_iter().find(|id| matching.contains(id)))
 }
 
 #[async_trait]

@@ -290,6 +290,12 @@ pub(crate) struct AnimEncoder {
     /// Frames complete but not encoded yet: the colour tables are laid out once every frame is
     /// known (see [`AnimEncoder::finish`]).
     done: Vec<Done>,
+    /// Bytes of indices `done` holds, and the most it may hold before the frames are written
+    /// as they come, with the colour tables as they are.
+    held: usize,
+    hold_max: usize,
+    /// Set once `hold_max` was passed: the encoder, its global table laid out as is.
+    streaming: Option<(Encoder<Vec<u8>>, Option<Layout>)>,
     frames: u32,
     /// Extra squared error tolerated to keep a shown pixel unchanged (0 = exact).
     keep_close: u32,
@@ -303,6 +309,11 @@ struct Done {
     dispose: DisposalMethod,
     local: Option<Palette>,
 }
+
+/// The most frame indices an encoder holds back to lay out its colour tables at the end (16 MiB:
+/// 200 full 320×240 frames); a longer or larger animation is written as it comes instead, with
+/// its tables as they are, so memory stays bounded whatever the upload.
+const HOLD_MAX: usize = 16 << 20;
 
 /// Extra squared RGB error a resized frame may keep to leave a pixel unchanged: resampling
 /// turns small source changes into many slightly different colours, and every changed pixel
@@ -349,6 +360,9 @@ impl AnimEncoder {
             screen: Screen::new(width, height),
             pending: None,
             done: Vec::new(),
+            held: 0,
+            hold_max: HOLD_MAX,
+            streaming: None,
             frames: 0,
             keep_close: 0,
         }
@@ -428,70 +442,113 @@ impl AnimEncoder {
         Ok((DisposalMethod::Background, grown))
     }
 
+    /// Holds a finished frame back, or writes it when holding would pass `hold_max`.
     fn write(&mut self, p: Pending, dispose: DisposalMethod) -> Result<(), MediaError> {
-        self.done.push(Done { rect: p.rect, indices: p.indices, delay: p.delay, dispose, local: p.local });
-        Ok(())
+        let frame = Done { rect: p.rect, indices: p.indices, delay: p.delay, dispose, local: p.local };
+        if self.streaming.is_none() && self.held + frame.indices.len() <= self.hold_max {
+            self.held += frame.indices.len();
+            self.done.push(frame);
+            return Ok(());
+        }
+        if self.streaming.is_none() {
+            // Too much to hold: the global table as it is, and the frames held so far written now.
+            let global = self.palettes.global.as_ref().map(Layout::as_is);
+            let enc = self.encoder(global.as_ref())?;
+            self.streaming = Some((enc, global));
+            self.held = 0;
+            for held in std::mem::take(&mut self.done) {
+                self.encode(held)?;
+            }
+        }
+        self.encode(frame)
+    }
+
+    /// A GIF encoder for the thumbnail, with `global`'s table.
+    fn encoder(&self, global: Option<&Layout>) -> Result<Encoder<Vec<u8>>, MediaError> {
+        let w = u16::try_from(self.width).map_err(|_| MediaError::internal("thumbnail too wide"))?;
+        let h = u16::try_from(self.height).map_err(|_| MediaError::internal("thumbnail too tall"))?;
+        let table = global.map(|l| l.table.clone()).unwrap_or_default();
+        let mut enc = Encoder::new(Vec::new(), w, h, &table).map_err(enc_err)?;
+        enc.set_repeat(self.repeat).map_err(enc_err)?;
+        Ok(enc)
+    }
+
+    /// Writes `frame` through the streaming encoder.
+    fn encode(&mut self, frame: Done) -> Result<(), MediaError> {
+        let t = self.palettes.transparent_of(None).ok();
+        match self.streaming.as_mut() {
+            Some((enc, global)) => write_frame(enc, frame, global.as_ref(), t),
+            None => Err(MediaError::internal("GIF encoder missing")),
+        }
     }
 
     /// Writes the last frame and returns the GIF bytes.
     ///
     /// The colour tables are laid out now that every frame is known, the way gifsicle does: the
-    /// global table keeps only the colours some frame uses, those used by the most frames first,
-    /// and each frame takes as transparent the lowest index it does not use. A GIF frame's codes
-    /// are as wide as its highest index needs, so a small frame with a few common colours is
-    /// written with 3- or 4-bit codes instead of 8-bit ones. A local table keeps only the colours
-    /// its frame uses.
+    /// global table keeps only the colours some frame uses, ordered so that most frames need only
+    /// low indices, and each frame takes as transparent the lowest index it does not use. A GIF
+    /// frame's codes are as wide as its highest index needs, so a small frame with a few common
+    /// colours is written with 2- to 5-bit codes instead of 8-bit ones. A local table keeps only
+    /// the colours its frame uses. (Past `hold_max`, frames were written as they came instead.)
     pub(crate) fn finish(mut self) -> Result<Vec<u8>, MediaError> {
         if let Some(p) = self.pending.take() {
             self.write(p, DisposalMethod::Keep)?;
         }
+        if let Some((enc, _)) = self.streaming.take() {
+            return enc.into_inner().map_err(enc_err);
+        }
         if self.done.is_empty() {
             return Err(MediaError::Corrupt("The animation has no frames.".into()));
         }
-        let w = u16::try_from(self.width).map_err(|_| MediaError::internal("thumbnail too wide"))?;
-        let h = u16::try_from(self.height).map_err(|_| MediaError::internal("thumbnail too tall"))?;
         let global = self.palettes.global.as_ref().map(|g| Layout::global(g, &self.done));
-        let table = global.as_ref().map(|l| l.table.clone()).unwrap_or_default();
-        let mut enc = Encoder::new(Vec::new(), w, h, &table).map_err(enc_err)?;
-        enc.set_repeat(self.repeat).map_err(enc_err)?;
-        for frame in self.done {
-            let (indices, transparent, palette) = match (&frame.local, &global) {
-                (Some(local), _) => {
-                    let layout = Layout::local(local, &frame.indices);
-                    let (indices, t) = layout.remap(&frame.indices, local.transparent());
-                    (indices, t, Some(layout.table))
-                }
-                (None, Some(layout)) => {
-                    let t = self.palettes.transparent_of(None)?;
-                    let (indices, t) = layout.remap(&frame.indices, t);
-                    (indices, t, None)
-                }
-                (None, None) => return Err(MediaError::internal("palette missing")),
-            };
-            let out = Frame {
-                delay: frame.delay,
-                dispose: frame.dispose,
-                transparent,
-                left: frame.rect.x0 as u16,
-                top: frame.rect.y0 as u16,
-                width: frame.rect.width() as u16,
-                height: frame.rect.height() as u16,
-                palette,
-                buffer: Cow::Owned(indices),
-                ..Frame::default()
-            };
-            enc.write_frame(&out).map_err(enc_err)?;
+        let mut enc = self.encoder(global.as_ref())?;
+        let t = self.palettes.transparent_of(None).ok();
+        for frame in std::mem::take(&mut self.done) {
+            write_frame(&mut enc, frame, global.as_ref(), t)?;
         }
         enc.into_inner().map_err(enc_err)
     }
+}
+
+/// Writes one frame: its local table cut to its colours, or its indices in `global`'s layout
+/// (`global_transparent` being the global palette's transparent index).
+fn write_frame(
+    enc: &mut Encoder<Vec<u8>>,
+    frame: Done,
+    global: Option<&Layout>,
+    global_transparent: Option<u8>,
+) -> Result<(), MediaError> {
+    let (indices, transparent, palette) = match (&frame.local, global, global_transparent) {
+        (Some(local), _, _) => {
+            let layout = Layout::local(local, &frame.indices);
+            let (indices, t) = layout.remap(&frame.indices, local.transparent());
+            (indices, t, Some(layout.table))
+        }
+        (None, Some(layout), Some(t)) => {
+            let (indices, t) = layout.remap(&frame.indices, t);
+            (indices, t, None)
+        }
+        _ => return Err(MediaError::internal("palette missing")),
+    };
+    let out = Frame {
+        delay: frame.delay,
+        dispose: frame.dispose,
+        transparent,
+        left: frame.rect.x0 as u16,
+        top: frame.rect.y0 as u16,
+        width: frame.rect.width() as u16,
+        height: frame.rect.height() as u16,
+        palette,
+        buffer: Cow::Owned(indices),
+        ..Frame::default()
+    };
+    enc.write_frame(&out).map_err(enc_err)
 }
 
 /// A colour table laid out for the frames that use it: `order[old]` is a used colour's new index.
 struct Layout {
     /// New index of each old one; `None` for colours no frame uses (and the old transparent slot).
     order: [Option<u8>; 256],
-    /// How many colours are kept: indices `0..kept`.
-    kept: usize,
     /// The table to write: the kept colours, then one black slot so that a frame using every
     /// kept colour still has an index for transparency.
     table: Vec<u8>,
@@ -506,6 +563,7 @@ impl Layout {
     fn global(palette: &Palette, frames: &[Done]) -> Layout {
         let t = usize::from(palette.transparent());
         let mut pixels = [0u64; 256];
+        let mut wanted = [0u32; 256];
         let mut needs: Vec<[bool; 256]> = Vec::new();
         for frame in frames.iter().filter(|f| f.local.is_none()) {
             let mut need = [false; 256];
@@ -514,13 +572,10 @@ impl Layout {
                 need[usize::from(i)] = true;
             }
             need[t] = false;
-            needs.push(need);
-        }
-        let mut wanted = [0u32; 256];
-        for need in &needs {
             for (count, &n) in wanted.iter_mut().zip(need.iter()) {
                 *count += u32::from(n);
             }
+            needs.push(need);
         }
         let mut left: Vec<usize> = (0..palette.rgb.len()).filter(|&i| i != t && pixels[i] > 0).collect();
         let mut active = vec![true; needs.len()];
@@ -546,6 +601,11 @@ impl Layout {
         Layout::of(palette, &order)
     }
 
+    /// Every colour of `palette`, in its order: for frames written before all are known.
+    fn as_is(palette: &Palette) -> Layout {
+        Layout::of(palette, &(0..palette.rgb.len()).collect::<Vec<_>>())
+    }
+
     /// A local table: only the colours its frame uses, in their old order.
     fn local(palette: &Palette, indices: &[u8]) -> Layout {
         let t = usize::from(palette.transparent());
@@ -566,7 +626,7 @@ impl Layout {
             table.extend_from_slice(&palette.rgb[old]);
         }
         table.extend_from_slice(&[0, 0, 0]);
-        Layout { order, kept: used.len(), table }
+        Layout { order, table }
     }
 
     /// A frame's indices in this layout, and its transparent index: the lowest one the frame does
@@ -581,8 +641,9 @@ impl Layout {
             }
         }
         let t = if clear {
-            // `kept` is at most 255 and `used[kept]` is false: a free index below 256 exists.
-            (0..=self.kept).find(|&n| !used[n]).and_then(|n| u8::try_from(n).ok())
+            // At most 255 colours are kept and the table has one slot more: a free index exists.
+            let kept = self.table.len() / 3 - 1;
+            (0..=kept).find(|&n| !used[n]).and_then(|n| u8::try_from(n).ok())
         } else {
             None
         };
@@ -642,5 +703,65 @@ fn bbox(area: Rect, w: usize, hit: impl Fn(usize) -> bool) -> Rect {
         Rect::default()
     } else {
         r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use gif::Repeat;
+    use image::codecs::gif::GifDecoder;
+    use image::AnimationDecoder;
+
+    use super::AnimEncoder;
+    use crate::resize::Rect;
+
+    const W: u32 = 40;
+    const H: u32 = 30;
+
+    /// A palette of 64 colours and 12 frames, each repainting a band of the canvas with them.
+    fn frames() -> (Vec<u8>, Vec<Vec<u8>>) {
+        let palette: Vec<u8> = (0..64u8).flat_map(|i| [i * 4, 255 - i * 4, i.wrapping_mul(37)]).collect();
+        let mut canvas = vec![0u8; (W * H * 4) as usize];
+        let mut out = Vec::new();
+        for k in 0..12u32 {
+            for y in 0..H {
+                for x in 0..W {
+                    if k == 0 || (y + k) % 4 == 0 {
+                        let c = ((x * 7 + y * 3 + k * 11) % 64) as usize;
+                        let p = ((y * W + x) * 4) as usize;
+                        canvas[p..p + 3].copy_from_slice(&palette[c * 3..c * 3 + 3]);
+                        canvas[p + 3] = 255;
+                    }
+                }
+            }
+            out.push(canvas.clone());
+        }
+        (palette, out)
+    }
+
+    fn encode(hold_max: usize) -> Vec<u8> {
+        let (palette, frames) = frames();
+        let mut enc = AnimEncoder::new(W, H, Repeat::Infinite, Some(&palette));
+        enc.hold_max = hold_max;
+        for frame in &frames {
+            enc.push(frame, Rect::full(W, H), 10, false).unwrap();
+        }
+        enc.finish().unwrap()
+    }
+
+    fn decoded(gif: &[u8]) -> Vec<Vec<u8>> {
+        let frames = GifDecoder::new(std::io::Cursor::new(gif)).unwrap().into_frames().collect_frames().unwrap();
+        frames.into_iter().map(|f| f.into_buffer().into_raw()).collect()
+    }
+
+    #[test]
+    fn past_the_hold_budget_frames_are_written_as_they_come_and_stay_exact() {
+        let (_, source) = frames();
+        let laid_out = encode(usize::MAX);
+        // A budget of two frames: the third one makes the encoder write everything as it comes.
+        let streamed = encode((W * H * 2) as usize);
+        assert_ne!(laid_out, streamed, "the budget was not reached");
+        assert_eq!(decoded(&laid_out), source);
+        assert_eq!(decoded(&streamed), source);
     }
 }

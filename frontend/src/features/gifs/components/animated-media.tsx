@@ -58,33 +58,20 @@ export function AnimatedMedia({
       />
     );
   }
-  if ((choice.videos.length === 0 || videoFailed) && size === 'full') {
-    return (
-      <StreamedImage
-        className={className}
-        placeholder={reduced ? choice.still : choice.placeholder}
-        src={choice.gif}
-        alt={alt}
-        loading={loading}
-        decoding={decoding}
-        {...highPriority}
-      />
-    );
-  }
   if (choice.videos.length === 0 || videoFailed) {
-    return (
-      <ProgressiveImage
-        className={className}
-        // Under reduced motion the still is already loaded: keep it until the GIF is.
-        placeholder={reduced ? choice.still : choice.placeholder}
-        src={choice.gif}
-        alt={alt}
-        loading={loading}
-        decoding={decoding}
-        stillFirst={size === 'small'}
-        {...(priority && highPriority)}
-      />
-    );
+    const image = {
+      className,
+      // Under reduced motion the still is already loaded: keep it until the GIF is.
+      placeholder: reduced ? choice.still : choice.placeholder,
+      src: choice.gif,
+      alt,
+      loading,
+      decoding,
+    };
+    // The detail page's one large image: requested at once and painted as it arrives.
+    if (size === 'full') return <StreamedImage {...image} {...highPriority} />;
+    // A card's animation waits for its still (and, when lazy, for the viewport).
+    return <ProgressiveImage {...image} stillFirst {...(priority && highPriority)} />;
   }
   return (
     <LoopingVideo
