@@ -76,6 +76,7 @@ export function AddToCollectionPopup({ id, pick, creating, setCreating, name, se
             placeholder="Collection name"
             maxLength={80}
             value={name}
+            // eslint-disable-next-line jsx-a11y/no-autofocus -- the field the user just asked for by "New collection…"
             autoFocus
             onChange={(event) => setName(event.target.value)}
           />

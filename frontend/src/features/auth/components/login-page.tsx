@@ -16,7 +16,9 @@ export function LoginPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const googleClientId = config.data?.googleClientId ?? null;
-  const goHome = useCallback(() => navigate(paths.home, { replace: true }), [navigate]);
+  const goHome = useCallback(() => {
+    void navigate(paths.home, { replace: true });
+  }, [navigate]);
   const google = useGoogleSignIn(googleClientId, goHome);
 
   const onSubmit = (event: FormEvent) => {
@@ -24,7 +26,7 @@ export function LoginPage() {
     if (login.isPending) return;
     login.mutate(
       { username: username.trim(), password },
-      { onSuccess: () => navigate(paths.home, { replace: true }) },
+      { onSuccess: goHome },
     );
   };
 
@@ -40,6 +42,7 @@ export function LoginPage() {
           name="username"
           autoComplete="username"
           required
+          // eslint-disable-next-line jsx-a11y/no-autofocus -- signing in is the page's one task
           autoFocus
           value={username}
           onValueChange={setUsername}

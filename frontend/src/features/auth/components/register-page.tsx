@@ -42,7 +42,7 @@ export function RegisterPage() {
       {
         onSuccess: () => {
           toast.success('Registration successful. Please log in.');
-          navigate(paths.login);
+          void navigate(paths.login);
         },
       },
     );

@@ -53,6 +53,7 @@ export function CollectionForm({ initial, submitLabel, busy, visibilityEditable 
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${id}-name-error` : undefined}
           onChange={(event) => setFields({ ...fields, name: event.target.value })}
+          // eslint-disable-next-line jsx-a11y/no-autofocus -- the form opens when the user asks to create or edit one
           autoFocus
         />
         {error && (

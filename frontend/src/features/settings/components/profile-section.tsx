@@ -45,7 +45,7 @@ export function ProfileSection({ profile }: { profile: ProfileDto }) {
           setTimeout(() => {
             logout();
             toast.success(MSG_PROFILE_UPDATED_RELOGIN);
-            navigate(paths.login);
+            void navigate(paths.login);
           }, RELOGIN_DELAY_MS);
         },
       },
