@@ -63,34 +63,39 @@ export function LoginPage() {
           {login.isPending ? 'Logging in…' : 'Login'}
         </button>
       </form>
-      {googleClientId && (
-        <>
-          <div className="auth-card__divider" role="presentation">
-            <span>or</span>
-          </div>
-          <button
-            type="button"
-            className="btn btn--secondary btn--block"
-            onClick={() => void google.start()}
-            disabled={google.pending}
-            aria-busy={google.pending}
-          >
-            <span className="google-mark" aria-hidden="true">
-              G
-            </span>
-            Continue with Google
-          </button>
-          <div
-            ref={google.fallbackRef}
-            className="auth-card__google-fallback"
-            hidden={!google.fallbackShown}
-            data-testid="google-fallback"
-          />
-        </>
-      )}
+      {googleClientId && <GoogleSignIn google={google} />}
       <p className="auth-card__switch">
         No account yet? <Link to={paths.register}>Register</Link>
       </p>
     </section>
+  );
+}
+
+/** "or" and the Continue with Google button, with the place Google's own button falls back to. */
+function GoogleSignIn({ google }: { google: ReturnType<typeof useGoogleSignIn> }) {
+  return (
+    <>
+      <div className="auth-card__divider" role="presentation">
+        <span>or</span>
+      </div>
+      <button
+        type="button"
+        className="btn btn--secondary btn--block"
+        onClick={() => void google.start()}
+        disabled={google.pending}
+        aria-busy={google.pending}
+      >
+        <span className="google-mark" aria-hidden="true">
+          G
+        </span>
+        Continue with Google
+      </button>
+      <div
+        ref={google.fallbackRef}
+        className="auth-card__google-fallback"
+        hidden={!google.fallbackShown}
+        data-testid="google-fallback"
+      />
+    </>
   );
 }

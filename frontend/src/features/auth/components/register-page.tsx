@@ -1,52 +1,14 @@
-import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
-import type { RegisterRequest } from '@/api/generated/RegisterRequest';
+import { Link } from 'react-router-dom';
 import { paths } from '@/app/paths';
 import { FormMessage } from '@/components/form/form-message';
 import { TextField } from '@/components/form/text-field';
-import { useToast } from '@/components/toast/toast-provider';
 import { errorMessage } from '@/lib/api-client';
-import { hasErrors, type FieldErrors } from '@/lib/validation';
-import { useRegister } from '../api/register';
-import {
-  PASSWORD_MIN,
-  REGISTER_USERNAME_MAX,
-  REGISTER_USERNAME_MIN,
-  validateRegister,
-  type RegisterField,
-} from '../validation';
+import { useRegisterForm } from '../hooks/use-register-form';
+import { PASSWORD_MIN, REGISTER_USERNAME_MAX, REGISTER_USERNAME_MIN } from '../validation';
 import './auth.css';
 
-const empty: RegisterRequest = { username: '', email: '', password: '', confirmPassword: '' };
-
 export function RegisterPage() {
-  const navigate = useNavigate();
-  const toast = useToast();
-  const register = useRegister();
-  const [form, setForm] = useState<RegisterRequest>(empty);
-  const [errors, setErrors] = useState<FieldErrors<RegisterField>>({});
-
-  const set = (field: RegisterField) => (value: string) => {
-    setForm((f) => ({ ...f, [field]: value }));
-    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
-  };
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (register.isPending) return;
-    const found = validateRegister(form);
-    setErrors(found);
-    if (hasErrors(found)) return;
-    register.mutate(
-      { ...form, username: form.username.trim(), email: form.email.trim() },
-      {
-        onSuccess: () => {
-          toast.success('Registration successful. Please log in.');
-          void navigate(paths.login);
-        },
-      },
-    );
-  };
+  const { form, errors, set, onSubmit, register } = useRegisterForm();
 
   return (
     <section className="auth-card" aria-labelledby="register-title">
