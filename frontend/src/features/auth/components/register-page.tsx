@@ -3,8 +3,8 @@ import { paths } from '@/app/paths';
 import { FormMessage } from '@/components/form/form-message';
 import { TextField } from '@/components/form/text-field';
 import { errorMessage } from '@/lib/api-client';
+import { PASSWORD_MIN_CHARS, REGISTER_USERNAME_MAX, USERNAME_MIN } from '@/lib/limits';
 import { useRegisterForm } from '../hooks/use-register-form';
-import { PASSWORD_MIN, REGISTER_USERNAME_MAX, REGISTER_USERNAME_MIN } from '../validation';
 import './auth.css';
 
 export function RegisterPage() {
@@ -22,9 +22,9 @@ export function RegisterPage() {
           name="username"
           autoComplete="username"
           required
-          minLength={REGISTER_USERNAME_MIN}
+          minLength={USERNAME_MIN}
           maxLength={REGISTER_USERNAME_MAX}
-          help={`${REGISTER_USERNAME_MIN} to ${REGISTER_USERNAME_MAX} characters`}
+          help={`${USERNAME_MIN} to ${REGISTER_USERNAME_MAX} characters`}
           value={form.username}
           onValueChange={set('username')}
           error={errors.username}
@@ -45,8 +45,8 @@ export function RegisterPage() {
           type="password"
           autoComplete="new-password"
           required
-          minLength={PASSWORD_MIN}
-          help={`At least ${PASSWORD_MIN} characters`}
+          minLength={PASSWORD_MIN_CHARS}
+          help={`At least ${PASSWORD_MIN_CHARS} characters`}
           value={form.password}
           onValueChange={set('password')}
           error={errors.password}

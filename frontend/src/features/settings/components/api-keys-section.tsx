@@ -7,6 +7,7 @@ import { TextField } from '@/components/form/text-field';
 import { useToast } from '@/components/toast/toast-provider';
 import { errorMessage } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
+import { API_KEY_NAME_MAX } from '@/lib/limits';
 import {
   MSG_CREATE_KEY_FAILED,
   MSG_LOAD_KEYS_FAILED,
@@ -16,7 +17,6 @@ import {
   useRevokeApiKey,
 } from '../api/api-keys';
 
-export const API_KEY_NAME_MAX = 50;
 export const MSG_KEY_REVOKED = 'API key revoked';
 export const MSG_NO_KEYS = 'No API keys yet.';
 export const MSG_KEY_SHOWN_ONCE = 'Copy this key now: it will not be shown again.';

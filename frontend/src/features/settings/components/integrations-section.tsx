@@ -6,6 +6,7 @@ import { TextField } from '@/components/form/text-field';
 import { useToast } from '@/components/toast/toast-provider';
 import { errorMessage } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
+import { INTEGRATION_NAME_MAX, INTEGRATION_SECRET_MAX } from '@/lib/limits';
 import {
   MSG_ADD_INTEGRATION_FAILED,
   MSG_LOAD_INTEGRATIONS_FAILED,
@@ -17,8 +18,6 @@ import {
 
 type Platform = IntegrationDto['platform'];
 
-export const INTEGRATION_NAME_MAX = 50;
-export const INTEGRATION_SECRET_MAX = 200;
 export const COMMAND_PATH = '/api/chat/command';
 export const MSG_INTEGRATION_ADDED = 'Integration added';
 export const MSG_INTEGRATION_REMOVED = 'Integration removed';
