@@ -1,10 +1,8 @@
 import { ApiError } from '@/lib/api-client';
 import { toMB } from '@/lib/format';
+import { DEFAULT_MAX_UPLOAD_BYTES, DESCRIPTION_MAX, TITLE_MAX } from '@/lib/limits';
 
-/** The documented limit (spec §9); the server's /api/config value is used when known. */
-export const DEFAULT_MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
-export const TITLE_MAX = 100;
-export const DESCRIPTION_MAX = 500;
+export { DEFAULT_MAX_UPLOAD_BYTES, DESCRIPTION_MAX, TITLE_MAX };
 export const FILE_SELECTED_TOAST_MS = 3000;
 export const UPLOAD_SUCCESS_TOAST_MS = 4000;
 
