@@ -53,7 +53,7 @@ function useFromLink() {
       {
         onSuccess: () => {
           toast.success(MSG_UPLOADED, { duration: UPLOAD_SUCCESS_TOAST_MS });
-          navigate(paths.gifs);
+          void navigate(paths.gifs);
         },
         onError: (error) => {
           const existing = duplicateOf(error);

@@ -121,6 +121,7 @@ function BulkTagForm({ mode, tags, setTags, busy, onSubmit }: BulkTagFormProps) 
         aria-label={mode === 'add' ? 'Tags to add' : 'Tags to remove'}
         placeholder="Tags, separated by commas"
         value={tags}
+        // eslint-disable-next-line jsx-a11y/no-autofocus -- the form opens when the user asks to add or remove tags
         autoFocus
         onChange={(event) => setTags(event.target.value)}
       />

@@ -46,7 +46,7 @@ function useSendUpload() {
           toast.success(MSG_UPLOADED, { duration: UPLOAD_SUCCESS_TOAST_MS });
           const alike = likelyDuplicatesMessage(uploaded.likelyDuplicates);
           if (alike) toast.info(alike, { title: 'Possible duplicate' });
-          navigate(paths.gifs);
+          void navigate(paths.gifs);
         },
         onError: (error) => {
           if (isUploadAborted(error)) return;
