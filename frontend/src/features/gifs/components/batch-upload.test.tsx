@@ -11,11 +11,12 @@ const fetchMock = vi.fn<typeof fetch>();
 
 beforeEach(() => {
   fetchMock.mockReset();
-  fetchMock.mockImplementation(async (input) => {
+  fetchMock.mockImplementation((input) => {
     const url = urlOf(input);
-    if (url === '/api/config') return jsonResponse({ googleClientId: null, maxUploadBytes: 10 * 1024 * 1024, version: '1' });
-    if (url === '/api/tags') return jsonResponse([]);
-    return jsonResponse({ error: 'not found' }, 404);
+    if (url === '/api/config')
+      return Promise.resolve(jsonResponse({ googleClientId: null, maxUploadBytes: 10 * 1024 * 1024, version: '1' }));
+    if (url === '/api/tags') return Promise.resolve(jsonResponse([]));
+    return Promise.resolve(jsonResponse({ error: 'not found' }, 404));
   });
   vi.stubGlobal('fetch', fetchMock);
   FakeXhr.reset();

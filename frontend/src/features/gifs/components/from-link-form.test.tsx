@@ -10,14 +10,15 @@ const fetchMock = vi.fn<typeof fetch>();
 let answer: () => Promise<Response>;
 
 beforeEach(() => {
-  answer = async () => jsonResponse(makeGif(31), 201);
+  answer = () => Promise.resolve(jsonResponse(makeGif(31), 201));
   fetchMock.mockReset();
-  fetchMock.mockImplementation(async (input) => {
+  fetchMock.mockImplementation((input) => {
     const url = urlOf(input);
     if (url === '/api/gifs/from-url') return answer();
-    if (url === '/api/config') return jsonResponse({ googleClientId: null, maxUploadBytes: 10 * 1024 * 1024, version: '1' });
-    if (url === '/api/tags') return jsonResponse([{ id: 1, name: 'cats', count: 3 }]);
-    return jsonResponse({ error: 'not found' }, 404);
+    if (url === '/api/config')
+      return Promise.resolve(jsonResponse({ googleClientId: null, maxUploadBytes: 10 * 1024 * 1024, version: '1' }));
+    if (url === '/api/tags') return Promise.resolve(jsonResponse([{ id: 1, name: 'cats', count: 3 }]));
+    return Promise.resolve(jsonResponse({ error: 'not found' }, 404));
   });
   vi.stubGlobal('fetch', fetchMock);
   login(tokenFor('alice', 3600), 'alice');
@@ -28,10 +29,11 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/** The JSON bodies sent to /api/gifs/from-url (the API client sends JSON as strings). */
 const sent = () =>
   fetchMock.mock.calls
     .filter(([input]) => urlOf(input) === '/api/gifs/from-url')
-    .map(([, init]) => JSON.parse(String(init?.body)) as unknown);
+    .map(([, init]) => (typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined));
 
 function openForm() {
   const rendered = renderWithProviders(<UploadPage />, { route: '/upload' });
@@ -85,7 +87,8 @@ it('shows "Fetching the image…" while the server works, then its refusal in an
 });
 
 it('links a duplicate to the GIF already in the library', async () => {
-  answer = async () => jsonResponse({ error: 'This GIF is already in the library.', code: 'duplicate', existingId: 12 }, 409);
+  answer = () =>
+    Promise.resolve(jsonResponse({ error: 'This GIF is already in the library.', code: 'duplicate', existingId: 12 }, 409));
   const { toasts } = openForm();
   fireEvent.change(screen.getByLabelText('Link *'), { target: { value: 'https://example.com/a.gif' } });
   fireEvent.change(screen.getByLabelText('Title *'), { target: { value: 'Again' } });

@@ -7,22 +7,24 @@ import { tokenFor } from '@/test/tokens';
 import { GalleryPage } from './gallery-page';
 
 const fetchMock = vi.fn<typeof fetch>();
+/** The JSON the API client sent (it sends JSON bodies as strings). */
+const jsonSent = (init: RequestInit | undefined): unknown =>
+  typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
 const bulkBodies = () =>
-  fetchMock.mock.calls
-    .filter(([input]) => urlOf(input) === '/api/gifs/bulk')
-    .map(([, init]) => JSON.parse(String(init?.body)) as Record<string, unknown>);
+  fetchMock.mock.calls.filter(([input]) => urlOf(input) === '/api/gifs/bulk').map(([, init]) => jsonSent(init));
+
+function answer(url: string, init: RequestInit | undefined): Response {
+  if (url === '/api/gifs/bulk') {
+    const { ids } = jsonSent(init) as { ids: number[] };
+    return jsonResponse({ results: ids.map((id) => ({ id, status: id === 2 ? 'forbidden' : 'ok' })) });
+  }
+  if (url.startsWith('/api/gifs/dtos')) return jsonResponse(makePage([makeGif(4), makeGif(3), makeGif(2), makeGif(1)]));
+  return jsonResponse({ error: 'not found' }, 404);
+}
 
 beforeEach(() => {
   fetchMock.mockReset();
-  fetchMock.mockImplementation(async (input, init) => {
-    const url = urlOf(input);
-    if (url === '/api/gifs/bulk') {
-      const { ids } = JSON.parse(String(init?.body)) as { ids: number[] };
-      return jsonResponse({ results: ids.map((id) => ({ id, status: id === 2 ? 'forbidden' : 'ok' })) });
-    }
-    if (url.startsWith('/api/gifs/dtos')) return jsonResponse(makePage([makeGif(4), makeGif(3), makeGif(2), makeGif(1)]));
-    return jsonResponse({ error: 'not found' }, 404);
-  });
+  fetchMock.mockImplementation((input, init) => Promise.resolve(answer(urlOf(input), init)));
   vi.stubGlobal('fetch', fetchMock);
   login(tokenFor('alice', 3600), 'alice');
 });
