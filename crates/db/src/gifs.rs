@@ -1,4 +1,4 @@
-//! `GifRepository` on diesel. Lists load a page of ids first, then the rows and their tags in two
+//! `GifRepository`, `ChatFeedRepository` and `BlobKeyIndex` on diesel. Lists load a page of ids first, then the rows and their tags in two
 //! queries (never one query per GIF).
 
 use std::collections::HashMap;
@@ -9,10 +9,10 @@ use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Timestamp};
 use gifshelf_domain::gif::{
-    Description, Fingerprint, Gif, GifEdit, GifFilter, GifId, GifSort, GifSummary, NewGif, Page, PageRequest,
-    PerceptualHash, Rendition, RenditionKind, Renditions, Tag, TagId, TagName, TagRef, Title,
+    Description, Gif, GifEdit, GifFilter, GifId, GifSort, NewGif, Page, PageRequest, Rendition, RenditionKind,
+    Renditions, Tag, TagId, TagName, TagRef, Title,
 };
-use gifshelf_domain::ports::{FavouriteRepository, GifRepository};
+use gifshelf_domain::ports::{BlobKeyIndex, ChatFeedRepository, FavouriteRepository, GifRepository};
 use gifshelf_domain::user::{UserId, Username};
 use gifshelf_domain::RepoError;
 
@@ -567,6 +567,14 @@ impl GifRepository for Database {
         .await
     }
 
+    async fn find_by_sha256(&self, sha256: &str) -> Result<Option<GifId>, RepoError> {
+        let sha256 = sha256.to_owned();
+        self.run(move |conn| duplicates::find_by_sha256(conn, &sha256)).await
+    }
+}
+
+#[async_trait]
+impl ChatFeedRepository for Database {
     async fn add_share(&self, id: GifId) -> Result<(), RepoError> {
         self.run(move |conn| {
             let updated = diesel::update(gifs::table.find(id.0))
@@ -609,44 +617,12 @@ impl GifRepository for Database {
         })
         .await
     }
+}
 
+#[async_trait]
+impl BlobKeyIndex for Database {
     async fn all_blob_keys(&self) -> Result<Vec<String>, RepoError> {
         self.run(|conn| gif_renditions::table.select(gif_renditions::blob_key).load(conn).map_err(repo_error)).await
-    }
-
-    async fn find_by_sha256(&self, sha256: &str) -> Result<Option<GifId>, RepoError> {
-        let sha256 = sha256.to_owned();
-        self.run(move |conn| duplicates::find_by_sha256(conn, &sha256)).await
-    }
-
-    async fn similar(
-        &self,
-        phash: PerceptualHash,
-        except: Option<GifId>,
-        limit: i64,
-    ) -> Result<Vec<GifSummary>, RepoError> {
-        self.run(move |conn| duplicates::similar(conn, phash, except, limit)).await
-    }
-
-    async fn phash_of(&self, id: GifId) -> Result<Option<PerceptualHash>, RepoError> {
-        self.run(move |conn| duplicates::phash_of(conn, id)).await
-    }
-
-    async fn near_duplicate_groups(&self) -> Result<Vec<Vec<GifSummary>>, RepoError> {
-        self.run(duplicates::groups).await
-    }
-
-    async fn without_fingerprint(&self, after: GifId, limit: i64) -> Result<Vec<(GifId, String)>, RepoError> {
-        self.run(move |conn| duplicates::without_fingerprint(conn, after, limit)).await
-    }
-
-    async fn set_fingerprint(&self, id: GifId, fingerprint: &Fingerprint) -> Result<(), RepoError> {
-        let fingerprint = fingerprint.clone();
-        self.run(move |conn| match duplicates::set(conn, id.0, &fingerprint)? {
-            0 => Err(RepoError::NotFound),
-            _ => Ok(()),
-        })
-        .await
     }
 }
 

@@ -13,7 +13,9 @@ use gifshelf_domain::gif::{
     Renditions, TagName, Title,
 };
 use gifshelf_domain::integration::{IntegrationName, IntegrationSecret, NewIntegration, Platform};
-use gifshelf_domain::ports::{ApiKeyRepository, GifRepository, IntegrationRepository, TagRepository, UserRepository};
+use gifshelf_domain::ports::{
+    ApiKeyRepository, ChatFeedRepository, GifRepository, IntegrationRepository, TagRepository, UserRepository,
+};
 use gifshelf_domain::user::{Email, NewUser, PasswordHash, Role, UserId, Username};
 use gifshelf_domain::RepoError;
 

@@ -84,6 +84,8 @@ pub fn library(settings: &Settings, db: &Database) -> Result<Library, StartupErr
     let db = Arc::new(db.clone());
     let gifs = GifService::new(GifPorts {
         gifs: db.clone(),
+        fingerprints: db.clone(),
+        blob_keys: db.clone(),
         tags: db.clone(),
         favourites: db.clone(),
         blobs: blobs.clone(),
@@ -259,6 +261,7 @@ impl Application {
                 users.clone(),
                 users.clone(),
                 users.clone(),
+                users.clone(),
                 Arc::new(SystemClock),
             )),
             chat_gate: Arc::new(gifshelf_app::keys::ChatGate::new(
@@ -267,7 +270,12 @@ impl Application {
                 settings.chat_api_anonymous,
                 Arc::new(SystemClock),
             )),
-            commands: Arc::new(CommandService::new(users.clone(), users.clone(), configured_commands(settings))),
+            commands: Arc::new(CommandService::new(
+                users.clone(),
+                users.clone(),
+                users.clone(),
+                configured_commands(settings),
+            )),
             integrations: Arc::new(IntegrationService::new(users.clone(), Arc::new(SystemClock))),
             users,
             settings: HttpSettings {

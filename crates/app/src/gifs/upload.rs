@@ -51,7 +51,7 @@ impl GifService {
             return Err(AppError::Duplicate { existing });
         }
         let likely_duplicates = match fingerprint.phash {
-            Some(phash) => self.gifs.similar(phash, None, LIKELY_DUPLICATES_MAX).await?,
+            Some(phash) => self.fingerprints.similar(phash, None, LIKELY_DUPLICATES_MAX).await?,
             None => Vec::new(),
         };
         let prefix = format!("gifs/{}", self.ids.blob_prefix());
@@ -218,7 +218,7 @@ mod tests {
     /// A library without this GIF or any like it.
     fn new_to_the_library(m: &mut Mocks) {
         m.gifs.expect_find_by_sha256().returning(|_| Ok(None));
-        m.gifs.expect_similar().returning(|_, _, _| Ok(Vec::new()));
+        m.fingerprints.expect_similar().returning(|_, _, _| Ok(Vec::new()));
     }
 
     #[tokio::test]
@@ -313,7 +313,7 @@ mod tests {
             lookups += 1;
             Ok((lookups == 2).then_some(GifId(8)))
         });
-        m.gifs.expect_similar().returning(|_, _, _| Ok(Vec::new()));
+        m.fingerprints.expect_similar().returning(|_, _, _| Ok(Vec::new()));
         m.blobs.expect_put().times(3).returning(|_, _, _| Ok(()));
         m.gifs.expect_insert().returning(|_| Err(RepoError::Conflict(Unique::Sha256)));
         m.blobs.expect_delete().times(3).returning(|_| Ok(()));
@@ -326,7 +326,7 @@ mod tests {
         let mut m = Mocks::new();
         m.media.expect_process().returning(|_, kinds| Ok(processed(kinds)));
         m.gifs.expect_find_by_sha256().returning(|_| Ok(None));
-        m.gifs
+        m.fingerprints
             .expect_similar()
             .withf(|h, except, _| *h == PerceptualHash(0xF0F0) && except.is_none())
             .returning(|_, _, _| Ok(vec![GifSummary { id: GifId(3), title: Title::from_trusted("Cat".into()) }]));

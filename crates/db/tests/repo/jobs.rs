@@ -7,7 +7,7 @@ use chrono::Duration;
 use gifshelf_db::Database;
 use gifshelf_domain::gif::{GifId, Rendition, RenditionKind};
 use gifshelf_domain::job::{JobCounts, Task};
-use gifshelf_domain::ports::{GifRepository, JobQueue, RenditionRepository};
+use gifshelf_domain::ports::{BlobKeyIndex, GifRepository, JobQueue, RenditionRepository};
 use gifshelf_domain::RepoError;
 
 use crate::gifs::{new_gif, t0, user};
