@@ -78,6 +78,7 @@ fn new_gif(uploader: UserId, n: i64, title: &str, description: &str, tags: &[&st
             Rendition { content_type: "video/mp4".into(), ..rendition(RenditionKind::Mp4, n, "mp4.mp4", 50 + n) },
         ]),
         fingerprint: Fingerprint::default(),
+        jobs: Vec::new(),
     }
 }
 

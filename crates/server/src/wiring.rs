@@ -92,7 +92,6 @@ pub fn library(settings: &Settings, db: &Database) -> Result<Library, StartupErr
         media: media.clone(),
         ids: Arc::new(RandomIds),
         clock: Arc::new(SystemClock),
-        jobs: db.clone(),
     });
     let renditions = RenditionMaker::new(db.clone(), db.clone(), db, blobs, media, Arc::new(SystemClock));
     Ok(Library { gifs: Arc::new(gifs), renditions: Arc::new(renditions) })

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use gifshelf_domain::gif::{Gif, GifId};
 use gifshelf_domain::ports::{
-    BlobKeyIndex, BlobStore, Clock, FavouriteRepository, FingerprintRepository, GifRepository, IdGenerator, JobQueue,
+    BlobKeyIndex, BlobStore, Clock, FavouriteRepository, FingerprintRepository, GifRepository, IdGenerator,
     MediaProcessor, TagRepository,
 };
 use gifshelf_domain::RepoError;
@@ -41,11 +41,9 @@ pub struct GifService {
     pub(crate) media: Arc<dyn MediaProcessor>,
     pub(crate) ids: Arc<dyn IdGenerator>,
     pub(crate) clock: Arc<dyn Clock>,
-    /// Where an upload queues the making of its other renditions.
-    pub(crate) jobs: Arc<dyn JobQueue>,
 }
 
-/// The ports the GIF use cases run on, named (ten of them: too many to pass in order).
+/// The ports the GIF use cases run on, named (nine of them: too many to pass in order).
 pub struct GifPorts {
     pub gifs: Arc<dyn GifRepository>,
     pub fingerprints: Arc<dyn FingerprintRepository>,
@@ -56,13 +54,12 @@ pub struct GifPorts {
     pub media: Arc<dyn MediaProcessor>,
     pub ids: Arc<dyn IdGenerator>,
     pub clock: Arc<dyn Clock>,
-    pub jobs: Arc<dyn JobQueue>,
 }
 
 impl GifService {
     pub fn new(ports: GifPorts) -> Self {
-        let GifPorts { gifs, fingerprints, blob_keys, tags, favourites, blobs, media, ids, clock, jobs } = ports;
-        Self { gifs, fingerprints, blob_keys, tags, favourites, blobs, media, ids, clock, jobs }
+        let GifPorts { gifs, fingerprints, blob_keys, tags, favourites, blobs, media, ids, clock } = ports;
+        Self { gifs, fingerprints, blob_keys, tags, favourites, blobs, media, ids, clock }
     }
 
     /// A GIF by id, without counting a view.
@@ -89,7 +86,7 @@ pub(crate) mod test_support {
     };
     use gifshelf_domain::ports::{
         MockBlobKeyIndex, MockBlobStore, MockClock, MockFavouriteRepository, MockFingerprintRepository,
-        MockGifRepository, MockIdGenerator, MockJobQueue, MockMediaProcessor, MockTagRepository,
+        MockGifRepository, MockIdGenerator, MockMediaProcessor, MockTagRepository,
     };
     use gifshelf_domain::user::{UserId, Username};
 
@@ -145,7 +142,6 @@ pub(crate) mod test_support {
         pub media: MockMediaProcessor,
         pub ids: MockIdGenerator,
         pub clock: MockClock,
-        pub jobs: MockJobQueue,
     }
 
     impl Mocks {
@@ -158,9 +154,6 @@ pub(crate) mod test_support {
             // Nobody has favourites unless a test says otherwise.
             let mut favourites = MockFavouriteRepository::new();
             favourites.expect_favourited_among().returning(|_, _| Ok(Vec::new()));
-            // Uploads queue their renditions job; tests that care replace this mock.
-            let mut jobs = MockJobQueue::new();
-            jobs.expect_enqueue().returning(|_, _| Ok(gifshelf_domain::job::JobId(1)));
             Self {
                 gifs: MockGifRepository::new(),
                 fingerprints: MockFingerprintRepository::new(),
@@ -171,7 +164,6 @@ pub(crate) mod test_support {
                 media: MockMediaProcessor::new(),
                 ids,
                 clock,
-                jobs,
             }
         }
 
@@ -187,7 +179,6 @@ pub(crate) mod test_support {
                 media: Arc::new(self.media),
                 ids: Arc::new(self.ids),
                 clock: Arc::new(self.clock),
-                jobs: Arc::new(self.jobs),
             })
         }
     }

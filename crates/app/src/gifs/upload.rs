@@ -78,16 +78,13 @@ impl GifService {
             frame_count: i32::try_from(processed.frames).unwrap_or(i32::MAX),
             renditions: Renditions::new(renditions).with_preferred(processed.opaque),
             fingerprint,
+            jobs: vec![Task::MakeRenditions],
         };
         let sha256 = new_gif.fingerprint.sha256.clone();
         match self.gifs.insert(new_gif).await {
             Ok(gif) => {
+                // The renditions job was queued in the row's transaction.
                 fail_point(UPLOAD_AFTER_COMMIT);
-                // After the commit: a crash in between leaves a GIF that `gifshelf renditions
-                // backfill` finds; a failed enqueue is logged, the upload stands.
-                if let Err(err) = self.jobs.enqueue(Task::MakeRenditions(gif.id), self.clock.now()).await {
-                    tracing::warn!(gif_id = gif.id.0, error = %err, "could not queue the renditions job; backfill will");
-                }
                 tracing::info!(
                     gif_id = gif.id.0,
                     renditions = gif.renditions.len(),
@@ -224,12 +221,6 @@ mod tests {
     #[tokio::test]
     async fn stores_three_blobs_then_the_row_with_normalised_tags_then_queues_the_other_renditions() {
         let mut m = Mocks::new();
-        m.jobs = gifshelf_domain::ports::MockJobQueue::new();
-        m.jobs
-            .expect_enqueue()
-            .withf(|task, at| *task == gifshelf_domain::job::Task::MakeRenditions(GifId(5)) && *at == now())
-            .times(1)
-            .returning(|_, _| Ok(gifshelf_domain::job::JobId(1)));
         m.media.expect_process().returning(|_, kinds| Ok(processed(kinds)));
         new_to_the_library(&mut m);
         m.blobs.expect_put().times(3).returning(|_, _, _| Ok(()));
@@ -237,6 +228,8 @@ mod tests {
             .expect_insert()
             .withf(|g| {
                 g.title.as_str() == "Dancing"
+                    && g.jobs.iter().map(|job| job(GifId(5))).collect::<Vec<_>>()
+                        == [gifshelf_domain::job::Task::MakeRenditions(GifId(5))]
                     && g.tags.iter().map(|t| t.as_str()).collect::<Vec<_>>() == ["cats", "fun"]
                     && g.renditions.get(RenditionKind::Original).is_some_and(|r| {
                         r.key == "gifs/prefix/original.gif" && r.size == 9 && (r.width, r.height) == (640, 480)

@@ -264,6 +264,9 @@ impl GifRepository for Database {
                         .map_err(repo_error)?;
                 }
                 link_tags(conn, id, &gif.tags, gif.uploaded_at)?;
+                for job in &gif.jobs {
+                    crate::jobs::enqueue_in(conn, &job(GifId(id)), gif.uploaded_at)?;
+                }
                 load_one(conn, id)
             })
         })

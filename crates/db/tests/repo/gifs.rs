@@ -56,6 +56,7 @@ pub(crate) fn new_gif(uploader: UserId, n: i64, title: &str, description: &str, 
             rendition(RenditionKind::Still, &prefix, "static.png", 100),
         ]),
         fingerprint: Fingerprint::default(),
+        jobs: Vec::new(),
     }
 }
 

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use chrono::Duration;
 use gifshelf_db::Database;
-use gifshelf_domain::gif::{GifId, Rendition, RenditionKind};
+use gifshelf_domain::gif::{GifId, NewGif, Rendition, RenditionKind};
 use gifshelf_domain::job::{JobCounts, Task};
 use gifshelf_domain::ports::{BlobKeyIndex, GifRepository, JobQueue, RenditionRepository};
 use gifshelf_domain::RepoError;
@@ -86,6 +86,23 @@ async fn the_same_work_is_queued_once_until_it_is_given_up(db: &Database) {
     let fresh = ok(db.enqueue(Task::MakeRenditions(GifId(5)), t0()).await);
     assert_ne!(fresh, first);
     assert_eq!(ok(db.counts().await), JobCounts { queued: 2, running: 0, failed: 1 });
+}
+
+async fn a_gif_and_its_jobs_are_stored_in_one_transaction(db: &Database) {
+    let uploader = user(db, "jobs").await;
+    let fingerprint = gifshelf_domain::gif::Fingerprint { sha256: "ab".into(), phash: None };
+    let first = NewGif {
+        jobs: vec![Task::MakeRenditions],
+        fingerprint: fingerprint.clone(),
+        ..new_gif(uploader, 1, "A", "", &[])
+    };
+    let gif = ok(db.insert(first).await);
+    assert_eq!(ok(db.pending(Task::MAKE_RENDITIONS).await), [gif.id.0.to_string()]);
+    // The same original again: the insert fails, and leaves no job behind.
+    let twin = NewGif { jobs: vec![Task::MakeRenditions], fingerprint, ..new_gif(uploader, 2, "B", "", &[]) };
+    assert!(matches!(db.insert(twin).await, Err(RepoError::Conflict(gifshelf_domain::Unique::Sha256))));
+    assert_eq!(ok(db.pending(Task::MAKE_RENDITIONS).await), [gif.id.0.to_string()]);
+    assert_eq!(ok(db.counts().await), JobCounts { queued: 1, running: 0, failed: 0 });
 }
 
 async fn jobs_run_oldest_first(db: &Database) {
@@ -183,6 +200,7 @@ async fn renditions_made_later_join_the_gif_and_flags_move(db: &Database) {
 on_both_backends!(
     a_job_is_claimed_once_run_and_removed,
     the_same_work_is_queued_once_until_it_is_given_up,
+    a_gif_and_its_jobs_are_stored_in_one_transaction,
     a_job_whose_worker_died_runs_again_after_its_lease,
     a_failed_attempt_waits_then_a_last_one_is_kept_with_its_error,
     jobs_run_oldest_first,

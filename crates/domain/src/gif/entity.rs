@@ -5,6 +5,7 @@ use chrono::NaiveDateTime;
 use super::fingerprint::Fingerprint;
 use super::renditions::{Rendition, RenditionKind, Renditions};
 use super::values::{Description, GifId, TagName, TagRef, Title};
+use crate::job::Task;
 use crate::user::{UserId, Username};
 
 /// A stored GIF (or still image) with its renditions.
@@ -56,6 +57,9 @@ pub struct NewGif {
     pub renditions: Renditions,
     /// The stored original's fingerprints (duplicate detection).
     pub fingerprint: Fingerprint,
+    /// The jobs queued with the row, in its transaction, each made from the new GIF's id
+    /// (`Task::MakeRenditions`): a GIF is never stored without the work it needs.
+    pub jobs: Vec<fn(GifId) -> Task>,
 }
 
 /// A GIF named by its id and title (a link to it).
