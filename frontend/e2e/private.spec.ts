@@ -30,7 +30,7 @@ test('media need a session: images show after sign-in, a copied URL gives 401 af
   const stranger = await browser.newContext();
   const refused = await stranger.request.get(mediaUrl);
   expect(refused.status()).toBe(401);
-  expect((await refused.json()).code).toBe('unauthorized');
+  expect(await refused.json()).toMatchObject({ code: 'unauthorized' });
 
   // Logging out clears the cookie: the same browser cannot load the URL any more.
   await page.getByRole('button', { name: 'Logout' }).click();

@@ -335,6 +335,63 @@ async function galleryJs(lhr) {
 
 const pad = (value, width) => String(value).padEnd(width);
 
+/** Signs the browser in as the app does: storage for the SPA, the HttpOnly cookie for media. */
+async function signIn(browser, token, username) {
+  const tab = await browser.newPage();
+  await tab.goto(`${base}/login`, { waitUntil: 'load' });
+  const status = await tab.evaluate(
+    async (t, name) => {
+      localStorage.setItem('token', t);
+      localStorage.setItem('username', name);
+      const r = await fetch('/api/auth/session', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${t}` },
+        credentials: 'same-origin',
+      });
+      return r.status;
+    },
+    token,
+    username,
+  );
+  if (status >= 300) fail(`POST /api/auth/session answered ${status}`);
+  await tab.close();
+}
+
+/** The scores table, the gallery route's JavaScript and each page's missed audits. */
+function report(rows, gallery) {
+  const score = (lhr, id) => Math.round((lhr.categories[id].score ?? 0) * 100);
+  const widths = [34, 13, 15, 16, 9];
+  const line = (cells) => cells.map((c, i) => pad(c, widths[i] ?? 0)).join(' ').trimEnd();
+  console.log('');
+  console.log(`Lighthouse ${rows[0]?.lhr.lighthouseVersion} (mobile, simulated throttling), median of ${runs} run(s), ${base}`);
+  console.log(line(['page', 'performance', 'accessibility', 'best practices', 'LCP ms']));
+  console.log(line(['target', `>= ${TARGETS.performance}`, `${TARGETS.accessibility}`, `${TARGETS['best-practices']}`, '']));
+  for (const { page, lhr } of rows) {
+    const lcp = lhr.audits['largest-contentful-paint']?.numericValue;
+    console.log(
+      line([
+        page.name,
+        score(lhr, 'performance'),
+        score(lhr, 'accessibility'),
+        score(lhr, 'best-practices'),
+        lcp === undefined ? '-' : Math.round(lcp),
+      ]),
+    );
+  }
+  if (gallery) {
+    console.log('');
+    console.log(
+      `gallery route JS (/gifs, every script it loaded, gzip -9): ${(gallery.gzip / 1024).toFixed(1)} KiB = ${(gallery.gzip / 1000).toFixed(1)} kB (raw ${(gallery.raw / 1024).toFixed(1)} KiB), target <= ${GALLERY_JS_TARGET_KB} KB`,
+    );
+    for (const file of gallery.files) console.log(`  ${file}`);
+  }
+  console.log('');
+  for (const { page, lhr } of rows) {
+    const missed = Object.keys(TARGETS).flatMap((c) => failures(lhr, c).map((f) => `${c}: ${f}`));
+    if (missed.length > 0) console.log(`${page.name}:\n  ${missed.join('\n  ')}`);
+  }
+}
+
 async function main() {
   const health = await fetch(`${base}/api/health`).catch((e) => fail(`no server at ${base}: ${e.message}`));
   if (!health.ok) fail(`${base}/api/health answered ${health.status}`);
@@ -367,25 +424,7 @@ async function main() {
     let signedIn = false;
     for (const page of pages) {
       if (page.signedIn && !signedIn) {
-        // Sign in as the app does: storage for the SPA, the HttpOnly cookie for media.
-        const tab = await browser.newPage();
-        await tab.goto(`${base}/login`, { waitUntil: 'load' });
-        const status = await tab.evaluate(
-          async (t, name) => {
-            localStorage.setItem('token', t);
-            localStorage.setItem('username', name);
-            const r = await fetch('/api/auth/session', {
-              method: 'POST',
-              headers: { Authorization: `Bearer ${t}` },
-              credentials: 'same-origin',
-            });
-            return r.status;
-          },
-          token,
-          username,
-        );
-        if (status >= 300) fail(`POST /api/auth/session answered ${status}`);
-        await tab.close();
+        await signIn(browser, token, username);
         signedIn = true;
       }
       process.stderr.write(`lighthouse: ${page.name} × ${runs}\n`);
@@ -406,37 +445,7 @@ async function main() {
     await chrome.kill();
   }
 
-  const score = (lhr, id) => Math.round((lhr.categories[id].score ?? 0) * 100);
-  const widths = [34, 13, 15, 16, 9];
-  const line = (cells) => cells.map((c, i) => pad(c, widths[i] ?? 0)).join(' ').trimEnd();
-  console.log('');
-  console.log(`Lighthouse ${rows[0]?.lhr.lighthouseVersion} (mobile, simulated throttling), median of ${runs} run(s), ${base}`);
-  console.log(line(['page', 'performance', 'accessibility', 'best practices', 'LCP ms']));
-  console.log(line(['target', `>= ${TARGETS.performance}`, `${TARGETS.accessibility}`, `${TARGETS['best-practices']}`, '']));
-  for (const { page, lhr } of rows) {
-    const lcp = lhr.audits['largest-contentful-paint']?.numericValue;
-    console.log(
-      line([
-        page.name,
-        score(lhr, 'performance'),
-        score(lhr, 'accessibility'),
-        score(lhr, 'best-practices'),
-        lcp === undefined ? '-' : Math.round(lcp),
-      ]),
-    );
-  }
-  if (gallery) {
-    console.log('');
-    console.log(
-      `gallery route JS (/gifs, every script it loaded, gzip -9): ${(gallery.gzip / 1024).toFixed(1)} KiB = ${(gallery.gzip / 1000).toFixed(1)} kB (raw ${(gallery.raw / 1024).toFixed(1)} KiB), target <= ${GALLERY_JS_TARGET_KB} KB`,
-    );
-    for (const file of gallery.files) console.log(`  ${file}`);
-  }
-  console.log('');
-  for (const { page, lhr } of rows) {
-    const missed = Object.keys(TARGETS).flatMap((c) => failures(lhr, c).map((f) => `${c}: ${f}`));
-    if (missed.length > 0) console.log(`${page.name}:\n  ${missed.join('\n  ')}`);
-  }
+  report(rows, gallery);
   // The commit measured, for the note.
   try {
     const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: here, encoding: 'utf8' }).trim();

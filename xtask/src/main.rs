@@ -184,9 +184,10 @@ fn test() -> Result {
     load_check()?;
     // 1c. Schemathesis against the OpenAPI document: no 5xx, no undocumented answer, no cross-user write.
     schemathesis::run(&built("debug", "gifshelf"), &target_dir().join("schemathesis"))?;
-    // 2. Frontend: types, the production build (a unit test checks its chunks), unit tests.
+    // 2. Frontend: types, lint, the production build (a unit test checks its chunks), unit tests.
     ensure_frontend_deps()?;
     exec(&mut npm(&["run", "typecheck"]))?;
+    exec(&mut npm(&["run", "lint"]))?;
     exec(&mut npm(&["run", "build"]))?;
     exec(&mut npm(&["test"]))?;
     // 3. End to end: the real server and the built SPA in headless Chromium. Step 1 built the

@@ -3,11 +3,12 @@ import { gifKeys } from '@/features/gifs/api/query-keys';
 import { createQueryClient } from '@/lib/query-client';
 import { login, logout } from '@/lib/session';
 import { tagKeys } from '@/lib/tags/query-keys';
+import { urlOf } from '@/test/fetch';
 import { tokenFor } from '@/test/tokens';
 import { prefetchLanding } from './landing-data';
 
 const fetchMock = vi.fn<typeof fetch>();
-const urls = () => fetchMock.mock.calls.map(([input]) => String(input));
+const urls = () => fetchMock.mock.calls.map(([input]) => urlOf(input));
 
 beforeEach(() => {
   fetchMock.mockReset();

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { urlOf } from '@/test/fetch';
 import { tokenFor } from '@/test/tokens';
 import { ApiError, apiRequest, apiUpload } from './api-client';
 import { setNavigate } from './navigation';
@@ -67,7 +68,7 @@ describe('authorization header', () => {
     vi.advanceTimersByTime(11_000);
     await expect(apiRequest('/api/settings/profile')).rejects.toThrow('Token expired');
     // The request itself is never sent; the forced logout tells the server to drop the media cookie.
-    expect(fetchMock.mock.calls.map(([url]) => String(url))).toEqual(['/api/auth/logout']);
+    expect(fetchMock.mock.calls.map(([url]) => urlOf(url))).toEqual(['/api/auth/logout']);
     expect(sessionStore.getState().isAuthenticated).toBe(false);
     expect(toastStore.getState().toasts[0]).toMatchObject({
       type: 'error',

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { urlOf } from '@/test/fetch';
 import { tokenFor } from '@/test/tokens';
 import { setNavigate } from './navigation';
 import {
@@ -37,7 +38,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const calls = () => fetchMock.mock.calls.map(([url, init]) => [String(url), init?.headers]);
+const calls = () => fetchMock.mock.calls.map(([url, init]) => [urlOf(url), init?.headers]);
 
 const errorToasts = () => toastStore.getState().toasts.filter((t) => t.type === 'error');
 

@@ -174,7 +174,7 @@ export function isMonitoring(): boolean {
 /** Restores the session and listens for the window "auth-failed" event. Returns a cleanup. */
 export function initSession(): () => void {
   const onAuthFailed = (event: Event) => {
-    const detail = event instanceof CustomEvent ? event.detail : undefined;
+    const detail: unknown = event instanceof CustomEvent ? event.detail : undefined;
     forceLogout(typeof detail === 'string' && detail ? detail : MSG_SESSION_EXPIRED);
   };
   window.addEventListener(AUTH_FAILED_EVENT, onAuthFailed);

@@ -1,6 +1,8 @@
 import type { GifDto } from '@/api/generated/GifDto';
 import type { PagedGifs } from '@/api/generated/PagedGifs';
 
+export { urlOf } from './fetch';
+
 export function makeGif(id: number, overrides: Partial<GifDto> = {}): GifDto {
   return {
     id,
@@ -51,7 +53,3 @@ export const jsonResponse = (body: unknown, status = 200) =>
     status,
     headers: { 'Content-Type': 'application/json' },
   });
-
-/** The path and query of a fetch call's URL. */
-export const urlOf = (input: RequestInfo | URL | undefined) =>
-  typeof input === 'string' ? input : input instanceof URL ? input.href : (input?.url ?? '');

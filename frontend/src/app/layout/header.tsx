@@ -49,38 +49,7 @@ export function Header() {
               <span className="menu-toggle__bar" aria-hidden="true" />
             </button>
             <div id="site-menu" className={menuOpen ? 'site-menu site-menu--open' : 'site-menu'}>
-              <nav className="site-nav" aria-label="Main">
-                <NavLink to={paths.home} end className={navClass}>
-                  Cloud
-                </NavLink>
-                <NavLink to={paths.gifs} className={navClass}>
-                  Gifs
-                </NavLink>
-                <NavLink to={paths.tags} className={navClass}>
-                  Tags
-                </NavLink>
-                <NavLink to={paths.user(username)} className={navClass}>
-                  Mine
-                </NavLink>
-                <NavLink to={paths.collections} className={navClass}>
-                  Collections
-                </NavLink>
-                <NavLink to={paths.favourites} className={navClass}>
-                  Favourites
-                </NavLink>
-                <RandomButton className="site-nav__link site-nav__button" />
-                <NavLink to={paths.upload} className={navClass}>
-                  Upload
-                </NavLink>
-                <NavLink to={paths.settings} className={navClass}>
-                  Settings
-                </NavLink>
-                {isAdmin && (
-                  <NavLink to={paths.statistics} className={navClass}>
-                    Statistics
-                  </NavLink>
-                )}
-              </nav>
+              <MainNav username={username} isAdmin={isAdmin} />
               <div className="site-menu__end">
                 <ThemeSwitcher />
                 <div className="site-user">
@@ -102,5 +71,43 @@ export function Header() {
         )}
       </div>
     </header>
+  );
+}
+
+/** The signed-in member's places; Statistics for admins only. */
+function MainNav({ username, isAdmin }: { username: string; isAdmin: boolean }) {
+  return (
+    <nav className="site-nav" aria-label="Main">
+      <NavLink to={paths.home} end className={navClass}>
+        Cloud
+      </NavLink>
+      <NavLink to={paths.gifs} className={navClass}>
+        Gifs
+      </NavLink>
+      <NavLink to={paths.tags} className={navClass}>
+        Tags
+      </NavLink>
+      <NavLink to={paths.user(username)} className={navClass}>
+        Mine
+      </NavLink>
+      <NavLink to={paths.collections} className={navClass}>
+        Collections
+      </NavLink>
+      <NavLink to={paths.favourites} className={navClass}>
+        Favourites
+      </NavLink>
+      <RandomButton className="site-nav__link site-nav__button" />
+      <NavLink to={paths.upload} className={navClass}>
+        Upload
+      </NavLink>
+      <NavLink to={paths.settings} className={navClass}>
+        Settings
+      </NavLink>
+      {isAdmin && (
+        <NavLink to={paths.statistics} className={navClass}>
+          Statistics
+        </NavLink>
+      )}
+    </nav>
   );
 }

@@ -1,6 +1,7 @@
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { login, logout } from '@/lib/session';
+import { urlOf } from '@/test/fetch';
 import { renderApp } from '@/test/render-app';
 import { tokenFor } from '@/test/tokens';
 
@@ -26,14 +27,14 @@ describe('/statistics', () => {
     ).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/statistics');
     expect(await screen.findByRole('alert')).toHaveTextContent('Network error - check your connection');
-    expect(fetchMock.mock.calls.map(([input]) => String(input))).toContain('/api/stats');
+    expect(fetchMock.mock.calls.map(([input]) => urlOf(input))).toContain('/api/stats');
   });
 
   it('sends a signed-in non-admin to /, and a visitor to /login', async () => {
     login(tokenFor('alice', 3600), 'alice');
     const router = renderApp('/statistics');
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
-    expect(fetchMock.mock.calls.map(([input]) => String(input))).not.toContain('/api/stats');
+    expect(fetchMock.mock.calls.map(([input]) => urlOf(input))).not.toContain('/api/stats');
     cleanup();
     logout();
     const visitor = renderApp('/statistics');

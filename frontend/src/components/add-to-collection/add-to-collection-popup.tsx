@@ -4,6 +4,7 @@ import { useToast } from '@/components/toast/toast-provider';
 import { errorMessage } from '@/lib/api-client';
 import { useCreateCollection } from '@/lib/collections/create-collection';
 import { useCollections } from '@/lib/collections/get-collections';
+import { COLLECTION_NAME_MAX } from '@/lib/limits';
 
 export type PopupProps = {
   id: string;
@@ -74,8 +75,9 @@ export function AddToCollectionPopup({ id, pick, creating, setCreating, name, se
             className="field__input"
             aria-label="New collection name"
             placeholder="Collection name"
-            maxLength={80}
+            maxLength={COLLECTION_NAME_MAX}
             value={name}
+            // eslint-disable-next-line jsx-a11y/no-autofocus -- the field the user just asked for by "New collection…"
             autoFocus
             onChange={(event) => setName(event.target.value)}
           />

@@ -61,12 +61,14 @@ export function Modal({ title, onClose, children, className }: ModalProps) {
   };
 
   return createPortal(
+    // eslint-disable-next-line jsx-a11y/no-static-element-interactions -- a mouse shortcut; keys close it with Escape
     <div
       className="modal-backdrop"
       onMouseDown={(event) => {
         if (event.target === event.currentTarget) onCloseRef.current();
       }}
     >
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- Escape and the Tab trap take keys from the controls inside */}
       <div
         ref={dialogRef}
         className={className ? `modal ${className}` : 'modal'}

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '@/lib/query-client';
 import { login, logout } from '@/lib/session';
+import { answering } from '@/test/fetch';
 import { jsonResponse, makeGif, makePage, urlOf } from '@/test/gifs';
 import { tokenFor } from '@/test/tokens';
 import { useGifList } from './api/get-gif-list';
@@ -25,12 +26,12 @@ const calls = () => fetchMock.mock.calls.map(([input]) => urlOf(input));
 
 /** A fake server: `pages[path]` lists the pages of each endpoint (path without the query). */
 function serve(pages: Record<string, ReturnType<typeof makePage>[]>) {
-  fetchMock.mockImplementation(async (input) => {
+  fetchMock.mockImplementation(answering((input) => {
     const url = new URL(urlOf(input), 'http://localhost');
     const page = Number(url.searchParams.get('page'));
     const body = pages[url.pathname]?.[page];
     return body ? jsonResponse(body) : jsonResponse({ error: 'nope', code: 'not_found' }, 404);
-  });
+  }));
 }
 
 /** "Load More": fetches the next page and waits until it is in the rendered result. */

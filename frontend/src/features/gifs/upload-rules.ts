@@ -1,10 +1,8 @@
 import { ApiError } from '@/lib/api-client';
 import { toMB } from '@/lib/format';
+import { DEFAULT_MAX_UPLOAD_BYTES, DESCRIPTION_MAX, TITLE_MAX } from '@/lib/limits';
 
-/** The documented limit (spec §9); the server's /api/config value is used when known. */
-export const DEFAULT_MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
-export const TITLE_MAX = 100;
-export const DESCRIPTION_MAX = 500;
+export { DEFAULT_MAX_UPLOAD_BYTES, DESCRIPTION_MAX, TITLE_MAX };
 export const FILE_SELECTED_TOAST_MS = 3000;
 export const UPLOAD_SUCCESS_TOAST_MS = 4000;
 
@@ -54,17 +52,18 @@ export function uploadProblem(file: File | null, title: string): string | null {
 }
 
 /**
- * The "Upload Failed" toast message (spec §8): 413 or "too large" → server limit; 400 → invalid
- * file. The server's messages do not carry the status, so the error's HTTP status counts too. A
- * 400 for a form field (code "validation") keeps the server's own sentence.
+ * The "Upload Failed" toast message (spec §8), chosen by the answer's HTTP status and error code,
+ * never by its text: over the upload limit (413, code `too_large`) → server limit; a refused file
+ * (400: `unsupported_type`, `invalid_image`, `image_too_large`, `image_too_complex`, a malformed
+ * upload) → invalid file, except a form field's 400 (`validation`), which keeps the server's own
+ * sentence; anything else (no answer, 5xx, 401) → the error's message, or the generic sentence.
  */
 export function uploadErrorMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : '';
-  const status = error instanceof ApiError ? error.status : null;
-  const code = error instanceof ApiError ? error.code : null;
-  if (status === 413 || message.includes('413') || /too large/i.test(message)) return MSG_SERVER_LIMIT;
-  if ((status === 400 && code !== 'validation') || message.includes('400')) return MSG_INVALID_FORMAT;
-  return message || MSG_UPLOAD_FAILED;
+  if (error instanceof ApiError) {
+    if (error.status === 413 || error.code === 'too_large') return MSG_SERVER_LIMIT;
+    if (error.status === 400 && error.code !== 'validation') return MSG_INVALID_FORMAT;
+  }
+  return (error instanceof Error && error.message) || MSG_UPLOAD_FAILED;
 }
 
 /** The answer to a byte-identical upload (409 `duplicate`). */

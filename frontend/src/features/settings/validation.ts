@@ -1,16 +1,14 @@
 import type { ChangePasswordRequest } from '@/api/generated/ChangePasswordRequest';
+import { PASSWORD_MIN_CHARS, USERNAME_MAX, USERNAME_MIN } from '@/lib/limits';
 import type { FieldErrors } from '@/lib/validation';
 
-export const SETTINGS_USERNAME_MIN = 3;
-export const SETTINGS_USERNAME_MAX = 50;
-export const PASSWORD_MIN = 6;
 export const MSG_NEW_PASSWORDS_DO_NOT_MATCH = 'New passwords do not match';
 
 export function validateUsername(value: string): string | null {
   const username = value.trim();
   if (!username) return 'Username is required';
-  if (username.length < SETTINGS_USERNAME_MIN || username.length > SETTINGS_USERNAME_MAX)
-    return `Username must be between ${SETTINGS_USERNAME_MIN} and ${SETTINGS_USERNAME_MAX} characters`;
+  if (username.length < USERNAME_MIN || username.length > USERNAME_MAX)
+    return `Username must be between ${USERNAME_MIN} and ${USERNAME_MAX} characters`;
   return null;
 }
 
@@ -23,10 +21,10 @@ export function validatePasswordChange(form: ChangePasswordRequest): {
 } {
   const fields: FieldErrors<PasswordField> = {};
   if (!form.newPassword) fields.newPassword = 'New password is required';
-  else if (form.newPassword.length < PASSWORD_MIN)
-    fields.newPassword = `Password must be at least ${PASSWORD_MIN} characters`;
+  else if (form.newPassword.length < PASSWORD_MIN_CHARS)
+    fields.newPassword = `Password must be at least ${PASSWORD_MIN_CHARS} characters`;
   if (!form.confirmPassword) fields.confirmPassword = 'Please confirm the new password';
-  else if (form.confirmPassword.length < PASSWORD_MIN)
-    fields.confirmPassword = `Password must be at least ${PASSWORD_MIN} characters`;
+  else if (form.confirmPassword.length < PASSWORD_MIN_CHARS)
+    fields.confirmPassword = `Password must be at least ${PASSWORD_MIN_CHARS} characters`;
   return { fields, mismatch: form.newPassword !== form.confirmPassword };
 }

@@ -2,6 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { logout, sessionStore } from '@/lib/session';
+import { answering, sentJson, urlOf } from '@/test/fetch';
 import { renderWithProviders } from '@/test/render';
 import { tokenFor } from '@/test/tokens';
 import { GOOGLE_SCRIPT_SRC, resetGoogleIdentity } from '../google';
@@ -13,12 +14,12 @@ const json = (status: number, body: unknown) =>
 
 /** Answers /api/config with the given client id and the login call with `login`. */
 function serve(googleClientId: string | null, login?: Response) {
-  fetchMock.mockImplementation(async (input) => {
-    const url = String(input);
+  fetchMock.mockImplementation(answering((input) => {
+    const url = urlOf(input);
     if (url === '/api/config') return json(200, { googleClientId, maxUploadBytes: 1, version: '0' });
     if (url === '/api/auth/login' && login) return login;
     throw new TypeError('unexpected');
-  });
+  }));
 }
 
 beforeEach(() => {
@@ -116,15 +117,15 @@ describe('Continue with Google', () => {
   });
 
   function serveGoogle(answer: Response) {
-    fetchMock.mockImplementation(async (input, initArg) => {
-      const url = String(input);
+    fetchMock.mockImplementation(answering((input, initArg) => {
+      const url = urlOf(input);
       if (url === '/api/config') return json(200, { googleClientId: 'client-id', maxUploadBytes: 1, version: '0' });
       if (url === '/api/auth/google') {
-        expect(JSON.parse(String(initArg?.body))).toEqual({ token: 'id-token-from-google' });
+        expect(sentJson(initArg)).toEqual({ token: 'id-token-from-google' });
         return answer;
       }
       throw new TypeError('unexpected');
-    });
+    }));
   }
 
   it('sends the credential, stores the session like a password login and goes to /', async () => {

@@ -16,7 +16,9 @@ export function LoginPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const googleClientId = config.data?.googleClientId ?? null;
-  const goHome = useCallback(() => navigate(paths.home, { replace: true }), [navigate]);
+  const goHome = useCallback(() => {
+    void navigate(paths.home, { replace: true });
+  }, [navigate]);
   const google = useGoogleSignIn(googleClientId, goHome);
 
   const onSubmit = (event: FormEvent) => {
@@ -24,7 +26,7 @@ export function LoginPage() {
     if (login.isPending) return;
     login.mutate(
       { username: username.trim(), password },
-      { onSuccess: () => navigate(paths.home, { replace: true }) },
+      { onSuccess: goHome },
     );
   };
 
@@ -40,6 +42,7 @@ export function LoginPage() {
           name="username"
           autoComplete="username"
           required
+          // eslint-disable-next-line jsx-a11y/no-autofocus -- signing in is the page's one task
           autoFocus
           value={username}
           onValueChange={setUsername}
@@ -60,34 +63,39 @@ export function LoginPage() {
           {login.isPending ? 'Logging in…' : 'Login'}
         </button>
       </form>
-      {googleClientId && (
-        <>
-          <div className="auth-card__divider" role="presentation">
-            <span>or</span>
-          </div>
-          <button
-            type="button"
-            className="btn btn--secondary btn--block"
-            onClick={() => void google.start()}
-            disabled={google.pending}
-            aria-busy={google.pending}
-          >
-            <span className="google-mark" aria-hidden="true">
-              G
-            </span>
-            Continue with Google
-          </button>
-          <div
-            ref={google.fallbackRef}
-            className="auth-card__google-fallback"
-            hidden={!google.fallbackShown}
-            data-testid="google-fallback"
-          />
-        </>
-      )}
+      {googleClientId && <GoogleSignIn google={google} />}
       <p className="auth-card__switch">
         No account yet? <Link to={paths.register}>Register</Link>
       </p>
     </section>
+  );
+}
+
+/** "or" and the Continue with Google button, with the place Google's own button falls back to. */
+function GoogleSignIn({ google }: { google: ReturnType<typeof useGoogleSignIn> }) {
+  return (
+    <>
+      <div className="auth-card__divider" role="presentation">
+        <span>or</span>
+      </div>
+      <button
+        type="button"
+        className="btn btn--secondary btn--block"
+        onClick={() => void google.start()}
+        disabled={google.pending}
+        aria-busy={google.pending}
+      >
+        <span className="google-mark" aria-hidden="true">
+          G
+        </span>
+        Continue with Google
+      </button>
+      <div
+        ref={google.fallbackRef}
+        className="auth-card__google-fallback"
+        hidden={!google.fallbackShown}
+        data-testid="google-fallback"
+      />
+    </>
   );
 }

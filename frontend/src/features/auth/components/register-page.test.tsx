@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sentJson } from '@/test/fetch';
 import { renderWithProviders } from '@/test/render';
 import { validateRegister } from '../validation';
 import { RegisterPage } from './register-page';
@@ -49,7 +50,7 @@ describe('RegisterPage', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'));
     const [url, init] = fetchMock.mock.calls[0] ?? [];
     expect(url).toBe('/api/auth/register');
-    expect(JSON.parse(String(init?.body))).toEqual({
+    expect(sentJson(init)).toEqual({
       username: 'alice',
       email: 'alice@example.com',
       password: 'secret1',

@@ -1,52 +1,14 @@
-import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
-import type { RegisterRequest } from '@/api/generated/RegisterRequest';
+import { Link } from 'react-router-dom';
 import { paths } from '@/app/paths';
 import { FormMessage } from '@/components/form/form-message';
 import { TextField } from '@/components/form/text-field';
-import { useToast } from '@/components/toast/toast-provider';
 import { errorMessage } from '@/lib/api-client';
-import { hasErrors, type FieldErrors } from '@/lib/validation';
-import { useRegister } from '../api/register';
-import {
-  PASSWORD_MIN,
-  REGISTER_USERNAME_MAX,
-  REGISTER_USERNAME_MIN,
-  validateRegister,
-  type RegisterField,
-} from '../validation';
+import { PASSWORD_MIN_CHARS, REGISTER_USERNAME_MAX, USERNAME_MIN } from '@/lib/limits';
+import { useRegisterForm } from '../hooks/use-register-form';
 import './auth.css';
 
-const empty: RegisterRequest = { username: '', email: '', password: '', confirmPassword: '' };
-
 export function RegisterPage() {
-  const navigate = useNavigate();
-  const toast = useToast();
-  const register = useRegister();
-  const [form, setForm] = useState<RegisterRequest>(empty);
-  const [errors, setErrors] = useState<FieldErrors<RegisterField>>({});
-
-  const set = (field: RegisterField) => (value: string) => {
-    setForm((f) => ({ ...f, [field]: value }));
-    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
-  };
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (register.isPending) return;
-    const found = validateRegister(form);
-    setErrors(found);
-    if (hasErrors(found)) return;
-    register.mutate(
-      { ...form, username: form.username.trim(), email: form.email.trim() },
-      {
-        onSuccess: () => {
-          toast.success('Registration successful. Please log in.');
-          navigate(paths.login);
-        },
-      },
-    );
-  };
+  const { form, errors, set, onSubmit, register } = useRegisterForm();
 
   return (
     <section className="auth-card" aria-labelledby="register-title">
@@ -60,9 +22,9 @@ export function RegisterPage() {
           name="username"
           autoComplete="username"
           required
-          minLength={REGISTER_USERNAME_MIN}
+          minLength={USERNAME_MIN}
           maxLength={REGISTER_USERNAME_MAX}
-          help={`${REGISTER_USERNAME_MIN} to ${REGISTER_USERNAME_MAX} characters`}
+          help={`${USERNAME_MIN} to ${REGISTER_USERNAME_MAX} characters`}
           value={form.username}
           onValueChange={set('username')}
           error={errors.username}
@@ -83,8 +45,8 @@ export function RegisterPage() {
           type="password"
           autoComplete="new-password"
           required
-          minLength={PASSWORD_MIN}
-          help={`At least ${PASSWORD_MIN} characters`}
+          minLength={PASSWORD_MIN_CHARS}
+          help={`At least ${PASSWORD_MIN_CHARS} characters`}
           value={form.password}
           onValueChange={set('password')}
           error={errors.password}

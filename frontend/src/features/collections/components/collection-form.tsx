@@ -1,17 +1,17 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { Visibility } from '@/api/generated/Visibility';
 import { TextAreaField } from '@/components/form/text-area-field';
+import { COLLECTION_NAME_MAX, DESCRIPTION_MAX } from '@/lib/limits';
 
 export type CollectionFields = { name: string; description: string; visibility: Visibility };
-
-export const NAME_MAX = 80;
-export const DESCRIPTION_MAX = 500;
 
 /** The name rule of the server, said before asking it. */
 export function nameError(name: string): string | null {
   const trimmed = name.trim();
   if (!trimmed) return 'Please enter a name for the collection.';
-  if ([...trimmed].length > NAME_MAX) return `Collection names must be at most ${NAME_MAX} characters`;
+  if ([...trimmed].length > COLLECTION_NAME_MAX) {
+    return `Collection names must be at most ${COLLECTION_NAME_MAX} characters`;
+  }
   return null;
 }
 
@@ -49,10 +49,11 @@ export function CollectionForm({ initial, submitLabel, busy, visibilityEditable 
           id={`${id}-name`}
           className="field__input"
           value={fields.name}
-          maxLength={NAME_MAX}
+          maxLength={COLLECTION_NAME_MAX}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${id}-name-error` : undefined}
           onChange={(event) => setFields({ ...fields, name: event.target.value })}
+          // eslint-disable-next-line jsx-a11y/no-autofocus -- the form opens when the user asks to create or edit one
           autoFocus
         />
         {error && (

@@ -31,6 +31,9 @@ export const uploadGif = ({ file, data, onProgress, signal }: UploadGifInput) =>
     ...(signal ? { signal } : {}),
   });
 
+/** The rejection of an upload cancelled through its signal (not a failure to report). */
+export const isUploadAborted = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
+
 export function useUploadGif() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -169,3 +169,6 @@ export function useMotionGate() {
   );
   return { active: pointer || focus, handlers };
 }
+
+/** What `useMotionGate` gives: whether motion may play, and the handlers that decide it. */
+export type MotionGate = ReturnType<typeof useMotionGate>;

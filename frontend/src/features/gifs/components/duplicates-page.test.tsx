@@ -1,6 +1,7 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { login, logout } from '@/lib/session';
+import { answering } from '@/test/fetch';
 import { jsonResponse, makeGif, urlOf } from '@/test/gifs';
 import { renderApp } from '@/test/render-app';
 import { tokenFor } from '@/test/tokens';
@@ -21,7 +22,7 @@ afterEach(() => {
 describe('/admin/duplicates', () => {
   it('lists each group of near duplicates with links to the GIFs', async () => {
     login(tokenFor('root', 3600, 'ROLE_USER,ROLE_ADMIN'), 'root');
-    fetchMock.mockImplementation(async (input) =>
+    fetchMock.mockImplementation(answering((input) =>
       urlOf(input) === '/api/admin/duplicates'
         ? jsonResponse({
             groups: [
@@ -37,7 +38,7 @@ describe('/admin/duplicates', () => {
             ],
           })
         : jsonResponse({ error: 'Not found', code: 'not_found' }, 404),
-    );
+    ));
     renderApp('/admin/duplicates');
     expect(await screen.findByRole('heading', { level: 1, name: 'Near duplicates' })).toBeInTheDocument();
     const groups = await screen.findAllByTestId('duplicate-group');
@@ -74,14 +75,14 @@ describe('/admin/duplicates', () => {
 describe('Looks like on the detail page', () => {
   it('links the near duplicates of the GIF, and shows nothing when there are none', async () => {
     login(tokenFor('alice', 3600), 'alice');
-    fetchMock.mockImplementation(async (input) => {
+    fetchMock.mockImplementation(answering((input) => {
       const url = urlOf(input);
       if (url === '/api/gifs/dto/3') return jsonResponse(makeGif(3));
       if (url === '/api/gifs/3/looks-like') return jsonResponse([{ id: 7, title: 'Cat, smaller' }]);
       if (url === '/api/gifs/dto/4') return jsonResponse(makeGif(4));
       if (url === '/api/gifs/4/looks-like') return jsonResponse([]);
       return jsonResponse([]);
-    });
+    }));
     renderApp('/gifs/3');
     const section = await screen.findByRole('region', { name: 'Looks like' });
     expect(within(section).getByRole('link', { name: 'Cat, smaller' })).toHaveAttribute('href', '/gifs/7');

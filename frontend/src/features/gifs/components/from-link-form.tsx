@@ -28,8 +28,8 @@ function linkProblem(url: string): string | null {
   return null;
 }
 
-/** "From a link": the server fetches the image (or a page's og:image) and stores it like an upload. */
-export function FromLinkForm() {
+/** The "From a link" form's fields, what is missing, and `onSubmit` (toasts, /gifs on success). */
+function useFromLink() {
   const navigate = useNavigate();
   const toast = useToast();
   const upload = useUploadFromUrl();
@@ -53,7 +53,7 @@ export function FromLinkForm() {
       {
         onSuccess: () => {
           toast.success(MSG_UPLOADED, { duration: UPLOAD_SUCCESS_TOAST_MS });
-          navigate(paths.gifs);
+          void navigate(paths.gifs);
         },
         onError: (error) => {
           const existing = duplicateOf(error);
@@ -64,20 +64,45 @@ export function FromLinkForm() {
     );
   };
 
+  /** A typed field's setter that also clears the shown problem. */
+  const clearing = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    setProblem(null);
+  };
+
+  return {
+    url,
+    title,
+    description,
+    tags,
+    problem,
+    duplicate,
+    missing,
+    setDescription,
+    setTags,
+    onSubmit,
+    onUrl: clearing(setUrl),
+    onTitle: clearing(setTitle),
+    pending: upload.isPending,
+  };
+}
+
+/** "From a link": the server fetches the image (or a page's og:image) and stores it like an upload. */
+export function FromLinkForm() {
+  const form = useFromLink();
+  const { title, pending, problem, duplicate, missing } = form;
+
   return (
-    <form className="panel form upload__link" onSubmit={onSubmit} noValidate aria-label="From a link">
+    <form className="panel form upload__link" onSubmit={form.onSubmit} noValidate aria-label="From a link">
       <TextField
         label="Link *"
         name="url"
         type="url"
         inputMode="url"
         placeholder="https://media.giphy.com/… or a GIPHY, Tenor or Imgur page"
-        value={url}
-        onValueChange={(value) => {
-          setUrl(value);
-          setProblem(null);
-        }}
-        disabled={upload.isPending}
+        value={form.url}
+        onValueChange={form.onUrl}
+        disabled={pending}
         help="The server fetches the image itself. Pages are accepted when they name their image for link previews."
       />
       <TextField
@@ -86,11 +111,8 @@ export function FromLinkForm() {
         required
         maxLength={TITLE_MAX}
         value={title}
-        onValueChange={(value) => {
-          setTitle(value);
-          setProblem(null);
-        }}
-        disabled={upload.isPending}
+        onValueChange={form.onTitle}
+        disabled={pending}
         help={`${title.length}/${TITLE_MAX}`}
       />
       <TextAreaField
@@ -98,28 +120,28 @@ export function FromLinkForm() {
         name="description"
         rows={3}
         maxLength={DESCRIPTION_MAX}
-        value={description}
-        disabled={upload.isPending}
-        onValueChange={setDescription}
+        value={form.description}
+        disabled={pending}
+        onValueChange={form.setDescription}
       />
-      <TagEditor tags={tags} setTags={setTags} quickAddLabel="Suggested tags" disabled={upload.isPending} />
+      <TagEditor tags={form.tags} setTags={form.setTags} quickAddLabel="Suggested tags" disabled={pending} />
       {problem && <FormMessage kind="error">{problem}</FormMessage>}
       {duplicate !== null && (
         <p className="field__help">
           <Link to={paths.gif(duplicate)}>View the GIF you already have</Link>
         </p>
       )}
-      {upload.isPending && (
+      {pending && (
         <p className="state-line" role="status">
           Fetching the image…
         </p>
       )}
       <div className="form__actions">
-        <button type="submit" className="btn btn--primary btn--large" disabled={upload.isPending || missing !== null}>
+        <button type="submit" className="btn btn--primary btn--large" disabled={pending || missing !== null}>
           Upload from link
         </button>
       </div>
-      {!upload.isPending && missing && !problem && <p className="field__help">{missing}</p>}
+      {!pending && missing && !problem && <p className="field__help">{missing}</p>}
     </form>
   );
 }

@@ -1,6 +1,7 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { login, logout } from '@/lib/session';
+import { answering } from '@/test/fetch';
 import { jsonResponse, makeGif, makePage, urlOf } from '@/test/gifs';
 import { renderWithProviders } from '@/test/render';
 import { tokenFor } from '@/test/tokens';
@@ -55,7 +56,7 @@ describe('gallery page', () => {
     const gif = makeGif(2, {
       renditions: [file('thumbnail', 200_000), file('still', 5_000), file('mp4_small', 20_000, true)],
     });
-    fetchMock.mockImplementation(async () => jsonResponse(makePage([gif])));
+    fetchMock.mockImplementation(answering(() => jsonResponse(makePage([gif]))));
     const { unmount } = renderGallery('/gifs');
     await screen.findByRole('link', { name: 'Gif 2' });
     const video = screen.getByTestId('gif-card').querySelector('video');
@@ -95,7 +96,7 @@ describe('gallery page', () => {
   });
 
   it('reads ?q= on load, searches trimmed terms on Enter, and an empty search returns to all', async () => {
-    fetchMock.mockImplementation(async () => jsonResponse(makePage([])));
+    fetchMock.mockImplementation(answering(() => jsonResponse(makePage([]))));
     renderGallery('/gifs?q=%20cats%20');
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Search results for "cats"');
     expect(await screen.findByText('No GIFs found. Try different search terms.')).toBeInTheDocument();

@@ -1,12 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
+import type { GifDto } from '@/api/generated/GifDto';
 import { errorMessage } from '@/lib/api-client';
 import { useGifList } from '../api/get-gif-list';
-import { GIF_SORTS, type GifSort } from '../api/query-keys';
+import { GIF_SORTS, type GifFilter, type GifSort } from '../api/query-keys';
 import { SORT_LABELS, galleryEmptyMessage, galleryFilter, galleryTitle, parseSort, withSort } from '../gallery';
 import { flattenGifs, resetOtherGifLists } from '../gif-list-cache';
-import { toggleSelection } from '../selection';
+import { useGallerySelection, type GallerySelection } from '../hooks/use-gallery-selection';
 import { GifCard } from './gif-card';
 import './gifs.css';
 
@@ -42,16 +43,7 @@ export function GalleryPage({ favourites = false }: { favourites?: boolean }) {
   }, [queryClient, filter, sort]);
 
   const gifs = flattenGifs(list.data);
-  const [selecting, setSelecting] = useState(false);
-  const [selected, setSelected] = useState<Set<number>>(() => new Set());
-  const [anchor, setAnchor] = useState<number | null>(null);
-  const onScreen = gifs.map((gif) => gif.id);
-
-  const stopSelecting = () => {
-    setSelecting(false);
-    setSelected(new Set());
-    setAnchor(null);
-  };
+  const selection = useGallerySelection(gifs.map((gif) => gif.id));
   const searchable = filter.kind === 'all' || filter.kind === 'search';
 
   const onSearch = (term: string) => {
@@ -60,7 +52,6 @@ export function GalleryPage({ favourites = false }: { favourites?: boolean }) {
     if (trimmed) next.set('q', trimmed);
     setSearchParams(next);
   };
-  const onSort = (next: GifSort) => setSearchParams(withSort(searchParams, next));
 
   return (
     <section className="gallery" aria-labelledby="gallery-title">
@@ -70,14 +61,14 @@ export function GalleryPage({ favourites = false }: { favourites?: boolean }) {
         </h1>
         <div className="gallery__tools">
           {searchable && <SearchBox key={q ?? ''} initial={q?.trim() ?? ''} onSearch={onSearch} />}
-          <SortSelect value={sort} onChange={onSort} />
-          {!selecting && gifs.length > 0 && (
+          <SortSelect value={sort} onChange={(next) => setSearchParams(withSort(searchParams, next))} />
+          {!selection.selecting && gifs.length > 0 && (
             <button
               type="button"
               className="btn btn--secondary"
               onPointerEnter={() => void loadSelectionBar()}
               onFocus={() => void loadSelectionBar()}
-              onClick={() => setSelecting(true)}
+              onClick={selection.start}
             >
               Select
             </button>
@@ -85,70 +76,83 @@ export function GalleryPage({ favourites = false }: { favourites?: boolean }) {
         </div>
       </div>
 
-      {selecting && (
+      {selection.selecting && (
         <Suspense fallback={null}>
           <SelectionBar
-            selected={onScreen.filter((id) => selected.has(id))}
-            onSelectAll={() => setSelected(new Set(onScreen))}
-            onClear={() => setSelected(new Set())}
-            onDone={stopSelecting}
-            onApplied={() => setSelected(new Set())}
+            selected={selection.ids}
+            onSelectAll={selection.selectAll}
+            onClear={selection.clear}
+            onDone={selection.stop}
+            onApplied={selection.clear}
           />
         </Suspense>
       )}
 
-      {list.isPending ? (
-        <p className="state-line" role="status">
-          Loading GIFs...
-        </p>
-      ) : list.isError && gifs.length === 0 ? (
-        <p className="form-message form-message--error" role="alert">
+      <GalleryResults list={list} gifs={gifs} filter={filter} selection={selection} />
+    </section>
+  );
+}
+
+type GalleryResultsProps = {
+  list: ReturnType<typeof useGifList>;
+  gifs: GifDto[];
+  filter: GifFilter;
+  selection: GallerySelection;
+};
+
+/** Loading, the error, the empty message, or the cards with "Load More" while there are more. */
+function GalleryResults({ list, gifs, filter, selection }: GalleryResultsProps) {
+  if (list.isPending) {
+    return (
+      <p className="state-line" role="status">
+        Loading GIFs...
+      </p>
+    );
+  }
+  if (list.isError && gifs.length === 0) {
+    return (
+      <p className="form-message form-message--error" role="alert">
+        Error: {errorMessage(list.error, defaultErrors[filter.kind])}
+      </p>
+    );
+  }
+  if (gifs.length === 0) {
+    return (
+      <p className="gallery__empty" role="status">
+        {galleryEmptyMessage(filter)}
+      </p>
+    );
+  }
+  return (
+    <>
+      <div className="gif-grid">
+        {gifs.map((gif, index) => (
+          <GifCard
+            key={gif.id}
+            gif={gif}
+            priority={index === 0}
+            {...(selection.selecting && { selection: selection.card(gif.id, index) })}
+          />
+        ))}
+      </div>
+      {list.isFetchNextPageError && (
+        <p className="form-message form-message--error gallery__more-error" role="alert">
           Error: {errorMessage(list.error, defaultErrors[filter.kind])}
         </p>
-      ) : gifs.length === 0 ? (
-        <p className="gallery__empty" role="status">
-          {galleryEmptyMessage(filter)}
-        </p>
-      ) : (
-        <>
-          <div className="gif-grid">
-            {gifs.map((gif, index) => (
-              <GifCard
-                key={gif.id}
-                gif={gif}
-                priority={index === 0}
-                {...(selecting && {
-                  selection: {
-                    selected: selected.has(gif.id),
-                    onToggle: (event) => {
-                      setSelected(toggleSelection(selected, onScreen, index, anchor, event.shiftKey));
-                      setAnchor(index);
-                    },
-                  },
-                })}
-              />
-            ))}
-          </div>
-          {list.isFetchNextPageError && (
-            <p className="form-message form-message--error gallery__more-error" role="alert">
-              Error: {errorMessage(list.error, defaultErrors[filter.kind])}
-            </p>
-          )}
-          {list.hasNextPage && (
-            <div className="gallery__more">
-              <button
-                type="button"
-                className="btn btn--secondary btn--large"
-                onClick={() => void list.fetchNextPage()}
-                disabled={list.isFetchingNextPage}
-              >
-                {list.isFetchingNextPage ? 'Loading...' : 'Load More'}
-              </button>
-            </div>
-          )}
-        </>
       )}
-    </section>
+      {list.hasNextPage && (
+        <div className="gallery__more">
+          <button
+            type="button"
+            className="btn btn--secondary btn--large"
+            onClick={() => void list.fetchNextPage()}
+            disabled={list.isFetchingNextPage}
+          >
+            {list.isFetchingNextPage ? 'Loading...' : 'Load More'}
+          </button>
+        </div>
+      )}
+    </>
   );
 }
 

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { login, logout } from '@/lib/session';
 import type { GifDto } from '@/api/generated/GifDto';
 import type { RenditionDto } from '@/api/generated/RenditionDto';
+import { answering, sentJson } from '@/test/fetch';
 import { jsonResponse, makeGif, urlOf } from '@/test/gifs';
 import { renderWithProviders } from '@/test/render';
 import { tokenFor } from '@/test/tokens';
@@ -28,19 +29,19 @@ const gif = makeGif(5, {
 });
 
 function serveGif(tags = [{ id: 1, name: 'cats', count: 3 }, { id: 2, name: 'dogs', count: 1 }], served: GifDto = gif) {
-  fetchMock.mockImplementation(async (input, init) => {
+  fetchMock.mockImplementation(answering((input, init) => {
     const url = urlOf(input);
     const method = init?.method ?? 'GET';
     if (url === '/api/gifs/dto/5') return jsonResponse(served);
     if (url === '/api/tags' && method === 'GET') return jsonResponse(tags);
     if (url.startsWith('/api/tags?name=')) return jsonResponse({ id: 9, name: 'new', count: 0 }, 201);
     if (url === '/api/gifs/5' && method === 'PUT') {
-      const body = JSON.parse(String(init?.body)) as { title: string; description: string; tags: string[] };
+      const body = sentJson(init) as { title: string; description: string; tags: string[] };
       return jsonResponse({ ...gif, ...body, tags: body.tags.map((name, i) => ({ id: i + 1, name })) });
     }
     if (url === '/api/gifs/5' && method === 'DELETE') return new Response(null, { status: 204 });
     return jsonResponse({ error: 'not found', code: 'not_found' }, 404);
-  });
+  }));
 }
 
 const renderDetail = (route = '/gifs/5') => renderWithProviders(<GifDetailPage />, { route, path: '/gifs/:id' });
@@ -238,7 +239,7 @@ describe('GIF detail', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Update GIF' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Dancing cat 2' })).toBeInTheDocument();
     const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT');
-    expect(JSON.parse(String(put?.[1]?.body))).toEqual({
+    expect(sentJson(put?.[1])).toEqual({
       title: 'Dancing cat 2',
       description: 'Still dancing',
       tags: ['cats', 'dogs', 'new'],

@@ -1,5 +1,6 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { clickAndSettle } from '@/test/fetch';
 import { ShareLink } from './share-link';
 
 beforeEach(() => vi.useFakeTimers());
@@ -13,14 +14,16 @@ it('copies the link and shows "Copied!" for 2 seconds', async () => {
   vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
   render(<ShareLink url="http://example.test/s/abc" />);
   expect(screen.getByLabelText('Share this GIF')).toHaveAttribute('readOnly');
-  await act(async () => {
-    fireEvent.click(screen.getByRole('button', { name: 'Copy' }));
-  });
+  await clickAndSettle(screen.getByRole('button', { name: 'Copy' }));
   expect(writeText).toHaveBeenCalledWith('http://example.test/s/abc');
   expect(screen.getByRole('button', { name: 'Copied!' })).toBeInTheDocument();
-  act(() => vi.advanceTimersByTime(1999));
+  act(() => {
+    vi.advanceTimersByTime(1999);
+  });
   expect(screen.getByRole('button', { name: 'Copied!' })).toBeInTheDocument();
-  act(() => vi.advanceTimersByTime(1));
+  act(() => {
+    vi.advanceTimersByTime(1);
+  });
   expect(screen.getByRole('button', { name: 'Copy' })).toBeInTheDocument();
 });
 
@@ -29,9 +32,7 @@ it('falls back to select + execCommand without the clipboard API', async () => {
   const execCommand = vi.fn().mockReturnValue(true);
   Object.defineProperty(document, 'execCommand', { value: execCommand, configurable: true });
   render(<ShareLink url="http://example.test/s/abc" />);
-  await act(async () => {
-    fireEvent.click(screen.getByRole('button', { name: 'Copy' }));
-  });
+  await clickAndSettle(screen.getByRole('button', { name: 'Copy' }));
   expect(execCommand).toHaveBeenCalledWith('copy');
   expect(screen.getByRole('button', { name: 'Copied!' })).toBeInTheDocument();
 });

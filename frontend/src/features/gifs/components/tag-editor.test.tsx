@@ -2,6 +2,7 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { login, logout } from '@/lib/session';
+import { answering } from '@/test/fetch';
 import { jsonResponse, urlOf } from '@/test/gifs';
 import { renderWithProviders } from '@/test/render';
 import { tokenFor } from '@/test/tokens';
@@ -12,13 +13,13 @@ const names = ['cat', 'cats', 'bobcat', 'dog', 'catalog', 'scatter', 'c1cat', 'c
 
 beforeEach(() => {
   fetchMock.mockReset();
-  fetchMock.mockImplementation(async (input, init) => {
+  fetchMock.mockImplementation(answering((input, init) => {
     const url = urlOf(input);
     if (url === '/api/tags') return jsonResponse(names.map((name, i) => ({ id: i + 1, name, count: 1 })));
     if (url === '/api/tags?name=exists' && init?.method === 'POST') return jsonResponse({ error: 'exists', code: 'conflict' }, 409);
     if (url === '/api/tags?name=bad' && init?.method === 'POST') return jsonResponse({ error: 'Tag name too long', code: 'validation' }, 400);
     return jsonResponse({ id: 99, name: 'x', count: 0 }, 201);
-  });
+  }));
   vi.stubGlobal('fetch', fetchMock);
   login(tokenFor('alice', 3600), 'alice');
 });

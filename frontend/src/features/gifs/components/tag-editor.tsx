@@ -1,8 +1,8 @@
-import { useId, useState, type Dispatch, type KeyboardEvent, type SetStateAction } from 'react';
+import { useId, type Dispatch, type SetStateAction } from 'react';
 import { errorMessage } from '@/lib/api-client';
-import { useEnsureTag } from '@/lib/tags/create-tag';
 import { useTags } from '@/lib/tags/get-tags';
-import { addTagTo, availableTags, normalizeTag, suggestTags } from '../tag-rules';
+import { useTagCombobox } from '../hooks/use-tag-combobox';
+import { addTagTo, availableTags } from '../tag-rules';
 
 type TagEditorProps = {
   tags: string[];
@@ -21,65 +21,9 @@ export function TagEditor({ tags, setTags, quickAddLabel, disabled = false }: Ta
   const id = useId();
   const listId = `${id}-suggestions`;
   const known = useTags();
-  const ensureTag = useEnsureTag();
-  const [input, setInput] = useState('');
-  const [active, setActive] = useState(-1);
-  const [dismissed, setDismissed] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
   const knownNames = (known.data ?? []).map((tag) => tag.name);
-  const suggestions = suggestTags(input, knownNames, tags);
-  const open = !dismissed && suggestions.length > 0;
-  const quickAdd = availableTags(knownNames, tags);
-
-  const add = async (name: string) => {
-    const tag = normalizeTag(name);
-    setInput('');
-    setActive(-1);
-    setError(null);
-    if (!tag || tags.includes(tag)) return;
-    if (!knownNames.includes(tag)) {
-      try {
-        await ensureTag.mutateAsync(tag);
-      } catch (problem) {
-        setError(errorMessage(problem, 'Failed to create tag'));
-        setInput(name);
-        return;
-      }
-    }
-    setTags((current) => addTagTo(current, tag));
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    switch (event.key) {
-      case 'ArrowDown':
-        event.preventDefault();
-        setDismissed(false);
-        if (suggestions.length > 0) setActive((i) => (i + 1) % suggestions.length);
-        break;
-      case 'ArrowUp':
-        event.preventDefault();
-        if (suggestions.length > 0)
-          setActive((i) => (i <= 0 ? suggestions.length - 1 : i - 1));
-        break;
-      case 'Enter': {
-        event.preventDefault();
-        const picked = open && active >= 0 ? suggestions[active] : undefined;
-        void add(picked ?? input);
-        break;
-      }
-      case 'Escape':
-        if (open) {
-          event.preventDefault();
-          event.stopPropagation();
-          setDismissed(true);
-          setActive(-1);
-        }
-        break;
-      default:
-        break;
-    }
-  };
+  const combo = useTagCombobox(knownNames, tags, setTags);
+  const { input, open, active, error } = combo;
 
   return (
     <div className="tag-editor">
@@ -103,52 +47,18 @@ export function TagEditor({ tags, setTags, quickAddLabel, disabled = false }: Ta
             placeholder="Type a tag and press Enter"
             value={input}
             disabled={disabled}
-            onChange={(event) => {
-              setInput(event.target.value);
-              setActive(-1);
-              setDismissed(false);
-              setError(null);
-            }}
-            onKeyDown={onKeyDown}
-            onBlur={() => setDismissed(true)}
-            onFocus={() => setDismissed(false)}
+            onChange={(event) => combo.onChange(event.target.value)}
+            onKeyDown={combo.onKeyDown}
+            onBlur={combo.onBlur}
+            onFocus={combo.onFocus}
           />
-          <ul
-            id={listId}
-            role="listbox"
-            aria-label="Tag suggestions"
-            className="tag-editor__suggestions"
-            hidden={!open}
-          >
-            {open &&
-              suggestions.map((name, index) => (
-                <li
-                  key={name}
-                  id={`${listId}-${index}`}
-                  role="option"
-                  aria-selected={index === active}
-                  className={
-                    index === active
-                      ? 'tag-editor__option tag-editor__option--active'
-                      : 'tag-editor__option'
-                  }
-                  // mousedown, not click: the input's blur would close the list first.
-                  onMouseDown={(event) => {
-                    event.preventDefault();
-                    void add(name);
-                  }}
-                  onMouseEnter={() => setActive(index)}
-                >
-                  {name}
-                </li>
-              ))}
-          </ul>
+          <TagSuggestions listId={listId} combo={combo} />
         </div>
         <button
           type="button"
           className="btn btn--secondary"
-          onClick={() => void add(input)}
-          disabled={disabled || ensureTag.isPending || !input.trim()}
+          onClick={() => void combo.add(input)}
+          disabled={disabled || combo.creating || !input.trim()}
         >
           Add
         </button>
@@ -159,53 +69,109 @@ export function TagEditor({ tags, setTags, quickAddLabel, disabled = false }: Ta
         </p>
       )}
 
-      {tags.length > 0 && (
-        <ul className="tag-list tag-editor__selected" aria-label="Selected tags">
-          {tags.map((tag) => (
-            <li key={tag}>
-              <button
-                type="button"
-                className="tag-chip"
-                aria-label={`Remove tag ${tag}`}
-                disabled={disabled}
-                onClick={() => setTags((current) => current.filter((t) => t !== tag))}
-              >
-                {tag}
-                <span className="tag-chip__x" aria-hidden="true">
-                  ×
-                </span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <SelectedTags tags={tags} setTags={setTags} disabled={disabled} />
+      <QuickAddTags
+        id={`${id}-quick`}
+        label={quickAddLabel}
+        names={availableTags(knownNames, tags)}
+        setTags={setTags}
+        disabled={disabled}
+      />
+      {known.isError && <p className="field__help">{errorMessage(known.error, 'Failed to fetch tags')}</p>}
+    </div>
+  );
+}
 
-      {quickAdd.length > 0 && (
-        <div className="tag-editor__quick">
-          <p className="tag-editor__quick-label" id={`${id}-quick`}>
-            {quickAddLabel}
-          </p>
-          <ul className="tag-list" aria-labelledby={`${id}-quick`}>
-            {quickAdd.map((name) => (
-              <li key={name}>
-                <button
-                  type="button"
-                  className="tag-pill tag-pill--button"
-                  aria-label={`Add tag ${name}`}
-                  disabled={disabled}
-                  onClick={() => setTags((current) => addTagTo(current, name))}
-                >
-                  <span aria-hidden="true">+</span>
-                  {name}
-                </button>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
-      {known.isError && (
-        <p className="field__help">{errorMessage(known.error, 'Failed to fetch tags')}</p>
-      )}
+type Combo = ReturnType<typeof useTagCombobox>;
+
+/** The combobox's listbox: hidden when closed; an option is picked on mousedown. */
+function TagSuggestions({ listId, combo }: { listId: string; combo: Combo }) {
+  const { open, suggestions, active } = combo;
+  return (
+    <ul id={listId} role="listbox" aria-label="Tag suggestions" className="tag-editor__suggestions" hidden={!open}>
+      {open &&
+        suggestions.map((name, index) => (
+          <li
+            key={name}
+            id={`${listId}-${index}`}
+            role="option"
+            aria-selected={index === active}
+            className={index === active ? 'tag-editor__option tag-editor__option--active' : 'tag-editor__option'}
+            // mousedown, not click: the input's blur would close the list first.
+            onMouseDown={(event) => {
+              event.preventDefault();
+              void combo.add(name);
+            }}
+            onMouseEnter={() => combo.setActive(index)}
+          >
+            {name}
+          </li>
+        ))}
+    </ul>
+  );
+}
+
+type TagListProps = {
+  setTags: Dispatch<SetStateAction<string[]>>;
+  disabled: boolean;
+};
+
+/** The chosen tags as chips; a click removes one. */
+function SelectedTags({ tags, setTags, disabled }: TagListProps & { tags: string[] }) {
+  if (tags.length === 0) return null;
+  return (
+    <ul className="tag-list tag-editor__selected" aria-label="Selected tags">
+      {tags.map((tag) => (
+        <li key={tag}>
+          <button
+            type="button"
+            className="tag-chip"
+            aria-label={`Remove tag ${tag}`}
+            disabled={disabled}
+            onClick={() => setTags((current) => current.filter((t) => t !== tag))}
+          >
+            {tag}
+            <span className="tag-chip__x" aria-hidden="true">
+              ×
+            </span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+type QuickAddProps = TagListProps & {
+  /** The heading's element id. */
+  id: string;
+  label: string;
+  names: string[];
+};
+
+/** Known tags not chosen yet, one button each, under a heading. */
+function QuickAddTags({ id, label, names, setTags, disabled }: QuickAddProps) {
+  if (names.length === 0) return null;
+  return (
+    <div className="tag-editor__quick">
+      <p className="tag-editor__quick-label" id={id}>
+        {label}
+      </p>
+      <ul className="tag-list" aria-labelledby={id}>
+        {names.map((name) => (
+          <li key={name}>
+            <button
+              type="button"
+              className="tag-pill tag-pill--button"
+              aria-label={`Add tag ${name}`}
+              disabled={disabled}
+              onClick={() => setTags((current) => addTagTo(current, name))}
+            >
+              <span aria-hidden="true">+</span>
+              {name}
+            </button>
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

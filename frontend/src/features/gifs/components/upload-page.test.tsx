@@ -2,6 +2,7 @@ import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { login, logout } from '@/lib/session';
 import { FakeXhr } from '@/test/fake-xhr';
+import { answering } from '@/test/fetch';
 import { jsonResponse, makeGif, urlOf } from '@/test/gifs';
 import { renderWithProviders } from '@/test/render';
 import { tokenFor } from '@/test/tokens';
@@ -12,13 +13,13 @@ const MB = 1024 * 1024;
 
 beforeEach(() => {
   fetchMock.mockReset();
-  fetchMock.mockImplementation(async (input) => {
+  fetchMock.mockImplementation(answering((input) => {
     const url = urlOf(input);
     if (url === '/api/config') return jsonResponse({ googleClientId: null, maxUploadBytes: 10 * MB, version: '1' });
     if (url === '/api/tags')
       return jsonResponse(Array.from({ length: 12 }, (_, i) => ({ id: i + 1, name: `tag${i + 1}`, count: 12 - i })));
     return jsonResponse({ error: 'not found' }, 404);
-  });
+  }));
   vi.stubGlobal('fetch', fetchMock);
   FakeXhr.reset();
   vi.stubGlobal('XMLHttpRequest', FakeXhr);
@@ -36,7 +37,7 @@ function bigFile(name: string, type: string, size: number): File {
   return file;
 }
 
-const fileInput = () => screen.getByLabelText('Choose a file') as HTMLInputElement;
+const fileInput = () => screen.getByLabelText<HTMLInputElement>('Choose a file');
 const choose = (file: File) => fireEvent.change(fileInput(), { target: { files: [file] } });
 
 describe('upload page', () => {

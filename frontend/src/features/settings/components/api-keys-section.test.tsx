@@ -1,7 +1,8 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApiKeyDto } from '@/api/generated/ApiKeyDto';
 import { login, logout } from '@/lib/session';
+import { answering, clickAndSettle, sentJson, urlOf } from '@/test/fetch';
 import { renderWithProviders } from '@/test/render';
 import { tokenFor } from '@/test/tokens';
 import { ApiKeysSection } from './api-keys-section';
@@ -12,15 +13,15 @@ const json = (status: number, body: unknown) =>
 
 type Handler = (init: RequestInit | undefined) => Response;
 function serve(handlers: Record<string, Handler>) {
-  fetchMock.mockImplementation(async (input, init) => {
-    const key = `${init?.method ?? 'GET'} ${String(input)}`;
+  fetchMock.mockImplementation(answering((input, init) => {
+    const key = `${init?.method ?? 'GET'} ${urlOf(input)}`;
     const handler = handlers[key];
     if (!handler) throw new TypeError(`unexpected ${key}`);
     return handler(init);
-  });
+  }));
 }
 const callsTo = (key: string) =>
-  fetchMock.mock.calls.filter(([url, init]) => `${init?.method ?? 'GET'} ${String(url)}` === key);
+  fetchMock.mock.calls.filter(([url, init]) => `${init?.method ?? 'GET'} ${urlOf(url)}` === key);
 
 const teamChat: ApiKeyDto = {
   id: 7,
@@ -97,16 +98,14 @@ describe('ApiKeysSection', () => {
     expect(field).toHaveValue('gs_AbC123secretpart');
     expect(field).toHaveAttribute('readOnly');
     expect(screen.getByText('Copy this key now: it will not be shown again.')).toBeInTheDocument();
-    expect(JSON.parse(String(callsTo('POST /api/keys')[0]?.[1]?.body))).toEqual({ name: 'Team chat' });
+    expect(sentJson(callsTo('POST /api/keys')[0]?.[1])).toEqual({ name: 'Team chat' });
     // The list asks again and shows the new key by its prefix only.
     const list = await screen.findByRole('list', { name: 'API keys' });
     expect(list).toHaveTextContent('gs_AbC123…');
     expect(list).not.toHaveTextContent('secretpart');
     expect(callsTo('GET /api/keys')).toHaveLength(2);
 
-    await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Copy' }));
-    });
+    await clickAndSettle(screen.getByRole('button', { name: 'Copy' }));
     expect(writeText).toHaveBeenCalledWith('gs_AbC123secretpart');
     expect(await screen.findByText('API key copied to the clipboard.')).toBeInTheDocument();
 

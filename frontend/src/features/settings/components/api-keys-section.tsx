@@ -7,6 +7,7 @@ import { TextField } from '@/components/form/text-field';
 import { useToast } from '@/components/toast/toast-provider';
 import { errorMessage } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
+import { API_KEY_NAME_MAX } from '@/lib/limits';
 import {
   MSG_CREATE_KEY_FAILED,
   MSG_LOAD_KEYS_FAILED,
@@ -16,7 +17,6 @@ import {
   useRevokeApiKey,
 } from '../api/api-keys';
 
-export const API_KEY_NAME_MAX = 50;
 export const MSG_KEY_REVOKED = 'API key revoked';
 export const MSG_NO_KEYS = 'No API keys yet.';
 export const MSG_KEY_SHOWN_ONCE = 'Copy this key now: it will not be shown again.';
@@ -28,10 +28,7 @@ export const revokeKeyConfirm = (name: string) =>
  * right after it is created; the list shows only each key's first characters.
  */
 export function ApiKeysSection() {
-  const keys = useApiKeys();
   const create = useCreateApiKey();
-  const revoke = useRevokeApiKey();
-  const toast = useToast();
   const [name, setName] = useState('');
   const [created, setCreated] = useState<CreatedApiKeyDto | null>(null);
 
@@ -49,14 +46,6 @@ export function ApiKeysSection() {
     );
   };
 
-  const onRevoke = (key: ApiKeyDto) => {
-    if (revoke.isPending || !window.confirm(revokeKeyConfirm(key.name))) return;
-    revoke.mutate(key.id, {
-      onSuccess: () => toast.success(MSG_KEY_REVOKED),
-      onError: (error) => toast.error(errorMessage(error, MSG_REVOKE_KEY_FAILED)),
-    });
-  };
-
   const onDone = () => {
     setCreated(null);
     create.reset();
@@ -71,20 +60,7 @@ export function ApiKeysSection() {
         Keys are for chat apps and other programs. A key can only read, and revoking it stops it at once.
       </p>
       {created ? (
-        <div className="api-key-created">
-          <CopyField
-            label={`New key "${created.name}"`}
-            labelClassName="field__label"
-            value={created.key}
-            onCopied={() => toast.success(copiedMessage('API key'))}
-          />
-          <p className="field__help">{MSG_KEY_SHOWN_ONCE}</p>
-          <div className="form__actions">
-            <button type="button" className="btn btn--secondary" onClick={onDone}>
-              Done
-            </button>
-          </div>
-        </div>
+        <CreatedKey created={created} onDone={onDone} />
       ) : (
         <form className="form" onSubmit={onSubmit} noValidate>
           <TextField
@@ -109,43 +85,83 @@ export function ApiKeysSection() {
           </div>
         </form>
       )}
-      <div className="api-keys">
-        {keys.isPending ? (
-          <p className="state-line" role="status">
-            Loading API keys...
-          </p>
-        ) : keys.isError ? (
-          <p className="form-message form-message--error" role="alert">
-            {errorMessage(keys.error, MSG_LOAD_KEYS_FAILED)}
-          </p>
-        ) : keys.data.length === 0 ? (
-          <p className="settings-card__hint">{MSG_NO_KEYS}</p>
-        ) : (
-          <ul className="identity-list" aria-label="API keys">
-            {keys.data.map((key) => (
-              <li key={key.id} className="identity-list__item">
-                <div className="api-key">
-                  <span className="identity-list__provider api-key__name">{key.name}</span>
-                  <code className="api-key__prefix">{key.prefix}…</code>
-                  <span className="api-key__dates">
-                    Created {formatDate(key.createdAt)} ·{' '}
-                    {key.lastUsedAt ? `Last used ${formatDate(key.lastUsedAt)}` : 'Never used'}
-                  </span>
-                </div>
-                <button
-                  type="button"
-                  className="btn btn--ghost btn--small"
-                  aria-label={`Revoke ${key.name}`}
-                  onClick={() => onRevoke(key)}
-                  disabled={revoke.isPending}
-                >
-                  Revoke
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
+      <ApiKeyList />
     </section>
+  );
+}
+
+/** The new key, shown once, with a Copy button; Done goes back to the form. */
+function CreatedKey({ created, onDone }: { created: CreatedApiKeyDto; onDone: () => void }) {
+  const toast = useToast();
+  return (
+    <div className="api-key-created">
+      <CopyField
+        label={`New key "${created.name}"`}
+        labelClassName="field__label"
+        value={created.key}
+        onCopied={() => toast.success(copiedMessage('API key'))}
+      />
+      <p className="field__help">{MSG_KEY_SHOWN_ONCE}</p>
+      <div className="form__actions">
+        <button type="button" className="btn btn--secondary" onClick={onDone}>
+          Done
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The keys by name and first characters, with when they were created and last used. */
+function ApiKeyList() {
+  const keys = useApiKeys();
+  const revoke = useRevokeApiKey();
+  const toast = useToast();
+
+  const onRevoke = (key: ApiKeyDto) => {
+    if (revoke.isPending || !window.confirm(revokeKeyConfirm(key.name))) return;
+    revoke.mutate(key.id, {
+      onSuccess: () => toast.success(MSG_KEY_REVOKED),
+      onError: (error) => toast.error(errorMessage(error, MSG_REVOKE_KEY_FAILED)),
+    });
+  };
+
+  return (
+    <div className="api-keys">
+      {keys.isPending ? (
+        <p className="state-line" role="status">
+          Loading API keys...
+        </p>
+      ) : keys.isError ? (
+        <p className="form-message form-message--error" role="alert">
+          {errorMessage(keys.error, MSG_LOAD_KEYS_FAILED)}
+        </p>
+      ) : keys.data.length === 0 ? (
+        <p className="settings-card__hint">{MSG_NO_KEYS}</p>
+      ) : (
+        <ul className="identity-list" aria-label="API keys">
+          {keys.data.map((key) => (
+            <li key={key.id} className="identity-list__item">
+              <div className="api-key">
+                <span className="identity-list__provider api-key__name">{key.name}</span>
+                <code className="api-key__prefix">{key.prefix}…</code>
+                <span className="api-key__dates">
+                  Created {formatDate(key.createdAt)} ·{' '}
+                  {key.lastUsedAt ? `Last used ${formatDate(key.lastUsedAt)}` : 'Never used'}
+                </span>
+              </div>
+              <button
+                type="button"
+                className="btn btn--ghost btn--small"
+                aria-label={`Revoke ${key.name}`}
+                onClick={() => onRevoke(key)}
+                disabled={revoke.isPending}
+              >
+                Revoke
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useCallback } from 'react';
+import type { IdentityDto } from '@/api/generated/IdentityDto';
 import { useToast } from '@/components/toast/toast-provider';
 import { errorMessage } from '@/lib/api-client';
 import { MSG_GOOGLE_LOGIN_FAILED, useGoogleCredential } from '@/lib/google-identity';
@@ -46,6 +47,7 @@ export function ConnectedSignInSection({ googleClientId }: { googleClientId: str
   const onError = useCallback((error: unknown) => toast.error(errorMessage(error, MSG_GOOGLE_LOGIN_FAILED)), [toast]);
   const google = useGoogleCredential(googleClientId, onCredential, onError, 'signin_with');
 
+  // The mutation lives here: unlinking the last identity unmounts the list before it settles.
   const onDisconnect = (issuer: string) => {
     if (disconnect.isPending || !window.confirm(DISCONNECT_CONFIRM)) return;
     disconnect.mutate(issuer, {
@@ -80,22 +82,7 @@ export function ConnectedSignInSection({ googleClientId }: { googleClientId: str
                 : 'Sign-in with Google is not enabled on this server.'}
             </p>
           ) : (
-            <ul className="identity-list">
-              {list.map((identity) => (
-                <li key={identity.issuer} className="identity-list__item">
-                  <span className="identity-list__provider">{providerName(identity.issuer)}</span>
-                  {identity.email && <span className="identity-list__email">{identity.email}</span>}
-                  <button
-                    type="button"
-                    className="btn btn--ghost btn--small"
-                    onClick={() => onDisconnect(identity.issuer)}
-                    disabled={disconnect.isPending}
-                  >
-                    Unlink
-                  </button>
-                </li>
-              ))}
-            </ul>
+            <IdentityList identities={list} busy={disconnect.isPending} onDisconnect={onDisconnect} />
           )}
           {canConnect && (
             <div className="identity-connect">
@@ -113,5 +100,33 @@ export function ConnectedSignInSection({ googleClientId }: { googleClientId: str
         </>
       )}
     </section>
+  );
+}
+
+type IdentityListProps = {
+  identities: IdentityDto[];
+  busy: boolean;
+  onDisconnect: (issuer: string) => void;
+};
+
+/** The connected identities, each with its provider, its email when known and an Unlink button. */
+function IdentityList({ identities, busy, onDisconnect }: IdentityListProps) {
+  return (
+    <ul className="identity-list">
+      {identities.map((identity) => (
+        <li key={identity.issuer} className="identity-list__item">
+          <span className="identity-list__provider">{providerName(identity.issuer)}</span>
+          {identity.email && <span className="identity-list__email">{identity.email}</span>}
+          <button
+            type="button"
+            className="btn btn--ghost btn--small"
+            onClick={() => onDisconnect(identity.issuer)}
+            disabled={busy}
+          >
+            Unlink
+          </button>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -1,7 +1,8 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { IntegrationDto } from '@/api/generated/IntegrationDto';
 import { login, logout } from '@/lib/session';
+import { answering, clickAndSettle, sentJson, urlOf } from '@/test/fetch';
 import { renderWithProviders } from '@/test/render';
 import { tokenFor } from '@/test/tokens';
 import { IntegrationsSection } from './integrations-section';
@@ -12,15 +13,15 @@ const json = (status: number, body: unknown) =>
 
 type Handler = (init: RequestInit | undefined) => Response;
 function serve(handlers: Record<string, Handler>) {
-  fetchMock.mockImplementation(async (input, init) => {
-    const key = `${init?.method ?? 'GET'} ${String(input)}`;
+  fetchMock.mockImplementation(answering((input, init) => {
+    const key = `${init?.method ?? 'GET'} ${urlOf(input)}`;
     const handler = handlers[key];
     if (!handler) throw new TypeError(`unexpected ${key}`);
     return handler(init);
-  });
+  }));
 }
 const callsTo = (key: string) =>
-  fetchMock.mock.calls.filter(([url, init]) => `${init?.method ?? 'GET'} ${String(url)}` === key);
+  fetchMock.mock.calls.filter(([url, init]) => `${init?.method ?? 'GET'} ${urlOf(url)}` === key);
 
 const teamSlack: IntegrationDto = {
   id: 3,
@@ -100,7 +101,7 @@ describe('IntegrationsSection', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Add integration' }));
 
     expect(await screen.findByText('Integration added')).toBeInTheDocument();
-    expect(JSON.parse(String(callsTo('POST /api/integrations')[0]?.[1]?.body))).toEqual({
+    expect(sentJson(callsTo('POST /api/integrations')[0]?.[1])).toEqual({
       platform: 'zulip',
       name: 'Zulip bot',
       secret: 'xvOzfurIutdRRVLzpXrIIHXJvNfaLJ0x',
@@ -137,9 +138,7 @@ describe('IntegrationsSection', () => {
     const writeText = vi.fn().mockResolvedValue(undefined);
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
     renderWithProviders(<IntegrationsSection />);
-    await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Copy request URL' }));
-    });
+    await clickAndSettle(screen.getByRole('button', { name: 'Copy request URL' }));
     expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/api/chat/command`);
     expect(await screen.findByText('Request URL copied to the clipboard.')).toBeInTheDocument();
   });

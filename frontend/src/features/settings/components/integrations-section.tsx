@@ -6,6 +6,7 @@ import { TextField } from '@/components/form/text-field';
 import { useToast } from '@/components/toast/toast-provider';
 import { errorMessage } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
+import { INTEGRATION_NAME_MAX, INTEGRATION_SECRET_MAX } from '@/lib/limits';
 import {
   MSG_ADD_INTEGRATION_FAILED,
   MSG_LOAD_INTEGRATIONS_FAILED,
@@ -17,8 +18,6 @@ import {
 
 type Platform = IntegrationDto['platform'];
 
-export const INTEGRATION_NAME_MAX = 50;
-export const INTEGRATION_SECRET_MAX = 200;
 export const COMMAND_PATH = '/api/chat/command';
 export const MSG_INTEGRATION_ADDED = 'Integration added';
 export const MSG_INTEGRATION_REMOVED = 'Integration removed';
@@ -47,42 +46,8 @@ const PLATFORMS = Object.keys(PLATFORM_LABELS) as Platform[];
  * only its last four characters.
  */
 export function IntegrationsSection() {
-  const integrations = useIntegrations();
-  const add = useAddIntegration();
-  const remove = useRemoveIntegration();
   const toast = useToast();
-  const platformId = useId();
-  const [platform, setPlatform] = useState<Platform>('slack');
-  const [name, setName] = useState('');
-  const [secret, setSecret] = useState('');
   const commandUrl = `${window.location.origin}${COMMAND_PATH}`;
-
-  const edited = () => {
-    if (add.isError) add.reset();
-  };
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (add.isPending) return;
-    add.mutate(
-      { platform, name, secret },
-      {
-        onSuccess: () => {
-          setName('');
-          setSecret('');
-          toast.success(MSG_INTEGRATION_ADDED);
-        },
-      },
-    );
-  };
-
-  const onRemove = (integration: IntegrationDto) => {
-    if (remove.isPending || !window.confirm(removeIntegrationConfirm(integration.name))) return;
-    remove.mutate(integration.id, {
-      onSuccess: () => toast.success(MSG_INTEGRATION_REMOVED),
-      onError: (error) => toast.error(errorMessage(error, MSG_REMOVE_INTEGRATION_FAILED)),
-    });
-  };
 
   return (
     <section className="settings-card" aria-labelledby="integrations-title">
@@ -103,99 +68,160 @@ export function IntegrationsSection() {
           onCopied={() => toast.success(copiedMessage('Request URL'))}
         />
       </div>
-      <form className="form" onSubmit={onSubmit} noValidate>
-        <div className="field">
-          <label className="field__label" htmlFor={platformId}>
-            Platform
-          </label>
-          <select
-            id={platformId}
-            name="integrationPlatform"
-            className="field__input field__select"
-            value={platform}
-            onChange={(event) => {
-              setPlatform(event.target.value as Platform);
-              edited();
-            }}
-          >
-            {PLATFORMS.map((value) => (
-              <option key={value} value={value}>
-                {PLATFORM_LABELS[value]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <TextField
-          label="Name"
-          name="integrationName"
-          autoComplete="off"
-          required
-          maxLength={INTEGRATION_NAME_MAX}
-          value={name}
-          onValueChange={(value) => {
-            setName(value);
-            edited();
-          }}
-        />
-        <TextField
-          label="Secret"
-          name="integrationSecret"
-          type="password"
-          autoComplete="off"
-          spellCheck={false}
-          required
-          maxLength={INTEGRATION_SECRET_MAX}
-          help={SECRET_HELP[platform]}
-          value={secret}
-          onValueChange={(value) => {
-            setSecret(value);
-            edited();
-          }}
-        />
-        {add.isError && <FormMessage kind="error">{errorMessage(add.error, MSG_ADD_INTEGRATION_FAILED)}</FormMessage>}
-        <div className="form__actions">
-          <button type="submit" className="btn btn--primary" disabled={add.isPending}>
-            {add.isPending ? 'Adding…' : 'Add integration'}
-          </button>
-        </div>
-      </form>
-      <div className="api-keys">
-        {integrations.isPending ? (
-          <p className="state-line" role="status">
-            Loading integrations...
-          </p>
-        ) : integrations.isError ? (
-          <p className="form-message form-message--error" role="alert">
-            {errorMessage(integrations.error, MSG_LOAD_INTEGRATIONS_FAILED)}
-          </p>
-        ) : integrations.data.length === 0 ? (
-          <p className="settings-card__hint">{MSG_NO_INTEGRATIONS}</p>
-        ) : (
-          <ul className="identity-list" aria-label="Integrations">
-            {integrations.data.map((integration) => (
-              <li key={integration.id} className="identity-list__item">
-                <div className="api-key">
-                  <span className="identity-list__provider api-key__name">{integration.name}</span>
-                  <span className="api-key__dates">
-                    {PLATFORM_LABELS[integration.platform]} · secret{' '}
-                    <code className="api-key__prefix">…{integration.secretHint}</code>
-                  </span>
-                  <span className="api-key__dates">Added {formatDate(integration.createdAt)}</span>
-                </div>
-                <button
-                  type="button"
-                  className="btn btn--ghost btn--small"
-                  aria-label={`Remove ${integration.name}`}
-                  onClick={() => onRemove(integration)}
-                  disabled={remove.isPending}
-                >
-                  Remove
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
+      <AddIntegrationForm />
+      <IntegrationList />
     </section>
+  );
+}
+
+/** Platform, name and secret of a new integration; a failed add shows its error until an edit. */
+function AddIntegrationForm() {
+  const add = useAddIntegration();
+  const toast = useToast();
+  const [platform, setPlatform] = useState<Platform>('slack');
+  const [name, setName] = useState('');
+  const [secret, setSecret] = useState('');
+
+  const edited = () => {
+    if (add.isError) add.reset();
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (add.isPending) return;
+    add.mutate(
+      { platform, name, secret },
+      {
+        onSuccess: () => {
+          setName('');
+          setSecret('');
+          toast.success(MSG_INTEGRATION_ADDED);
+        },
+      },
+    );
+  };
+
+  return (
+    <form className="form" onSubmit={onSubmit} noValidate>
+      <PlatformField
+        value={platform}
+        onChange={(value) => {
+          setPlatform(value);
+          edited();
+        }}
+      />
+      <TextField
+        label="Name"
+        name="integrationName"
+        autoComplete="off"
+        required
+        maxLength={INTEGRATION_NAME_MAX}
+        value={name}
+        onValueChange={(value) => {
+          setName(value);
+          edited();
+        }}
+      />
+      <TextField
+        label="Secret"
+        name="integrationSecret"
+        type="password"
+        autoComplete="off"
+        spellCheck={false}
+        required
+        maxLength={INTEGRATION_SECRET_MAX}
+        help={SECRET_HELP[platform]}
+        value={secret}
+        onValueChange={(value) => {
+          setSecret(value);
+          edited();
+        }}
+      />
+      {add.isError && <FormMessage kind="error">{errorMessage(add.error, MSG_ADD_INTEGRATION_FAILED)}</FormMessage>}
+      <div className="form__actions">
+        <button type="submit" className="btn btn--primary" disabled={add.isPending}>
+          {add.isPending ? 'Adding…' : 'Add integration'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function PlatformField({ value, onChange }: { value: Platform; onChange: (platform: Platform) => void }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={id}>
+        Platform
+      </label>
+      <select
+        id={id}
+        name="integrationPlatform"
+        className="field__input field__select"
+        value={value}
+        onChange={(event) => onChange(event.target.value as Platform)}
+      >
+        {PLATFORMS.map((platform) => (
+          <option key={platform} value={platform}>
+            {PLATFORM_LABELS[platform]}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** The integrations, each with the last characters of its secret and a Remove button. */
+function IntegrationList() {
+  const integrations = useIntegrations();
+  const remove = useRemoveIntegration();
+  const toast = useToast();
+
+  const onRemove = (integration: IntegrationDto) => {
+    if (remove.isPending || !window.confirm(removeIntegrationConfirm(integration.name))) return;
+    remove.mutate(integration.id, {
+      onSuccess: () => toast.success(MSG_INTEGRATION_REMOVED),
+      onError: (error) => toast.error(errorMessage(error, MSG_REMOVE_INTEGRATION_FAILED)),
+    });
+  };
+
+  return (
+    <div className="api-keys">
+      {integrations.isPending ? (
+        <p className="state-line" role="status">
+          Loading integrations...
+        </p>
+      ) : integrations.isError ? (
+        <p className="form-message form-message--error" role="alert">
+          {errorMessage(integrations.error, MSG_LOAD_INTEGRATIONS_FAILED)}
+        </p>
+      ) : integrations.data.length === 0 ? (
+        <p className="settings-card__hint">{MSG_NO_INTEGRATIONS}</p>
+      ) : (
+        <ul className="identity-list" aria-label="Integrations">
+          {integrations.data.map((integration) => (
+            <li key={integration.id} className="identity-list__item">
+              <div className="api-key">
+                <span className="identity-list__provider api-key__name">{integration.name}</span>
+                <span className="api-key__dates">
+                  {PLATFORM_LABELS[integration.platform]} · secret{' '}
+                  <code className="api-key__prefix">…{integration.secretHint}</code>
+                </span>
+                <span className="api-key__dates">Added {formatDate(integration.createdAt)}</span>
+              </div>
+              <button
+                type="button"
+                className="btn btn--ghost btn--small"
+                aria-label={`Remove ${integration.name}`}
+                onClick={() => onRemove(integration)}
+                disabled={remove.isPending}
+              >
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }

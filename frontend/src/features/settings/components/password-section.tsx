@@ -3,14 +3,10 @@ import type { ChangePasswordRequest } from '@/api/generated/ChangePasswordReques
 import { FormMessage } from '@/components/form/form-message';
 import { TextField } from '@/components/form/text-field';
 import { errorMessage } from '@/lib/api-client';
+import { PASSWORD_MIN_CHARS } from '@/lib/limits';
 import type { FieldErrors } from '@/lib/validation';
 import { useChangePassword } from '../api/change-password';
-import {
-  MSG_NEW_PASSWORDS_DO_NOT_MATCH,
-  PASSWORD_MIN,
-  validatePasswordChange,
-  type PasswordField,
-} from '../validation';
+import { MSG_NEW_PASSWORDS_DO_NOT_MATCH, validatePasswordChange, type PasswordField } from '../validation';
 
 export const MSG_PASSWORD_CHANGED = 'Password changed successfully';
 
@@ -62,7 +58,7 @@ export function PasswordSection() {
           type="password"
           autoComplete="new-password"
           required
-          minLength={PASSWORD_MIN}
+          minLength={PASSWORD_MIN_CHARS}
           value={form.newPassword}
           onValueChange={set('newPassword')}
           error={errors.newPassword}
@@ -73,7 +69,7 @@ export function PasswordSection() {
           type="password"
           autoComplete="new-password"
           required
-          minLength={PASSWORD_MIN}
+          minLength={PASSWORD_MIN_CHARS}
           value={form.confirmPassword}
           onValueChange={set('confirmPassword')}
           error={errors.confirmPassword}

@@ -6,9 +6,10 @@ import { FormMessage } from '@/components/form/form-message';
 import { TextField } from '@/components/form/text-field';
 import { useToast } from '@/components/toast/toast-provider';
 import { errorMessage } from '@/lib/api-client';
+import { USERNAME_MAX, USERNAME_MIN } from '@/lib/limits';
 import { logout } from '@/lib/session';
 import { useUpdateProfile } from '../api/update-profile';
-import { SETTINGS_USERNAME_MAX, SETTINGS_USERNAME_MIN, validateUsername } from '../validation';
+import { validateUsername } from '../validation';
 
 export const MSG_PROFILE_UPDATED = 'Profile updated successfully';
 export const MSG_PROFILE_UPDATED_RELOGIN =
@@ -45,7 +46,7 @@ export function ProfileSection({ profile }: { profile: ProfileDto }) {
           setTimeout(() => {
             logout();
             toast.success(MSG_PROFILE_UPDATED_RELOGIN);
-            navigate(paths.login);
+            void navigate(paths.login);
           }, RELOGIN_DELAY_MS);
         },
       },
@@ -63,8 +64,8 @@ export function ProfileSection({ profile }: { profile: ProfileDto }) {
           name="username"
           autoComplete="username"
           required
-          minLength={SETTINGS_USERNAME_MIN}
-          maxLength={SETTINGS_USERNAME_MAX}
+          minLength={USERNAME_MIN}
+          maxLength={USERNAME_MAX}
           value={username}
           onValueChange={(value) => {
             setUsername(value);

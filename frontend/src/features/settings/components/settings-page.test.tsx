@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { login, logout, sessionStore } from '@/lib/session';
+import { answering, sentJson, urlOf } from '@/test/fetch';
 import { renderWithProviders } from '@/test/render';
 import { tokenFor } from '@/test/tokens';
 import { validateUsername } from '../validation';
@@ -18,16 +19,16 @@ const defaults: Record<string, Handler> = {
   'GET /api/keys': () => json(200, []),
 };
 function serve(handlers: Record<string, Handler>) {
-  fetchMock.mockImplementation(async (input, init) => {
-    const key = `${init?.method ?? 'GET'} ${String(input)}`;
+  fetchMock.mockImplementation(answering((input, init) => {
+    const key = `${init?.method ?? 'GET'} ${urlOf(input)}`;
     const handler = handlers[key] ?? defaults[key];
     if (!handler) throw new TypeError(`unexpected ${key}`);
     return handler(init);
-  });
+  }));
 }
 const profile: Handler = () => json(200, { username: 'alice', email: 'alice@example.com' });
 const callsTo = (key: string) =>
-  fetchMock.mock.calls.filter(([url, init]) => `${init?.method ?? 'GET'} ${String(url)}` === key);
+  fetchMock.mock.calls.filter(([url, init]) => `${init?.method ?? 'GET'} ${urlOf(url)}` === key);
 
 beforeEach(() => {
   fetchMock.mockReset();
@@ -93,7 +94,7 @@ describe('SettingsPage', () => {
         'Profile updated successfully. Please log in again with your new username.',
       ),
     ).toBeInTheDocument();
-    expect(JSON.parse(String(callsTo('PUT /api/settings/profile')[0]?.[1]?.body))).toEqual({
+    expect(sentJson(callsTo('PUT /api/settings/profile')[0]?.[1])).toEqual({
       username: 'alicia',
       email: null,
     });
@@ -163,7 +164,7 @@ describe('SettingsPage', () => {
     expect(await screen.findByText('Password changed successfully')).toBeInTheDocument();
     expect(screen.getByLabelText('New Password')).toHaveValue('');
     expect(screen.getByLabelText('Confirm New Password')).toHaveValue('');
-    expect(JSON.parse(String(callsTo('PUT /api/settings/password')[0]?.[1]?.body))).toEqual({
+    expect(sentJson(callsTo('PUT /api/settings/password')[0]?.[1])).toEqual({
       newPassword: 'newpass1',
       confirmPassword: 'newpass1',
     });

@@ -20,6 +20,6 @@ export async function loadDetailRows<K extends DetailRows['kind']>(
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     console.error(`Failed to fetch ${kind} details`, error);
-    return { kind, rows: [] } as DetailRows;
+    return { kind, rows: [] };
   }
 }

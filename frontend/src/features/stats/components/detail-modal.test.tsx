@@ -70,7 +70,7 @@ describe('detail modal', () => {
     ]);
   });
 
-  it('closes through the × button, the Close button and Escape', async () => {
+  it('closes through the × button, the Close button and Escape', () => {
     fetchMock.mockResolvedValue(jsonResponse([]));
     const { onClose } = renderModal({ kind: 'tag', value: 'funny' });
     const dialog = screen.getByRole('dialog');

@@ -26,30 +26,7 @@ export function OverviewTab({ stats, onSelectTag }: OverviewTabProps) {
 
   return (
     <>
-      <div className="stat-cards">
-        <StatCard label="Total GIFs" value={formatCount(stats.totalGifs)} />
-        <StatCard label="Total Users" value={formatCount(stats.totalUsers)} />
-        <StatCard
-          label="Total Tags"
-          value={formatCount(stats.totalTags)}
-          subtitle={`${formatCount(stats.emptyTagsCount)} empty`}
-        />
-        <StatCard label="Total Views" value={formatCount(stats.totalViews)} />
-        <StatCard label="Total Shares" value={formatCount(stats.totalShares)} subtitle="Posted from chat apps" />
-        <StatCard label="Avg Tags per GIF" value={formatDecimal(stats.averageTagsPerGif)} />
-        <StatCard label="Avg GIFs per User" value={formatDecimal(stats.averageGifsPerUser)} />
-        <StatCard label="Avg Views per GIF" value={formatDecimal(stats.averageViewsPerGif)} />
-        <StatCard
-          label="Total Storage"
-          value={formatStorage(stats.totalContentSizeBytes)}
-          subtitle={`${formatDecimal(stats.totalContentSizeMB)} MB`}
-        />
-        <StatCard
-          label="Recent Activity"
-          value={formatCount(stats.gifsUploadedToday)}
-          subtitle={`Today | ${formatCount(stats.gifsUploadedThisWeek)} this week`}
-        />
-      </div>
+      <OverviewCards stats={stats} />
 
       <div className="stats-grid">
         <ChartPanel
@@ -98,5 +75,35 @@ export function OverviewTab({ stats, onSelectTag }: OverviewTabProps) {
         </ChartPanel>
       </div>
     </>
+  );
+}
+
+/** The Overview's stat cards: totals, averages, storage and recent activity. */
+function OverviewCards({ stats }: { stats: OverviewStats }) {
+  return (
+    <div className="stat-cards">
+      <StatCard label="Total GIFs" value={formatCount(stats.totalGifs)} />
+      <StatCard label="Total Users" value={formatCount(stats.totalUsers)} />
+      <StatCard
+        label="Total Tags"
+        value={formatCount(stats.totalTags)}
+        subtitle={`${formatCount(stats.emptyTagsCount)} empty`}
+      />
+      <StatCard label="Total Views" value={formatCount(stats.totalViews)} />
+      <StatCard label="Total Shares" value={formatCount(stats.totalShares)} subtitle="Posted from chat apps" />
+      <StatCard label="Avg Tags per GIF" value={formatDecimal(stats.averageTagsPerGif)} />
+      <StatCard label="Avg GIFs per User" value={formatDecimal(stats.averageGifsPerUser)} />
+      <StatCard label="Avg Views per GIF" value={formatDecimal(stats.averageViewsPerGif)} />
+      <StatCard
+        label="Total Storage"
+        value={formatStorage(stats.totalContentSizeBytes)}
+        subtitle={`${formatDecimal(stats.totalContentSizeMB)} MB`}
+      />
+      <StatCard
+        label="Recent Activity"
+        value={formatCount(stats.gifsUploadedToday)}
+        subtitle={`Today | ${formatCount(stats.gifsUploadedThisWeek)} this week`}
+      />
+    </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import type { OverviewStats } from '@/api/generated/OverviewStats';
 import { Link } from 'react-router-dom';
 import { paths } from '@/app/paths';
 import { errorMessage } from '@/lib/api-client';
@@ -35,19 +36,8 @@ export function StatisticsPage() {
   const overview = useOverviewStats();
   const detailed = useDetailedStats(detailedRequested);
 
-  const queryClient = useQueryClient();
+  const refresh = useRefreshStats(detailedRequested);
   const refreshing = overview.isFetching || detailed.isFetching;
-  // The server answers from a snapshot; Refresh Data asks it for fresh figures, into the same queries.
-  const refresh = () => {
-    void queryClient
-      .fetchQuery({ ...overviewStatsQueryOptions(), queryFn: ({ signal }) => getOverviewStats(signal, true), staleTime: 0 })
-      .catch(() => undefined);
-    if (detailedRequested) {
-      void queryClient
-        .fetchQuery({ ...detailedStatsQueryOptions(), queryFn: ({ signal }) => getDetailedStats(signal, true), staleTime: 0 })
-        .catch(() => undefined);
-    }
-  };
   const selectTab = (next: StatsTab) => {
     setTab(next);
     if (next === 'detailed') setDetailedRequested(true);
@@ -59,26 +49,7 @@ export function StatisticsPage() {
 
   return (
     <div className="stats">
-      <header className="stats-header">
-        <div className="stats-header__text">
-          <h1 className="page-title stats-header__title">Application Statistics</h1>
-          <p className="stats-header__subtitle">Analytics and insights</p>
-          {overview.data?.lastUpdated ? (
-            <p className="stats-header__updated">
-              Last updated: <time dateTime={overview.data.lastUpdated}>{formatDateTime(overview.data.lastUpdated)}</time>
-            </p>
-          ) : null}
-        </div>
-        <div className="stats-header__aside">
-          {overview.data ? <p className="stats-header__summary">{statsSummary(overview.data)}</p> : null}
-          <Link to={paths.duplicates} className="btn btn--secondary">
-            Review near duplicates
-          </Link>
-          <button type="button" className="btn btn--primary" disabled={refreshing} onClick={refresh}>
-            {refreshing ? 'Refreshing...' : 'Refresh Data'}
-          </button>
-        </div>
-      </header>
+      <StatsHeader overview={overview.data} refreshing={refreshing} onRefresh={refresh} />
 
       {overviewLoading ? (
         <Loading />
@@ -126,6 +97,55 @@ export function StatisticsPage() {
       {detail ? <DetailModal target={detail} onClose={() => setDetail(null)} /> : null}
     </div>
   );
+}
+
+type StatsHeaderProps = {
+  overview: OverviewStats | undefined;
+  refreshing: boolean;
+  onRefresh: () => void;
+};
+
+function StatsHeader({ overview, refreshing, onRefresh }: StatsHeaderProps) {
+  return (
+    <header className="stats-header">
+      <div className="stats-header__text">
+        <h1 className="page-title stats-header__title">Application Statistics</h1>
+        <p className="stats-header__subtitle">Analytics and insights</p>
+        {overview?.lastUpdated ? (
+          <p className="stats-header__updated">
+            Last updated: <time dateTime={overview.lastUpdated}>{formatDateTime(overview.lastUpdated)}</time>
+          </p>
+        ) : null}
+      </div>
+      <div className="stats-header__aside">
+        {overview ? <p className="stats-header__summary">{statsSummary(overview)}</p> : null}
+        <Link to={paths.duplicates} className="btn btn--secondary">
+          Review near duplicates
+        </Link>
+        <button type="button" className="btn btn--primary" disabled={refreshing} onClick={onRefresh}>
+          {refreshing ? 'Refreshing...' : 'Refresh Data'}
+        </button>
+      </div>
+    </header>
+  );
+}
+
+/**
+ * Refresh Data: the server answers from a snapshot, so this asks it for fresh figures, into the same
+ * queries (the detailed ones only once the Detailed tab has asked for them).
+ */
+function useRefreshStats(detailedRequested: boolean) {
+  const queryClient = useQueryClient();
+  return () => {
+    void queryClient
+      .fetchQuery({ ...overviewStatsQueryOptions(), queryFn: ({ signal }) => getOverviewStats(signal, true), staleTime: 0 })
+      .catch(() => undefined);
+    if (detailedRequested) {
+      void queryClient
+        .fetchQuery({ ...detailedStatsQueryOptions(), queryFn: ({ signal }) => getDetailedStats(signal, true), staleTime: 0 })
+        .catch(() => undefined);
+    }
+  };
 }
 
 export default StatisticsPage;

@@ -19,7 +19,7 @@ type StatsTabsProps = {
 export function StatsTabs({ selected, onSelect }: StatsTabsProps) {
   const refs = useRef<Array<HTMLButtonElement | null>>([]);
 
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+  const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
     const current = STATS_TABS.findIndex((tab) => tab.id === selected);
     const last = STATS_TABS.length - 1;
     const next =
@@ -40,7 +40,7 @@ export function StatsTabs({ selected, onSelect }: StatsTabsProps) {
   };
 
   return (
-    <div className="stats-tabs" role="tablist" aria-label="Statistics views" onKeyDown={onKeyDown}>
+    <div className="stats-tabs" role="tablist" aria-label="Statistics views">
       {STATS_TABS.map((tab, index) => {
         const isSelected = tab.id === selected;
         return (
@@ -57,6 +57,7 @@ export function StatsTabs({ selected, onSelect }: StatsTabsProps) {
             tabIndex={isSelected ? 0 : -1}
             className={isSelected ? 'stats-tabs__tab stats-tabs__tab--active' : 'stats-tabs__tab'}
             onClick={() => onSelect(tab.id)}
+            onKeyDown={onKeyDown}
           >
             {tab.label}
           </button>

@@ -19,24 +19,29 @@ export function readChartColors(): ChartColors {
   };
 }
 
-/** The `data-theme` of <html>, followed live (the theme switcher and the OS preference set it). */
-function useThemeAttribute(): string {
-  const read = () => document.documentElement.getAttribute('data-theme') ?? '';
-  const [theme, setTheme] = useState(read);
-  useEffect(() => {
-    const observer = new MutationObserver(() => setTheme(read()));
-    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
-    setTheme(read());
-    return () => observer.disconnect();
-  }, []);
-  return theme;
+const themeAttribute = () => document.documentElement.getAttribute('data-theme') ?? '';
+
+type ThemedColors = { theme: string; colors: ChartColors };
+
+/** The colours of the current theme; the same object as `previous` while the theme is the same. */
+function themedColors(previous?: ThemedColors): ThemedColors {
+  const theme = themeAttribute();
+  return previous?.theme === theme ? previous : { theme, colors: readChartColors() };
 }
 
-/** Chart colours, recomputed whenever the theme changes, so charts stay readable in both themes. */
+/**
+ * Chart colours, read again whenever the `data-theme` of <html> changes (the theme switcher and
+ * the OS preference set it), so charts stay readable in both themes.
+ */
 export function useChartColors(): ChartColors {
-  const theme = useThemeAttribute();
-  // The theme is what changes the variables: read them again when it changes.
-  return useMemo(() => readChartColors(), [theme]);
+  const [themed, setThemed] = useState(themedColors);
+  useEffect(() => {
+    const observer = new MutationObserver(() => setThemed(themedColors));
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+    setThemed(themedColors);
+    return () => observer.disconnect();
+  }, []);
+  return themed.colors;
 }
 
 /** False when the user asks for reduced motion: charts then draw without animation. */

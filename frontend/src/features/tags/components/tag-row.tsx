@@ -20,19 +20,8 @@ export function TagRow({ tag }: { tag: TagDto }) {
   const toast = useToast();
   const update = useUpdateTag();
   const remove = useDeleteTag();
-  const [editing, setEditing] = useState(false);
-  const [refocus, setRefocus] = useState(false);
-  const renameRef = useRef<HTMLButtonElement>(null);
   const busy = update.isPending || remove.isPending;
-
-  // After Enter or Escape, focus goes back to the Rename button (a blur keeps it where it went),
-  // once the button is enabled again (it is disabled while the rename is saved).
-  useEffect(() => {
-    if (!editing && refocus && !busy) {
-      renameRef.current?.focus();
-      setRefocus(false);
-    }
-  }, [editing, refocus, busy]);
+  const { editing, setEditing, renameRef, onClose } = useInlineRename(busy);
 
   const onRename = (name: string) => {
     update.mutate(
@@ -42,11 +31,6 @@ export function TagRow({ tag }: { tag: TagDto }) {
         onError: (error) => toast.error(errorMessage(error, 'Failed to update tag')),
       },
     );
-  };
-
-  const onClose = (trigger: InlineEditTrigger) => {
-    setEditing(false);
-    setRefocus(trigger !== 'blur');
   };
 
   const onDelete = () => {
@@ -102,4 +86,29 @@ export function TagRow({ tag }: { tag: TagDto }) {
       </div>
     </li>
   );
+}
+
+/**
+ * Whether the inline rename is open. After Enter or Escape, focus goes back to the Rename button (a
+ * blur keeps it where it went), once the button is enabled again (it is disabled while the rename is
+ * saved).
+ */
+function useInlineRename(busy: boolean) {
+  const [editing, setEditing] = useState(false);
+  const [refocus, setRefocus] = useState(false);
+  const renameRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (!editing && refocus && !busy) {
+      renameRef.current?.focus();
+      setRefocus(false);
+    }
+  }, [editing, refocus, busy]);
+
+  const onClose = (trigger: InlineEditTrigger) => {
+    setEditing(false);
+    setRefocus(trigger !== 'blur');
+  };
+
+  return { editing, setEditing, renameRef, onClose };
 }

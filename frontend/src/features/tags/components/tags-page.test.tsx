@@ -1,8 +1,9 @@
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TagDto } from '@/api/generated/TagDto';
 import { login, logout } from '@/lib/session';
-import { jsonResponse, urlOf } from '@/test/gifs';
+import { answering, clickAndSettle, urlOf } from '@/test/fetch';
+import { jsonResponse } from '@/test/gifs';
 import { renderWithProviders } from '@/test/render';
 import { tokenFor } from '@/test/tokens';
 import { DELETE_EMPTY_CONFIRM, TagsPage } from './tags-page';
@@ -16,7 +17,7 @@ let serverTags: TagDto[] = [];
 
 /** A tiny fake of the tag endpoints. */
 function fakeServer(overrides: Partial<Record<string, () => Response>> = {}) {
-  fetchMock.mockImplementation(async (input, init) => {
+  fetchMock.mockImplementation(answering((input, init) => {
     const key = `${init?.method ?? 'GET'} ${urlOf(input)}`;
     const override = overrides[key];
     if (override) return override();
@@ -31,7 +32,7 @@ function fakeServer(overrides: Partial<Record<string, () => Response>> = {}) {
     if (key === 'DELETE /api/tags/empty') return jsonResponse({ deletedIds: serverTags.filter((t) => t.count === 0).map((t) => t.id) });
     if (/^DELETE \/api\/tags\/\d+$/.test(key)) return new Response(null, { status: 204 });
     return jsonResponse({ error: 'unexpected' }, 500);
-  });
+  }));
 }
 
 const signIn = (admin: boolean) =>
@@ -249,9 +250,7 @@ describe('tags page (manage, admins)', () => {
     vi.spyOn(window, 'confirm').mockReturnValue(true);
     const { toasts } = renderPage();
     await screen.findByRole('list', { name: 'Tags' });
-    await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Delete Tag zebra' }));
-    });
+    await clickAndSettle(screen.getByRole('button', { name: 'Delete Tag zebra' }));
     await waitFor(() => expect(toasts.getState().toasts.map((t) => t.message)).toContain('Failed to delete tag'));
     expect(screen.getByRole('link', { name: 'zebra (2)' })).toBeInTheDocument();
   });
