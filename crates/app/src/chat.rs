@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use chrono::{Duration, NaiveDate};
 use gifshelf_domain::gif::{Gif, GifFilter, GifSort, Page, PageRequest, Tag, MAX_PAGE_SIZE};
-use gifshelf_domain::ports::{Clock, GifRepository, TagRepository, TermRepository};
+use gifshelf_domain::ports::{ChatFeedRepository, Clock, GifRepository, TagRepository, TermRepository};
 use gifshelf_domain::RepoError;
 
 use crate::gifs::gif_not_found;
@@ -79,6 +79,7 @@ pub struct Category {
 
 pub struct ChatService {
     gifs: Arc<dyn GifRepository>,
+    feed: Arc<dyn ChatFeedRepository>,
     tags: Arc<dyn TagRepository>,
     terms: Arc<dyn TermRepository>,
     clock: Arc<dyn Clock>,
@@ -87,11 +88,12 @@ pub struct ChatService {
 impl ChatService {
     pub fn new(
         gifs: Arc<dyn GifRepository>,
+        feed: Arc<dyn ChatFeedRepository>,
         tags: Arc<dyn TagRepository>,
         terms: Arc<dyn TermRepository>,
         clock: Arc<dyn Clock>,
     ) -> Self {
-        Self { gifs, tags, terms, clock }
+        Self { gifs, feed, tags, terms, clock }
     }
 
     fn today(&self) -> NaiveDate {
@@ -101,7 +103,7 @@ impl ChatService {
     async fn page(&self, source: &Source, request: PageRequest) -> Result<Page<Gif>, RepoError> {
         match source {
             Source::Filtered(filter) => self.gifs.list(filter, GifSort::Views, request).await,
-            Source::Featured(since) => self.gifs.featured(*since, request).await,
+            Source::Featured(since) => self.feed.featured(*since, request).await,
         }
     }
 
@@ -192,7 +194,7 @@ impl ChatService {
     /// # Errors
     /// Storage errors.
     pub async fn categories(&self, limit: usize) -> Result<Vec<Category>, AppError> {
-        let top = self.gifs.top_tags_with_gif(i64::try_from(limit).unwrap_or(i64::MAX)).await?;
+        let top = self.feed.top_tags_with_gif(i64::try_from(limit).unwrap_or(i64::MAX)).await?;
         Ok(top.into_iter().map(|(tag, gif)| Category { tag, gif }).collect())
     }
 
@@ -237,7 +239,7 @@ impl ChatService {
     /// `NotFound` ("GIF not found").
     pub async fn register_share(&self, share_id: &str) -> Result<Gif, AppError> {
         let gif = self.by_share_id(share_id).await?;
-        self.gifs.add_share(gif.id).await.map_err(gif_not_found)?;
+        self.feed.add_share(gif.id).await.map_err(gif_not_found)?;
         tracing::info!(gif_id = gif.id.0, "share registered");
         Ok(Gif { share_count: gif.share_count + 1, ..gif })
     }
@@ -246,26 +248,40 @@ impl ChatService {
 #[cfg(test)]
 mod tests {
     use gifshelf_domain::gif::{GifId, TagId, TagName};
-    use gifshelf_domain::ports::{MockClock, MockGifRepository, MockTagRepository, MockTermRepository};
+    use gifshelf_domain::ports::{
+        MockChatFeedRepository, MockClock, MockGifRepository, MockTagRepository, MockTermRepository,
+    };
 
     use super::*;
     use crate::gifs::test_support::{gif, now};
 
     struct Mocks {
         gifs: MockGifRepository,
+        feed: MockChatFeedRepository,
         tags: MockTagRepository,
         terms: MockTermRepository,
     }
 
     impl Mocks {
         fn new() -> Self {
-            Self { gifs: MockGifRepository::new(), tags: MockTagRepository::new(), terms: MockTermRepository::new() }
+            Self {
+                gifs: MockGifRepository::new(),
+                feed: MockChatFeedRepository::new(),
+                tags: MockTagRepository::new(),
+                terms: MockTermRepository::new(),
+            }
         }
 
         fn service(self) -> ChatService {
             let mut clock = MockClock::new();
             clock.expect_now().return_const(now());
-            ChatService::new(Arc::new(self.gifs), Arc::new(self.tags), Arc::new(self.terms), Arc::new(clock))
+            ChatService::new(
+                Arc::new(self.gifs),
+                Arc::new(self.feed),
+                Arc::new(self.tags),
+                Arc::new(self.terms),
+                Arc::new(clock),
+            )
         }
     }
 
@@ -342,7 +358,7 @@ mod tests {
     #[tokio::test]
     async fn categories_are_the_most_used_tags_with_their_most_viewed_gif() {
         let mut m = Mocks::new();
-        m.gifs.expect_top_tags_with_gif().withf(|limit| *limit == 10).times(1).returning(|_| {
+        m.feed.expect_top_tags_with_gif().withf(|limit| *limit == 10).times(1).returning(|_| {
             Ok(vec![
                 (Tag { id: TagId(2), name: TagName::from_trusted("cats".into()), count: 5 }, gif(9, 1)),
                 (Tag { id: TagId(1), name: TagName::from_trusted("dogs".into()), count: 2 }, gif(4, 1)),
@@ -375,7 +391,7 @@ mod tests {
         let mut m = Mocks::new();
         m.gifs.expect_find_by_share_id().withf(|s| s == "abc").returning(|_| Ok(gif(4, 1)));
         m.gifs.expect_find_by_share_id().returning(|_| Err(RepoError::NotFound));
-        m.gifs.expect_add_share().withf(|id| *id == GifId(4)).times(1).returning(|_| Ok(()));
+        m.feed.expect_add_share().withf(|id| *id == GifId(4)).times(1).returning(|_| Ok(()));
         let service = m.service();
         assert_eq!(service.register_share("abc").await.map(|g| g.share_count).ok(), Some(1));
         assert!(matches!(service.register_share("nope").await, Err(AppError::NotFound(_))));

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use gifshelf_domain::gif::{Gif, GifFilter, GifSort, PageRequest};
 use gifshelf_domain::integration::{IntegrationSecret, Platform};
-use gifshelf_domain::ports::{GifRepository, IntegrationRepository};
+use gifshelf_domain::ports::{ChatFeedRepository, GifRepository, IntegrationRepository};
 
 use crate::AppError;
 
@@ -44,6 +44,7 @@ pub enum CommandAnswer {
 
 pub struct CommandService {
     gifs: Arc<dyn GifRepository>,
+    feed: Arc<dyn ChatFeedRepository>,
     integrations: Arc<dyn IntegrationRepository>,
     configured: ConfiguredSecrets,
 }
@@ -51,10 +52,11 @@ pub struct CommandService {
 impl CommandService {
     pub fn new(
         gifs: Arc<dyn GifRepository>,
+        feed: Arc<dyn ChatFeedRepository>,
         integrations: Arc<dyn IntegrationRepository>,
         configured: ConfiguredSecrets,
     ) -> Self {
-        Self { gifs, integrations, configured }
+        Self { gifs, feed, integrations, configured }
     }
 
     /// Every secret a request of `platform` may prove itself with: the configured ones, then those
@@ -87,7 +89,7 @@ impl CommandService {
         Ok(match page.items.into_iter().next() {
             Some(gif) => {
                 // Posted into a channel: a share, as Tenor's registershare counts one.
-                if let Err(err) = self.gifs.add_share(gif.id).await {
+                if let Err(err) = self.feed.add_share(gif.id).await {
                     tracing::warn!(gif_id = gif.id.0, error = %err, "could not count a share");
                 }
                 CommandAnswer::Found(Box::new(Gif { share_count: gif.share_count + 1, ..gif }))
@@ -118,7 +120,7 @@ pub fn command_words(text: &str) -> String {
 mod tests {
     use gifshelf_domain::gif::Page;
     use gifshelf_domain::integration::{Integration, IntegrationId, IntegrationName};
-    use gifshelf_domain::ports::{MockGifRepository, MockIntegrationRepository};
+    use gifshelf_domain::ports::{MockChatFeedRepository, MockGifRepository, MockIntegrationRepository};
 
     use super::*;
     use crate::gifs::test_support::{gif, now};
@@ -127,9 +129,13 @@ mod tests {
         IntegrationSecret::from_trusted(value.into())
     }
 
-    fn service(gifs: MockGifRepository, integrations: MockIntegrationRepository) -> CommandService {
+    fn service(
+        gifs: MockGifRepository,
+        feed: MockChatFeedRepository,
+        integrations: MockIntegrationRepository,
+    ) -> CommandService {
         let configured = ConfiguredSecrets { slack: vec![secret("from-the-environment")], ..Default::default() };
-        CommandService::new(Arc::new(gifs), Arc::new(integrations), configured)
+        CommandService::new(Arc::new(gifs), Arc::new(feed), Arc::new(integrations), configured)
     }
 
     fn page(items: Vec<Gif>) -> Page<Gif> {
@@ -169,8 +175,9 @@ mod tests {
             })
             .times(1)
             .returning(|_, _, _| Ok(page(vec![gif(4, 1)])));
-        gifs.expect_add_share().withf(|id| id.0 == 4).times(1).returning(|_| Ok(()));
-        let answer = service(gifs, MockIntegrationRepository::new()).run("/gif Happy  cat").await;
+        let mut feed = MockChatFeedRepository::new();
+        feed.expect_add_share().withf(|id| id.0 == 4).times(1).returning(|_| Ok(()));
+        let answer = service(gifs, feed, MockIntegrationRepository::new()).run("/gif Happy  cat").await;
         let shared = Gif { share_count: 1, ..gif(4, 1) };
         assert_eq!(answer.ok(), Some(CommandAnswer::Found(Box::new(shared))), "posting it counts a share");
     }
@@ -179,7 +186,7 @@ mod tests {
     async fn no_match_empty_text_and_overlong_words_are_answered_without_an_error() {
         let mut gifs = MockGifRepository::new();
         gifs.expect_list().times(1).returning(|_, _, _| Ok(page(Vec::new())));
-        let service = service(gifs, MockIntegrationRepository::new());
+        let service = service(gifs, MockChatFeedRepository::new(), MockIntegrationRepository::new());
         assert_eq!(service.run("cats").await.ok(), Some(CommandAnswer::NoMatch("cats".into())));
         assert_eq!(service.run("  ").await.ok(), Some(CommandAnswer::Usage));
         assert_eq!(service.run("@**gifshelf** /gif").await.ok(), Some(CommandAnswer::Usage));
@@ -200,7 +207,7 @@ mod tests {
             }])
         });
         integrations.expect_integrations_of().returning(|_| Ok(Vec::new()));
-        let service = service(MockGifRepository::new(), integrations);
+        let service = service(MockGifRepository::new(), MockChatFeedRepository::new(), integrations);
         let slack = service.secrets(Platform::Slack).await.unwrap_or_default();
         assert_eq!(slack, [secret("from-the-environment"), secret("stored-by-an-admin")]);
         assert!(service.secrets(Platform::Zulip).await.unwrap_or_default().is_empty());

@@ -4,11 +4,13 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use async_trait::async_trait;
 use diesel::prelude::*;
 use gifshelf_domain::gif::{Fingerprint, GifId, GifSummary, PerceptualHash, Title};
+use gifshelf_domain::ports::FingerprintRepository;
 use gifshelf_domain::RepoError;
 
-use crate::connection::AnyConnection;
+use crate::connection::{AnyConnection, Database};
 use crate::error::repo_error;
 use crate::schema::{gif_renditions, gifs};
 
@@ -159,4 +161,37 @@ pub(crate) fn without_fingerprint(
         .load(conn)
         .map_err(repo_error)?;
     Ok(rows.into_iter().map(|(id, key)| (GifId(id), key)).collect())
+}
+
+#[async_trait]
+impl FingerprintRepository for Database {
+    async fn similar(
+        &self,
+        phash: PerceptualHash,
+        except: Option<GifId>,
+        limit: i64,
+    ) -> Result<Vec<GifSummary>, RepoError> {
+        self.run(move |conn| similar(conn, phash, except, limit)).await
+    }
+
+    async fn phash_of(&self, id: GifId) -> Result<Option<PerceptualHash>, RepoError> {
+        self.run(move |conn| phash_of(conn, id)).await
+    }
+
+    async fn near_duplicate_groups(&self) -> Result<Vec<Vec<GifSummary>>, RepoError> {
+        self.run(groups).await
+    }
+
+    async fn without_fingerprint(&self, after: GifId, limit: i64) -> Result<Vec<(GifId, String)>, RepoError> {
+        self.run(move |conn| without_fingerprint(conn, after, limit)).await
+    }
+
+    async fn set_fingerprint(&self, id: GifId, fingerprint: &Fingerprint) -> Result<(), RepoError> {
+        let fingerprint = fingerprint.clone();
+        self.run(move |conn| match set(conn, id.0, &fingerprint)? {
+            0 => Err(RepoError::NotFound),
+            _ => Ok(()),
+        })
+        .await
+    }
 }

@@ -6,10 +6,9 @@
 use async_trait::async_trait;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use gifshelf_domain::gif::GifId;
 use gifshelf_domain::job::{ClaimedJob, FailedJob, JobCounts, JobId, Task};
 use gifshelf_domain::ports::JobQueue;
-use gifshelf_domain::RepoError;
+use gifshelf_domain::{RepoError, Unique};
 
 use crate::connection::{write_tx, AnyConnection, Database};
 use crate::error::repo_error;
@@ -56,6 +55,42 @@ fn any_due(conn: &mut AnyConnection, now: NaiveDateTime) -> QueryResult<bool> {
     jobs::table.filter(due!(now)).select(jobs::id).first::<i64>(conn).optional().map(|id| id.is_some())
 }
 
+/// The job queued or running for the same work, if any.
+fn waiting(conn: &mut AnyConnection, dedup_key: &str) -> Result<Option<JobId>, RepoError> {
+    jobs::table
+        .filter(jobs::dedup_key.eq(dedup_key).and(jobs::state.ne(FAILED)))
+        .select(jobs::id)
+        .first::<i64>(conn)
+        .optional()
+        .map(|id| id.map(JobId))
+        .map_err(repo_error)
+}
+
+/// Queues `task` inside the caller's transaction, unless the same work is queued or running:
+/// then that job's id. (The unique index `jobs_dedup_uq` holds the rule against a concurrent
+/// enqueue, which then fails with `Conflict(Unique::Job)`.)
+pub(crate) fn enqueue_in(conn: &mut AnyConnection, task: &Task, run_after: NaiveDateTime) -> Result<JobId, RepoError> {
+    let dedup_key = task.dedup_key();
+    if let Some(existing) = waiting(conn, &dedup_key)? {
+        return Ok(existing);
+    }
+    let (kind, payload) = task.encode();
+    diesel::insert_into(jobs::table)
+        .values((
+            jobs::kind.eq(kind),
+            jobs::payload.eq(&payload),
+            jobs::dedup_key.eq(&dedup_key),
+            jobs::state.eq(QUEUED),
+            jobs::attempts.eq(0),
+            jobs::run_after.eq(run_after),
+            jobs::created_at.eq(run_after),
+        ))
+        .returning(jobs::id)
+        .get_result(conn)
+        .map(JobId)
+        .map_err(repo_error)
+}
+
 /// The rows of a job its worker still holds.
 macro_rules! held {
     ($id:expr, $worker:expr) => {
@@ -66,21 +101,10 @@ macro_rules! held {
 #[async_trait]
 impl JobQueue for Database {
     async fn enqueue(&self, task: Task, run_after: NaiveDateTime) -> Result<JobId, RepoError> {
-        let (kind, payload) = task.encode();
-        self.run(move |conn| {
-            diesel::insert_into(jobs::table)
-                .values((
-                    jobs::kind.eq(kind),
-                    jobs::payload.eq(&payload),
-                    jobs::state.eq(QUEUED),
-                    jobs::attempts.eq(0),
-                    jobs::run_after.eq(run_after),
-                    jobs::created_at.eq(run_after),
-                ))
-                .returning(jobs::id)
-                .get_result(conn)
-                .map(JobId)
-                .map_err(repo_error)
+        self.run(move |conn| match write_tx(conn, |conn| enqueue_in(conn, &task, run_after)) {
+            // Another enqueue of the same work committed between our look and our insert.
+            Err(RepoError::Conflict(Unique::Job)) => waiting(conn, &task.dedup_key())?.ok_or(RepoError::NotFound),
+            other => other,
         })
         .await
     }
@@ -156,20 +180,15 @@ impl JobQueue for Database {
         .await
     }
 
-    async fn pending_renditions(&self) -> Result<Vec<GifId>, RepoError> {
-        self.run(|conn| {
-            let payloads: Vec<String> = jobs::table
-                .filter(jobs::kind.eq(Task::MAKE_RENDITIONS).and(jobs::state.eq_any([QUEUED, RUNNING])))
+    async fn pending(&self, kind: &str) -> Result<Vec<String>, RepoError> {
+        let kind = kind.to_owned();
+        self.run(move |conn| {
+            jobs::table
+                .filter(jobs::kind.eq(&kind).and(jobs::state.eq_any([QUEUED, RUNNING])))
+                .order(jobs::id.asc())
                 .select(jobs::payload)
                 .load(conn)
-                .map_err(repo_error)?;
-            Ok(payloads
-                .iter()
-                .filter_map(|p| match Task::decode(Task::MAKE_RENDITIONS, p) {
-                    Ok(Task::MakeRenditions(id)) => Some(id),
-                    Err(_) => None,
-                })
-                .collect())
+                .map_err(repo_error)
         })
         .await
     }

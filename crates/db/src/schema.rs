@@ -89,6 +89,7 @@ diesel::table! {
         locked_until -> Nullable<Timestamp>,
         last_error -> Nullable<Text>,
         created_at -> Timestamp,
+        dedup_key -> Text,
     }
 }
 

@@ -7,7 +7,7 @@ use diesel::{Connection, PgConnection, SqliteConnection};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 use gifshelf_db::testing::TestDb;
 use gifshelf_domain::gif::{GifId, RenditionKind};
-use gifshelf_domain::ports::GifRepository;
+use gifshelf_domain::ports::{BlobKeyIndex, GifRepository};
 
 const SQLITE: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
 const POSTGRES: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");

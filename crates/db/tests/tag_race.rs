@@ -43,6 +43,7 @@ async fn one_gif(db: &Database) -> GifId {
         frame_count: 1,
         renditions: Renditions::new([original]),
         fingerprint: Fingerprint::default(),
+        jobs: Vec::new(),
     };
     db.insert(gif).await.unwrap_or_else(|e| panic!("{e}")).id
 }

@@ -13,7 +13,9 @@ use gifshelf_domain::gif::{
     Renditions, TagName, Title,
 };
 use gifshelf_domain::integration::{IntegrationName, IntegrationSecret, NewIntegration, Platform};
-use gifshelf_domain::ports::{ApiKeyRepository, GifRepository, IntegrationRepository, TagRepository, UserRepository};
+use gifshelf_domain::ports::{
+    ApiKeyRepository, ChatFeedRepository, GifRepository, IntegrationRepository, TagRepository, UserRepository,
+};
 use gifshelf_domain::user::{Email, NewUser, PasswordHash, Role, UserId, Username};
 use gifshelf_domain::RepoError;
 
@@ -76,6 +78,7 @@ fn new_gif(uploader: UserId, n: i64, title: &str, description: &str, tags: &[&st
             Rendition { content_type: "video/mp4".into(), ..rendition(RenditionKind::Mp4, n, "mp4.mp4", 50 + n) },
         ]),
         fingerprint: Fingerprint::default(),
+        jobs: Vec::new(),
     }
 }
 

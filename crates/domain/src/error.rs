@@ -48,6 +48,8 @@ pub enum Unique {
     ApiKey,
     /// A GIF's views, and a term's searches, have one count per day (written by upserts).
     DayCount,
+    /// The same work is queued once (a job's dedup key, among jobs not given up on).
+    Job,
 }
 
 impl Unique {
@@ -66,6 +68,7 @@ impl Unique {
             Unique::Sha256 => "GIF",
             Unique::ApiKey => "API key",
             Unique::DayCount => "day's count",
+            Unique::Job => "job",
         }
     }
 }

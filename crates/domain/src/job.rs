@@ -25,6 +25,13 @@ impl Task {
         }
     }
 
+    /// What the job works on, named so that the same work is never queued twice: its kind and
+    /// payload (`make_renditions:42`).
+    pub fn dedup_key(&self) -> String {
+        let (kind, payload) = self.encode();
+        format!("{kind}:{payload}")
+    }
+
     /// # Errors
     /// A sentence naming what could not be read (kept as the job's error).
     pub fn decode(kind: &str, payload: &str) -> Result<Self, String> {
@@ -80,5 +87,6 @@ mod tests {
         assert_eq!(Task::decode(kind, &payload), Ok(task));
         assert!(Task::decode("make_renditions", "x").unwrap_err().contains("GIF id"));
         assert!(Task::decode("print", "1").unwrap_err().contains("\"print\""));
+        assert_eq!(task.dedup_key(), "make_renditions:42");
     }
 }

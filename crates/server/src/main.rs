@@ -273,7 +273,10 @@ fn backfill_renditions(settings: &Settings, wait: bool) -> Result<(), String> {
             std::time::Duration::from_millis(200),
         );
         loop {
-            let left = i64::try_from(queue.pending_renditions().await.map_err(|e| e.to_string())?.len()).unwrap_or(0);
+            let left = i64::try_from(
+                queue.pending(gifshelf_domain::job::Task::MAKE_RENDITIONS).await.map_err(|e| e.to_string())?.len(),
+            )
+            .unwrap_or(0);
             eprint!("\r{}", progress_bar(waiting - left.min(waiting), waiting, "GIFs with their renditions made"));
             let _ = std::io::stderr().flush();
             if left == 0 {

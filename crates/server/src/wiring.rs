@@ -84,13 +84,14 @@ pub fn library(settings: &Settings, db: &Database) -> Result<Library, StartupErr
     let db = Arc::new(db.clone());
     let gifs = GifService::new(GifPorts {
         gifs: db.clone(),
+        fingerprints: db.clone(),
+        blob_keys: db.clone(),
         tags: db.clone(),
         favourites: db.clone(),
         blobs: blobs.clone(),
         media: media.clone(),
         ids: Arc::new(RandomIds),
         clock: Arc::new(SystemClock),
-        jobs: db.clone(),
     });
     let renditions = RenditionMaker::new(db.clone(), db.clone(), db, blobs, media, Arc::new(SystemClock));
     Ok(Library { gifs: Arc::new(gifs), renditions: Arc::new(renditions) })
@@ -259,6 +260,7 @@ impl Application {
                 users.clone(),
                 users.clone(),
                 users.clone(),
+                users.clone(),
                 Arc::new(SystemClock),
             )),
             chat_gate: Arc::new(gifshelf_app::keys::ChatGate::new(
@@ -267,7 +269,12 @@ impl Application {
                 settings.chat_api_anonymous,
                 Arc::new(SystemClock),
             )),
-            commands: Arc::new(CommandService::new(users.clone(), users.clone(), configured_commands(settings))),
+            commands: Arc::new(CommandService::new(
+                users.clone(),
+                users.clone(),
+                users.clone(),
+                configured_commands(settings),
+            )),
             integrations: Arc::new(IntegrationService::new(users.clone(), Arc::new(SystemClock))),
             users,
             settings: HttpSettings {

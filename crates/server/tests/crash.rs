@@ -11,7 +11,7 @@ use std::time::{Duration, SystemTime};
 
 use gifshelf_db::testing::TestDb;
 use gifshelf_domain::failpoint::{BLOB_AFTER_RENAME, BLOB_AFTER_WRITE, UPLOAD_AFTER_COMMIT};
-use gifshelf_domain::ports::{BlobStore, GifRepository};
+use gifshelf_domain::ports::{BlobKeyIndex, BlobStore};
 use gifshelf_media::testing::animated_gif;
 use serde_json::{json, Value};
 

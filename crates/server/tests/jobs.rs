@@ -91,7 +91,7 @@ async fn wait_for_renditions(db: &Database, ids: &[GifId], within: Duration) {
             let gif = db.find(*id).await.unwrap_or_else(|e| panic!("{e}"));
             missing.extend(expected.iter().filter(|k| gif.rendition(**k).is_none()).map(|k| (id.0, k.as_str())));
         }
-        let pending = db.pending_renditions().await.unwrap_or_else(|e| panic!("{e}"));
+        let pending = db.pending(gifshelf_domain::job::Task::MAKE_RENDITIONS).await.unwrap_or_else(|e| panic!("{e}"));
         if missing.is_empty() && pending.is_empty() {
             return;
         }
@@ -104,7 +104,10 @@ async fn a_queued_job_survives_kill_9_and_runs_after_restart(test: TestDb) {
     let data = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let (server, url) = serve(&test.url, data.path(), 0).await;
     let ids = upload(&url, 3).await;
-    assert_eq!(test.db.pending_renditions().await.unwrap_or_else(|e| panic!("{e}")).len(), 3);
+    assert_eq!(
+        test.db.pending(gifshelf_domain::job::Task::MAKE_RENDITIONS).await.unwrap_or_else(|e| panic!("{e}")).len(),
+        3
+    );
     drop(server); // SIGKILL: nothing graceful.
     let (_server, _url) = serve(&test.url, data.path(), 1).await;
     wait_for_renditions(&test.db, &ids, Duration::from_secs(120)).await;

@@ -29,8 +29,8 @@ impl GifService {
     /// # Errors
     /// `NotFound` ("GIF not found").
     pub async fn looks_like(&self, id: GifId) -> Result<Vec<GifSummary>, AppError> {
-        match self.gifs.phash_of(id).await.map_err(gif_not_found)? {
-            Some(phash) => Ok(self.gifs.similar(phash, Some(id), LIKELY_DUPLICATES_MAX).await?),
+        match self.fingerprints.phash_of(id).await.map_err(gif_not_found)? {
+            Some(phash) => Ok(self.fingerprints.similar(phash, Some(id), LIKELY_DUPLICATES_MAX).await?),
             None => Ok(Vec::new()),
         }
     }
@@ -51,7 +51,7 @@ impl GifService {
     /// `Forbidden` unless the actor is an admin.
     pub async fn duplicate_groups(&self, current: &Actor) -> Result<Vec<Vec<GifSummary>>, AppError> {
         current.require_admin()?;
-        Ok(self.gifs.near_duplicate_groups().await?)
+        Ok(self.fingerprints.near_duplicate_groups().await?)
     }
 
     /// Fingerprints every GIF stored before fingerprints were kept (their originals are read and
@@ -63,7 +63,7 @@ impl GifService {
         let mut report = BackfillReport::default();
         let mut after = GifId(0);
         loop {
-            let batch = self.gifs.without_fingerprint(after, BACKFILL_BATCH).await?;
+            let batch = self.fingerprints.without_fingerprint(after, BACKFILL_BATCH).await?;
             let Some((last, _)) = batch.last() else { break };
             after = *last;
             for (id, key) in batch {
@@ -81,7 +81,7 @@ impl GifService {
                         continue;
                     }
                 };
-                match self.gifs.set_fingerprint(id, &fingerprint).await {
+                match self.fingerprints.set_fingerprint(id, &fingerprint).await {
                     Ok(()) => report.fingerprinted += 1,
                     Err(RepoError::Conflict(Unique::Sha256)) => {
                         let twin = self.gifs.find_by_sha256(&fingerprint.sha256).await?.unwrap_or(id);

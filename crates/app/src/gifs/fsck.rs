@@ -30,7 +30,7 @@ impl GifService {
             report.partial_writes_removed = self.blobs.sweep_partial_writes().await.map_err(AppError::internal)?;
         }
         let stored = self.blobs.list().await.map_err(AppError::internal)?;
-        let referenced: HashSet<String> = self.gifs.all_blob_keys().await?.into_iter().collect();
+        let referenced: HashSet<String> = self.blob_keys.all_blob_keys().await?.into_iter().collect();
         report.blobs = stored.len();
         let cutoff = self.clock.now() - chrono::Duration::minutes(ORPHAN_GRACE_MINUTES);
         let stored_keys: HashSet<&str> = stored.iter().map(|b| b.key.as_str()).collect();
@@ -76,7 +76,9 @@ mod tests {
                 },
             ])
         });
-        m.gifs.expect_all_blob_keys().returning(|| Ok(vec!["gifs/a/original.gif".into(), "gifs/a/static.png".into()]));
+        m.blob_keys
+            .expect_all_blob_keys()
+            .returning(|| Ok(vec!["gifs/a/original.gif".into(), "gifs/a/static.png".into()]));
         m.blobs.expect_delete().withf(|k| k == "gifs/orphan/original.gif").times(1).returning(|_| Ok(()));
         let report = m.service().fsck(false).await.unwrap_or_default();
         assert_eq!(report.orphans_removed, vec!["gifs/orphan/original.gif".to_owned()]);

@@ -14,7 +14,8 @@ use std::sync::Arc;
 
 use gifshelf_domain::gif::{Gif, GifId};
 use gifshelf_domain::ports::{
-    BlobStore, Clock, FavouriteRepository, GifRepository, IdGenerator, JobQueue, MediaProcessor, TagRepository,
+    BlobKeyIndex, BlobStore, Clock, FavouriteRepository, FingerprintRepository, GifRepository, IdGenerator,
+    MediaProcessor, TagRepository,
 };
 use gifshelf_domain::RepoError;
 
@@ -30,32 +31,35 @@ use crate::AppError;
 /// The GIF use cases with their ports.
 pub struct GifService {
     pub(crate) gifs: Arc<dyn GifRepository>,
+    /// Duplicates: what an upload looks like, the groups an admin reviews, the backfill.
+    pub(crate) fingerprints: Arc<dyn FingerprintRepository>,
+    /// What `fsck` compares with the blob store.
+    pub(crate) blob_keys: Arc<dyn BlobKeyIndex>,
     pub(crate) tags: Arc<dyn TagRepository>,
     pub(crate) favourites: Arc<dyn FavouriteRepository>,
     pub(crate) blobs: Arc<dyn BlobStore>,
     pub(crate) media: Arc<dyn MediaProcessor>,
     pub(crate) ids: Arc<dyn IdGenerator>,
     pub(crate) clock: Arc<dyn Clock>,
-    /// Where an upload queues the making of its other renditions.
-    pub(crate) jobs: Arc<dyn JobQueue>,
 }
 
-/// The ports the GIF use cases run on, named (eight of them: too many to pass in order).
+/// The ports the GIF use cases run on, named (nine of them: too many to pass in order).
 pub struct GifPorts {
     pub gifs: Arc<dyn GifRepository>,
+    pub fingerprints: Arc<dyn FingerprintRepository>,
+    pub blob_keys: Arc<dyn BlobKeyIndex>,
     pub tags: Arc<dyn TagRepository>,
     pub favourites: Arc<dyn FavouriteRepository>,
     pub blobs: Arc<dyn BlobStore>,
     pub media: Arc<dyn MediaProcessor>,
     pub ids: Arc<dyn IdGenerator>,
     pub clock: Arc<dyn Clock>,
-    pub jobs: Arc<dyn JobQueue>,
 }
 
 impl GifService {
     pub fn new(ports: GifPorts) -> Self {
-        let GifPorts { gifs, tags, favourites, blobs, media, ids, clock, jobs } = ports;
-        Self { gifs, tags, favourites, blobs, media, ids, clock, jobs }
+        let GifPorts { gifs, fingerprints, blob_keys, tags, favourites, blobs, media, ids, clock } = ports;
+        Self { gifs, fingerprints, blob_keys, tags, favourites, blobs, media, ids, clock }
     }
 
     /// A GIF by id, without counting a view.
@@ -81,8 +85,8 @@ pub(crate) mod test_support {
         Description, Gif, GifId, Rendition, RenditionKind, Renditions, TagId, TagName, TagRef, Title,
     };
     use gifshelf_domain::ports::{
-        MockBlobStore, MockClock, MockFavouriteRepository, MockGifRepository, MockIdGenerator, MockJobQueue,
-        MockMediaProcessor, MockTagRepository,
+        MockBlobKeyIndex, MockBlobStore, MockClock, MockFavouriteRepository, MockFingerprintRepository,
+        MockGifRepository, MockIdGenerator, MockMediaProcessor, MockTagRepository,
     };
     use gifshelf_domain::user::{UserId, Username};
 
@@ -130,13 +134,14 @@ pub(crate) mod test_support {
 
     pub struct Mocks {
         pub gifs: MockGifRepository,
+        pub fingerprints: MockFingerprintRepository,
+        pub blob_keys: MockBlobKeyIndex,
         pub tags: MockTagRepository,
         pub favourites: MockFavouriteRepository,
         pub blobs: MockBlobStore,
         pub media: MockMediaProcessor,
         pub ids: MockIdGenerator,
         pub clock: MockClock,
-        pub jobs: MockJobQueue,
     }
 
     impl Mocks {
@@ -149,18 +154,16 @@ pub(crate) mod test_support {
             // Nobody has favourites unless a test says otherwise.
             let mut favourites = MockFavouriteRepository::new();
             favourites.expect_favourited_among().returning(|_, _| Ok(Vec::new()));
-            // Uploads queue their renditions job; tests that care replace this mock.
-            let mut jobs = MockJobQueue::new();
-            jobs.expect_enqueue().returning(|_, _| Ok(gifshelf_domain::job::JobId(1)));
             Self {
                 gifs: MockGifRepository::new(),
+                fingerprints: MockFingerprintRepository::new(),
+                blob_keys: MockBlobKeyIndex::new(),
                 tags: MockTagRepository::new(),
                 favourites,
                 blobs: MockBlobStore::new(),
                 media: MockMediaProcessor::new(),
                 ids,
                 clock,
-                jobs,
             }
         }
 
@@ -168,13 +171,14 @@ pub(crate) mod test_support {
             use std::sync::Arc;
             super::GifService::new(super::GifPorts {
                 gifs: Arc::new(self.gifs),
+                fingerprints: Arc::new(self.fingerprints),
+                blob_keys: Arc::new(self.blob_keys),
                 tags: Arc::new(self.tags),
                 favourites: Arc::new(self.favourites),
                 blobs: Arc::new(self.blobs),
                 media: Arc::new(self.media),
                 ids: Arc::new(self.ids),
                 clock: Arc::new(self.clock),
-                jobs: Arc::new(self.jobs),
             })
         }
     }

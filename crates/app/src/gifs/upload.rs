@@ -51,7 +51,7 @@ impl GifService {
             return Err(AppError::Duplicate { existing });
         }
         let likely_duplicates = match fingerprint.phash {
-            Some(phash) => self.gifs.similar(phash, None, LIKELY_DUPLICATES_MAX).await?,
+            Some(phash) => self.fingerprints.similar(phash, None, LIKELY_DUPLICATES_MAX).await?,
             None => Vec::new(),
         };
         let prefix = format!("gifs/{}", self.ids.blob_prefix());
@@ -78,16 +78,13 @@ impl GifService {
             frame_count: i32::try_from(processed.frames).unwrap_or(i32::MAX),
             renditions: Renditions::new(renditions).with_preferred(processed.opaque),
             fingerprint,
+            jobs: vec![Task::MakeRenditions],
         };
         let sha256 = new_gif.fingerprint.sha256.clone();
         match self.gifs.insert(new_gif).await {
             Ok(gif) => {
+                // The renditions job was queued in the row's transaction.
                 fail_point(UPLOAD_AFTER_COMMIT);
-                // After the commit: a crash in between leaves a GIF that `gifshelf renditions
-                // backfill` finds; a failed enqueue is logged, the upload stands.
-                if let Err(err) = self.jobs.enqueue(Task::MakeRenditions(gif.id), self.clock.now()).await {
-                    tracing::warn!(gif_id = gif.id.0, error = %err, "could not queue the renditions job; backfill will");
-                }
                 tracing::info!(
                     gif_id = gif.id.0,
                     renditions = gif.renditions.len(),
@@ -218,18 +215,12 @@ mod tests {
     /// A library without this GIF or any like it.
     fn new_to_the_library(m: &mut Mocks) {
         m.gifs.expect_find_by_sha256().returning(|_| Ok(None));
-        m.gifs.expect_similar().returning(|_, _, _| Ok(Vec::new()));
+        m.fingerprints.expect_similar().returning(|_, _, _| Ok(Vec::new()));
     }
 
     #[tokio::test]
     async fn stores_three_blobs_then_the_row_with_normalised_tags_then_queues_the_other_renditions() {
         let mut m = Mocks::new();
-        m.jobs = gifshelf_domain::ports::MockJobQueue::new();
-        m.jobs
-            .expect_enqueue()
-            .withf(|task, at| *task == gifshelf_domain::job::Task::MakeRenditions(GifId(5)) && *at == now())
-            .times(1)
-            .returning(|_, _| Ok(gifshelf_domain::job::JobId(1)));
         m.media.expect_process().returning(|_, kinds| Ok(processed(kinds)));
         new_to_the_library(&mut m);
         m.blobs.expect_put().times(3).returning(|_, _, _| Ok(()));
@@ -237,6 +228,8 @@ mod tests {
             .expect_insert()
             .withf(|g| {
                 g.title.as_str() == "Dancing"
+                    && g.jobs.iter().map(|job| job(GifId(5))).collect::<Vec<_>>()
+                        == [gifshelf_domain::job::Task::MakeRenditions(GifId(5))]
                     && g.tags.iter().map(|t| t.as_str()).collect::<Vec<_>>() == ["cats", "fun"]
                     && g.renditions.get(RenditionKind::Original).is_some_and(|r| {
                         r.key == "gifs/prefix/original.gif" && r.size == 9 && (r.width, r.height) == (640, 480)
@@ -313,7 +306,7 @@ mod tests {
             lookups += 1;
             Ok((lookups == 2).then_some(GifId(8)))
         });
-        m.gifs.expect_similar().returning(|_, _, _| Ok(Vec::new()));
+        m.fingerprints.expect_similar().returning(|_, _, _| Ok(Vec::new()));
         m.blobs.expect_put().times(3).returning(|_, _, _| Ok(()));
         m.gifs.expect_insert().returning(|_| Err(RepoError::Conflict(Unique::Sha256)));
         m.blobs.expect_delete().times(3).returning(|_| Ok(()));
@@ -326,7 +319,7 @@ mod tests {
         let mut m = Mocks::new();
         m.media.expect_process().returning(|_, kinds| Ok(processed(kinds)));
         m.gifs.expect_find_by_sha256().returning(|_| Ok(None));
-        m.gifs
+        m.fingerprints
             .expect_similar()
             .withf(|h, except, _| *h == PerceptualHash(0xF0F0) && except.is_none())
             .returning(|_, _, _| Ok(vec![GifSummary { id: GifId(3), title: Title::from_trusted("Cat".into()) }]));

@@ -147,7 +147,12 @@ impl RenditionMaker {
         &self,
         mut progress: impl FnMut(BackfillProgress) + Send,
     ) -> Result<BackfillProgress, AppError> {
-        let pending: std::collections::HashSet<GifId> = self.jobs.pending_renditions().await?.into_iter().collect();
+        let pending: std::collections::HashSet<GifId> = (self.jobs.pending(Task::MAKE_RENDITIONS).await?.iter())
+            .filter_map(|payload| match Task::decode(Task::MAKE_RENDITIONS, payload) {
+                Ok(Task::MakeRenditions(id)) => Some(id),
+                Err(_) => None,
+            })
+            .collect();
         let mut state = BackfillProgress { total: self.renditions.gif_count().await?, ..BackfillProgress::default() };
         let mut after = GifId(0);
         loop {

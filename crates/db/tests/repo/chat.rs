@@ -3,7 +3,7 @@
 use chrono::Duration;
 use gifshelf_db::Database;
 use gifshelf_domain::gif::PageRequest;
-use gifshelf_domain::ports::{GifRepository, TermRepository};
+use gifshelf_domain::ports::{ChatFeedRepository, GifRepository, TermRepository};
 use gifshelf_domain::RepoError;
 
 use crate::gifs::{new_gif, t0, user};

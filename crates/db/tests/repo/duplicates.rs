@@ -1,6 +1,6 @@
 use gifshelf_db::Database;
 use gifshelf_domain::gif::{Fingerprint, GifId, PerceptualHash};
-use gifshelf_domain::ports::GifRepository;
+use gifshelf_domain::ports::{FingerprintRepository, GifRepository};
 use gifshelf_domain::user::UserId;
 use gifshelf_domain::{RepoError, Unique};
 

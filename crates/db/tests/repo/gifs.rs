@@ -4,7 +4,7 @@ use gifshelf_domain::gif::{
     Description, Fingerprint, GifEdit, GifFilter, GifId, GifSort, NewGif, PageRequest, Rendition, RenditionKind,
     Renditions, TagName, Title,
 };
-use gifshelf_domain::ports::{GifRepository, TagRepository, UserRepository};
+use gifshelf_domain::ports::{BlobKeyIndex, GifRepository, TagRepository, UserRepository};
 use gifshelf_domain::user::{Email, NewUser, PasswordHash, Role, UserId, Username};
 use gifshelf_domain::{RepoError, Unique};
 
@@ -56,6 +56,7 @@ pub(crate) fn new_gif(uploader: UserId, n: i64, title: &str, description: &str, 
             rendition(RenditionKind::Still, &prefix, "static.png", 100),
         ]),
         fingerprint: Fingerprint::default(),
+        jobs: Vec::new(),
     }
 }
 

@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use chrono::Duration;
 use gifshelf_db::Database;
-use gifshelf_domain::gif::{GifId, Rendition, RenditionKind};
+use gifshelf_domain::gif::{GifId, NewGif, Rendition, RenditionKind};
 use gifshelf_domain::job::{JobCounts, Task};
-use gifshelf_domain::ports::{GifRepository, JobQueue, RenditionRepository};
+use gifshelf_domain::ports::{BlobKeyIndex, GifRepository, JobQueue, RenditionRepository};
 use gifshelf_domain::RepoError;
 
 use crate::gifs::{new_gif, t0, user};
@@ -27,12 +27,12 @@ async fn a_job_is_claimed_once_run_and_removed(db: &Database) {
     // Held: nobody else gets it while the lease lasts.
     assert_eq!(ok(db.claim("w2", t0() + Duration::minutes(1), t0() + Duration::minutes(6)).await), None);
     assert_eq!(ok(db.counts().await), JobCounts { queued: 0, running: 1, failed: 0 });
-    assert_eq!(ok(db.pending_renditions().await), [GifId(7)]);
+    assert_eq!(ok(db.pending(Task::MAKE_RENDITIONS).await), ["7"]);
     // Only its holder completes it.
     assert!(!ok(db.complete(id, "w2").await));
     assert!(ok(db.complete(id, "w1").await));
     assert_eq!(ok(db.counts().await), JobCounts::default());
-    assert!(ok(db.pending_renditions().await).is_empty());
+    assert!(ok(db.pending(Task::MAKE_RENDITIONS).await).is_empty());
 }
 
 async fn a_job_whose_worker_died_runs_again_after_its_lease(db: &Database) {
@@ -65,7 +65,44 @@ async fn a_failed_attempt_waits_then_a_last_one_is_kept_with_its_error(db: &Data
     let failed = ok(db.failed(10).await);
     assert_eq!(failed.len(), 1);
     assert_eq!((failed[0].id, failed[0].attempts, failed[0].last_error.as_str()), (id, 2, "ffmpeg crashed again"));
-    assert!(ok(db.pending_renditions().await).is_empty());
+    assert!(ok(db.pending(Task::MAKE_RENDITIONS).await).is_empty());
+}
+
+async fn the_same_work_is_queued_once_until_it_is_given_up(db: &Database) {
+    let first = ok(db.enqueue(Task::MakeRenditions(GifId(5)), t0()).await);
+    let again = ok(db.enqueue(Task::MakeRenditions(GifId(5)), t0() + Duration::seconds(1)).await);
+    assert_eq!(again, first, "enqueueing the same work twice returns the waiting job");
+    let other = ok(db.enqueue(Task::MakeRenditions(GifId(6)), t0()).await);
+    assert_ne!(other, first);
+    assert_eq!(ok(db.counts().await), JobCounts { queued: 2, running: 0, failed: 0 });
+    assert_eq!(ok(db.pending(Task::MAKE_RENDITIONS).await), ["5", "6"]);
+    assert!(ok(db.pending("some_other_kind").await).is_empty(), "pending is per kind");
+    // Running counts as queued: a second enqueue still adds nothing.
+    let job = ok(db.claim("w", t0(), t0() + Duration::minutes(5)).await).unwrap_or_else(|| panic!("no job"));
+    assert_eq!(job.id, first);
+    assert_eq!(ok(db.enqueue(Task::MakeRenditions(GifId(5)), t0()).await), first);
+    // Once given up on, the work may be queued afresh (the failed job stays as a record).
+    assert!(ok(db.give_up(first, "w", "broken").await));
+    let fresh = ok(db.enqueue(Task::MakeRenditions(GifId(5)), t0()).await);
+    assert_ne!(fresh, first);
+    assert_eq!(ok(db.counts().await), JobCounts { queued: 2, running: 0, failed: 1 });
+}
+
+async fn a_gif_and_its_jobs_are_stored_in_one_transaction(db: &Database) {
+    let uploader = user(db, "jobs").await;
+    let fingerprint = gifshelf_domain::gif::Fingerprint { sha256: "ab".into(), phash: None };
+    let first = NewGif {
+        jobs: vec![Task::MakeRenditions],
+        fingerprint: fingerprint.clone(),
+        ..new_gif(uploader, 1, "A", "", &[])
+    };
+    let gif = ok(db.insert(first).await);
+    assert_eq!(ok(db.pending(Task::MAKE_RENDITIONS).await), [gif.id.0.to_string()]);
+    // The same original again: the insert fails, and leaves no job behind.
+    let twin = NewGif { jobs: vec![Task::MakeRenditions], fingerprint, ..new_gif(uploader, 2, "B", "", &[]) };
+    assert!(matches!(db.insert(twin).await, Err(RepoError::Conflict(gifshelf_domain::Unique::Sha256))));
+    assert_eq!(ok(db.pending(Task::MAKE_RENDITIONS).await), [gif.id.0.to_string()]);
+    assert_eq!(ok(db.counts().await), JobCounts { queued: 1, running: 0, failed: 0 });
 }
 
 async fn jobs_run_oldest_first(db: &Database) {
@@ -162,6 +199,8 @@ async fn renditions_made_later_join_the_gif_and_flags_move(db: &Database) {
 
 on_both_backends!(
     a_job_is_claimed_once_run_and_removed,
+    the_same_work_is_queued_once_until_it_is_given_up,
+    a_gif_and_its_jobs_are_stored_in_one_transaction,
     a_job_whose_worker_died_runs_again_after_its_lease,
     a_failed_attempt_waits_then_a_last_one_is_kept_with_its_error,
     jobs_run_oldest_first,

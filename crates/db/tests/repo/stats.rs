@@ -68,6 +68,7 @@ async fn gif(
             r(RenditionKind::Still, "static"),
         ]),
         fingerprint: Fingerprint::default(),
+        jobs: Vec::new(),
     };
     db.insert(new).await.unwrap_or_else(|e| panic!("{e}")).id
 }

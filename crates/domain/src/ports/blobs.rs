@@ -3,6 +3,8 @@
 use async_trait::async_trait;
 use chrono::NaiveDateTime;
 
+use crate::RepoError;
+
 /// Why the blob store failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BlobError {
@@ -74,4 +76,15 @@ pub trait BlobStore: Send + Sync {
     /// # Errors
     /// `Io` when the store cannot be cleaned.
     async fn sweep_partial_writes(&self) -> Result<usize, BlobError>;
+}
+
+/// The blob keys the database refers to, which `gifshelf fsck` compares with the blob store.
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait BlobKeyIndex: Send + Sync {
+    /// Every blob key some row refers to (for `gifshelf fsck`).
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn all_blob_keys(&self) -> Result<Vec<String>, RepoError>;
 }

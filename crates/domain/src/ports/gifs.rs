@@ -3,12 +3,10 @@
 use async_trait::async_trait;
 use chrono::NaiveDate;
 
-use crate::gif::{
-    Fingerprint, Gif, GifEdit, GifFilter, GifId, GifSort, GifSummary, NewGif, Page, PageRequest, PerceptualHash, Tag,
-};
+use crate::gif::{Gif, GifEdit, GifFilter, GifId, GifSort, NewGif, Page, PageRequest};
 use crate::RepoError;
 
-/// GIFs and their tag links.
+/// GIFs and their tag links: storing, finding, listing, editing and deleting them.
 #[cfg_attr(feature = "mock", mockall::automock)]
 #[async_trait]
 pub trait GifRepository: Send + Sync {
@@ -24,43 +22,6 @@ pub trait GifRepository: Send + Sync {
     /// # Errors
     /// Storage errors.
     async fn find_by_sha256(&self, sha256: &str) -> Result<Option<GifId>, RepoError>;
-
-    /// GIFs whose perceptual hash is near this one (`PerceptualHash::is_near`), closest first, at
-    /// most `limit`, leaving `except` out. Found through the indexed hash bands, never a full scan.
-    ///
-    /// # Errors
-    /// Storage errors.
-    async fn similar(
-        &self,
-        phash: PerceptualHash,
-        except: Option<GifId>,
-        limit: i64,
-    ) -> Result<Vec<GifSummary>, RepoError>;
-
-    /// The perceptual hash of a GIF (`None` when it has none).
-    ///
-    /// # Errors
-    /// `NotFound` when no GIF has this id.
-    async fn phash_of(&self, id: GifId) -> Result<Option<PerceptualHash>, RepoError>;
-
-    /// Every group of two or more GIFs linked by near perceptual hashes, groups and members by id.
-    ///
-    /// # Errors
-    /// Storage errors.
-    async fn near_duplicate_groups(&self) -> Result<Vec<Vec<GifSummary>>, RepoError>;
-
-    /// Up to `limit` GIFs with an id above `after` stored before fingerprints were kept, by id:
-    /// ids with their original's blob key.
-    ///
-    /// # Errors
-    /// Storage errors.
-    async fn without_fingerprint(&self, after: GifId, limit: i64) -> Result<Vec<(GifId, String)>, RepoError>;
-
-    /// Records the fingerprint of a GIF stored before fingerprints were kept.
-    ///
-    /// # Errors
-    /// `NotFound`; `Conflict(Unique::Sha256)` when another GIF has the same original.
-    async fn set_fingerprint(&self, id: GifId, fingerprint: &Fingerprint) -> Result<(), RepoError>;
 
     /// # Errors
     /// `NotFound` when no GIF has this id.
@@ -101,30 +62,4 @@ pub trait GifRepository: Send + Sync {
     /// # Errors
     /// `NotFound` when no GIF has this id.
     async fn add_view(&self, id: GifId, day: NaiveDate) -> Result<(), RepoError>;
-
-    /// Adds one share (a chat app posted the GIF).
-    ///
-    /// # Errors
-    /// `NotFound` when no GIF has this id.
-    async fn add_share(&self, id: GifId) -> Result<(), RepoError>;
-
-    /// One page of every GIF, most viewed since `since` first (days without views count nothing),
-    /// then most viewed of all time, then newest id: what chat apps show before a search.
-    ///
-    /// # Errors
-    /// Storage errors.
-    async fn featured(&self, since: NaiveDate, page: PageRequest) -> Result<Page<Gif>, RepoError>;
-
-    /// The `limit` tags on most GIFs (ties by name), each with its most viewed GIF (ties: the
-    /// newest), most used first: chat apps' categories, in a fixed number of queries.
-    ///
-    /// # Errors
-    /// Storage errors.
-    async fn top_tags_with_gif(&self, limit: i64) -> Result<Vec<(Tag, Gif)>, RepoError>;
-
-    /// Every blob key some row refers to (for `gifshelf fsck`).
-    ///
-    /// # Errors
-    /// Storage errors.
-    async fn all_blob_keys(&self) -> Result<Vec<String>, RepoError>;
 }

@@ -3,7 +3,6 @@
 use async_trait::async_trait;
 use chrono::NaiveDateTime;
 
-use crate::gif::GifId;
 use crate::job::{ClaimedJob, FailedJob, JobCounts, JobId, Task};
 use crate::RepoError;
 
@@ -12,7 +11,8 @@ use crate::RepoError;
 #[cfg_attr(feature = "mock", mockall::automock)]
 #[async_trait]
 pub trait JobQueue: Send + Sync {
-    /// Adds a job that may run from `run_after` on.
+    /// Adds a job that may run from `run_after` on, unless the same work (`Task::dedup_key`) is
+    /// queued or running already: then nothing is added and that job's id is returned.
     ///
     /// # Errors
     /// Storage errors.
@@ -50,11 +50,11 @@ pub trait JobQueue: Send + Sync {
     /// Storage errors.
     async fn give_up(&self, id: JobId, worker: &str, error: &str) -> Result<bool, RepoError>;
 
-    /// The GIFs that have a job waiting or running to make their renditions.
+    /// The payloads of the jobs of `kind` waiting or running (what a backfill need not queue).
     ///
     /// # Errors
     /// Storage errors.
-    async fn pending_renditions(&self) -> Result<Vec<GifId>, RepoError>;
+    async fn pending(&self, kind: &str) -> Result<Vec<String>, RepoError>;
 
     /// # Errors
     /// Storage errors.

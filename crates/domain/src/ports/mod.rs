@@ -5,10 +5,12 @@
 
 mod batch;
 mod blobs;
+mod chat_feed;
 mod clock;
 mod collections;
 mod favourites;
 mod fetch;
+mod fingerprints;
 mod gifs;
 mod jobs;
 mod keys;
@@ -21,10 +23,12 @@ mod users;
 
 pub use batch::*;
 pub use blobs::*;
+pub use chat_feed::*;
 pub use clock::*;
 pub use collections::*;
 pub use favourites::*;
 pub use fetch::*;
+pub use fingerprints::*;
 pub use gifs::*;
 pub use jobs::*;
 pub use keys::*;

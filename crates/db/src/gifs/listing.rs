@@ -1,0 +1,167 @@
+//! Lists and random picks: which ids a filter keeps, in which order, a page at a time.
+
+use std::ops::RangeInclusive;
+
+use diesel::prelude::*;
+use gifshelf_domain::gif::{GifFilter, GifSort};
+use gifshelf_domain::RepoError;
+
+use crate::connection::{AnyConnection, MultiBackend};
+use crate::error::repo_error;
+use crate::schema::{favourites, gif_count, gif_tags, gifs, tags, users};
+use crate::search;
+
+/// The GIFs a filter keeps, as one query both the page and the count start from: a new filter is
+/// one arm here. Search is the exception: its SQL differs per backend (`search.rs`).
+pub(super) fn filtered(filter: &GifFilter) -> gifs::BoxedQuery<'static, MultiBackend> {
+    let query = gifs::table.into_boxed();
+    match filter {
+        GifFilter::All | GifFilter::Search(_) => query,
+        GifFilter::Tag(name) => query.filter(
+            gifs::id.eq_any(
+                gif_tags::table
+                    .inner_join(tags::table)
+                    .filter(tags::name.eq(name.as_str().to_owned()))
+                    .select(gif_tags::gif_id),
+            ),
+        ),
+        GifFilter::User(username) => query.filter(
+            gifs::uploader_id
+                .eq_any(users::table.filter(users::username_key.eq(username.to_lowercase())).select(users::id)),
+        ),
+        GifFilter::Favourites(user) => query.filter(
+            gifs::id.eq_any(favourites::table.filter(favourites::user_id.eq(user.0)).select(favourites::gif_id)),
+        ),
+    }
+}
+
+/// The `ORDER BY` of a sort, ties broken by id; each one has its index (migration 000005).
+pub(super) fn sorted(
+    query: gifs::BoxedQuery<'static, MultiBackend>,
+    sort: GifSort,
+) -> gifs::BoxedQuery<'static, MultiBackend> {
+    match sort {
+        GifSort::Newest => query.order((gifs::uploaded_at.desc(), gifs::id.desc())),
+        GifSort::Oldest => query.order((gifs::uploaded_at.asc(), gifs::id.asc())),
+        GifSort::Views => query.order((gifs::view_count.desc(), gifs::id.desc())),
+        GifSort::Favourites => query.order((gifs::favourite_count.desc(), gifs::id.desc())),
+        GifSort::Title => {
+            query.order(diesel::dsl::sql::<diesel::sql_types::Text>("lower(title)").asc()).then_order_by(gifs::id.asc())
+        }
+    }
+}
+
+/// A person's favourites by when they were favourited (`favourites_user_newest_idx`).
+pub(super) fn favourites_by_time(
+    conn: &mut AnyConnection,
+    user: i64,
+    newest_first: bool,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<i64>, i64), RepoError> {
+    let query = favourites::table.filter(favourites::user_id.eq(user)).select(favourites::gif_id).into_boxed();
+    let query = if newest_first {
+        query.order((favourites::created_at.desc(), favourites::gif_id.desc()))
+    } else {
+        query.order((favourites::created_at.asc(), favourites::gif_id.asc()))
+    };
+    let ids = query.limit(limit).offset(offset).load(conn).map_err(repo_error)?;
+    let total = favourites::table.filter(favourites::user_id.eq(user)).count().get_result(conn).map_err(repo_error)?;
+    Ok((ids, total))
+}
+
+pub(super) fn page_of_ids(
+    conn: &mut AnyConnection,
+    filter: &GifFilter,
+    sort: GifSort,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<i64>, i64), RepoError> {
+    match (filter, sort) {
+        (GifFilter::Search(words), _) => return search::page(conn, words, sort, limit, offset),
+        (GifFilter::Favourites(user), GifSort::Newest | GifSort::Oldest) => {
+            return favourites_by_time(conn, user.0, sort == GifSort::Newest, limit, offset)
+        }
+        _ => {}
+    }
+    let ids =
+        sorted(filtered(filter), sort).select(gifs::id).limit(limit).offset(offset).load(conn).map_err(repo_error)?;
+    let total = match filter {
+        GifFilter::All => library_size(conn)?,
+        _ => filtered(filter).count().get_result(conn).map_err(repo_error)?,
+    };
+    Ok((ids, total))
+}
+
+/// How many GIFs the library holds, from the counter the writes keep (never a count of the table).
+pub(super) fn library_size(conn: &mut AnyConnection) -> Result<i64, RepoError> {
+    gif_count::table.select(gif_count::gifs).first(conn).optional().map_err(repo_error).map(Option::unwrap_or_default)
+}
+
+/// Tries of the unfiltered pick before it falls back to counting (ids have few gaps: one try
+/// nearly always does).
+pub(super) const RANDOM_ID_TRIES: usize = 16;
+
+/// Ids drawn at once for a search's pick: a word in one GIF of 20 is found among them nineteen
+/// times in twenty; rarer words are counted, which their index makes cheap.
+pub(super) const RANDOM_SEARCH_DRAWS: usize = 64;
+
+/// A uniformly random GIF id the filter keeps. Unfiltered: a random id between the smallest and
+/// the largest, drawn again while it names no GIF (each existing id is equally likely; two index
+/// lookups per try). A search: ids drawn the same way, all tested in one query, the first drawn
+/// that matches taken (rejection sampling: still uniform), so a common word is never counted.
+/// Otherwise, and when no draw matched: count the matches, draw k, read the k-th in newest order.
+pub(super) fn random_id(conn: &mut AnyConnection, filter: &GifFilter) -> Result<i64, RepoError> {
+    use rand::Rng;
+    if matches!(filter, GifFilter::All | GifFilter::Search(_)) {
+        let (low, high): (Option<i64>, Option<i64>) = gifs::table
+            .select((diesel::dsl::min(gifs::id), diesel::dsl::max(gifs::id)))
+            .first(conn)
+            .map_err(repo_error)?;
+        let (Some(low), Some(high)) = (low, high) else { return Err(RepoError::NotFound) };
+        let drawn = match filter {
+            GifFilter::Search(words) => drawn_search_match(conn, words, low..=high)?,
+            _ => drawn_existing(conn, low..=high)?,
+        };
+        if let Some(id) = drawn {
+            return Ok(id);
+        }
+    }
+    let (_, total) = page_of_ids(conn, filter, GifSort::Newest, 0, 0)?;
+    if total == 0 {
+        return Err(RepoError::NotFound);
+    }
+    let k = rand::thread_rng().gen_range(0..total);
+    let (ids, _) = page_of_ids(conn, filter, GifSort::Newest, 1, k)?;
+    // The k-th can vanish between the two reads (a delete): that pick is simply not found.
+    ids.first().copied().ok_or(RepoError::NotFound)
+}
+
+/// An id drawn from `range` that names a GIF, within `RANDOM_ID_TRIES` draws.
+pub(super) fn drawn_existing(conn: &mut AnyConnection, range: RangeInclusive<i64>) -> Result<Option<i64>, RepoError> {
+    use rand::Rng;
+    for _ in 0..RANDOM_ID_TRIES {
+        let id = rand::thread_rng().gen_range(range.clone());
+        let found: Option<i64> = gifs::table.find(id).select(gifs::id).first(conn).optional().map_err(repo_error)?;
+        if found.is_some() {
+            return Ok(found);
+        }
+    }
+    Ok(None)
+}
+
+/// The first of `RANDOM_SEARCH_DRAWS` ids drawn from `range` that names a GIF with every word.
+pub(super) fn drawn_search_match(
+    conn: &mut AnyConnection,
+    words: &[String],
+    range: RangeInclusive<i64>,
+) -> Result<Option<i64>, RepoError> {
+    use rand::Rng;
+    let drawn: Vec<i64> = (0..RANDOM_SEARCH_DRAWS).map(|_| rand::thread_rng().gen_range(range.clone())).collect();
+    let mut query = gifs::table.filter(gifs::id.eq_any(&drawn)).select(gifs::id).into_boxed();
+    for word in words {
+        query = query.filter(gifs::search_text.like(search::like_pattern(word)).escape('\\'));
+    }
+    let matching: Vec<i64> = query.load(conn).map_err(repo_error)?;
+    Ok(drawn.into_iter().find(|id| matching.contains(id)))
+}

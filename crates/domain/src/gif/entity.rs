@@ -1,0 +1,80 @@
+//! A stored GIF, what it takes to store one, and what an edit changes.
+
+use chrono::NaiveDateTime;
+
+use super::fingerprint::Fingerprint;
+use super::renditions::{Rendition, RenditionKind, Renditions};
+use super::values::{Description, GifId, TagName, TagRef, Title};
+use crate::job::Task;
+use crate::user::{UserId, Username};
+
+/// A stored GIF (or still image) with its renditions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Gif {
+    pub id: GifId,
+    pub share_id: String,
+    pub title: Title,
+    pub description: Description,
+    pub tags: Vec<TagRef>,
+    pub view_count: i64,
+    pub uploader_id: UserId,
+    pub uploader: Username,
+    /// UTC.
+    pub uploaded_at: NaiveDateTime,
+    pub frame_count: i32,
+    pub renditions: Renditions,
+    /// How many people have the GIF among their favourites.
+    pub favourite_count: i64,
+    /// Whether the person asking has it among their favourites (false when nobody asks, as on a
+    /// public share page).
+    pub favourite: bool,
+    /// How often it was posted from a chat app (a Tenor `registershare`, a slash command).
+    pub share_count: i64,
+}
+
+impl Gif {
+    /// Every blob the GIF keeps, one per rendition.
+    pub fn blob_keys(&self) -> impl Iterator<Item = &str> {
+        self.renditions.iter().map(|r| r.key.as_str())
+    }
+
+    pub fn rendition(&self, kind: RenditionKind) -> Option<&Rendition> {
+        self.renditions.get(kind)
+    }
+}
+
+/// What it takes to store a GIF; tags that do not exist yet are created.
+#[derive(Debug, Clone)]
+pub struct NewGif {
+    pub share_id: String,
+    pub title: Title,
+    pub description: Description,
+    pub tags: Vec<TagName>,
+    pub uploader_id: UserId,
+    pub uploaded_at: NaiveDateTime,
+    pub frame_count: i32,
+    /// The original is required: its type and size are the GIF's own (statistics group by them).
+    pub renditions: Renditions,
+    /// The stored original's fingerprints (duplicate detection).
+    pub fingerprint: Fingerprint,
+    /// The jobs queued with the row, in its transaction, each made from the new GIF's id
+    /// (`Task::MakeRenditions`): a GIF is never stored without the work it needs.
+    pub jobs: Vec<fn(GifId) -> Task>,
+}
+
+/// A GIF named by its id and title (a link to it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GifSummary {
+    pub id: GifId,
+    pub title: Title,
+}
+
+/// The editable fields (spec §3 "Update payload").
+#[derive(Debug, Clone)]
+pub struct GifEdit {
+    pub title: Title,
+    pub description: Description,
+    pub tags: Vec<TagName>,
+    /// When the edit happens (UTC): the creation time of tags it creates.
+    pub at: NaiveDateTime,
+}

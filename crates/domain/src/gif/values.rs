@@ -1,0 +1,129 @@
+//! Titles, descriptions and tags: what a GIF is described by, and the rules of spec §5 for them.
+
+use crate::ValidationError;
+
+pub const TITLE_MAX: usize = 100;
+pub const DESCRIPTION_MAX: usize = 500;
+pub const TAG_NAME_MAX: usize = 50;
+/// Most tags one GIF may carry (the editor shows ten suggestions; twenty is plenty).
+pub const TAGS_PER_GIF_MAX: usize = 20;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GifId(pub i64);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TagId(pub i64);
+
+/// A required title of at most 100 characters, trimmed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Title(String);
+
+impl Title {
+    pub fn parse(raw: &str) -> Result<Self, ValidationError> {
+        let title = raw.trim();
+        if title.is_empty() {
+            return Err(ValidationError::new("title", "Please enter a title for your GIF."));
+        }
+        if title.chars().count() > TITLE_MAX {
+            return Err(ValidationError::new("title", format!("Title must be at most {TITLE_MAX} characters")));
+        }
+        if title.chars().any(char::is_control) {
+            return Err(ValidationError::new("title", "Title must not contain control characters"));
+        }
+        Ok(Self(title.to_owned()))
+    }
+
+    pub fn from_trusted(value: String) -> Self {
+        Self(value)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// An optional description of at most 500 characters, trimmed.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Description(String);
+
+impl Description {
+    pub fn parse(raw: &str) -> Result<Self, ValidationError> {
+        let text = raw.trim();
+        if text.chars().count() > DESCRIPTION_MAX {
+            return Err(ValidationError::new(
+                "description",
+                format!("Description must be at most {DESCRIPTION_MAX} characters"),
+            ));
+        }
+        if text.chars().any(|c| c.is_control() && c != '\n' && c != '\t' && c != '\r') {
+            return Err(ValidationError::new("description", "Description must not contain control characters"));
+        }
+        Ok(Self(text.to_owned()))
+    }
+
+    pub fn from_trusted(value: String) -> Self {
+        Self(value)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A tag name: trimmed, lower-cased, 1 to 50 characters, no control characters.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TagName(String);
+
+impl TagName {
+    pub fn parse(raw: &str) -> Result<Self, ValidationError> {
+        let name = raw.trim().to_lowercase();
+        if name.is_empty() {
+            return Err(ValidationError::new("name", "Tag name must not be blank"));
+        }
+        if name.chars().count() > TAG_NAME_MAX {
+            return Err(ValidationError::new("name", format!("Tag names must be at most {TAG_NAME_MAX} characters")));
+        }
+        if name.chars().any(char::is_control) {
+            return Err(ValidationError::new("name", "Tag names must not contain control characters"));
+        }
+        Ok(Self(name))
+    }
+
+    /// Every name parsed, duplicates dropped (first occurrence kept), at most 20.
+    pub fn parse_list<S: AsRef<str>>(raw: &[S]) -> Result<Vec<Self>, ValidationError> {
+        let mut names: Vec<Self> = Vec::with_capacity(raw.len());
+        for item in raw {
+            let name = Self::parse(item.as_ref()).map_err(|e| ValidationError::new("tags", e.message))?;
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        if names.len() > TAGS_PER_GIF_MAX {
+            return Err(ValidationError::new("tags", format!("A GIF can have at most {TAGS_PER_GIF_MAX} tags")));
+        }
+        Ok(names)
+    }
+
+    pub fn from_trusted(value: String) -> Self {
+        Self(value)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A tag with how many GIFs carry it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tag {
+    pub id: TagId,
+    pub name: TagName,
+    pub count: i64,
+}
+
+/// A tag as a GIF lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TagRef {
+    pub id: TagId,
+    pub name: TagName,
+}

@@ -1,0 +1,2 @@
+DROP INDEX jobs_dedup_uq;
+ALTER TABLE jobs DROP COLUMN dedup_key;
