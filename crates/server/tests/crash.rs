@@ -12,8 +12,9 @@ use std::time::{Duration, SystemTime};
 use gifshelf_db::testing::TestDb;
 use gifshelf_domain::failpoint::{BLOB_AFTER_RENAME, BLOB_AFTER_WRITE, UPLOAD_AFTER_COMMIT};
 use gifshelf_domain::ports::{BlobKeyIndex, BlobStore};
+use gifshelf_http::dto::PagedGifs;
 use gifshelf_media::testing::animated_gif;
-use serde_json::{json, Value};
+use serde_json::json;
 
 mod common;
 
@@ -109,7 +110,7 @@ async fn crash_at(db: &TestDb, point: &str) -> usize {
 
     // A restarted server serves whatever survived, completely.
     let server = start(&db.url, data.path(), None).await;
-    let page: Value = client
+    let page: PagedGifs = client
         .get(format!("{}/api/gifs/dtos?page=0&size=10", server.url))
         .bearer_auth(&token)
         .send()
@@ -118,10 +119,10 @@ async fn crash_at(db: &TestDb, point: &str) -> usize {
         .json()
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    let gifs = page["content"].as_array().cloned().unwrap_or_default();
+    let gifs = page.content;
     for gif in &gifs {
         for rendition in ["content", "thumbnail", "static-thumbnail"] {
-            let url = format!("{}/api/gifs/{rendition}/{}", server.url, gif["id"]);
+            let url = format!("{}/api/gifs/{rendition}/{}", server.url, gif.id);
             let response = client.get(&url).bearer_auth(&token).send().await.unwrap_or_else(|e| panic!("{e}"));
             assert!(response.status().is_success(), "{point}: {url} is {}", response.status());
         }

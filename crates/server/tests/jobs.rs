@@ -11,8 +11,9 @@ use gifshelf_db::testing::TestDb;
 use gifshelf_db::Database;
 use gifshelf_domain::gif::{GifId, RenditionKind};
 use gifshelf_domain::ports::{GifRepository, JobQueue};
+use gifshelf_http::dto::GifDto;
 use gifshelf_media::testing::animated_gif;
-use serde_json::{json, Value};
+use serde_json::json;
 
 mod common;
 
@@ -66,8 +67,8 @@ async fn upload(url: &str, n: u8) -> Vec<GifId> {
             .await
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(response.status(), 201);
-        let body: Value = response.json().await.unwrap_or_else(|e| panic!("{e}"));
-        ids.push(GifId(body["id"].as_i64().unwrap_or_default()));
+        let body: GifDto = response.json().await.unwrap_or_else(|e| panic!("{e}"));
+        ids.push(GifId(body.id));
     }
     ids
 }

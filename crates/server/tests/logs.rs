@@ -7,6 +7,7 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use gifshelf_auth::testing::FakeOidcProvider;
+use gifshelf_http::dto::{ApiErrorBody, ErrorCode, TokenResponse};
 use gifshelf_media::testing::tiny_gif;
 use serde_json::{json, Value};
 
@@ -67,7 +68,7 @@ async fn logs_hold_no_secrets_and_every_5xx_request_id() {
         }
         request.send()
     };
-    let token_of = |body: Value| body["token"].as_str().unwrap_or_default().to_owned();
+    let token_of = |body: Option<TokenResponse>| body.map(|b| b.token).unwrap_or_default();
     let mut secrets: Vec<(String, String)> =
         vec![("password".into(), PASSWORD.into()), ("new password".into(), NEW_PASSWORD.into())];
     secrets.push(("S3 secret".into(), S3_SECRET.into()));
@@ -88,7 +89,7 @@ async fn logs_hold_no_secrets_and_every_5xx_request_id() {
     let login = post("/api/auth/login", json!({"username": "mallory", "password": PASSWORD}), None)
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    let token = token_of(login.json().await.unwrap_or_default());
+    let token = token_of(login.json().await.ok());
     assert!(!token.is_empty());
     let change = client
         .put(format!("{base}/api/settings/password"))
@@ -98,7 +99,7 @@ async fn logs_hold_no_secrets_and_every_5xx_request_id() {
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(change.status(), 200);
-    let fresh = token_of(change.json().await.unwrap_or_default());
+    let fresh = token_of(change.json().await.ok());
     // Requests that carry tokens in headers, good and forged.
     for bearer in [token.clone(), fresh.clone(), format!("{fresh}x")] {
         let answer = client.get(format!("{base}/api/settings/profile")).bearer_auth(bearer).send().await;
@@ -107,7 +108,7 @@ async fn logs_hold_no_secrets_and_every_5xx_request_id() {
     let id_token = provider.mint(&provider.claims(CLIENT_ID, "sub-log", "log@example.com", true));
     let google = post("/api/auth/google", json!({"token": id_token}), None).await.unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(google.status(), 200);
-    let google_token = token_of(google.json().await.unwrap_or_default());
+    let google_token = token_of(google.json().await.ok());
     let refused = post("/api/auth/google", json!({"token": format!("{id_token}x")}), None).await;
     assert!(refused.is_ok_and(|r| r.status() == 401));
     for (name, token) in [("session token", &token), ("fresh token", &fresh), ("Google session", &google_token)] {
@@ -137,9 +138,9 @@ async fn logs_hold_no_secrets_and_every_5xx_request_id() {
             .unwrap_or_else(|e| panic!("{e}"));
         assert!(response.status().is_server_error(), "{}", response.status());
         let id = response.headers().get("x-request-id").and_then(|v| v.to_str().ok()).map(str::to_owned);
-        let body: Value = response.json().await.unwrap_or_default();
-        assert_eq!(body["code"], "internal", "{body}");
-        assert!(!body.to_string().contains("127.0.0.1"), "no internals in the answer: {body}");
+        let body: ApiErrorBody = response.json().await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(body.code, ErrorCode::Internal, "{body:?}");
+        assert!(!body.error.contains("127.0.0.1"), "no internals in the answer: {body:?}");
         failed_ids.push(id.unwrap_or_else(|| panic!("a 5xx without X-Request-Id")));
     }
     drop(server);

@@ -13,11 +13,13 @@ use std::time::{Duration, Instant};
 use diesel::connection::SimpleConnection;
 use diesel::{Connection, PgConnection, RunQueryDsl};
 use gifshelf_db::testing::TestDb;
+use gifshelf_http::dto::{GifDto, HealthDto, PagedGifs, ProfileDto, TokenResponse};
 use gifshelf_media::testing::animated_gif;
 use gifshelf_storage::testing::S3TestServer;
 use gifshelf_storage::StorageOptions;
 use reqwest::StatusCode;
-use serde_json::{json, Value};
+use serde::de::DeserializeOwned;
+use serde_json::json;
 
 const SECRET: &str = "multi-instance-secret-multi-instance-secret-0123";
 const PREFIX: &str = "media";
@@ -103,8 +105,8 @@ impl Instance {
             }
             if let Ok(response) = client.get(self.url("/api/health")).send().await {
                 if response.status() == StatusCode::OK {
-                    let body: Value = response.json().await.unwrap();
-                    assert_eq!(body, json!({"status": "ok", "database": "ok"}), "instance {}", self.name);
+                    let body: HealthDto = response.json().await.unwrap();
+                    assert_eq!((body.status.as_str(), body.database.as_str()), ("ok", "ok"), "instance {}", self.name);
                     return;
                 }
             }
@@ -164,16 +166,16 @@ fn expected_migrations() -> Vec<String> {
     versions
 }
 
-/// Asserts the status and returns the JSON body.
-async fn json_of(response: reqwest::Response, status: StatusCode) -> Value {
+/// Asserts the status and reads the body as `T` (a DTO of `gifshelf_http::dto`).
+async fn dto_of<T: DeserializeOwned>(response: reqwest::Response, status: StatusCode) -> T {
     let (actual, url) = (response.status(), response.url().clone());
     let text = response.text().await.unwrap_or_default();
     assert_eq!(actual, status, "{url}: {text}");
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{url}: not JSON ({e}): {text}"))
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{url}: not a {} ({e}): {text}", std::any::type_name::<T>()))
 }
 
-async fn get_json(client: &reqwest::Client, url: String, token: &str) -> Value {
-    json_of(client.get(url).bearer_auth(token).send().await.unwrap(), StatusCode::OK).await
+async fn get_json<T: DeserializeOwned>(client: &reqwest::Client, url: String, token: &str) -> T {
+    dto_of(client.get(url).bearer_auth(token).send().await.unwrap(), StatusCode::OK).await
 }
 
 async fn bytes(client: &reqwest::Client, url: String, token: &str) -> (StatusCode, Vec<u8>) {
@@ -181,8 +183,8 @@ async fn bytes(client: &reqwest::Client, url: String, token: &str) -> (StatusCod
     (response.status(), response.bytes().await.unwrap().to_vec())
 }
 
-fn titles(page: &Value) -> Vec<&str> {
-    page["content"].as_array().into_iter().flatten().filter_map(|g| g["title"].as_str()).collect()
+fn titles(page: &PagedGifs) -> Vec<&str> {
+    page.content.iter().map(|g| g.title.as_str()).collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -211,13 +213,11 @@ async fn two_instances_share_one_database_and_one_bucket() {
     let registered = client.post(a.url("/api/auth/register")).json(&register).send().await.unwrap();
     assert_eq!(registered.status(), StatusCode::CREATED);
     let login = json!({"username": "alice", "password": "secret1"});
-    let token = json_of(client.post(a.url("/api/auth/login")).json(&login).send().await.unwrap(), StatusCode::OK).await
-        ["token"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let profile = get_json(&client, b.url("/api/settings/profile"), &token).await;
-    assert_eq!(profile["username"], "alice");
+    let session: TokenResponse =
+        dto_of(client.post(a.url("/api/auth/login")).json(&login).send().await.unwrap(), StatusCode::OK).await;
+    let token = session.token;
+    let profile: ProfileDto = get_json(&client, b.url("/api/settings/profile"), &token).await;
+    assert_eq!(profile.username, "alice");
 
     // Uploaded through A: its three files are objects in the shared bucket.
     let original = animated_gif(120, 90, 4);
@@ -229,24 +229,24 @@ async fn two_instances_share_one_database_and_one_bucket() {
                 json!({"title": "Moon landing", "description": "One small step", "tags": ["space"]}).to_string(),
             ),
         );
-    let uploaded = json_of(
+    let uploaded: GifDto = dto_of(
         client.post(a.url("/api/gifs")).bearer_auth(&token).multipart(form).send().await.unwrap(),
         StatusCode::CREATED,
     )
     .await;
-    let id = uploaded["id"].as_i64().unwrap();
+    let id = uploaded.id;
     let bucket = gifshelf_storage::open(&s3.url(PREFIX), &StorageOptions { s3: s3.options() }).unwrap();
     let objects: Vec<String> = bucket.list().await.unwrap().into_iter().map(|b| b.key).collect();
     assert_eq!(objects.len(), 3, "original, thumbnail and still image in the bucket: {objects:?}");
 
     // Listed, found, opened and served through B.
-    let page = get_json(&client, b.url("/api/gifs/dtos?page=0&size=12"), &token).await;
-    assert_eq!((titles(&page), page["totalElements"].as_i64()), (vec!["Moon landing"], Some(1)));
-    let found = get_json(&client, b.url("/api/gifs/dtos/search?q=moon&page=0&size=12"), &token).await;
+    let page: PagedGifs = get_json(&client, b.url("/api/gifs/dtos?page=0&size=12"), &token).await;
+    assert_eq!((titles(&page), page.total_elements), (vec!["Moon landing"], 1));
+    let found: PagedGifs = get_json(&client, b.url("/api/gifs/dtos/search?q=moon&page=0&size=12"), &token).await;
     assert_eq!(titles(&found), ["Moon landing"]);
-    let detail = get_json(&client, b.url(&format!("/api/gifs/dto/{id}")), &token).await;
-    assert_eq!((detail["title"].as_str(), detail["uploadedBy"].as_str()), (Some("Moon landing"), Some("alice")));
-    assert_eq!(detail["tags"][0]["name"], "space");
+    let detail: GifDto = get_json(&client, b.url(&format!("/api/gifs/dto/{id}")), &token).await;
+    assert_eq!((detail.title.as_str(), detail.uploaded_by.as_str()), ("Moon landing", "alice"));
+    assert_eq!(detail.tags.first().map(|t| t.name.as_str()), Some("space"));
     for rendition in ["content", "thumbnail", "static-thumbnail"] {
         let path = format!("/api/gifs/{rendition}/{id}");
         let (status_b, from_b) = bytes(&client, b.url(&path), &token).await;
@@ -263,17 +263,13 @@ async fn two_instances_share_one_database_and_one_bucket() {
     // Edited through B, seen through A.
     let edit = json!({"title": "Apollo 11", "description": "Tranquility base", "tags": ["space", "history"]});
     let edited = client.put(b.url(&format!("/api/gifs/{id}"))).bearer_auth(&token).json(&edit).send().await.unwrap();
-    json_of(edited, StatusCode::OK).await;
-    let detail = get_json(&client, a.url(&format!("/api/gifs/dto/{id}")), &token).await;
-    assert_eq!(
-        (detail["title"].as_str(), detail["description"].as_str()),
-        (Some("Apollo 11"), Some("Tranquility base"))
-    );
-    let mut tags: Vec<&str> =
-        detail["tags"].as_array().into_iter().flatten().filter_map(|t| t["name"].as_str()).collect();
+    let _: GifDto = dto_of(edited, StatusCode::OK).await;
+    let detail: GifDto = get_json(&client, a.url(&format!("/api/gifs/dto/{id}")), &token).await;
+    assert_eq!((detail.title.as_str(), detail.description.as_str()), ("Apollo 11", "Tranquility base"));
+    let mut tags: Vec<&str> = detail.tags.iter().map(|t| t.name.as_str()).collect();
     tags.sort_unstable();
     assert_eq!(tags, ["history", "space"]);
-    let found = get_json(&client, a.url("/api/gifs/dtos/search?q=apollo"), &token).await;
+    let found: PagedGifs = get_json(&client, a.url("/api/gifs/dtos/search?q=apollo"), &token).await;
     assert_eq!(titles(&found), ["Apollo 11"]);
 
     // Deleted through B: gone on A, and its objects gone from the bucket.
@@ -282,8 +278,8 @@ async fn two_instances_share_one_database_and_one_bucket() {
     let response = client.get(a.url(&format!("/api/gifs/dto/{id}"))).bearer_auth(&token).send().await.unwrap();
     assert_eq!(response.status(), StatusCode::NOT_FOUND);
     assert_eq!(bytes(&client, a.url(&format!("/api/gifs/content/{id}")), &token).await.0, StatusCode::NOT_FOUND);
-    let page = get_json(&client, a.url("/api/gifs/dtos"), &token).await;
-    assert_eq!(page["totalElements"], 0);
+    let page: PagedGifs = get_json(&client, a.url("/api/gifs/dtos"), &token).await;
+    assert_eq!(page.total_elements, 0);
     let left: Vec<String> = bucket.list().await.unwrap().into_iter().map(|b| b.key).collect();
     assert!(left.is_empty(), "no objects left in the bucket: {left:?}");
 

@@ -43,7 +43,8 @@ use std::time::{Duration, Instant};
 
 use futures_util::future::join_all;
 use gifshelf_http::dto::{
-    GifDto, HealthDto, OverviewStats, PagedGifs, ProfileDto, RegisterRequest, TagDto, TokenResponse,
+    ApiErrorBody, ErrorCode, GifDto, HealthDto, OverviewStats, PagedGifs, ProfileDto, RegisterRequest, TagDto,
+    TokenResponse, UploadedGifDto,
 };
 use gifshelf_media::testing::{png_chunk, riff_chunk, sub_blocks, u24};
 use reqwest::{Method, Response, StatusCode};
@@ -81,10 +82,6 @@ async fn refused(app: &TestApp, client: &Client, response: Response, status: Sta
 
 fn header(response: &Response, name: &str) -> String {
     response.headers().get(name).and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned()
-}
-
-fn id_of(gif: &Value) -> i64 {
-    gif["id"].as_i64().unwrap_or_else(|| panic!("no id in {gif}"))
 }
 
 /// The test process's peak resident memory (the server runs inside it), in KiB.
@@ -386,8 +383,8 @@ async fn upload_size_cap_is_413_with_or_without_a_content_length(backend: Backen
     .await
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(status, 413, "{body}");
-    let body: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}"));
-    assert_eq!(body["code"], "too_large");
+    let body: ApiErrorBody = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}"));
+    assert_eq!(body.code, ErrorCode::TooLarge);
     nothing_stored(&app, &alice).await;
     still_serving(&app).await;
 }
@@ -569,15 +566,17 @@ async fn upload_file_name_never_reaches_the_file_system(backend: Backend) {
         let response = post_multipart(&alice, multipart(name, &alice.fresh_gif(), "odd name")).await;
         match response.status() {
             StatusCode::CREATED => {
-                let gif = json_of(response, StatusCode::CREATED).await;
-                assert_eq!(gif["contentType"], "image/gif", "{shown:?}");
+                let gif: UploadedGifDto = dto_of(response, StatusCode::CREATED).await;
+                assert_eq!(gif.gif.content_type, "image/gif", "{shown:?}");
+                let answer = serde_json::to_string(&gif).unwrap_or_default();
                 for needle in ["x.gif", "passwd", "fig.exe", "nnnnnnnn", "<script"] {
-                    assert!(!gif.to_string().contains(needle), "the name is not echoed: {gif}");
+                    assert!(!answer.contains(needle), "the name is not echoed: {answer}");
                 }
-                stored.push(id_of(&gif));
+                stored.push(gif.gif.id);
             }
             // A name that breaks the part's header is a clean 400.
             _ => {
+                // Untyped on purpose: the check is that the body has its two keys and no other.
                 let body = json_of(response, StatusCode::BAD_REQUEST).await;
                 assert_eq!(body.as_object().map(|o| o.len()), Some(2), "{shown:?}: {body}");
                 assert!(
@@ -881,6 +880,7 @@ async fn serving_spa_csp_allows_only_our_own_scripts(backend: Backend) {
 // ---------------------------------------------------------------------------------------------
 // Accounts and tokens
 
+/// Claims as JSON, untyped on purpose: the tests forge tokens with claims ours never have.
 fn mint(claims: &Value, algorithm: jsonwebtoken::Algorithm, secret: &str) -> String {
     let key = jsonwebtoken::EncodingKey::from_secret(secret.as_bytes());
     jsonwebtoken::encode(&jsonwebtoken::Header::new(algorithm), claims, &key).unwrap_or_else(|e| panic!("{e}"))
@@ -921,7 +921,7 @@ async fn accounts_long_passwords_are_refused_never_truncated(backend: Backend) {
     }
     // 72 bytes is allowed, and every one of them counts: a 73rd byte makes a wrong password.
     let exact = "q".repeat(72);
-    json_of(app.register("alice", &exact).await, StatusCode::CREATED).await;
+    let _: ProfileDto = dto_of(app.register("alice", &exact).await, StatusCode::CREATED).await;
     let alice = app.sign_in("alice", &exact).await;
     error_of(app.login("alice", &format!("{exact}x")).await, StatusCode::UNAUTHORIZED, "unauthorized").await;
     error_of(app.login("alice", &exact[..71]).await, StatusCode::UNAUTHORIZED, "unauthorized").await;
@@ -937,7 +937,7 @@ async fn accounts_long_passwords_are_refused_never_truncated(backend: Backend) {
 async fn accounts_login_unknown_user_vs_wrong_password_look_the_same(backend: Backend) {
     // A realistic bcrypt cost, so that skipping the hash would show.
     let app = app!(backend, &[("GIFSHELF_BCRYPT_COST", "10"), ("GIFSHELF_LOGIN_MAX_FAILURES", "100")]);
-    json_of(app.register("alice", "secret1").await, StatusCode::CREATED).await;
+    let _: ProfileDto = dto_of(app.register("alice", "secret1").await, StatusCode::CREATED).await;
     let (mut wrong, mut unknown) = (Vec::new(), Vec::new());
     let mut bodies = Vec::new();
     for i in 0..5 {
@@ -970,8 +970,8 @@ async fn accounts_brute_force_is_throttled_and_forwarded_for_trusted_only_when_c
             ("GIFSHELF_LOGIN_IP_MAX_FAILURES", "6")
         ]
     );
-    json_of(app.register("alice", "secret1").await, StatusCode::CREATED).await;
-    json_of(app.register("bob", "secret1").await, StatusCode::CREATED).await;
+    let _: ProfileDto = dto_of(app.register("alice", "secret1").await, StatusCode::CREATED).await;
+    let _: ProfileDto = dto_of(app.register("bob", "secret1").await, StatusCode::CREATED).await;
     let login_from = |username: &'static str, password: &'static str, forwarded: String| {
         let body = json!({"username": username, "password": password});
         app.anonymous().request(Method::POST, "/api/auth/login").header("x-forwarded-for", forwarded).json(&body).send()
@@ -1001,7 +1001,7 @@ async fn accounts_brute_force_is_throttled_and_forwarded_for_trusted_only_when_c
         backend,
         &[("GIFSHELF_TRUST_PROXY", "true"), ("GIFSHELF_LOGIN_IP_MAX_FAILURES", "3"), ("GIFSHELF_BCRYPT_COST", "6")]
     );
-    json_of(proxied.register("carol", "secret1").await, StatusCode::CREATED).await;
+    let _: ProfileDto = dto_of(proxied.register("carol", "secret1").await, StatusCode::CREATED).await;
     let login_via = |username: &str, password: &str, forwarded: &str| {
         let body = json!({"username": username, "password": password});
         proxied
@@ -1143,6 +1143,7 @@ async fn accounts_oidc_bad_id_tokens_are_401_and_emails_never_link(backend: Back
     let provider = FakeOidcProvider::start().await;
     let app = app!(backend, &[("GIFSHELF_GOOGLE_CLIENT_ID", CLIENT), ("GIFSHELF_OIDC_ISSUER", provider.issuer())]);
     let valid = provider.claims(CLIENT, "sub-1", "eve@example.com", true);
+    // The provider's claims as JSON, untyped on purpose: each case forges one of them.
     let with = |key: &str, value: Value| {
         let mut claims = valid.clone();
         claims[key] = value;
@@ -1180,10 +1181,10 @@ async fn accounts_oidc_bad_id_tokens_are_401_and_emails_never_link(backend: Back
     // Identities are keyed on the subject, not the email: a new email is the same account.
     let first = provider.mint(&provider.claims(CLIENT, "sub-g", "grace@example.com", true));
     let session: TokenResponse = dto_of(oidc_sign_in(&app, first).await, StatusCode::OK).await;
-    assert_eq!(claims_of(&session.token)["sub"], "grace");
+    assert_eq!(claims_of(&session.token).sub, "grace");
     let moved = provider.mint(&provider.claims(CLIENT, "sub-g", "grace@elsewhere.example", true));
     let session: TokenResponse = dto_of(oidc_sign_in(&app, moved).await, StatusCode::OK).await;
-    assert_eq!(claims_of(&session.token)["sub"], "grace");
+    assert_eq!(claims_of(&session.token).sub, "grace");
     still_serving(&app).await;
 }
 
@@ -1226,9 +1227,10 @@ async fn access_other_users_gif_is_unchanged_and_owner_fields_are_ignored(backen
         "username": "mallory", "email": "m@example.com", "password": "secret1", "confirmPassword": "secret1",
         "role": "ADMIN", "roles": "ROLE_USER,ROLE_ADMIN"
     });
-    json_of(app.anonymous().post_json("/api/auth/register", &register).await, StatusCode::CREATED).await;
+    let _: ProfileDto =
+        dto_of(app.anonymous().post_json("/api/auth/register", &register).await, StatusCode::CREATED).await;
     let mallory = app.sign_in("mallory", "secret1").await;
-    assert_eq!(claims_of(mallory.token())["roles"], "ROLE_USER");
+    assert_eq!(claims_of(mallory.token()).roles, "ROLE_USER");
     let promote = json!({"username": "mallory", "email": null, "role": "ADMIN"});
     let _: ProfileDto = dto_of(mallory.put_json("/api/settings/profile", &promote).await, StatusCode::OK).await;
     error_of(mallory.get("/api/stats").await, StatusCode::FORBIDDEN, "forbidden").await;
@@ -1242,7 +1244,8 @@ async fn access_admin_endpoints_are_403_for_non_admins_whatever_the_token_claims
     bob.upload_gif("a", "", &["kitty"]).await;
     let created: TagDto = dto_of(bob.post("/api/tags?name=empty-one").await, StatusCode::CREATED).await;
     let tag = created.id;
-    let before = json_of(admin.get("/api/tags").await, StatusCode::OK).await;
+    let tags = |list: Vec<TagDto>| list.into_iter().map(|t| (t.id, t.name, t.count)).collect::<Vec<_>>();
+    let before = tags(admin.read("/api/tags").await);
     // A correctly signed token for bob that claims the admin role: the stored role decides.
     let forged = app.with_token(&mint(
         &json!({"sub": "bob", "roles": "ROLE_USER,ROLE_ADMIN", "iat": now(), "exp": now() + 3600}),
@@ -1269,7 +1272,7 @@ async fn access_admin_endpoints_are_403_for_non_admins_whatever_the_token_claims
         let anonymous = send(app.anonymous().request(method.clone(), path)).await;
         error_of(anonymous, StatusCode::UNAUTHORIZED, "unauthorized").await;
     }
-    assert_eq!(json_of(admin.get("/api/tags").await, StatusCode::OK).await, before, "nothing changed");
+    assert_eq!(tags(admin.read("/api/tags").await), before, "nothing changed");
     // The control: the admin may.
     let stats: OverviewStats = admin.read("/api/stats").await;
     assert_eq!(stats.total_gifs, 1);
@@ -1471,7 +1474,7 @@ async fn reliability_pool_exhausted_is_a_fast_503(backend: Backend) {
     };
     let (registered, ()) = tokio::join!(writer, probe);
     // Once the lock is gone the waiting write completes.
-    json_of(registered, StatusCode::CREATED).await;
+    let _: ProfileDto = dto_of(registered, StatusCode::CREATED).await;
     app.sign_in("bob", "secret1").await;
     still_serving(&app).await;
 }

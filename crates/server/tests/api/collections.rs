@@ -1,12 +1,13 @@
+use gifshelf_http::dto::{BulkResponse, BulkStatus, CollectionDto, GifDto, PagedGifs};
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-use crate::helpers::{error_of, json_of, Backend, TestApp};
+use crate::helpers::{dto_of, error_of, Backend, TestApp};
 use crate::{app, on_both_backends};
 
-async fn create(app: &TestApp, token: &str, name: &str, visibility: &str) -> Value {
+async fn create(app: &TestApp, token: &str, name: &str, visibility: &str) -> CollectionDto {
     let body = json!({"name": name, "description": "", "visibility": visibility});
-    json_of(app.send_json(Method::POST, "/api/collections", Some(token), &body).await, StatusCode::CREATED).await
+    dto_of(app.send_json(Method::POST, "/api/collections", Some(token), &body).await, StatusCode::CREATED).await
 }
 
 async fn send(app: &TestApp, method: Method, path: &str, token: &str) -> StatusCode {
@@ -18,34 +19,25 @@ async fn add(app: &TestApp, token: &str, collection: i64, gif: i64) -> StatusCod
 }
 
 async fn gif_ids(app: &TestApp, token: &str, collection: i64) -> Vec<i64> {
-    let page =
-        json_of(app.get(&format!("/api/collections/{collection}/gifs?size=100"), Some(token)).await, StatusCode::OK)
+    let page: PagedGifs =
+        dto_of(app.get(&format!("/api/collections/{collection}/gifs?size=100"), Some(token)).await, StatusCode::OK)
             .await;
-    page["content"].as_array().map(|a| a.iter().filter_map(|g| g["id"].as_i64()).collect()).unwrap_or_default()
+    page.content.iter().map(|g| g.id).collect()
 }
 
-fn id_of(value: &Value) -> i64 {
-    value["id"].as_i64().unwrap_or_default()
-}
-
+/// The body untyped: some tests send malformed ones on purpose.
 async fn bulk(app: &TestApp, token: &str, body: &Value) -> reqwest::Response {
     app.send_json(Method::POST, "/api/gifs/bulk", Some(token), body).await
 }
 
 /// `(id, status)` of each result of a bulk answer.
-fn statuses(body: &Value) -> Vec<(i64, String)> {
-    body["results"]
-        .as_array()
-        .map(|a| a.iter().map(|r| (id_of(r), r["status"].as_str().unwrap_or_default().to_owned())).collect())
-        .unwrap_or_default()
+fn statuses(body: &BulkResponse) -> Vec<(i64, BulkStatus)> {
+    body.results.iter().map(|r| (r.id, r.status)).collect()
 }
 
 async fn tag_names(app: &TestApp, token: &str, gif: i64) -> Vec<String> {
-    let detail = json_of(app.get(&format!("/api/gifs/dto/{gif}"), Some(token)).await, StatusCode::OK).await;
-    detail["tags"]
-        .as_array()
-        .map(|a| a.iter().filter_map(|t| t["name"].as_str().map(str::to_owned)).collect())
-        .unwrap_or_default()
+    let detail: GifDto = dto_of(app.get(&format!("/api/gifs/dto/{gif}"), Some(token)).await, StatusCode::OK).await;
+    detail.tags.into_iter().map(|t| t.name).collect()
 }
 
 async fn owner_admin_and_others_on_team_and_private_collections(backend: Backend) {
@@ -53,16 +45,14 @@ async fn owner_admin_and_others_on_team_and_private_collections(backend: Backend
     let admin = app.signed_in("alice").await; // the first account is an admin
     let owner = app.signed_in("bob").await;
     let other = app.signed_in("carol").await;
-    let gif = id_of(&app.upload_gif(&other, "Wave", "", &[]).await);
-    let team = id_of(&create(&app, &owner, "  Reactions ", "team").await);
-    let private = id_of(&create(&app, &owner, "Drafts", "private").await);
+    let gif = app.upload_gif(&other, "Wave", "", &[]).await.id;
+    let team = create(&app, &owner, "  Reactions ", "team").await.id;
+    let private = create(&app, &owner, "Drafts", "private").await.id;
 
     // Everyone signed in reads a team collection; only its owner (or an admin) writes it.
-    let seen = json_of(app.get(&format!("/api/collections/{team}"), Some(&other)).await, StatusCode::OK).await;
-    assert_eq!(
-        (seen["name"].as_str(), seen["owner"].as_str(), seen["canEdit"].as_bool()),
-        (Some("Reactions"), Some("bob"), Some(false))
-    );
+    let seen: CollectionDto =
+        dto_of(app.get(&format!("/api/collections/{team}"), Some(&other)).await, StatusCode::OK).await;
+    assert_eq!((seen.name.as_str(), seen.owner.as_str(), seen.can_edit), ("Reactions", "bob", false));
     let rename = json!({"name": "Mine now", "description": "", "visibility": "team"});
     let path = format!("/api/collections/{team}");
     error_of(app.send_json(Method::PUT, &path, Some(&other), &rename).await, StatusCode::FORBIDDEN, "forbidden").await;
@@ -85,12 +75,11 @@ async fn owner_admin_and_others_on_team_and_private_collections(backend: Backend
             error_of(response, StatusCode::NOT_FOUND, "not_found").await;
         }
     }
-    let listed = json_of(app.get("/api/collections", Some(&other)).await, StatusCode::OK).await;
-    let names: Vec<&str> =
-        listed.as_array().map(|a| a.iter().filter_map(|c| c["name"].as_str()).collect()).unwrap_or_default();
+    let listed: Vec<CollectionDto> = dto_of(app.get("/api/collections", Some(&other)).await, StatusCode::OK).await;
+    let names: Vec<&str> = listed.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, ["Reactions"]);
-    let listed = json_of(app.get("/api/collections", Some(&owner)).await, StatusCode::OK).await;
-    assert_eq!(listed.as_array().map(Vec::len), Some(2));
+    let listed: Vec<CollectionDto> = dto_of(app.get("/api/collections", Some(&owner)).await, StatusCode::OK).await;
+    assert_eq!(listed.len(), 2);
 
     // The owner adds anyone's GIF (twice: still once) to the private one.
     assert_eq!(add(&app, &owner, private, gif).await, StatusCode::NO_CONTENT);
@@ -104,7 +93,7 @@ async fn owner_admin_and_others_on_team_and_private_collections(backend: Backend
     .await;
 
     // An admin edits and deletes a team collection of someone else.
-    let edited = json_of(
+    let edited: CollectionDto = dto_of(
         app.send_json(
             Method::PUT,
             &path,
@@ -115,10 +104,7 @@ async fn owner_admin_and_others_on_team_and_private_collections(backend: Backend
         StatusCode::OK,
     )
     .await;
-    assert_eq!(
-        (edited["name"].as_str(), edited["owner"].as_str(), edited["canEdit"].as_bool()),
-        (Some("Curated"), Some("bob"), Some(true))
-    );
+    assert_eq!((edited.name.as_str(), edited.owner.as_str(), edited.can_edit), ("Curated", "bob", true));
     assert_eq!(send(&app, Method::DELETE, &path, &admin).await, StatusCode::NO_CONTENT);
     error_of(app.get(&path, Some(&owner)).await, StatusCode::NOT_FOUND, "not_found").await;
 
@@ -146,9 +132,9 @@ async fn the_order_survives_a_reload_and_must_be_a_permutation(backend: Backend)
     let token = app.signed_in("alice").await;
     let mut gifs = Vec::new();
     for title in ["One", "Two", "Three"] {
-        gifs.push(id_of(&app.upload_gif(&token, title, "", &[]).await));
+        gifs.push(app.upload_gif(&token, title, "", &[]).await.id);
     }
-    let collection = id_of(&create(&app, &token, "Ordered", "private").await);
+    let collection = create(&app, &token, "Ordered", "private").await.id;
     for gif in &gifs {
         assert_eq!(add(&app, &token, collection, *gif).await, StatusCode::NO_CONTENT);
     }
@@ -161,12 +147,12 @@ async fn the_order_survives_a_reload_and_must_be_a_permutation(backend: Backend)
     assert_eq!(gif_ids(&app, &token, collection).await, wanted);
     // Adding one already there keeps its place; paging follows the order.
     assert_eq!(add(&app, &token, collection, gifs[2]).await, StatusCode::NO_CONTENT);
-    let second = json_of(
+    let second: PagedGifs = dto_of(
         app.get(&format!("/api/collections/{collection}/gifs?page=1&size=2"), Some(&token)).await,
         StatusCode::OK,
     )
     .await;
-    assert_eq!((second["content"][0]["id"].as_i64(), second["totalElements"].as_i64()), (Some(gifs[1]), Some(3)));
+    assert_eq!((second.content.first().map(|g| g.id), second.total_elements), (Some(gifs[1]), 3));
 
     for bad in [
         json!({"gifIds": [gifs[0], gifs[1]]}),
@@ -190,18 +176,19 @@ async fn the_order_survives_a_reload_and_must_be_a_permutation(backend: Backend)
         StatusCode::NO_CONTENT
     );
     assert_eq!(gif_ids(&app, &token, collection).await, [gifs[2], gifs[1]]);
-    let card = json_of(app.get(&format!("/api/collections/{collection}"), Some(&token)).await, StatusCode::OK).await;
-    assert_eq!((card["gifCount"].as_i64(), card["cover"].clone()), (Some(2), json!([gifs[2], gifs[1]])));
+    let card: CollectionDto =
+        dto_of(app.get(&format!("/api/collections/{collection}"), Some(&token)).await, StatusCode::OK).await;
+    assert_eq!((card.gif_count, card.cover), (2, vec![gifs[2], gifs[1]]));
 }
 
 async fn a_deleted_gif_leaves_every_collection(backend: Backend) {
     let app = app!(backend);
     let alice = app.signed_in("alice").await;
     let bob = app.signed_in("bob").await;
-    let doomed = id_of(&app.upload_gif(&alice, "Doomed", "", &[]).await);
-    let kept = id_of(&app.upload_gif(&alice, "Kept", "", &[]).await);
-    let first = id_of(&create(&app, &alice, "First", "team").await);
-    let second = id_of(&create(&app, &bob, "Second", "private").await);
+    let doomed = app.upload_gif(&alice, "Doomed", "", &[]).await.id;
+    let kept = app.upload_gif(&alice, "Kept", "", &[]).await.id;
+    let first = create(&app, &alice, "First", "team").await.id;
+    let second = create(&app, &bob, "Second", "private").await.id;
     for (token, collection) in [(&alice, first), (&bob, second)] {
         assert_eq!(add(&app, token, collection, doomed).await, StatusCode::NO_CONTENT);
         assert_eq!(add(&app, token, collection, kept).await, StatusCode::NO_CONTENT);
@@ -209,29 +196,30 @@ async fn a_deleted_gif_leaves_every_collection(backend: Backend) {
     assert_eq!(send(&app, Method::DELETE, &format!("/api/gifs/{doomed}"), &alice).await, StatusCode::NO_CONTENT);
     assert_eq!(gif_ids(&app, &alice, first).await, [kept]);
     assert_eq!(gif_ids(&app, &bob, second).await, [kept]);
-    let card = json_of(app.get(&format!("/api/collections/{second}"), Some(&bob)).await, StatusCode::OK).await;
-    assert_eq!(card["gifCount"].as_i64(), Some(1));
+    let card: CollectionDto =
+        dto_of(app.get(&format!("/api/collections/{second}"), Some(&bob)).await, StatusCode::OK).await;
+    assert_eq!(card.gif_count, 1);
     // Deleting a collection leaves its GIFs.
     assert_eq!(send(&app, Method::DELETE, &format!("/api/collections/{first}"), &alice).await, StatusCode::NO_CONTENT);
-    json_of(app.get(&format!("/api/gifs/dto/{kept}"), Some(&alice)).await, StatusCode::OK).await;
+    let _: GifDto = dto_of(app.get(&format!("/api/gifs/dto/{kept}"), Some(&alice)).await, StatusCode::OK).await;
 }
 
 async fn the_public_page_works_anonymously_until_sharing_stops(backend: Backend) {
     let app = app!(backend);
     let token = app.signed_in("alice").await;
     let gif = app.upload_gif(&token, "Party <parrot>", "", &[]).await;
-    let gif_share = gif["shareId"].as_str().unwrap_or_default().to_owned();
+    let gif_share = gif.share_id.clone();
     let body = json!({"name": "Best & <brightest>", "description": "Our finest", "visibility": "private"});
-    let collection =
-        json_of(app.send_json(Method::POST, "/api/collections", Some(&token), &body).await, StatusCode::CREATED).await;
-    let id = id_of(&collection);
-    assert_eq!(collection["shareId"], Value::Null, "sharing is off by default");
-    assert_eq!(add(&app, &token, id, id_of(&gif)).await, StatusCode::NO_CONTENT);
+    let collection: CollectionDto =
+        dto_of(app.send_json(Method::POST, "/api/collections", Some(&token), &body).await, StatusCode::CREATED).await;
+    let id = collection.id;
+    assert_eq!(collection.share_id, None, "sharing is off by default");
+    assert_eq!(add(&app, &token, id, gif.id).await, StatusCode::NO_CONTENT);
 
     let path = format!("/api/collections/{id}/share");
-    let shared =
-        json_of(app.send_json(Method::PUT, &path, Some(&token), &json!({"enabled": true})).await, StatusCode::OK).await;
-    let share = shared["shareId"].as_str().unwrap_or_default().to_owned();
+    let shared: CollectionDto =
+        dto_of(app.send_json(Method::PUT, &path, Some(&token), &json!({"enabled": true})).await, StatusCode::OK).await;
+    let share = shared.share_id.unwrap_or_default();
     assert!(share.len() >= 16, "an unguessable id: {share}");
 
     let page = app.get(&format!("/c/{share}"), None).await;
@@ -253,18 +241,16 @@ async fn the_public_page_works_anonymously_until_sharing_stops(backend: Backend)
     // Sharing off: the page is gone; on again: a new id, the old one stays dead.
     let off =
         json!({"name": "Best & <brightest>", "description": "Our finest", "visibility": "private", "sharing": false});
-    let edited = json_of(
-        app.send_json(Method::PUT, &format!("/api/collections/{id}"), Some(&token), &off).await,
-        StatusCode::OK,
-    )
-    .await;
-    assert_eq!(edited["shareId"], Value::Null);
+    let edited: CollectionDto =
+        dto_of(app.send_json(Method::PUT, &format!("/api/collections/{id}"), Some(&token), &off).await, StatusCode::OK)
+            .await;
+    assert_eq!(edited.share_id, None);
     let gone = app.get(&format!("/c/{share}"), None).await;
     assert_eq!(gone.status(), StatusCode::NOT_FOUND);
     assert!(gone.text().await.unwrap_or_default().contains("Collection not found"));
-    let again =
-        json_of(app.send_json(Method::PUT, &path, Some(&token), &json!({"enabled": true})).await, StatusCode::OK).await;
-    assert_ne!(again["shareId"].as_str(), Some(share.as_str()));
+    let again: CollectionDto =
+        dto_of(app.send_json(Method::PUT, &path, Some(&token), &json!({"enabled": true})).await, StatusCode::OK).await;
+    assert_ne!(again.share_id.as_deref(), Some(share.as_str()));
     assert_eq!(app.get(&format!("/c/{share}"), None).await.status(), StatusCode::NOT_FOUND);
     for missing in ["/c/nope", "/c/..%2Fetc"] {
         assert_eq!(app.get(missing, None).await.status(), StatusCode::NOT_FOUND, "{missing}");
@@ -275,37 +261,37 @@ async fn bulk_answers_per_id_for_mixed_ownership(backend: Backend) {
     let app = app!(backend);
     let admin = app.signed_in("alice").await;
     let bob = app.signed_in("bob").await;
-    let admins = id_of(&app.upload_gif(&admin, "Admin's", "", &[]).await);
-    let bobs = id_of(&app.upload_gif(&bob, "Bob's", "", &["old"]).await);
+    let admins = app.upload_gif(&admin, "Admin's", "", &[]).await.id;
+    let bobs = app.upload_gif(&bob, "Bob's", "", &["old"]).await.id;
 
     let answer =
         bulk(&app, &bob, &json!({"ids": [bobs, admins, 999_999, bobs], "addTags": ["Fresh"], "removeTags": ["old"]}))
             .await;
-    let body = json_of(answer, StatusCode::OK).await;
+    let body = dto_of(answer, StatusCode::OK).await;
     assert_eq!(
         statuses(&body),
-        [(bobs, "ok".to_owned()), (admins, "forbidden".to_owned()), (999_999, "not_found".to_owned())]
+        [(bobs, BulkStatus::Ok), (admins, BulkStatus::Forbidden), (999_999, BulkStatus::NotFound)]
     );
     assert_eq!(tag_names(&app, &bob, bobs).await, ["fresh"]);
     assert!(tag_names(&app, &bob, admins).await.is_empty());
-    let tagged = json_of(app.get("/api/gifs/dtos/tag/fresh", Some(&bob)).await, StatusCode::OK).await;
-    assert_eq!(tagged["totalElements"].as_i64(), Some(1));
-    let found = json_of(app.get("/api/gifs/dtos/search?q=fresh", Some(&bob)).await, StatusCode::OK).await;
-    assert_eq!(found["totalElements"].as_i64(), Some(1), "search follows the new tags");
+    let tagged: PagedGifs = dto_of(app.get("/api/gifs/dtos/tag/fresh", Some(&bob)).await, StatusCode::OK).await;
+    assert_eq!(tagged.total_elements, 1);
+    let found: PagedGifs = dto_of(app.get("/api/gifs/dtos/search?q=fresh", Some(&bob)).await, StatusCode::OK).await;
+    assert_eq!(found.total_elements, 1, "search follows the new tags");
 
     // An admin tags anyone's GIF, but deletes only their own.
-    let body = json_of(bulk(&app, &admin, &json!({"ids": [bobs], "addTags": ["curated"]})).await, StatusCode::OK).await;
-    assert_eq!(statuses(&body), [(bobs, "ok".to_owned())]);
-    let body = json_of(bulk(&app, &admin, &json!({"ids": [bobs, admins], "delete": true})).await, StatusCode::OK).await;
-    assert_eq!(statuses(&body), [(bobs, "forbidden".to_owned()), (admins, "ok".to_owned())]);
+    let body = dto_of(bulk(&app, &admin, &json!({"ids": [bobs], "addTags": ["curated"]})).await, StatusCode::OK).await;
+    assert_eq!(statuses(&body), [(bobs, BulkStatus::Ok)]);
+    let body = dto_of(bulk(&app, &admin, &json!({"ids": [bobs, admins], "delete": true})).await, StatusCode::OK).await;
+    assert_eq!(statuses(&body), [(bobs, BulkStatus::Forbidden), (admins, BulkStatus::Ok)]);
     error_of(app.get(&format!("/api/gifs/dto/{admins}"), Some(&admin)).await, StatusCode::NOT_FOUND, "not_found").await;
-    json_of(app.get(&format!("/api/gifs/dto/{bobs}"), Some(&admin)).await, StatusCode::OK).await;
+    let _: GifDto = dto_of(app.get(&format!("/api/gifs/dto/{bobs}"), Some(&admin)).await, StatusCode::OK).await;
 
     // Anyone adds any GIF to a collection they may edit.
-    let collection = id_of(&create(&app, &admin, "Picks", "team").await);
+    let collection = create(&app, &admin, "Picks", "team").await.id;
     let body =
-        json_of(bulk(&app, &admin, &json!({"ids": [bobs], "collectionId": collection})).await, StatusCode::OK).await;
-    assert_eq!(statuses(&body), [(bobs, "ok".to_owned())]);
+        dto_of(bulk(&app, &admin, &json!({"ids": [bobs], "collectionId": collection})).await, StatusCode::OK).await;
+    assert_eq!(statuses(&body), [(bobs, BulkStatus::Ok)]);
     assert_eq!(gif_ids(&app, &admin, collection).await, [bobs]);
     error_of(
         bulk(&app, &bob, &json!({"ids": [bobs], "collectionId": collection})).await,
@@ -321,8 +307,8 @@ async fn bulk_is_all_or_nothing_per_action(backend: Backend) {
     let other = app.signed_in("bob").await;
     let twenty: Vec<String> = (0..20).map(|i| format!("t{i}")).collect();
     let twenty: Vec<&str> = twenty.iter().map(String::as_str).collect();
-    let full = id_of(&app.upload_gif(&token, "Full", "", &twenty).await);
-    let bare = id_of(&app.upload_gif(&token, "Bare", "", &[]).await);
+    let full = app.upload_gif(&token, "Full", "", &twenty).await.id;
+    let bare = app.upload_gif(&token, "Bare", "", &[]).await.id;
 
     // One GIF would carry 21 tags: neither changes.
     let refused = bulk(&app, &token, &json!({"ids": [bare, full], "addTags": ["extra"]})).await;
@@ -332,7 +318,7 @@ async fn bulk_is_all_or_nothing_per_action(backend: Backend) {
     assert_eq!(tag_names(&app, &token, full).await.len(), 20);
 
     // A collection the caller may not see refuses the whole request, tags included.
-    let hidden = id_of(&create(&app, &other, "Hidden", "private").await);
+    let hidden = create(&app, &other, "Hidden", "private").await.id;
     let refused = bulk(&app, &token, &json!({"ids": [bare], "addTags": ["extra"], "collectionId": hidden})).await;
     error_of(refused, StatusCode::NOT_FOUND, "not_found").await;
     assert!(tag_names(&app, &token, bare).await.is_empty());
@@ -346,8 +332,8 @@ async fn bulk_is_all_or_nothing_per_action(backend: Backend) {
     ] {
         error_of(bulk(&app, &token, &body).await, StatusCode::BAD_REQUEST, "validation").await;
     }
-    json_of(app.get(&format!("/api/gifs/dto/{bare}"), Some(&token)).await, StatusCode::OK).await;
-    let body = json_of(
+    let _: GifDto = dto_of(app.get(&format!("/api/gifs/dto/{bare}"), Some(&token)).await, StatusCode::OK).await;
+    let body = dto_of(
         bulk(&app, &token, &json!({"ids": (1_000..1_500).collect::<Vec<i64>>(), "delete": true})).await,
         StatusCode::OK,
     )

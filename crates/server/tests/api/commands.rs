@@ -2,11 +2,11 @@
 //! configured secrets and those admins add (`/api/integrations`), answered in each platform's
 //! format with the GIF's public share link.
 
-use gifshelf_http::dto::IntegrationDto;
+use gifshelf_http::dto::{IntegrationDto, ResponseType, SlackBlock, SlackText, SlashCommandReply, ZulipReply};
 use hmac::{Hmac, Mac};
 use reqwest::header::CONTENT_TYPE;
 use reqwest::{Method, Response, StatusCode};
-use serde_json::{json, Value};
+use serde_json::json;
 use sha2::Sha256;
 
 use crate::helpers::{dto_of, error_of, json_of, send, Backend, Client, TestApp};
@@ -109,6 +109,14 @@ async fn two_cats(app: &TestApp) -> (Client, String, i64) {
     (admin, best.share_id, best.id)
 }
 
+/// The first block of a Slack answer, which is an image: `(image_url, alt_text, title)`.
+fn first_image(reply: &SlashCommandReply) -> (&str, &str, &SlackText) {
+    match reply.blocks.first() {
+        Some(SlackBlock::Image { image_url, alt_text, title }) => (image_url, alt_text, title),
+        other => panic!("not an image block: {other:?}"),
+    }
+}
+
 /// The image of an answer answers anonymously with a GIF, under the share id only.
 async fn assert_public_gif(app: &TestApp, url: &str, share_id: &str, id: i64) {
     assert!(url.starts_with(&app.address), "{url}");
@@ -129,24 +137,23 @@ async fn a_signed_slack_command_posts_the_best_match_whose_image_works_anonymous
     let app = app!(backend, SECRETS);
     let (_, share_id, id) = two_cats(&app).await;
 
-    let answer = json_of(slack(&app, SLACK_SECRET, now(), "happy cat").await, StatusCode::OK).await;
-    assert_eq!(answer["response_type"], "in_channel", "{answer}");
-    let image = &answer["blocks"][0];
-    assert_eq!((image["type"].as_str(), image["alt_text"].as_str()), (Some("image"), Some("Happy cat")));
-    assert_eq!(image["title"], json!({"type": "plain_text", "text": "Happy cat"}));
-    let url = image["image_url"].as_str().unwrap_or_default();
+    let answer: SlashCommandReply = dto_of(slack(&app, SLACK_SECRET, now(), "happy cat").await, StatusCode::OK).await;
+    assert_eq!(answer.response_type, ResponseType::InChannel, "{answer:?}");
+    let (url, alt_text, title) = first_image(&answer);
+    assert_eq!(alt_text, "Happy cat");
+    assert_eq!((title.kind.as_str(), title.text.as_str()), ("plain_text", "Happy cat"));
     assert_public_gif(&app, url, &share_id, id).await;
     // The title links to the share page, which answers anonymously too.
     let page = format!("{}/s/{share_id}", app.address);
-    assert_eq!(answer["text"], format!("<{page}|Happy cat>"));
+    assert_eq!(answer.text, format!("<{page}|Happy cat>"));
     assert_eq!(send(app.http.get(&page)).await.status(), StatusCode::OK);
 
     // "cat" matches both: the most viewed wins.
-    let answer = json_of(slack(&app, SLACK_SECRET, now(), "cat").await, StatusCode::OK).await;
-    assert_eq!(answer["blocks"][0]["alt_text"], "Happy cat");
+    let answer: SlashCommandReply = dto_of(slack(&app, SLACK_SECRET, now(), "cat").await, StatusCode::OK).await;
+    assert_eq!(first_image(&answer).1, "Happy cat");
     // A signature made a little while ago (Slack retries) is still good.
-    let answer = json_of(slack(&app, SLACK_SECRET, now() - 240, "cat").await, StatusCode::OK).await;
-    assert_eq!(answer["response_type"], "in_channel");
+    let answer: SlashCommandReply = dto_of(slack(&app, SLACK_SECRET, now() - 240, "cat").await, StatusCode::OK).await;
+    assert_eq!(answer.response_type, ResponseType::InChannel);
 }
 
 async fn a_slack_secret_added_by_an_admin_works_until_it_is_removed(backend: Backend) {
@@ -168,9 +175,9 @@ async fn a_slack_secret_added_by_an_admin_works_until_it_is_removed(backend: Bac
         ("slack", "Team Slack", "7f80")
     );
 
-    let answer = json_of(slack(&app, secret, now(), "cat").await, StatusCode::OK).await;
-    assert_eq!(answer["response_type"], "in_channel");
-    assert_public_gif(&app, answer["blocks"][0]["image_url"].as_str().unwrap_or_default(), &share_id, id).await;
+    let answer: SlashCommandReply = dto_of(slack(&app, secret, now(), "cat").await, StatusCode::OK).await;
+    assert_eq!(answer.response_type, ResponseType::InChannel);
+    assert_public_gif(&app, first_image(&answer).0, &share_id, id).await;
 
     assert_eq!(admin.delete(&format!("/api/integrations/{}", added.id)).await.status(), StatusCode::NO_CONTENT);
     error_of(slack(&app, secret, now(), "cat").await, StatusCode::UNAUTHORIZED, "unauthorized").await;
@@ -232,6 +239,7 @@ async fn mattermost_and_zulip_get_their_own_formats(backend: Backend) {
     let (_, share_id, id) = two_cats(&app).await;
     let page = format!("{}/s/{share_id}", app.address);
 
+    // Untyped on purpose: each platform's exact message shape (keys included) is what is checked.
     let answer = json_of(mattermost(&app, MATTERMOST_TOKEN, "happy").await, StatusCode::OK).await;
     assert_eq!(
         answer,
@@ -246,7 +254,8 @@ async fn mattermost_and_zulip_get_their_own_formats(backend: Backend) {
             .body(body),
     )
     .await;
-    assert_eq!(json_of(response, StatusCode::OK).await["response_type"], "in_channel");
+    let answer: SlashCommandReply = dto_of(response, StatusCode::OK).await;
+    assert_eq!(answer.response_type, ResponseType::InChannel);
 
     let answer = json_of(zulip(&app, ZULIP_TOKEN, "@**gifshelf** /gif happy cat").await, StatusCode::OK).await;
     assert_eq!(answer, json!({"content": format!("[Happy cat]({page})\n[{share_id}.gif]({page}.gif)")}));
@@ -257,6 +266,7 @@ async fn no_match_is_answered_privately_and_an_empty_command_with_usage(backend:
     let app = app!(backend, SECRETS);
     two_cats(&app).await;
 
+    // Untyped on purpose: each platform's exact message shape (keys included) is what is checked.
     let none = json_of(slack(&app, SLACK_SECRET, now(), "zebra").await, StatusCode::OK).await;
     assert_eq!(none, json!({"response_type": "ephemeral", "text": "No GIFs match “zebra”."}));
     let none = json_of(mattermost(&app, MATTERMOST_TOKEN, "zebra").await, StatusCode::OK).await;
@@ -269,15 +279,16 @@ async fn no_match_is_answered_privately_and_an_empty_command_with_usage(backend:
         usage,
         json!({"response_type": "ephemeral", "text": "Usage: /gif &lt;words&gt; — posts the best-matching GIF from gifshelf."})
     );
-    let usage = json_of(mattermost(&app, MATTERMOST_TOKEN, "").await, StatusCode::OK).await;
-    assert_eq!(usage["response_type"], "ephemeral");
-    assert!(usage["text"].as_str().is_some_and(|t| t.starts_with("Usage: /gif")), "{usage}");
-    let usage: Value = json_of(zulip(&app, ZULIP_TOKEN, "@**gifshelf**").await, StatusCode::OK).await;
-    assert!(usage["content"].as_str().is_some_and(|t| t.starts_with("Usage:")), "{usage}");
+    let usage: SlashCommandReply = dto_of(mattermost(&app, MATTERMOST_TOKEN, "").await, StatusCode::OK).await;
+    assert_eq!(usage.response_type, ResponseType::Ephemeral);
+    assert!(usage.text.starts_with("Usage: /gif"), "{usage:?}");
+    let usage: ZulipReply = dto_of(zulip(&app, ZULIP_TOKEN, "@**gifshelf**").await, StatusCode::OK).await;
+    assert!(usage.content.starts_with("Usage:"), "{usage:?}");
 
     // Words the search refuses are explained, not failed.
-    let long = json_of(slack(&app, SLACK_SECRET, now(), &"w".repeat(300)).await, StatusCode::OK).await;
-    assert_eq!(long["response_type"], "ephemeral");
+    let long: SlashCommandReply =
+        dto_of(slack(&app, SLACK_SECRET, now(), &"w".repeat(300)).await, StatusCode::OK).await;
+    assert_eq!(long.response_type, ResponseType::Ephemeral);
 }
 
 async fn integrations_are_for_admins_validated_and_listed_without_their_secrets(backend: Backend) {
@@ -344,24 +355,21 @@ async fn the_documented_curl_requests_are_answered(backend: Backend) {
     let slack = form(body)
         .header("X-Slack-Request-Timestamp", ts.to_string())
         .header("X-Slack-Signature", slack_signature(SLACK_SECRET, ts, body));
-    let answer = json_of(send(slack).await, StatusCode::OK).await;
-    assert_eq!(
-        (answer["response_type"].as_str(), answer["blocks"][0]["image_url"].as_str()),
-        (Some("in_channel"), Some(image.as_str()))
-    );
+    let answer: SlashCommandReply = dto_of(send(slack).await, StatusCode::OK).await;
+    assert_eq!((answer.response_type, first_image(&answer).0), (ResponseType::InChannel, image.as_str()));
 
     let mattermost = form("token=pbte7m9wbbfbmjk1f4mhsibbzc&command=%2Fgif&text=happy+cat")
         .header("Authorization", "Token pbte7m9wbbfbmjk1f4mhsibbzc");
-    let answer = json_of(send(mattermost).await, StatusCode::OK).await;
-    assert_eq!(answer["response_type"], "in_channel");
-    assert!(answer["text"].as_str().is_some_and(|t| t.ends_with(&format!("({image})"))), "{answer}");
+    let answer: SlashCommandReply = dto_of(send(mattermost).await, StatusCode::OK).await;
+    assert_eq!(answer.response_type, ResponseType::InChannel);
+    assert!(answer.text.ends_with(&format!("({image})")), "{answer:?}");
 
     let zulip =
         app.anonymous().request(Method::POST, "/api/chat/command").header(CONTENT_TYPE, "application/json").body(
             r#"{"data": "@**gifshelf** happy cat", "token": "xvOzfurIutdRRVLzpXrIIHXJvNfaJLJ0", "trigger": "mention"}"#,
         );
-    let answer = json_of(send(zulip).await, StatusCode::OK).await;
-    assert!(answer["content"].as_str().is_some_and(|t| t.ends_with(&format!("({image})"))), "{answer}");
+    let answer: ZulipReply = dto_of(send(zulip).await, StatusCode::OK).await;
+    assert!(answer.content.ends_with(&format!("({image})")), "{answer:?}");
 
     let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/chat.md")).unwrap_or_default();
     for example in [

@@ -1,13 +1,13 @@
 //! Duplicates: byte-identical uploads are refused with the GIF they duplicate; resized and
 //! re-encoded copies are stored and named as likely duplicates; distinct GIFs never are.
 
+use gifshelf_http::dto::{ApiErrorBody, DuplicateGroupsDto, ErrorCode, GifLinkDto, PagedGifs, TagDto, UploadedGifDto};
 use image::codecs::gif::{GifEncoder, Repeat};
 use image::imageops::FilterType;
 use image::{Delay, Frame, Rgba, RgbaImage};
 use reqwest::StatusCode;
-use serde_json::Value;
 
-use crate::helpers::{animated_gif, error_of, json_of, Backend};
+use crate::helpers::{animated_gif, dto_of, error_of, Backend};
 use crate::{app, on_both_backends};
 
 fn encode(frames: &[RgbaImage]) -> Vec<u8> {
@@ -54,8 +54,9 @@ fn picture(seed: u32) -> Vec<RgbaImage> {
         .collect()
 }
 
-fn ids(list: &Value) -> Vec<i64> {
-    list.as_array().map(|a| a.iter().filter_map(|d| d["id"].as_i64()).collect()).unwrap_or_default()
+/// `(id, title)` of each GIF named.
+fn links(list: &[GifLinkDto]) -> Vec<(i64, &str)> {
+    list.iter().map(|d| (d.id, d.title.as_str())).collect()
 }
 
 async fn a_byte_identical_upload_is_refused_with_the_gif_it_duplicates(backend: Backend) {
@@ -63,32 +64,34 @@ async fn a_byte_identical_upload_is_refused_with_the_gif_it_duplicates(backend: 
     let alice = app.signed_in("alice").await;
     let bob = app.signed_in("bob").await;
     let bytes = animated_gif(64, 48, 3);
-    let first = json_of(app.upload(&alice, "cat.gif", bytes.clone(), "Cat", "", &[]).await, StatusCode::CREATED).await;
-    assert_eq!(first["likelyDuplicates"], serde_json::json!([]));
+    let first: UploadedGifDto =
+        dto_of(app.upload(&alice, "cat.gif", bytes.clone(), "Cat", "", &[]).await, StatusCode::CREATED).await;
+    assert!(first.likely_duplicates.is_empty());
     let mut stored = app.stored_files();
     stored.sort();
 
     for (who, name) in [(&alice, "again.gif"), (&bob, "bobs-copy.gif")] {
         let response = app.upload(who, name, bytes.clone(), "Same file", "", &["copy"]).await;
-        let body = json_of(response, StatusCode::CONFLICT).await;
-        assert_eq!(body["code"], "duplicate");
-        assert_eq!(body["error"], "This GIF is already in the library");
-        assert_eq!(body["existingId"], first["id"]);
+        let body: ApiErrorBody = dto_of(response, StatusCode::CONFLICT).await;
+        assert_eq!(body.code, ErrorCode::Duplicate);
+        assert_eq!(body.error, "This GIF is already in the library");
+        assert_eq!(body.existing_id, Some(first.gif.id));
     }
     // The same pixels with a comment added: the stored original (metadata stripped) is the same.
     let mut commented = bytes[..13 + 768].to_vec();
     commented.extend_from_slice(&[0x21, 0xFE, 5, b'h', b'e', b'l', b'l', b'o', 0]);
     commented.extend_from_slice(&bytes[13 + 768..]);
-    let body = json_of(app.upload(&alice, "c.gif", commented, "Commented", "", &[]).await, StatusCode::CONFLICT).await;
-    assert_eq!(body["existingId"], first["id"]);
+    let body: ApiErrorBody =
+        dto_of(app.upload(&alice, "c.gif", commented, "Commented", "", &[]).await, StatusCode::CONFLICT).await;
+    assert_eq!(body.existing_id, Some(first.gif.id));
 
     let mut after = app.stored_files();
     after.sort();
     assert_eq!(after, stored, "nothing stored");
-    let all = json_of(app.get("/api/gifs/dtos", Some(&alice)).await, StatusCode::OK).await;
-    assert_eq!(all["totalElements"], 1);
-    let tags = json_of(app.get("/api/tags", Some(&alice)).await, StatusCode::OK).await;
-    assert!(!tags.to_string().contains("copy"), "no tag was created: {tags}");
+    let all: PagedGifs = dto_of(app.get("/api/gifs/dtos", Some(&alice)).await, StatusCode::OK).await;
+    assert_eq!(all.total_elements, 1);
+    let tags: Vec<TagDto> = dto_of(app.get("/api/tags", Some(&alice)).await, StatusCode::OK).await;
+    assert!(tags.iter().all(|t| t.name != "copy"), "no tag was created: {tags:?}");
     // Other errors keep the plain shape.
     error_of(app.get("/api/gifs/dto/424242", Some(&alice)).await, StatusCode::NOT_FOUND, "not_found").await;
 }
@@ -98,38 +101,36 @@ async fn a_resized_and_re_encoded_copy_is_stored_and_named_as_a_likely_duplicate
     let admin = app.signed_in("admin").await;
     let bob = app.signed_in("bob").await;
     let frames = picture(7);
-    let original =
-        json_of(app.upload(&admin, "beach.gif", encode(&frames), "Beach", "", &[]).await, StatusCode::CREATED).await;
-    let other =
-        json_of(app.upload(&admin, "other.gif", encode(&picture(8)), "Other", "", &[]).await, StatusCode::CREATED)
-            .await;
-    assert_eq!(other["likelyDuplicates"], serde_json::json!([]));
+    let original: UploadedGifDto =
+        dto_of(app.upload(&admin, "beach.gif", encode(&frames), "Beach", "", &[]).await, StatusCode::CREATED).await;
+    let other: UploadedGifDto =
+        dto_of(app.upload(&admin, "other.gif", encode(&picture(8)), "Other", "", &[]).await, StatusCode::CREATED).await;
+    assert!(other.likely_duplicates.is_empty());
 
     let smaller: Vec<RgbaImage> =
         frames.iter().map(|f| image::imageops::resize(f, 96, 72, FilterType::Triangle)).collect();
-    let copy = json_of(
+    let copy: UploadedGifDto = dto_of(
         app.upload(&bob, "beach-small.gif", encode(&smaller), "Beach again", "", &[]).await,
         StatusCode::CREATED,
     )
     .await;
-    assert_eq!(copy["likelyDuplicates"], serde_json::json!([{"id": original["id"], "title": "Beach"}]));
+    assert_eq!(links(&copy.likely_duplicates), [(original.gif.id, "Beach")]);
 
-    let copy_id = copy["id"].as_i64().unwrap_or_default();
-    let looks_like =
-        json_of(app.get(&format!("/api/gifs/{copy_id}/looks-like"), Some(&bob)).await, StatusCode::OK).await;
-    assert_eq!(ids(&looks_like), [original["id"].as_i64().unwrap_or_default()]);
-    let other_id = other["id"].as_i64().unwrap_or_default();
-    let nothing = json_of(app.get(&format!("/api/gifs/{other_id}/looks-like"), Some(&bob)).await, StatusCode::OK).await;
-    assert_eq!(nothing, serde_json::json!([]));
+    let copy_id = copy.gif.id;
+    let looks_like: Vec<GifLinkDto> =
+        dto_of(app.get(&format!("/api/gifs/{copy_id}/looks-like"), Some(&bob)).await, StatusCode::OK).await;
+    assert_eq!(links(&looks_like), [(original.gif.id, "Beach")]);
+    let other_id = other.gif.id;
+    let nothing: Vec<GifLinkDto> =
+        dto_of(app.get(&format!("/api/gifs/{other_id}/looks-like"), Some(&bob)).await, StatusCode::OK).await;
+    assert!(nothing.is_empty());
     error_of(app.get("/api/gifs/424242/looks-like", Some(&bob)).await, StatusCode::NOT_FOUND, "not_found").await;
     error_of(app.get(&format!("/api/gifs/{copy_id}/looks-like"), None).await, StatusCode::UNAUTHORIZED, "unauthorized")
         .await;
 
-    let groups = json_of(app.get("/api/admin/duplicates", Some(&admin)).await, StatusCode::OK).await;
-    assert_eq!(
-        groups,
-        serde_json::json!({"groups": [[{"id": original["id"], "title": "Beach"}, {"id": copy["id"], "title": "Beach again"}]]})
-    );
+    let groups: DuplicateGroupsDto = dto_of(app.get("/api/admin/duplicates", Some(&admin)).await, StatusCode::OK).await;
+    let groups: Vec<_> = groups.groups.iter().map(|g| links(g)).collect();
+    assert_eq!(groups, [[(original.gif.id, "Beach"), (copy_id, "Beach again")]]);
     error_of(app.get("/api/admin/duplicates", Some(&bob)).await, StatusCode::FORBIDDEN, "forbidden").await;
     error_of(app.get("/api/admin/duplicates", None).await, StatusCode::UNAUTHORIZED, "unauthorized").await;
 }
@@ -157,11 +158,12 @@ async fn distinct_gifs_are_never_flagged(backend: Backend) {
     };
     files.extend((100..112).map(|seed| (format!("generated {seed}"), encode(&picture(seed)))));
     for (name, bytes) in files {
-        let gif = json_of(app.upload(&token, "x.gif", bytes, &name, "", &[]).await, StatusCode::CREATED).await;
-        assert_eq!(gif["likelyDuplicates"], serde_json::json!([]), "{name}");
+        let gif: UploadedGifDto =
+            dto_of(app.upload(&token, "x.gif", bytes, &name, "", &[]).await, StatusCode::CREATED).await;
+        assert!(gif.likely_duplicates.is_empty(), "{name}: {:?}", gif.likely_duplicates);
     }
-    let groups = json_of(app.get("/api/admin/duplicates", Some(&token)).await, StatusCode::OK).await;
-    assert_eq!(groups, serde_json::json!({"groups": []}));
+    let groups: DuplicateGroupsDto = dto_of(app.get("/api/admin/duplicates", Some(&token)).await, StatusCode::OK).await;
+    assert!(groups.groups.is_empty(), "{:?}", groups.groups);
 }
 
 on_both_backends!(

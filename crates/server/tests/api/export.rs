@@ -9,7 +9,9 @@ use serde_json::Value;
 
 use gifshelf_media::testing::crc32;
 
-use crate::helpers::{error_of, json_of, png, Backend};
+use gifshelf_http::dto::GifDto;
+
+use crate::helpers::{dto_of, error_of, png, Backend};
 use crate::{app, on_both_backends};
 
 /// The entries of a ZIP file (stored entries), read through its central directory; each entry's
@@ -45,12 +47,12 @@ async fn the_archive_holds_every_original_of_the_user_and_a_manifest(backend: Ba
     let mut sent = HashMap::new();
     for (n, title) in ["Dancing cat", "Dancing cat", "../../etc/passwd"].iter().enumerate() {
         let gif = app.upload_gif(&alice, title, &format!("number {n}"), &["cats", "fun"]).await;
-        sent.insert(gif["id"].as_i64().unwrap_or_default(), gif);
+        sent.insert(gif.id, gif);
     }
     let still = png(40, 30);
-    let photo =
-        json_of(app.upload(&alice, "p.png", still.clone(), "A still", "", &[]).await, StatusCode::CREATED).await;
-    json_of(app.upload(&bob, "b.png", png(41, 30), "Bob's", "", &[]).await, StatusCode::CREATED).await;
+    let photo: GifDto =
+        dto_of(app.upload(&alice, "p.png", still.clone(), "A still", "", &[]).await, StatusCode::CREATED).await;
+    let _: GifDto = dto_of(app.upload(&bob, "b.png", png(41, 30), "Bob's", "", &[]).await, StatusCode::CREATED).await;
 
     let response = app.get("/api/settings/export.zip", Some(&alice)).await;
     assert_eq!(response.status(), StatusCode::OK);
@@ -65,6 +67,7 @@ async fn the_archive_holds_every_original_of_the_user_and_a_manifest(backend: Ba
     let files = unzip(&archive);
     assert_eq!(files.len(), 5, "four originals and the manifest: {:?}", files.keys().collect::<Vec<_>>());
 
+    // Untyped on purpose: manifest.json is a file for other tools, so its keys are what is checked.
     let manifest: Value = serde_json::from_slice(&files["manifest.json"]).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(manifest["count"], 4);
     let listed = manifest["gifs"].as_array().cloned().unwrap_or_default();
@@ -78,13 +81,13 @@ async fn the_archive_holds_every_original_of_the_user_and_a_manifest(backend: Ba
         assert_eq!(files[file], original.as_ref(), "{file} is the stored original byte for byte");
         assert_eq!(entry["size"].as_u64(), Some(original.len() as u64));
         if let Some(gif) = sent.get(&id) {
-            assert_eq!(entry["title"], gif["title"]);
-            assert_eq!(entry["description"], gif["description"]);
+            assert_eq!(entry["title"], gif.title.as_str());
+            assert_eq!(entry["description"], gif.description.as_str());
             assert_eq!(entry["tags"], serde_json::json!(["cats", "fun"]));
-            assert_eq!(entry["uploadedAt"], gif["uploadedAt"]);
+            assert_eq!(entry["uploadedAt"], gif.uploaded_at.as_str());
             assert!(file.ends_with(".gif"), "{file}");
         } else {
-            assert_eq!(id, photo["id"].as_i64().unwrap_or_default());
+            assert_eq!(id, photo.id);
             assert_eq!(files[file], still, "a PNG without metadata is stored as sent");
             assert!(file.ends_with(".png"), "{file}");
         }
@@ -123,7 +126,7 @@ async fn a_200_mb_archive_streams_with_flat_memory(backend: Backend) {
     let mut ids = Vec::new();
     for n in 0..10 {
         let gif = app.upload_gif(&token, &format!("big {n}"), "", &[]).await;
-        ids.push(gif["id"].as_i64().unwrap_or_default());
+        ids.push(gif.id);
     }
     let originals: Vec<std::path::PathBuf> =
         app.stored_files().into_iter().filter(|f| f.ends_with("original.gif")).map(std::path::PathBuf::from).collect();

@@ -1,6 +1,7 @@
 //! `POST /api/auth/google` against the fake OpenID provider on loopback.
 
 use gifshelf_auth::testing::FakeOidcProvider;
+use gifshelf_auth::Claims;
 use gifshelf_http::dto::{GoogleLoginRequest, IdentityDto, ProfileDto, TokenResponse};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
@@ -21,12 +22,12 @@ async fn google_session(app: &TestApp, id_token: &str) -> Client {
 }
 
 /// Signs in with an ID token; returns our token's claims.
-async fn signs_in(app: &TestApp, id_token: &str) -> Value {
+async fn signs_in(app: &TestApp, id_token: &str) -> Claims {
     let client = google_session(app, id_token).await;
     // Our own token, usable like a password login's.
     let profile: ProfileDto = client.read("/api/settings/profile").await;
     let claims = claims_of(client.token());
-    assert_eq!(claims["sub"], profile.username.as_str());
+    assert_eq!(claims.sub, profile.username);
     claims
 }
 
@@ -47,10 +48,10 @@ async fn a_first_sign_in_creates_the_account_and_the_next_finds_it(backend: Back
     let app = google_app!(backend, provider);
     let first =
         signs_in(&app, &provider.mint(&provider.claims(CLIENT, "sub-1", "Dana.Scully@Example.com", true))).await;
-    assert_eq!(first["sub"], "dana.scully");
-    assert_eq!(first["roles"], "ROLE_USER,ROLE_ADMIN", "the first account of the server is its admin");
+    assert_eq!(first.sub, "dana.scully");
+    assert_eq!(first.roles, "ROLE_USER,ROLE_ADMIN", "the first account of the server is its admin");
     let again = signs_in(&app, &provider.mint(&provider.claims(CLIENT, "sub-1", "dana@changed.example", true))).await;
-    assert_eq!(again["sub"], "dana.scully", "the same identity is the same account, whatever its email now");
+    assert_eq!(again.sub, "dana.scully", "the same identity is the same account, whatever its email now");
     // The account has no password anyone could guess.
     assert_eq!(app.login("dana.scully", "").await.status(), StatusCode::UNAUTHORIZED);
     assert_eq!(app.login("dana.scully", "!external").await.status(), StatusCode::UNAUTHORIZED);
@@ -65,6 +66,7 @@ async fn refused_tokens_are_401_and_create_nothing(backend: Backend) {
     let app = google_app!(backend, provider);
     let valid = provider.claims(CLIENT, "sub-1", "eve@example.com", true);
     let now = chrono::Utc::now().timestamp();
+    // The provider's claims as JSON, untyped on purpose: each case forges one of them.
     let with = |key: &str, value: Value| {
         let mut claims = valid.clone();
         claims[key] = value;
@@ -101,7 +103,7 @@ async fn refused_tokens_are_401_and_create_nothing(backend: Backend) {
     }
     // Nothing was created: the next valid sign-in is still the server's first account.
     let first = signs_in(&app, &provider.mint(&valid)).await;
-    assert_eq!((first["sub"].as_str(), first["roles"].as_str()), (Some("eve"), Some("ROLE_USER,ROLE_ADMIN")));
+    assert_eq!((first.sub.as_str(), first.roles.as_str()), ("eve", "ROLE_USER,ROLE_ADMIN"));
     // A body without a token is a validation error, not a 500.
     let response = app.anonymous().post_json("/api/auth/google", &json!({"credential": 1})).await;
     assert_eq!(response.status(), StatusCode::BAD_REQUEST);
@@ -133,7 +135,7 @@ async fn usernames_of_new_accounts_are_made_unique(backend: Backend) {
     app.user("grace").await;
     let token = provider.mint(&provider.claims(CLIENT, "sub-1", "grace@elsewhere.example", true));
     let claims = signs_in(&app, &token).await;
-    assert_eq!((claims["sub"].as_str(), claims["roles"].as_str()), (Some("grace2"), Some("ROLE_USER")));
+    assert_eq!((claims.sub.as_str(), claims.roles.as_str()), ("grace2", "ROLE_USER"));
 }
 
 async fn a_signed_in_person_connects_and_disconnects_google_from_settings(backend: Backend) {
@@ -155,7 +157,7 @@ async fn a_signed_in_person_connects_and_disconnects_google_from_settings(backen
     // Now Google signs frank in.
     let claims =
         signs_in(&app, &provider.mint(&provider.claims(CLIENT, "sub-frank", "frank@gmail.example", true))).await;
-    assert_eq!(claims["sub"], "frank");
+    assert_eq!(claims.sub, "frank");
 
     // Another account cannot connect the same identity, nor frank a second one of this provider.
     let grace = app.user("grace").await;
@@ -201,7 +203,7 @@ async fn without_signup_a_first_google_sign_in_creates_nothing(backend: Backend)
     assert!(message.starts_with("No gifshelf account is connected to this Google account."), "{message}");
     // Nothing was created: the next registration is still the server's first account.
     let first = app.user("first").await;
-    assert_eq!(claims_of(first.token())["roles"], "ROLE_USER,ROLE_ADMIN");
+    assert_eq!(claims_of(first.token()).roles, "ROLE_USER,ROLE_ADMIN");
 }
 
 /// The query-string form of a value (enough for an issuer URL).

@@ -2,8 +2,9 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
+use gifshelf_auth::Claims;
 use gifshelf_db::testing::TestDb;
-use gifshelf_http::dto::{GifDto, LoginRequest, RegisterRequest, TokenResponse};
+use gifshelf_http::dto::{GifDto, LoginRequest, ProfileDto, RegisterRequest, TokenResponse};
 use gifshelf_server::{Application, Settings};
 use reqwest::{Method, RequestBuilder, Response, StatusCode};
 use serde::de::DeserializeOwned;
@@ -107,7 +108,7 @@ impl TestApp {
 
     /// Registers `username` (password [`PASSWORD`], email `<username>@example.com`) and signs in.
     pub async fn user(&self, username: &str) -> Client {
-        json_of(self.register(username, PASSWORD).await, StatusCode::CREATED).await;
+        let _: ProfileDto = dto_of(self.register(username, PASSWORD).await, StatusCode::CREATED).await;
         self.sign_in(username, PASSWORD).await
     }
 
@@ -115,7 +116,7 @@ impl TestApp {
     pub async fn admin(&self) -> Client {
         let admin = self.user("admin").await;
         assert_eq!(
-            claims_of(admin.token())["roles"],
+            claims_of(admin.token()).roles,
             "ROLE_USER,ROLE_ADMIN",
             "the first account is the admin: call app.admin() before app.user()"
         );
@@ -257,6 +258,7 @@ pub async fn error_of(response: Response, status: StatusCode, code: &str) -> Str
         Some("application/json"),
         "errors are JSON"
     );
+    // Untyped on purpose: the check is that the body has these two keys and no other.
     let body = json_of(response, status).await;
     assert_eq!(body["code"], code, "{body}");
     let object = body.as_object().map(|o| o.len());
@@ -264,12 +266,12 @@ pub async fn error_of(response: Response, status: StatusCode, code: &str) -> Str
     body["error"].as_str().unwrap_or_default().to_owned()
 }
 
-/// The claims of a token, without checking it.
-pub fn claims_of(token: &str) -> Value {
+/// The claims of one of our tokens, without checking its signature.
+pub fn claims_of(token: &str) -> Claims {
     use base64::Engine;
     let payload = token.split('.').nth(1).unwrap_or_default();
     let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(payload).unwrap_or_default();
-    serde_json::from_slice(&bytes).unwrap_or(Value::Null)
+    serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("not our token's claims ({e}): {token}"))
 }
 
 /// Runs each named test, a plain `async fn NAME(backend: Backend)` of the calling module that rustfmt
@@ -402,10 +404,10 @@ impl TestApp {
         self.with_token(token).upload(name, bytes, title, description, tags).await
     }
 
-    /// Uploads a small animated GIF and returns its JSON.
-    pub async fn upload_gif(&self, token: &str, title: &str, description: &str, tags: &[&str]) -> Value {
+    /// Uploads a small animated GIF and returns it.
+    pub async fn upload_gif(&self, token: &str, title: &str, description: &str, tags: &[&str]) -> GifDto {
         let n = self.gifs_sent.fetch_add(1, Ordering::Relaxed);
         let response = self.upload(token, "cat.gif", numbered_gif(n), title, description, tags).await;
-        json_of(response, StatusCode::CREATED).await
+        dto_of(response, StatusCode::CREATED).await
     }
 }

@@ -7,11 +7,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use gifshelf_http::dto::{ApiErrorBody, ErrorCode, GifDto, OembedResponse, PagedGifs};
 use reqwest::StatusCode;
-use serde_json::{json, Value};
+use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use crate::helpers::{animated_gif, error_of, json_of, Backend, TestApp};
+use crate::helpers::{animated_gif, dto_of, error_of, Backend, TestApp};
 use crate::{app, on_both_backends};
 
 /// What the origin answers for a path.
@@ -127,8 +128,8 @@ async fn from_url(app: &TestApp, token: &str, url: &str) -> reqwest::Response {
 
 /// Nothing half-stored: no GIF listed, no file in the media folder.
 async fn nothing_stored(app: &TestApp, token: &str) {
-    let page = json_of(app.get("/api/gifs/dtos", Some(token)).await, StatusCode::OK).await;
-    assert_eq!(page["content"].as_array().map(Vec::len), Some(0), "{page}");
+    let page: PagedGifs = dto_of(app.get("/api/gifs/dtos", Some(token)).await, StatusCode::OK).await;
+    assert!(page.content.is_empty(), "{page:?}");
     assert_eq!(app.stored_files(), Vec::<String>::new());
 }
 
@@ -156,25 +157,25 @@ async fn an_image_a_redirect_and_an_og_image_page_are_stored(backend: Backend) {
     ])
     .await;
 
-    let gif = json_of(from_url(&app, &token, &origin.url("/cat.gif")).await, StatusCode::CREATED).await;
-    assert_eq!(gif["title"], "From a link");
-    assert_eq!(gif["description"], "fetched");
-    assert_eq!(gif["tags"][0]["name"], "linked");
-    assert_eq!((gif["contentWidth"].as_i64(), gif["contentHeight"].as_i64()), (Some(40), Some(30)));
-    assert_eq!(gif["frameCount"], 3);
+    let gif: GifDto = dto_of(from_url(&app, &token, &origin.url("/cat.gif")).await, StatusCode::CREATED).await;
+    assert_eq!(gif.title, "From a link");
+    assert_eq!(gif.description, "fetched");
+    assert_eq!(gif.tags.first().map(|t| t.name.as_str()), Some("linked"));
+    assert_eq!((gif.content_width, gif.content_height), (40, 30));
+    assert_eq!(gif.frame_count, 3);
 
-    json_of(from_url(&app, &token, &origin.url("/moved")).await, StatusCode::CREATED).await;
-    let from_page =
-        json_of(from_url(&app, &token, &origin.url("/gifs/funny-cat-123")).await, StatusCode::CREATED).await;
-    assert_eq!(from_page["contentType"], "image/gif");
+    let _: GifDto = dto_of(from_url(&app, &token, &origin.url("/moved")).await, StatusCode::CREATED).await;
+    let from_page: GifDto =
+        dto_of(from_url(&app, &token, &origin.url("/gifs/funny-cat-123")).await, StatusCode::CREATED).await;
+    assert_eq!(from_page.content_type, "image/gif");
 
-    let id = gif["id"].as_i64().unwrap_or_default();
+    let id = gif.id;
     // The same file again, whatever link leads to it, is the GIF already in the library.
-    let again = json_of(from_url(&app, &token, &origin.url("/cat.gif")).await, StatusCode::CONFLICT).await;
-    assert_eq!((again["code"].as_str(), again["existingId"].as_i64()), (Some("duplicate"), Some(id)));
+    let again: ApiErrorBody = dto_of(from_url(&app, &token, &origin.url("/cat.gif")).await, StatusCode::CONFLICT).await;
+    assert_eq!((again.code, again.existing_id), (ErrorCode::Duplicate, Some(id)));
 
-    let page = json_of(app.get("/api/gifs/dtos", Some(&token)).await, StatusCode::OK).await;
-    assert_eq!(page["content"].as_array().map(Vec::len), Some(3));
+    let page: PagedGifs = dto_of(app.get("/api/gifs/dtos", Some(&token)).await, StatusCode::OK).await;
+    assert_eq!(page.content.len(), 3);
     let content = app.get(&format!("/api/gifs/content/{id}"), Some(&token)).await;
     assert_eq!(content.status(), StatusCode::OK);
 }
@@ -238,7 +239,7 @@ async fn redirects_are_checked_again_and_limited(backend: Backend) {
     assert!(message.contains("more than 3"), "{message}");
     nothing_stored(&app, &token).await;
     // Three redirects are fine.
-    json_of(from_url(&app, &token, &origin.url("/2")).await, StatusCode::CREATED).await;
+    let _: GifDto = dto_of(from_url(&app, &token, &origin.url("/2")).await, StatusCode::CREATED).await;
 }
 
 async fn bodies_over_the_cap_are_refused_with_and_without_length(backend: Backend) {
@@ -326,41 +327,42 @@ async fn oembed_describes_share_pages_only(backend: Backend) {
     let app = app!(backend);
     let token = app.signed_in("alice").await;
     let gif = app.upload_gif(&token, "Dancing <cat>", "", &[]).await;
-    let share_id = gif["shareId"].as_str().unwrap_or_default().to_owned();
+    let share_id = gif.share_id.clone();
     let page_url = app.url(&format!("/s/{share_id}"));
 
     let html = app.get(&format!("/s/{share_id}"), None).await.text().await.unwrap_or_default();
     let href = discovery_link(&html).unwrap_or_else(|| panic!("no discovery link in {html}"));
     assert!(href.starts_with(&app.url("/api/oembed?url=")), "{href}");
     let answer = app.http.get(&href).send().await.unwrap_or_else(|e| panic!("{e}"));
-    let oembed: Value = json_of(answer, StatusCode::OK).await;
-    assert_eq!(oembed["version"], "1.0");
-    assert_eq!(oembed["type"], "photo");
-    assert_eq!(oembed["url"], app.url(&format!("/s/{share_id}.gif")));
-    assert_eq!((oembed["width"].as_u64(), oembed["height"].as_u64()), (Some(64), Some(48)));
-    assert_eq!(oembed["title"], "Dancing <cat>");
-    assert_eq!(oembed["author_name"], "alice");
-    assert_eq!(oembed["provider_name"], "gifshelf");
-    assert_eq!(oembed["provider_url"], app.url("/"));
+    let oembed: OembedResponse = dto_of(answer, StatusCode::OK).await;
+    assert_eq!(oembed.version, "1.0");
+    assert_eq!(oembed.kind, "photo");
+    assert_eq!(oembed.url, app.url(&format!("/s/{share_id}.gif")));
+    assert_eq!((oembed.width, oembed.height), (64, 48));
+    assert_eq!(oembed.title, "Dancing <cat>");
+    assert_eq!(oembed.author_name, "alice");
+    assert_eq!(oembed.provider_name, "gifshelf");
+    assert_eq!(oembed.provider_url, app.url("/"));
     // The image it names is public.
-    let image = app.http.get(oembed["url"].as_str().unwrap_or_default()).send().await;
+    let image = app.http.get(&oembed.url).send().await;
     assert_eq!(image.map(|r| r.status()).ok(), Some(StatusCode::OK));
 
     let query = |extra: &str| {
         let encoded: String = page_url.bytes().map(|b| format!("%{b:02X}")).collect();
         format!("/api/oembed?url={encoded}{extra}")
     };
-    let scaled = json_of(app.get(&query("&maxwidth=32"), None).await, StatusCode::OK).await;
-    assert_eq!((scaled["width"].as_u64(), scaled["height"].as_u64()), (Some(32), Some(24)));
-    let scaled = json_of(app.get(&query("&maxwidth=500&maxheight=12"), None).await, StatusCode::OK).await;
-    assert_eq!((scaled["width"].as_u64(), scaled["height"].as_u64()), (Some(16), Some(12)));
+    let scaled: OembedResponse = dto_of(app.get(&query("&maxwidth=32"), None).await, StatusCode::OK).await;
+    assert_eq!((scaled.width, scaled.height), (32, 24));
+    let scaled: OembedResponse =
+        dto_of(app.get(&query("&maxwidth=500&maxheight=12"), None).await, StatusCode::OK).await;
+    assert_eq!((scaled.width, scaled.height), (16, 12));
     error_of(app.get(&query("&format=xml"), None).await, StatusCode::NOT_IMPLEMENTED, "bad_request").await;
     error_of(app.get(&query("&format=yaml"), None).await, StatusCode::BAD_REQUEST, "bad_request").await;
-    json_of(app.get(&query("&format="), None).await, StatusCode::OK).await;
+    let _: OembedResponse = dto_of(app.get(&query("&format="), None).await, StatusCode::OK).await;
     error_of(app.get(&query("&maxwidth=wide"), None).await, StatusCode::BAD_REQUEST, "bad_request").await;
     for url in [
         app.url("/s/doesNotExist123"),
-        app.url(&format!("/api/gifs/{}", gif["id"])),
+        app.url(&format!("/api/gifs/{}", gif.id)),
         format!("http://elsewhere.example/s/{share_id}"),
         "nonsense".to_owned(),
     ] {

@@ -2,12 +2,12 @@
 //! by their owner only.
 
 use gifshelf_domain::ports::ApiKeyRepository;
-use gifshelf_http::dto::{ApiKeyDto, CreatedApiKeyDto};
+use gifshelf_http::dto::{ApiErrorBody, ApiKeyDto, CreatedApiKeyDto};
 use reqwest::StatusCode;
 use serde_json::json;
 use sha2::Digest;
 
-use crate::helpers::{dto_of, json_of, Backend};
+use crate::helpers::{dto_of, error_of, Backend};
 use crate::{app, on_both_backends};
 
 async fn keys_are_made_once_listed_without_the_secret_and_revoked_by_their_owner(backend: Backend) {
@@ -50,12 +50,10 @@ async fn keys_are_made_once_listed_without_the_secret_and_revoked_by_their_owner
     // Bob sees none of it and cannot revoke it.
     let bobs: Vec<ApiKeyDto> = dto_of(bob.get("/api/keys").await, StatusCode::OK).await;
     assert!(bobs.is_empty());
-    let refused = json_of(bob.delete(&format!("/api/keys/{}", created.id)).await, StatusCode::NOT_FOUND).await;
-    assert_eq!(refused["code"], "not_found");
+    error_of(bob.delete(&format!("/api/keys/{}", created.id)).await, StatusCode::NOT_FOUND, "not_found").await;
 
     // Bad names and strangers.
-    let blank = json_of(alice.post_json("/api/keys", &json!({"name": " "})).await, StatusCode::BAD_REQUEST).await;
-    assert_eq!(blank["code"], "validation");
+    error_of(alice.post_json("/api/keys", &json!({"name": " "})).await, StatusCode::BAD_REQUEST, "validation").await;
     let long = alice.post_json("/api/keys", &json!({"name": "k".repeat(51)})).await;
     assert_eq!(long.status(), StatusCode::BAD_REQUEST);
     assert_eq!(app.anonymous().get("/api/keys").await.status(), StatusCode::UNAUTHORIZED);
@@ -77,8 +75,9 @@ async fn a_person_holds_at_most_twenty_keys(backend: Backend) {
             StatusCode::CREATED
         );
     }
-    let over = json_of(alice.post_json("/api/keys", &json!({"name": "one more"})).await, StatusCode::CONFLICT).await;
-    assert!(over["error"].as_str().unwrap_or_default().contains("Revoke one"), "{over}");
+    let over: ApiErrorBody =
+        dto_of(alice.post_json("/api/keys", &json!({"name": "one more"})).await, StatusCode::CONFLICT).await;
+    assert!(over.error.contains("Revoke one"), "{over:?}");
 }
 
 on_both_backends!(

@@ -1,9 +1,10 @@
 //! A library a team curates together: favourites, sorting, random picks.
 
+use gifshelf_http::dto::{FavouriteStateDto, GifDto, OverviewStats, PagedGifs};
 use reqwest::{Method, StatusCode};
-use serde_json::{json, Value};
+use serde::de::DeserializeOwned;
 
-use crate::helpers::{error_of, json_of, Backend, TestApp};
+use crate::helpers::{dto_of, error_of, Backend, TestApp};
 use crate::{app, on_both_backends};
 
 async fn favourite(app: &TestApp, token: &str, id: i64, on: bool) -> reqwest::Response {
@@ -17,30 +18,30 @@ async fn favourite(app: &TestApp, token: &str, id: i64, on: bool) -> reqwest::Re
 }
 
 async fn favourite_ok(app: &TestApp, token: &str, id: i64, on: bool) -> (bool, i64) {
-    let state = json_of(favourite(app, token, id, on).await, StatusCode::OK).await;
-    (state["favourite"].as_bool().unwrap_or(!on), state["favouriteCount"].as_i64().unwrap_or(-1))
+    let state: FavouriteStateDto = dto_of(favourite(app, token, id, on).await, StatusCode::OK).await;
+    (state.favourite, state.favourite_count)
 }
 
-async fn page(app: &TestApp, token: &str, path: &str) -> Value {
-    json_of(app.get(path, Some(token)).await, StatusCode::OK).await
+async fn page<T: DeserializeOwned>(app: &TestApp, token: &str, path: &str) -> T {
+    dto_of(app.get(path, Some(token)).await, StatusCode::OK).await
 }
 
-fn ids(page: &Value) -> Vec<i64> {
-    page["content"].as_array().map(|items| items.iter().filter_map(|g| g["id"].as_i64()).collect()).unwrap_or_default()
+fn ids(page: &PagedGifs) -> Vec<i64> {
+    page.content.iter().map(|g| g.id).collect()
 }
 
 async fn upload(app: &TestApp, token: &str, title: &str, tags: &[&str]) -> i64 {
-    app.upload_gif(token, title, "", tags).await["id"].as_i64().unwrap_or_default()
+    app.upload_gif(token, title, "", tags).await.id
 }
 
 /// Every GIF of a list, read page by page at `size`.
-async fn all_pages(app: &TestApp, token: &str, path: &str, size: u32) -> Vec<Value> {
+async fn all_pages(app: &TestApp, token: &str, path: &str, size: u32) -> Vec<GifDto> {
     let mut items = Vec::new();
     for n in 0.. {
         let sep = if path.contains('?') { '&' } else { '?' };
-        let body = page(app, token, &format!("{path}{sep}page={n}&size={size}")).await;
-        items.extend(body["content"].as_array().cloned().unwrap_or_default());
-        if body["hasNext"] != json!(true) {
+        let body: PagedGifs = page(app, token, &format!("{path}{sep}page={n}&size={size}")).await;
+        items.extend(body.content);
+        if !body.has_next {
             break;
         }
     }
@@ -58,31 +59,17 @@ async fn favourites_toggle_idempotently_with_exact_counts(backend: Backend) {
     assert_eq!(favourite_ok(&app, &alice, cat, true).await, (true, 1), "a second star changes nothing");
     assert_eq!(favourite_ok(&app, &bob, cat, true).await, (true, 2));
 
-    let detail = page(&app, &alice, &format!("/api/gifs/dto/{cat}")).await;
-    assert_eq!((detail["favourite"].clone(), detail["favouriteCount"].clone()), (json!(true), json!(2)));
-    let list = page(&app, &bob, "/api/gifs/dtos").await;
-    let marks: Vec<(i64, bool, i64)> = list["content"]
-        .as_array()
-        .map(|items| {
-            items
-                .iter()
-                .map(|g| {
-                    (
-                        g["id"].as_i64().unwrap_or_default(),
-                        g["favourite"].as_bool().unwrap_or_default(),
-                        g["favouriteCount"].as_i64().unwrap_or_default(),
-                    )
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let detail: GifDto = page(&app, &alice, &format!("/api/gifs/dto/{cat}")).await;
+    assert_eq!((detail.favourite, detail.favourite_count), (true, 2));
+    let list: PagedGifs = page(&app, &bob, "/api/gifs/dtos").await;
+    let marks: Vec<(i64, bool, i64)> = list.content.iter().map(|g| (g.id, g.favourite, g.favourite_count)).collect();
     assert_eq!(marks, [(dog, false, 0), (cat, true, 2)]);
 
     assert_eq!(favourite_ok(&app, &alice, cat, false).await, (false, 1));
     assert_eq!(favourite_ok(&app, &alice, cat, false).await, (false, 1), "a second unstar changes nothing");
     assert_eq!(favourite_ok(&app, &alice, dog, false).await, (false, 0), "never below zero");
-    let detail = page(&app, &alice, &format!("/api/gifs/dto/{cat}")).await;
-    assert_eq!((detail["favourite"].clone(), detail["favouriteCount"].clone()), (json!(false), json!(1)));
+    let detail: GifDto = page(&app, &alice, &format!("/api/gifs/dto/{cat}")).await;
+    assert_eq!((detail.favourite, detail.favourite_count), (false, 1));
 
     error_of(favourite(&app, &alice, 999_999, true).await, StatusCode::NOT_FOUND, "not_found").await;
     error_of(favourite(&app, &alice, 999_999, false).await, StatusCode::NOT_FOUND, "not_found").await;
@@ -91,8 +78,8 @@ async fn favourites_toggle_idempotently_with_exact_counts(backend: Backend) {
     error_of(anonymous, StatusCode::UNAUTHORIZED, "unauthorized").await;
 
     // alice (the first account) is the admin: the statistics list the most favourited.
-    let stats = page(&app, &alice, "/api/stats").await;
-    assert_eq!(stats["mostFavouritedGifs"], json!([["Cat", "1"]]));
+    let stats: OverviewStats = page(&app, &alice, "/api/stats").await;
+    assert_eq!(stats.most_favourited_gifs, [("Cat".to_owned(), "1".to_owned())]);
 }
 
 async fn favourites_list_newest_favourited_first_and_only_your_own(backend: Backend) {
@@ -109,11 +96,11 @@ async fn favourites_list_newest_favourited_first_and_only_your_own(backend: Back
     }
     favourite_ok(&app, &bob, gifs[2], true).await;
 
-    let first = page(&app, &alice, "/api/gifs/dtos/favourites?page=0&size=3").await;
+    let first: PagedGifs = page(&app, &alice, "/api/gifs/dtos/favourites?page=0&size=3").await;
     assert_eq!(ids(&first), [gifs[1], gifs[3], gifs[0]]);
-    assert_eq!((first["totalElements"].clone(), first["totalPages"].clone()), (json!(4), json!(2)));
-    assert_eq!((first["hasNext"].clone(), first["hasPrevious"].clone()), (json!(true), json!(false)));
-    assert!(first["content"].as_array().is_some_and(|items| items.iter().all(|g| g["favourite"] == json!(true))));
+    assert_eq!((first.total_elements, first.total_pages), (4, 2));
+    assert_eq!((first.has_next, first.has_previous), (true, false));
+    assert!(first.content.iter().all(|g| g.favourite));
     let second = page(&app, &alice, "/api/gifs/dtos/favourites?page=1&size=3").await;
     assert_eq!(ids(&second), [gifs[2]]);
     let oldest = page(&app, &alice, "/api/gifs/dtos/favourites?sort=oldest").await;
@@ -123,13 +110,13 @@ async fn favourites_list_newest_favourited_first_and_only_your_own(backend: Back
 
     assert_eq!(ids(&page(&app, &bob, "/api/gifs/dtos/favourites").await), [gifs[2]], "bob sees only his own");
     let carol = app.signed_in("carol").await;
-    let none = page(&app, &carol, "/api/gifs/dtos/favourites").await;
-    assert_eq!((ids(&none), none["totalElements"].clone()), (vec![], json!(0)));
+    let none: PagedGifs = page(&app, &carol, "/api/gifs/dtos/favourites").await;
+    assert_eq!((ids(&none), none.total_elements), (vec![], 0));
 
     // A deleted GIF leaves every favourites list.
     let deleted = app.http.delete(app.url(&format!("/api/gifs/{}", gifs[2]))).bearer_auth(&alice).send().await;
     assert_eq!(deleted.map(|r| r.status()).ok(), Some(StatusCode::NO_CONTENT));
-    assert_eq!(page(&app, &alice, "/api/gifs/dtos/favourites").await["totalElements"], json!(3));
+    assert_eq!(page::<PagedGifs>(&app, &alice, "/api/gifs/dtos/favourites").await.total_elements, 3);
     assert_eq!(ids(&page(&app, &bob, "/api/gifs/dtos/favourites").await), Vec::<i64>::new());
 }
 
@@ -149,8 +136,8 @@ async fn random_picks_every_gif_and_respects_filters(backend: Backend) {
 
     let mut seen = std::collections::HashMap::new();
     for _ in 0..200 {
-        let gif = page(&app, &alice, "/api/gifs/random").await;
-        *seen.entry(gif["id"].as_i64().unwrap_or_default()).or_insert(0) += 1;
+        let gif: GifDto = page(&app, &alice, "/api/gifs/random").await;
+        *seen.entry(gif.id).or_insert(0) += 1;
     }
     for id in &gifs {
         assert!(seen.get(id).copied().unwrap_or(0) > 0, "GIF {id} never drawn in 200: {seen:?}");
@@ -162,7 +149,7 @@ async fn random_picks_every_gif_and_respects_filters(backend: Backend) {
         async move {
             let mut seen = std::collections::BTreeSet::new();
             for _ in 0..60 {
-                seen.insert(page(app, alice, path).await["id"].as_i64().unwrap_or_default());
+                seen.insert(page::<GifDto>(app, alice, path).await.id);
             }
             seen.into_iter().collect::<Vec<_>>()
         }
@@ -191,7 +178,7 @@ async fn sorts_order_with_ties_and_page_stably(backend: Backend) {
     }
     for (i, views) in [(0, 2), (1, 2), (2, 1), (5, 3)] {
         for _ in 0..views {
-            page(&app, &alice, &format!("/api/gifs/dto/{}", gifs[i])).await;
+            let _: GifDto = page(&app, &alice, &format!("/api/gifs/dto/{}", gifs[i])).await;
         }
     }
     for (token, i) in [(&alice, 3), (&bob, 3), (&alice, 4), (&bob, 0)] {
@@ -199,39 +186,31 @@ async fn sorts_order_with_ties_and_page_stably(backend: Backend) {
     }
 
     type Key = (i64, i64, String);
-    type Rule = (&'static str, fn(&Value) -> Key);
+    type Rule = (&'static str, fn(&GifDto) -> Key);
     let rules: [Rule; 5] = [
-        ("newest", |g| (-g["id"].as_i64().unwrap_or_default(), 0, String::new())),
-        ("oldest", |g| (g["id"].as_i64().unwrap_or_default(), 0, String::new())),
-        ("views", |g| {
-            (-g["viewCount"].as_i64().unwrap_or_default(), -g["id"].as_i64().unwrap_or_default(), String::new())
-        }),
-        ("favourites", |g| {
-            (-g["favouriteCount"].as_i64().unwrap_or_default(), -g["id"].as_i64().unwrap_or_default(), String::new())
-        }),
-        ("title", |g| (0, 0, g["title"].as_str().unwrap_or_default().to_lowercase())),
+        ("newest", |g| (-g.id, 0, String::new())),
+        ("oldest", |g| (g.id, 0, String::new())),
+        ("views", |g| (-g.view_count, -g.id, String::new())),
+        ("favourites", |g| (-g.favourite_count, -g.id, String::new())),
+        ("title", |g| (0, 0, g.title.to_lowercase())),
     ];
     for list in ["/api/gifs/dtos", "/api/gifs/dtos/tag/zoo", "/api/gifs/dtos/user/alice", "/api/gifs/dtos/search?q=a"] {
         for (sort, key) in &rules {
             let path = format!("{list}{}sort={sort}", if list.contains('?') { '&' } else { '?' });
             let whole = all_pages(&app, &alice, &path, 100).await;
             let mut expected = whole.clone();
-            expected.sort_by_key(|g| (key(g), g["id"].as_i64().unwrap_or_default()));
-            let order: Vec<i64> = whole.iter().filter_map(|g| g["id"].as_i64()).collect();
-            let want: Vec<i64> = expected.iter().filter_map(|g| g["id"].as_i64()).collect();
+            expected.sort_by_key(|g| (key(g), g.id));
+            let order: Vec<i64> = whole.iter().map(|g| g.id).collect();
+            let want: Vec<i64> = expected.iter().map(|g| g.id).collect();
             assert_eq!(order, want, "{path}");
-            let paged: Vec<i64> =
-                all_pages(&app, &alice, &path, 2).await.iter().filter_map(|g| g["id"].as_i64()).collect();
+            let paged: Vec<i64> = all_pages(&app, &alice, &path, 2).await.iter().map(|g| g.id).collect();
             assert_eq!(paged, order, "{path} two at a time");
         }
     }
     let everything = all_pages(&app, &alice, "/api/gifs/dtos?sort=views", 100).await;
     assert_eq!(everything.len(), 6);
-    let titles: Vec<String> = all_pages(&app, &alice, "/api/gifs/dtos?sort=title", 100)
-        .await
-        .iter()
-        .map(|g| g["title"].as_str().unwrap_or_default().to_owned())
-        .collect();
+    let titles: Vec<String> =
+        all_pages(&app, &alice, "/api/gifs/dtos?sort=title", 100).await.into_iter().map(|g| g.title).collect();
     assert_eq!(titles, ["Alpha", "alpha", "beta", "Beta", "cat", "delta"], "ties by id, the older first");
 
     for bad in ["random", "NEWEST", ""] {

@@ -9,6 +9,7 @@ use gifshelf_http::dto::ProfileDto;
 use crate::helpers::{error_of, Backend, SECRET};
 use crate::{app, on_both_backends};
 
+/// Claims as JSON, untyped on purpose: the tests forge tokens with claims ours never have.
 fn mint(claims: &serde_json::Value, secret: &str) -> String {
     encode(&Header::default(), claims, &EncodingKey::from_secret(secret.as_bytes())).unwrap_or_default()
 }

@@ -63,6 +63,6 @@ pub async fn sign_in_alice(client: &reqwest::Client, url: &str) -> String {
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(login.status().is_success(), "alice could not sign in: {}", login.status());
-    let body: serde_json::Value = login.json().await.unwrap_or_else(|e| panic!("{e}"));
-    body["token"].as_str().unwrap_or_default().to_owned()
+    let body: gifshelf_http::dto::TokenResponse = login.json().await.unwrap_or_else(|e| panic!("{e}"));
+    body.token
 }
