@@ -1,0 +1,77 @@
+//! Where image bytes live, and how they are read back a chunk at a time.
+
+use async_trait::async_trait;
+use chrono::NaiveDateTime;
+
+/// Why the blob store failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BlobError {
+    #[error("blob not found")]
+    NotFound,
+    #[error("blob store failure: {0}")]
+    Io(String),
+}
+
+/// A stored blob as a listing shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlobInfo {
+    pub key: String,
+    /// UTC, when the store knows it.
+    pub modified: Option<NaiveDateTime>,
+}
+
+/// A blob being read a chunk at a time, so that serving a large file never holds it whole.
+#[async_trait]
+pub trait BlobReader: Send {
+    /// The next chunk (never empty), or `None` at the end.
+    ///
+    /// # Errors
+    /// `Io` when the store fails while reading.
+    async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, BlobError>;
+}
+
+/// Where image bytes live. Keys are chosen by the server (`gifs/<random>/original.gif`), never
+/// taken from a file name. A `put` is atomic: a reader sees the whole blob or none.
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait BlobStore: Send + Sync {
+    /// # Errors
+    /// `Io` when the bytes cannot be stored durably.
+    async fn put(&self, key: &str, bytes: Vec<u8>, content_type: &str) -> Result<(), BlobError>;
+
+    /// # Errors
+    /// `NotFound` for an unknown key, `Io` otherwise.
+    async fn get(&self, key: &str) -> Result<Vec<u8>, BlobError>;
+
+    /// Streams the bytes `range` (start inclusive, end exclusive, within the blob) of a blob, or
+    /// the whole blob when `None`.
+    ///
+    /// # Errors
+    /// `NotFound` for an unknown key, `Io` otherwise.
+    async fn read(&self, key: &str, range: Option<std::ops::Range<u64>>) -> Result<Box<dyn BlobReader>, BlobError>;
+
+    /// A URL from which anyone may GET the blob until `expires` has passed, when the store can
+    /// sign one (S3's presigned GET); `None` when it cannot (a local folder). Makes no request.
+    ///
+    /// # Errors
+    /// `NotFound` never (the key is not checked for existence); `Io` when signing fails.
+    async fn presigned_get(&self, key: &str, expires: std::time::Duration) -> Result<Option<String>, BlobError>;
+
+    /// Deleting a missing key is not an error.
+    ///
+    /// # Errors
+    /// `Io` when the store refuses.
+    async fn delete(&self, key: &str) -> Result<(), BlobError>;
+
+    /// Every stored blob with its last modification (for `gifshelf fsck`).
+    ///
+    /// # Errors
+    /// `Io` when the store cannot be listed.
+    async fn list(&self) -> Result<Vec<BlobInfo>, BlobError>;
+
+    /// Removes leftovers of interrupted writes; returns how many.
+    ///
+    /// # Errors
+    /// `Io` when the store cannot be cleaned.
+    async fn sweep_partial_writes(&self) -> Result<usize, BlobError>;
+}

@@ -1,0 +1,36 @@
+//! Ports: the traits through which use cases reach the outside world. Adapters implement them;
+//! `app` tests mock them (feature `mock`).
+//!
+//! One file per area; every item is re-exported here, so `ports::X` names it wherever it lives.
+
+mod batch;
+mod blobs;
+mod clock;
+mod collections;
+mod favourites;
+mod fetch;
+mod gifs;
+mod jobs;
+mod keys;
+mod media;
+mod renditions;
+mod stats;
+mod tags;
+mod terms;
+mod users;
+
+pub use batch::*;
+pub use blobs::*;
+pub use clock::*;
+pub use collections::*;
+pub use favourites::*;
+pub use fetch::*;
+pub use gifs::*;
+pub use jobs::*;
+pub use keys::*;
+pub use media::*;
+pub use renditions::*;
+pub use stats::*;
+pub use tags::*;
+pub use terms::*;
+pub use users::*;
