@@ -1,17 +1,52 @@
+use gifshelf_domain::api_key::API_KEYS_PER_USER;
+use gifshelf_domain::gif::TagName;
+use gifshelf_domain::integration::INTEGRATIONS_MAX;
+use gifshelf_domain::media::MediaRejection;
 use gifshelf_domain::ports::{HashError, SignError};
-use gifshelf_domain::{Cause, RepoError, ValidationError};
+use gifshelf_domain::{Cause, RepoError, Unique, ValidationError};
 
-/// Why uploaded bytes were refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MediaProblem {
-    /// Not a GIF, PNG, JPEG or WebP.
-    UnsupportedType,
-    /// Damaged or incomplete.
-    InvalidImage,
-    /// Over a size limit (dimensions, frames, pixels).
-    ImageTooLarge,
-    /// Too much work to process in time.
-    ImageTooComplex,
+/// A request that clashes with what is stored (a 409). Each is its own error code, so a client
+/// tells them apart without reading the sentence, which is the spec's text.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Conflict {
+    /// Another account has the username (registering, or renaming in Settings).
+    #[error("Username is already taken")]
+    UsernameTaken,
+    /// Another account has the email (registering, or changing it in Settings).
+    #[error("Email is already registered")]
+    EmailTaken,
+    /// A first third-party sign-in with the email of an account that signs in otherwise.
+    #[error(
+        "An account with this email already exists. Sign in with your username and password, then connect Google in Settings."
+    )]
+    EmailHasAccount,
+    /// A first third-party sign-in found no free username to give the new account.
+    #[error("Could not find a free username for this account. Please register instead.")]
+    NoFreeUsername,
+    /// Disconnecting the account's only way to sign in (no password, no other identity).
+    #[error("This is your only way to sign in. Set a password in Settings before you disconnect it.")]
+    LastSignInMethod,
+    /// The provider identity is connected to another account.
+    #[error("This Google account is already connected to another gifshelf account.")]
+    IdentityLinkedElsewhere,
+    /// The account has an identity of this provider already.
+    #[error("A Google account is already connected. Disconnect it first.")]
+    ProviderAlreadyLinked,
+    /// Another tag has the name.
+    #[error("The tag \"{}\" already exists", .0.as_str())]
+    TagNameTaken(TagName),
+    /// The caller has as many API keys as one may.
+    #[error("You have {API_KEYS_PER_USER} API keys already. Revoke one you no longer use first.")]
+    ApiKeyLimit,
+    /// The server has as many chat integrations as it takes.
+    #[error("There are {INTEGRATIONS_MAX} integrations already. Remove one that is no longer used first.")]
+    IntegrationLimit,
+    /// GIFs of a bulk request changed while it ran; nothing was applied.
+    #[error("Some GIFs changed while the batch ran; nothing was changed. Please try again.")]
+    ChangedMeanwhile,
+    /// Any other uniqueness rule of the data (a share id clash, …).
+    #[error("{} already exists", capitalise(.0.what()))]
+    Exists(Unique),
 }
 
 /// What a use case can answer besides success. The HTTP adapter maps each variant to a status and
@@ -30,8 +65,8 @@ pub enum AppError {
     Forbidden(String),
     #[error("{0}")]
     NotFound(String),
-    #[error("{0}")]
-    Conflict(String),
+    #[error(transparent)]
+    Conflict(#[from] Conflict),
     #[error("Too many failed login attempts. Try again in {retry_after_secs} seconds.")]
     TooManyRequests { retry_after_secs: u64 },
     /// Too many requests from one caller of the chat APIs.
@@ -51,9 +86,10 @@ pub enum AppError {
     /// Bytes over the upload limit.
     #[error("{0}")]
     TooLarge(String),
-    /// The uploaded bytes were refused; `problem` says why.
-    #[error("{message}")]
-    BadMedia { problem: MediaProblem, message: String },
+    /// The uploaded bytes were refused: never `Busy` or `Internal`, which become `Unavailable`
+    /// and `Internal` (see `From<MediaRejection>`).
+    #[error(transparent)]
+    BadMedia(MediaRejection),
     /// The upload is byte for byte a GIF of the library (after metadata stripping).
     #[error("This GIF is already in the library")]
     Duplicate { existing: gifshelf_domain::gif::GifId },
@@ -72,9 +108,9 @@ impl AppError {
     pub fn from_repo(err: RepoError) -> Self {
         match err {
             RepoError::NotFound => AppError::NotFound("Not found".into()),
-            RepoError::Conflict(what) => AppError::Conflict(format!("{} already exists", capitalise(what.what()))),
-            RepoError::Unavailable(msg) | RepoError::Retry(msg) => {
-                tracing::warn!(error = %msg, "storage unavailable");
+            RepoError::Conflict(what) => AppError::Conflict(Conflict::Exists(what)),
+            RepoError::Unavailable(cause) | RepoError::Retry(cause) => {
+                tracing::warn!(error = %gifshelf_domain::error_chain(cause.as_ref()), "storage unavailable");
                 AppError::Unavailable("The server is busy. Please try again in a moment.".into())
             }
             RepoError::Other(cause) => AppError::Internal(cause),
@@ -93,6 +129,18 @@ fn capitalise(word: &str) -> String {
 impl From<RepoError> for AppError {
     fn from(err: RepoError) -> Self {
         Self::from_repo(err)
+    }
+}
+
+impl From<MediaRejection> for AppError {
+    /// The image pipeline's answer: a refusal of the bytes stays one; a busy pipeline is a 503
+    /// and a fault of ours an internal error, its cause kept.
+    fn from(rejection: MediaRejection) -> Self {
+        match rejection {
+            busy @ MediaRejection::Busy => AppError::Unavailable(busy.to_string()),
+            MediaRejection::Internal(cause) => AppError::Internal(cause),
+            refused => AppError::BadMedia(refused),
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use gifshelf_domain::ports::{Clock, IntegrationRepository};
 use gifshelf_domain::RepoError;
 
 use crate::auth::Actor;
-use crate::AppError;
+use crate::{AppError, Conflict};
 
 pub struct IntegrationService {
     integrations: Arc<dyn IntegrationRepository>,
@@ -43,9 +43,7 @@ impl IntegrationService {
             created_at: self.clock.now(),
         };
         if self.integrations.integrations().await?.len() >= INTEGRATIONS_MAX {
-            return Err(AppError::Conflict(format!(
-                "There are {INTEGRATIONS_MAX} integrations already. Remove one that is no longer used first."
-            )));
+            return Err(AppError::Conflict(Conflict::IntegrationLimit));
         }
         let integration = self.integrations.create_integration(new).await?;
         tracing::info!(integration_id = integration.id.0, "chat integration added");

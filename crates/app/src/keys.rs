@@ -10,7 +10,7 @@ use gifshelf_domain::RepoError;
 
 use crate::auth::Actor;
 use crate::rate_limit::RateLimiter;
-use crate::AppError;
+use crate::{AppError, Conflict};
 
 /// How often a key's "last used" is written at most (a chat picker calls many times a minute).
 const TOUCH_EVERY: chrono::Duration = chrono::Duration::minutes(1);
@@ -54,9 +54,7 @@ impl ApiKeyService {
     pub async fn create(&self, actor: &Actor, name: &str) -> Result<MintedKey, AppError> {
         let name = ApiKeyName::parse(name)?;
         if self.keys.keys_of(actor.id).await?.len() >= API_KEYS_PER_USER {
-            return Err(AppError::Conflict(format!(
-                "You have {API_KEYS_PER_USER} API keys already. Revoke one you no longer use first."
-            )));
+            return Err(AppError::Conflict(Conflict::ApiKeyLimit));
         }
         let secret = self.minter.mint();
         let new = NewApiKey {

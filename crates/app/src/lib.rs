@@ -14,4 +14,4 @@ pub mod rate_limit;
 pub mod settings;
 pub mod stats;
 
-pub use error::{AppError, MediaProblem};
+pub use error::{AppError, Conflict};

@@ -73,7 +73,7 @@ impl OidcVerifier {
         }
         let metadata = CoreProviderMetadata::discover_async(self.issuer.clone(), &self.http)
             .await
-            .map_err(|e| IdentityError::Unavailable(format!("discovery of {}: {e}", self.issuer.as_str())))?;
+            .map_err(|e| IdentityError::Unavailable(format!("discovery of {}: {e}", self.issuer.as_str()).into()))?;
         let fresh =
             Keys { jwks_uri: metadata.jwks_uri().clone(), set: metadata.jwks().clone(), fetched_at: Instant::now() };
         tracing::info!(issuer = self.issuer.as_str(), keys = fresh.set.keys().len(), "fetched the provider's keys");
@@ -96,7 +96,7 @@ impl OidcVerifier {
         let Some(current) = keys.as_mut() else { return Ok(None) };
         let set = CoreJsonWebKeySet::fetch_async(&current.jwks_uri, &self.http)
             .await
-            .map_err(|e| IdentityError::Unavailable(format!("keys of {}: {e}", self.issuer.as_str())))?;
+            .map_err(|e| IdentityError::Unavailable(format!("keys of {}: {e}", self.issuer.as_str()).into()))?;
         tracing::info!(issuer = self.issuer.as_str(), keys = set.keys().len(), "refetched the provider's keys");
         current.set = set.clone();
         current.fetched_at = Instant::now();
@@ -129,17 +129,17 @@ impl OidcVerifier {
 #[async_trait]
 impl IdentityVerifier for OidcVerifier {
     async fn verify(&self, id_token: &str) -> Result<ExternalIdentity, IdentityError> {
-        let token =
-            CoreIdToken::from_str(id_token.trim()).map_err(|e| IdentityError::Rejected(format!("malformed: {e}")))?;
+        let token = CoreIdToken::from_str(id_token.trim())
+            .map_err(|e| IdentityError::Rejected(format!("malformed: {e}").into()))?;
         let keys = self.key_set().await?;
         match self.check(&token, keys) {
             Err(ClaimsVerificationError::SignatureVerification(SignatureVerificationError::NoMatchingKey)) => {
                 let Some(keys) = self.refetch_keys().await? else {
                     return Err(IdentityError::Rejected("no key matches the token's key id".into()));
                 };
-                self.check(&token, keys).map_err(|e| IdentityError::Rejected(e.to_string()))
+                self.check(&token, keys).map_err(|e| IdentityError::Rejected(Box::new(e)))
             }
-            other => other.map_err(|e| IdentityError::Rejected(e.to_string())),
+            other => other.map_err(|e| IdentityError::Rejected(Box::new(e))),
         }
     }
 }

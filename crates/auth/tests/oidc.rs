@@ -24,7 +24,7 @@ fn with(mut claims: Value, key: &str, value: Value) -> Value {
 
 async fn refused(verifier: &OidcVerifier, token: &str) -> String {
     match verifier.verify(token).await {
-        Err(IdentityError::Rejected(reason)) => reason,
+        Err(IdentityError::Rejected(reason)) => reason.to_string(),
         other => panic!("expected a refusal, got {other:?}"),
     }
 }

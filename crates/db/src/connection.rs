@@ -159,7 +159,7 @@ impl Database {
             Target::Sqlite(path) => {
                 if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
                     std::fs::create_dir_all(parent)
-                        .map_err(|e| DbError::Connect(format!("{}: {e}", parent.display())))?;
+                        .map_err(|e| DbError::Connect(format!("{}: {e}", parent.display()).into()))?;
                 }
                 Backend::Sqlite
             }
@@ -175,7 +175,7 @@ impl Database {
             // so requests recover as soon as the server is back. SQLite files do not go away.
             .test_on_check_out(backend == Backend::Postgres)
             .build(manager)
-            .map_err(|e| DbError::Connect(e.to_string()))?;
+            .map_err(|e| DbError::Connect(Box::new(e)))?;
         Ok(Self { pool, backend })
     }
 
@@ -209,7 +209,7 @@ impl Database {
 
     /// Runs `f` on a plain pooled connection, blocking (CLI and migrations).
     pub(crate) fn with_conn<T>(&self, f: impl FnOnce(&mut AnyConnection) -> Result<T, DbError>) -> Result<T, DbError> {
-        let mut conn = self.pool.get().map_err(|e| DbError::Connect(e.to_string()))?;
+        let mut conn = self.pool.get().map_err(|e| DbError::Connect(Box::new(e)))?;
         f(&mut conn)
     }
 }
@@ -232,7 +232,7 @@ pub(crate) fn write_tx<T>(
             loop {
                 match pg_transaction(conn, &mut f) {
                     Err(RepoError::Retry(reason)) if attempt < PG_ATTEMPTS => {
-                        tracing::info!(%reason, attempt, "write transaction aborted by the database; running it again");
+                        tracing::info!(reason = %gifshelf_domain::error_chain(reason.as_ref()), attempt, "write transaction aborted by the database; running it again");
                         std::thread::sleep(std::time::Duration::from_millis(5 * u64::from(attempt)));
                         attempt += 1;
                     }
@@ -309,10 +309,10 @@ mod tests {
             DbConfig { max_connections: 1, ..DbConfig::new(format!("sqlite://{}", dir.path().join("t.db").display())) };
         let db = Database::connect(&config).unwrap_or_else(|e| panic!("{e}"));
         // As after a ROLLBACK that failed: the connection goes back still inside its transaction.
-        db.with_conn(|c| c.batch_execute("BEGIN IMMEDIATE").map_err(|e| DbError::Connect(e.to_string())))
+        db.with_conn(|c| c.batch_execute("BEGIN IMMEDIATE").map_err(|e| DbError::Connect(Box::new(e))))
             .unwrap_or_else(|e| panic!("{e}"));
         let next =
-            db.with_conn(|c| c.batch_execute("BEGIN IMMEDIATE; COMMIT").map_err(|e| DbError::Connect(e.to_string())));
+            db.with_conn(|c| c.batch_execute("BEGIN IMMEDIATE; COMMIT").map_err(|e| DbError::Connect(Box::new(e))));
         assert!(next.is_ok(), "the pool handed out the connection stuck in a transaction: {next:?}");
     }
 

@@ -1,5 +1,5 @@
 use diesel::result::{DatabaseErrorInformation, DatabaseErrorKind, Error as DieselError};
-use gifshelf_domain::{RepoError, Unique};
+use gifshelf_domain::{Cause, RepoError, Unique};
 
 /// Errors of setting the database up (connecting, migrating). Per-call errors are `RepoError`s.
 #[derive(Debug, thiserror::Error)]
@@ -7,9 +7,9 @@ pub enum DbError {
     #[error("unsupported database URL {0:?}: use sqlite://PATH or postgres://USER@HOST/DB")]
     UnsupportedUrl(String),
     #[error("cannot open the database: {0}")]
-    Connect(String),
+    Connect(#[source] Cause),
     #[error("migrations failed: {0}")]
-    Migrate(String),
+    Migrate(#[source] Cause),
 }
 
 /// Every unique constraint of the schema and the rule it stands for: by its PostgreSQL name, and by
@@ -53,26 +53,22 @@ pub(crate) fn repo_error(err: DieselError) -> RepoError {
             // A constraint the list does not know is a bug of ours: keep the whole error.
             None => RepoError::other(err),
         },
-        DieselError::DatabaseError(DatabaseErrorKind::SerializationFailure, info) => {
-            RepoError::Retry(info.message().to_owned())
-        }
+        DieselError::DatabaseError(DatabaseErrorKind::SerializationFailure, _) => RepoError::Retry(Box::new(err)),
         // PostgreSQL aborts one of two transactions that wait for each other (SQLSTATE 40P01);
         // diesel reports no kind for it, only the server's message.
-        DieselError::DatabaseError(DatabaseErrorKind::Unknown, info)
+        DieselError::DatabaseError(DatabaseErrorKind::Unknown, ref info)
             if info.message().contains("deadlock detected") =>
         {
-            RepoError::Retry(info.message().to_owned())
+            RepoError::Retry(Box::new(err))
         }
-        DieselError::DatabaseError(DatabaseErrorKind::ClosedConnection, info) => {
-            RepoError::Unavailable(info.message().to_owned())
-        }
-        DieselError::DatabaseError(_, info) if info.message().contains("database is locked") => {
-            RepoError::Unavailable(info.message().to_owned())
+        DieselError::DatabaseError(DatabaseErrorKind::ClosedConnection, _) => RepoError::unavailable(err),
+        DieselError::DatabaseError(_, ref info) if info.message().contains("database is locked") => {
+            RepoError::unavailable(err)
         }
         other => RepoError::other(other),
     }
 }
 
 pub(crate) fn pool_error(err: r2d2::Error) -> RepoError {
-    RepoError::Unavailable(err.to_string())
+    RepoError::unavailable(err)
 }

@@ -20,16 +20,16 @@ impl Database {
     /// `Migrate` with the failing migration's reason.
     pub fn migrate(&self) -> Result<Vec<String>, DbError> {
         self.with_conn(|conn| {
-            let fail = |e: Box<dyn std::error::Error + Send + Sync>| DbError::Migrate(e.to_string());
+            let fail = DbError::Migrate;
             let applied = match conn {
                 AnyConnection::Sqlite(c) => names(c.run_pending_migrations(SQLITE).map_err(fail)?),
                 AnyConnection::Postgresql(c) => {
                     c.batch_execute(&format!("SELECT pg_advisory_lock({PG_MIGRATION_LOCK})"))
-                        .map_err(|e| DbError::Migrate(e.to_string()))?;
+                        .map_err(|e| DbError::Migrate(Box::new(e)))?;
                     let result = c.run_pending_migrations(POSTGRES).map_err(fail).map(names);
                     let unlock = c
                         .batch_execute(&format!("SELECT pg_advisory_unlock({PG_MIGRATION_LOCK})"))
-                        .map_err(|e| DbError::Migrate(e.to_string()));
+                        .map_err(|e| DbError::Migrate(Box::new(e)));
                     let applied = result?;
                     unlock?;
                     applied

@@ -180,7 +180,7 @@ pub fn seed(db: &Database, users: usize, gifs: usize, tags: usize) -> Result<(),
     let users = users.max(1);
     let library = seed_gifs(users, gifs, tags);
     db.with_conn(|conn| {
-        let failed = |e: diesel::result::Error| crate::DbError::Migrate(e.to_string());
+        let failed = |e: diesel::result::Error| crate::DbError::Migrate(Box::new(e));
         match conn {
             crate::connection::AnyConnection::Postgresql(pg) => {
                 pg.batch_execute("BEGIN").map_err(failed)?;

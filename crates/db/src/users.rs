@@ -274,8 +274,7 @@ impl UserRepository for Database {
 
     async fn ping(&self) -> Result<(), RepoError> {
         self.run(|conn| {
-            diesel::connection::SimpleConnection::batch_execute(conn, "SELECT 1")
-                .map_err(|e| RepoError::Unavailable(e.to_string()))
+            diesel::connection::SimpleConnection::batch_execute(conn, "SELECT 1").map_err(RepoError::unavailable)
         })
         .await
     }

@@ -2,6 +2,7 @@
 //! tokens"). How a token spells it on the wire is the token adapter's business.
 
 use crate::user::Role;
+use crate::Cause;
 
 /// What a session token says: whose session it is, the role it was issued with (informative: the
 /// role that counts is the one stored now), and when it was issued and expires (seconds since the
@@ -39,13 +40,13 @@ pub struct LinkedIdentity {
 }
 
 /// Why a third-party ID token was not accepted.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum IdentityError {
     /// Bad signature, wrong issuer or audience, expired, an algorithm we do not accept, malformed.
     /// The reason is for the log only.
     #[error("ID token refused: {0}")]
-    Rejected(String),
+    Rejected(#[source] Cause),
     /// The provider's discovery document or keys could not be fetched.
     #[error("identity provider unavailable: {0}")]
-    Unavailable(String),
+    Unavailable(#[source] Cause),
 }

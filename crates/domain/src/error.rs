@@ -18,6 +18,22 @@ impl ValidationError {
 /// A cause kept for the log: any error, boxed.
 pub type Cause = Box<dyn std::error::Error + Send + Sync>;
 
+/// An error and every cause below it, `outer: inner: innermost`, for the log. A cause whose text
+/// its error already ends with (`storage unavailable: {0}`) is not written twice.
+pub fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = err.to_string();
+    let mut source = err.source();
+    while let Some(cause) = source {
+        let next = cause.to_string();
+        if !text.ends_with(&next) {
+            text.push_str(": ");
+            text.push_str(&next);
+        }
+        source = cause.source();
+    }
+    text
+}
+
 /// The uniqueness rules of the data, one per unique constraint. Adapters tell them apart by the
 /// constraint that fired, never by the wording of a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -83,11 +99,11 @@ pub enum RepoError {
     Conflict(Unique),
     /// The store cannot take more work right now (pool exhausted, database down).
     #[error("storage unavailable: {0}")]
-    Unavailable(String),
+    Unavailable(#[source] Cause),
     /// The database aborted the transaction to resolve a conflict with another one (a deadlock);
     /// running it again is safe. Adapters retry before they let it out.
     #[error("transaction aborted by the database: {0}")]
-    Retry(String),
+    Retry(#[source] Cause),
     /// Anything else; the cause is kept for the log.
     #[error("storage failure: {0}")]
     Other(#[source] Cause),
@@ -97,5 +113,10 @@ impl RepoError {
     /// An unexpected failure with its cause (an error, or a message).
     pub fn other(cause: impl Into<Cause>) -> Self {
         Self::Other(cause.into())
+    }
+
+    /// The store is out of reach for now, with its cause (an error, or a message).
+    pub fn unavailable(cause: impl Into<Cause>) -> Self {
+        Self::Unavailable(cause.into())
     }
 }

@@ -13,4 +13,4 @@ pub mod ports;
 pub mod stats;
 pub mod user;
 
-pub use error::{Cause, RepoError, Unique, ValidationError};
+pub use error::{error_chain, Cause, RepoError, Unique, ValidationError};

@@ -1,6 +1,7 @@
 //! What the image pipeline produces and how it refuses input.
 
 use crate::gif::{Fingerprint, RenditionKind};
+use crate::Cause;
 
 /// One rendition as bytes, before it is stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,21 +36,50 @@ pub struct ProcessedMedia {
     pub opaque: bool,
 }
 
-/// Why an upload's bytes were refused. Messages are sentences a user can read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// Why an image was not taken: the uploader's bytes (the first four, each its own error code),
+/// the server's load, or a fault of ours. The one type of every layer: the image pipeline
+/// produces it, the use cases pass it on, the HTTP adapter maps it to a status and code.
+/// Messages are sentences a user can read, except `Internal`'s, which go to the log with their
+/// causes.
+#[derive(Debug, thiserror::Error)]
 pub enum MediaRejection {
+    /// Not a GIF, PNG, JPEG or WebP.
     #[error("{0}")]
     UnsupportedType(String),
+    /// Damaged or incomplete; `cause` is the decoder's error when it gave one.
+    #[error("{message}")]
+    InvalidImage {
+        message: String,
+        #[source]
+        cause: Option<Cause>,
+    },
+    /// Over a size limit (dimensions, frames, pixels, memory).
     #[error("{0}")]
-    Invalid(String),
-    #[error("{0}")]
-    TooLarge(String),
+    ImageTooLarge(String),
+    /// Too much work to process in the time allowed.
+    #[error("The image is too complex to process. Please try a smaller or shorter animation.")]
+    ImageTooComplex,
     /// Every processing slot is taken; try again shortly.
     #[error("The server is busy processing other uploads. Please try again in a moment.")]
     Busy,
-    #[error("The image took too long to process.")]
-    Timeout,
     /// A fault of ours, not of the input.
-    #[error("image processing failed: {0}")]
-    Internal(String),
+    #[error("image processing failed")]
+    Internal(#[source] Cause),
+}
+
+impl MediaRejection {
+    /// Bytes of no supported type, in the pipeline's words.
+    pub fn unsupported() -> Self {
+        Self::UnsupportedType("The file is not a supported image; upload a GIF, PNG, JPEG or WebP file.".into())
+    }
+
+    /// A damaged image, without a decoder's error.
+    pub fn invalid(message: impl Into<String>) -> Self {
+        Self::InvalidImage { message: message.into(), cause: None }
+    }
+
+    /// A fault of ours with its cause (an error, or a message).
+    pub fn internal(cause: impl Into<Cause>) -> Self {
+        Self::Internal(cause.into())
+    }
 }

@@ -116,73 +116,85 @@ impl State {
                 }
             }
             if let Some(gif) = self.queue.pop_front() {
-                let Some(original) = gif.rendition(RenditionKind::Original).cloned() else { continue };
-                match self.gifs.open_blob(&original.key, None).await {
-                    Ok(reader) => self.reader = Some(reader),
-                    Err(err) => {
-                        tracing::warn!(gif_id = gif.id.0, error = %err, "an original is missing from the export");
-                        self.missing.push(MissingEntry {
-                            id: gif.id.0,
-                            title: gif.title.as_str().to_owned(),
-                            error: err.to_string(),
-                        });
-                        continue;
-                    }
+                match self.start_entry(gif).await {
+                    Some(header) => return Some(Ok(header)),
+                    None => continue,
                 }
-                let file = format!("{}-{}.{}", gif.id.0, slug(gif.title.as_str()), original.extension());
-                let header = self.zip.as_mut()?.start(&file, gif.uploaded_at);
-                self.manifest.push(ManifestEntry {
-                    id: gif.id.0,
-                    file,
-                    title: gif.title.as_str().to_owned(),
-                    description: gif.description.as_str().to_owned(),
-                    tags: gif.tags.iter().map(|t| t.name.as_str().to_owned()).collect(),
-                    uploaded_by: gif.uploader.as_str().to_owned(),
-                    uploaded_at: iso(gif.uploaded_at),
-                    content_type: original.content_type.clone(),
-                    size: original.size,
-                    width: original.width,
-                    height: original.height,
-                });
-                return Some(Ok(Bytes::from(header)));
             }
             if let Some(page) = self.next_page {
-                let request = PageRequest::new(Some(page), Some(MAX_PAGE_SIZE)).map_err(io_error);
-                let listed = match request {
-                    // No viewer: the archive says nothing of anyone's favourites.
-                    Ok(request) => {
-                        self.gifs.list(UserId(0), &self.filter, GifSort::Newest, request).await.map_err(io_error)
-                    }
-                    Err(err) => Err(err),
-                };
-                match listed {
-                    Ok(listed) => {
-                        self.total = listed.total;
-                        self.next_page = (!listed.items.is_empty()).then_some(page + 1);
-                        self.queue.extend(listed.items);
-                        continue;
-                    }
+                match self.list_page(page).await {
+                    Ok(()) => continue,
                     Err(err) => return Some(Err(err)),
                 }
             }
-            let mut zip = self.zip.take()?;
-            let now = chrono::Utc::now().naive_utc();
-            let manifest = Manifest {
-                exported_at: iso(now),
-                count: self.manifest.len(),
-                gifs: std::mem::take(&mut self.manifest),
-                missing: std::mem::take(&mut self.missing),
-            };
-            let json = match serde_json::to_vec_pretty(&manifest) {
-                Ok(json) => json,
-                Err(err) => return Some(Err(io_error(err))),
-            };
-            let mut out = zip.start("manifest.json", now);
-            zip.data(&json);
-            out.extend_from_slice(&json);
-            out.extend_from_slice(&zip.finish());
-            return Some(Ok(Bytes::from(out)));
+            return self.finish();
         }
+    }
+
+    /// Opens the original of `gif` and answers its entry's header; `None` when it has none to
+    /// read (a missing blob is noted in the manifest).
+    async fn start_entry(&mut self, gif: Gif) -> Option<Bytes> {
+        let original = gif.rendition(RenditionKind::Original).cloned()?;
+        match self.gifs.open_blob(&original.key, None).await {
+            Ok(reader) => self.reader = Some(reader),
+            Err(err) => {
+                tracing::warn!(gif_id = gif.id.0, error = %err, "an original is missing from the export");
+                self.missing.push(MissingEntry {
+                    id: gif.id.0,
+                    title: gif.title.as_str().to_owned(),
+                    error: err.to_string(),
+                });
+                return None;
+            }
+        }
+        let file = format!("{}-{}.{}", gif.id.0, slug(gif.title.as_str()), original.extension());
+        let header = self.zip.as_mut()?.start(&file, gif.uploaded_at);
+        self.manifest.push(ManifestEntry {
+            id: gif.id.0,
+            file,
+            title: gif.title.as_str().to_owned(),
+            description: gif.description.as_str().to_owned(),
+            tags: gif.tags.iter().map(|t| t.name.as_str().to_owned()).collect(),
+            uploaded_by: gif.uploader.as_str().to_owned(),
+            uploaded_at: iso(gif.uploaded_at),
+            content_type: original.content_type.clone(),
+            size: original.size,
+            width: original.width,
+            height: original.height,
+        });
+        Some(Bytes::from(header))
+    }
+
+    /// Queues the GIFs of page `page`; past the last page, there is no next one.
+    async fn list_page(&mut self, page: u32) -> Result<(), std::io::Error> {
+        let request = PageRequest::new(Some(page), Some(MAX_PAGE_SIZE)).map_err(io_error)?;
+        // No viewer: the archive says nothing of anyone's favourites.
+        let listed = self.gifs.list(UserId(0), &self.filter, GifSort::Newest, request).await.map_err(io_error)?;
+        self.total = listed.total;
+        self.next_page = (!listed.items.is_empty()).then_some(page + 1);
+        self.queue.extend(listed.items);
+        Ok(())
+    }
+
+    /// `manifest.json` and the archive's end; `None` once they were written.
+    fn finish(&mut self) -> Option<Result<Bytes, std::io::Error>> {
+        let mut zip = self.zip.take()?;
+        let now = chrono::Utc::now().naive_utc();
+        let manifest = Manifest {
+            exported_at: iso(now),
+            count: self.manifest.len(),
+            gifs: std::mem::take(&mut self.manifest),
+            missing: std::mem::take(&mut self.missing),
+        };
+        let json = match serde_json::to_vec_pretty(&manifest) {
+            Ok(json) => json,
+            Err(err) => return Some(Err(io_error(err))),
+        };
+        let mut out = zip.start("manifest.json", now);
+        zip.data(&json);
+        out.extend_from_slice(&json);
+        out.extend_from_slice(&zip.finish());
+        Some(Ok(Bytes::from(out)))
     }
 }
 

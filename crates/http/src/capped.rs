@@ -1,6 +1,7 @@
-//! A request body that stops at a byte budget. actix-multipart buffers what it has not parsed yet
-//! (a body that never sends a boundary would be kept whole), so the cap sits under it, on the raw
-//! bytes, whether the body is chunked or declares a length.
+//! A request body that stops at a byte budget: the one body reader of the API. actix-multipart
+//! buffers what it has not parsed yet (a body that never sends a boundary would be kept whole), so
+//! the cap sits under it, on the raw bytes, whether the body is chunked or declares a length;
+//! [`read_all`] reads a small body (a chat platform's command) whole under the same cap.
 
 use std::cell::Cell;
 use std::pin::Pin;
@@ -8,8 +9,10 @@ use std::rc::Rc;
 use std::task::{Context, Poll};
 
 use actix_web::error::PayloadError;
-use actix_web::web::Bytes;
-use futures_util::Stream;
+use actix_web::http::header::CONTENT_LENGTH;
+use actix_web::web::{self, Bytes, BytesMut};
+use actix_web::HttpRequest;
+use futures_util::{Stream, StreamExt};
 
 /// The body, ending in `PayloadError::Overflow` once more than `cap` bytes arrived.
 pub struct CappedBody<S> {
@@ -51,10 +54,43 @@ where
     }
 }
 
+/// Why a whole body could not be read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyError {
+    /// More than the cap was declared or arrived.
+    TooLarge,
+    /// The body broke off or could not be decoded.
+    Unreadable,
+}
+
+/// The `Content-Length` a request declares, when it declares one that is a number.
+pub fn declared_length(req: &HttpRequest) -> Option<u64> {
+    req.headers().get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok())
+}
+
+/// The whole body in memory, refused past `cap` bytes whatever its `Content-Length` said (a
+/// declared length over the cap is refused before a byte is read).
+///
+/// # Errors
+/// `TooLarge` past the cap; `Unreadable` when the body breaks off.
+pub async fn read_all(req: &HttpRequest, payload: web::Payload, cap: u64) -> Result<Bytes, BodyError> {
+    if declared_length(req).is_some_and(|length| length > cap) {
+        return Err(BodyError::TooLarge);
+    }
+    let (mut body, overflowed) = CappedBody::new(payload, cap);
+    let mut bytes = BytesMut::new();
+    while let Some(chunk) = body.next().await {
+        match chunk {
+            Ok(chunk) => bytes.extend_from_slice(&chunk),
+            Err(_) if overflowed.get() => return Err(BodyError::TooLarge),
+            Err(_) => return Err(BodyError::Unreadable),
+        }
+    }
+    Ok(bytes.freeze())
+}
+
 #[cfg(test)]
 mod tests {
-    use futures_util::StreamExt;
-
     use super::*;
 
     #[actix_web::test]

@@ -2,7 +2,9 @@
 
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpResponse, ResponseError};
-use gifshelf_app::{AppError, MediaProblem};
+use gifshelf_app::{AppError, Conflict};
+use gifshelf_domain::media::MediaRejection;
+use gifshelf_domain::{error_chain, Unique};
 
 use crate::dto::{ApiErrorBody, ErrorCode};
 
@@ -44,7 +46,9 @@ impl From<AppError> for ApiError {
             AppError::TokenExpired => Self::new(StatusCode::UNAUTHORIZED, ErrorCode::TokenExpired, "Token expired"),
             AppError::Forbidden(m) => Self::new(StatusCode::FORBIDDEN, ErrorCode::Forbidden, m),
             AppError::NotFound(m) => Self::new(StatusCode::NOT_FOUND, ErrorCode::NotFound, m),
-            AppError::Conflict(m) => Self::new(StatusCode::CONFLICT, ErrorCode::Conflict, m),
+            AppError::Conflict(conflict) => {
+                Self::new(StatusCode::CONFLICT, conflict_code(&conflict), conflict.to_string())
+            }
             err @ AppError::TooManyRequests { retry_after_secs } => Self {
                 retry_after: Some(retry_after_secs),
                 ..Self::new(StatusCode::TOO_MANY_REQUESTS, ErrorCode::TooManyRequests, err.to_string())
@@ -58,37 +62,56 @@ impl From<AppError> for ApiError {
             AppError::UrlRefused(m) => Self::new(StatusCode::BAD_REQUEST, ErrorCode::UrlRefused, m),
             AppError::UrlFetchFailed(m) => Self::new(StatusCode::BAD_REQUEST, ErrorCode::UrlFetchFailed, m),
             AppError::TooLarge(m) => Self::new(StatusCode::PAYLOAD_TOO_LARGE, ErrorCode::TooLarge, m),
-            AppError::BadMedia { problem, message } => {
-                let code = match problem {
-                    MediaProblem::UnsupportedType => ErrorCode::UnsupportedType,
-                    MediaProblem::InvalidImage => ErrorCode::InvalidImage,
-                    MediaProblem::ImageTooLarge => ErrorCode::ImageTooLarge,
-                    MediaProblem::ImageTooComplex => ErrorCode::ImageTooComplex,
-                };
-                Self::new(StatusCode::BAD_REQUEST, code, message)
-            }
+            AppError::BadMedia(rejection) => Self::from(rejection),
             err @ AppError::Duplicate { existing } => Self {
                 existing_id: Some(existing.0),
                 ..Self::new(StatusCode::CONFLICT, ErrorCode::Duplicate, err.to_string())
             },
             AppError::Internal(cause) => {
-                tracing::error!(error = %chain(cause.as_ref()), "internal error");
+                tracing::error!(error = %error_chain(cause.as_ref()), "internal error");
                 Self::internal()
             }
         }
     }
 }
 
-/// An error and every cause below it, `outer: inner: innermost`, for the log.
-fn chain(err: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = err.to_string();
-    let mut source = err.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
+impl From<MediaRejection> for ApiError {
+    fn from(rejection: MediaRejection) -> Self {
+        let code = match &rejection {
+            MediaRejection::UnsupportedType(_) => ErrorCode::UnsupportedType,
+            MediaRejection::InvalidImage { .. } => ErrorCode::InvalidImage,
+            MediaRejection::ImageTooLarge(_) => ErrorCode::ImageTooLarge,
+            MediaRejection::ImageTooComplex => ErrorCode::ImageTooComplex,
+            MediaRejection::Busy => {
+                return Self::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Unavailable, rejection.to_string())
+            }
+            MediaRejection::Internal(_) => return Self::from(AppError::Internal(Box::new(rejection))),
+        };
+        if let MediaRejection::InvalidImage { cause: Some(cause), .. } = &rejection {
+            tracing::info!(error = %error_chain(cause.as_ref()), "image refused as damaged");
+        }
+        Self::new(StatusCode::BAD_REQUEST, code, rejection.to_string())
     }
-    text
+}
+
+/// The code of each clash: the rule that was broken, named.
+fn conflict_code(conflict: &Conflict) -> ErrorCode {
+    match conflict {
+        Conflict::UsernameTaken | Conflict::Exists(Unique::Username) => ErrorCode::UsernameTaken,
+        Conflict::EmailTaken | Conflict::EmailHasAccount | Conflict::Exists(Unique::Email) => ErrorCode::EmailTaken,
+        Conflict::LastSignInMethod => ErrorCode::LastSignInMethod,
+        Conflict::IdentityLinkedElsewhere | Conflict::Exists(Unique::Identity) => ErrorCode::IdentityTaken,
+        Conflict::ProviderAlreadyLinked | Conflict::Exists(Unique::IdentityPerProvider) => {
+            ErrorCode::ProviderAlreadyLinked
+        }
+        Conflict::NoFreeUsername => ErrorCode::NoFreeUsername,
+        Conflict::TagNameTaken(_) | Conflict::Exists(Unique::TagName) => ErrorCode::TagNameTaken,
+        Conflict::Exists(Unique::ShareId) => ErrorCode::ShareIdTaken,
+        Conflict::ApiKeyLimit => ErrorCode::ApiKeyLimit,
+        Conflict::IntegrationLimit => ErrorCode::IntegrationLimit,
+        Conflict::ChangedMeanwhile => ErrorCode::ChangedMeanwhile,
+        Conflict::Exists(_) => ErrorCode::Conflict,
+    }
 }
 
 impl ApiError {

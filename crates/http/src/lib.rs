@@ -10,7 +10,6 @@ pub mod extract;
 mod headers;
 mod routes;
 mod session_cookie;
-pub mod slash_command;
 mod spa;
 mod state;
 mod zip;

@@ -7,13 +7,13 @@ use gif::{DisposalMethod, Encoder, Frame, Repeat};
 
 use crate::quantize::{pack, Mapper, Palette};
 use crate::resize::Rect;
-use crate::MediaError;
+use crate::MediaRejection;
 
 /// Below this alpha a pixel that is shown opaque becomes transparent (128 for the others).
 const ALPHA_DROP: u8 = 48;
 
-fn enc_err(e: gif::EncodingError) -> MediaError {
-    MediaError::internal(format!("GIF encoding failed: {e}"))
+fn enc_err(e: gif::EncodingError) -> MediaRejection {
+    crate::error::internal(format!("GIF encoding failed: {e}"))
 }
 
 /// A frame held back until the next one tells whether it must be cleared after display.
@@ -81,22 +81,25 @@ impl Palettes {
     }
 
     /// The chosen palette and its mapper.
-    fn get(&mut self, choice: Choice) -> Result<(&Palette, &mut Mapper), MediaError> {
+    fn get(&mut self, choice: Choice) -> Result<(&Palette, &mut Mapper), MediaRejection> {
         match choice {
             Choice::Global => match (self.global.as_ref(), self.global_map.as_mut()) {
                 (Some(p), Some(m)) => Ok((p, m)),
-                _ => Err(MediaError::internal("palette missing")),
+                _ => Err(crate::error::internal("palette missing")),
             },
             Choice::Recent => match self.recent.as_mut() {
                 Some((p, m)) => Ok((p, m)),
-                None => Err(MediaError::internal("palette missing")),
+                None => Err(crate::error::internal("palette missing")),
             },
         }
     }
 
     /// The transparent index of a frame with local table `local` (else the global one).
-    fn transparent_of(&self, local: Option<&Palette>) -> Result<u8, MediaError> {
-        local.or(self.global.as_ref()).map(Palette::transparent).ok_or_else(|| MediaError::internal("palette missing"))
+    fn transparent_of(&self, local: Option<&Palette>) -> Result<u8, MediaRejection> {
+        local
+            .or(self.global.as_ref())
+            .map(Palette::transparent)
+            .ok_or_else(|| crate::error::internal("palette missing"))
     }
 }
 
@@ -389,7 +392,7 @@ impl AnimEncoder {
     /// The phases: find the changed pixels, choose a palette, map the changes onto it, clear
     /// the pending frame's rectangle if pixels turn transparent, then hold the new frame back
     /// (its disposal depends on the next one) and write the one before.
-    pub(crate) fn push(&mut self, rgba: &[u8], dirty: Rect, delay: u16, own_table: bool) -> Result<(), MediaError> {
+    pub(crate) fn push(&mut self, rgba: &[u8], dirty: Rect, delay: u16, own_table: bool) -> Result<(), MediaRejection> {
         let full = Rect::full(self.width, self.height);
         let first = self.frames == 0;
         let dirty = if first { full } else { dirty.clip(self.width, self.height) };
@@ -428,7 +431,7 @@ impl AnimEncoder {
     /// display (disposal Background), grown to cover them if needed. Only that rectangle is
     /// cleared; the new frame redraws the pixels there that stay visible. Returns the pending
     /// frame's disposal and the cleared rectangle.
-    fn clear_pending(&mut self, dirty: Rect) -> Result<(DisposalMethod, Rect), MediaError> {
+    fn clear_pending(&mut self, dirty: Rect) -> Result<(DisposalMethod, Rect), MediaRejection> {
         let turning = self.screen.turning_clear(dirty);
         let Some(pend) = self.pending.as_mut().filter(|_| !turning.is_empty()) else {
             return Ok((DisposalMethod::Keep, Rect::default()));
@@ -443,7 +446,7 @@ impl AnimEncoder {
     }
 
     /// Holds a finished frame back, or writes it when holding would pass `hold_max`.
-    fn write(&mut self, p: Pending, dispose: DisposalMethod) -> Result<(), MediaError> {
+    fn write(&mut self, p: Pending, dispose: DisposalMethod) -> Result<(), MediaRejection> {
         let frame = Done { rect: p.rect, indices: p.indices, delay: p.delay, dispose, local: p.local };
         if self.streaming.is_none() && self.held + frame.indices.len() <= self.hold_max {
             self.held += frame.indices.len();
@@ -464,9 +467,9 @@ impl AnimEncoder {
     }
 
     /// A GIF encoder for the thumbnail, with `global`'s table.
-    fn encoder(&self, global: Option<&Layout>) -> Result<Encoder<Vec<u8>>, MediaError> {
-        let w = u16::try_from(self.width).map_err(|_| MediaError::internal("thumbnail too wide"))?;
-        let h = u16::try_from(self.height).map_err(|_| MediaError::internal("thumbnail too tall"))?;
+    fn encoder(&self, global: Option<&Layout>) -> Result<Encoder<Vec<u8>>, MediaRejection> {
+        let w = u16::try_from(self.width).map_err(|_| crate::error::internal("thumbnail too wide"))?;
+        let h = u16::try_from(self.height).map_err(|_| crate::error::internal("thumbnail too tall"))?;
         let table = global.map(|l| l.table.clone()).unwrap_or_default();
         let mut enc = Encoder::new(Vec::new(), w, h, &table).map_err(enc_err)?;
         enc.set_repeat(self.repeat).map_err(enc_err)?;
@@ -474,11 +477,11 @@ impl AnimEncoder {
     }
 
     /// Writes `frame` through the streaming encoder.
-    fn encode(&mut self, frame: Done) -> Result<(), MediaError> {
+    fn encode(&mut self, frame: Done) -> Result<(), MediaRejection> {
         let t = self.palettes.transparent_of(None).ok();
         match self.streaming.as_mut() {
             Some((enc, global)) => write_frame(enc, frame, global.as_ref(), t),
-            None => Err(MediaError::internal("GIF encoder missing")),
+            None => Err(crate::error::internal("GIF encoder missing")),
         }
     }
 
@@ -490,7 +493,7 @@ impl AnimEncoder {
     /// frame's codes are as wide as its highest index needs, so a small frame with a few common
     /// colours is written with 2- to 5-bit codes instead of 8-bit ones. A local table keeps only
     /// the colours its frame uses. (Past `hold_max`, frames were written as they came instead.)
-    pub(crate) fn finish(mut self) -> Result<Vec<u8>, MediaError> {
+    pub(crate) fn finish(mut self) -> Result<Vec<u8>, MediaRejection> {
         if let Some(p) = self.pending.take() {
             self.write(p, DisposalMethod::Keep)?;
         }
@@ -498,7 +501,7 @@ impl AnimEncoder {
             return enc.into_inner().map_err(enc_err);
         }
         if self.done.is_empty() {
-            return Err(MediaError::Corrupt("The animation has no frames.".into()));
+            return Err(MediaRejection::invalid("The animation has no frames."));
         }
         let global = self.palettes.global.as_ref().map(|g| Layout::global(g, &self.done));
         let mut enc = self.encoder(global.as_ref())?;
@@ -517,7 +520,7 @@ fn write_frame(
     frame: Done,
     global: Option<&Layout>,
     global_transparent: Option<u8>,
-) -> Result<(), MediaError> {
+) -> Result<(), MediaRejection> {
     let (indices, transparent, palette) = match (&frame.local, global, global_transparent) {
         (Some(local), _, _) => {
             let layout = Layout::local(local, &frame.indices);
@@ -528,7 +531,7 @@ fn write_frame(
             let (indices, t) = layout.remap(&frame.indices, t);
             (indices, t, None)
         }
-        _ => return Err(MediaError::internal("palette missing")),
+        _ => return Err(crate::error::internal("palette missing")),
     };
     let out = Frame {
         delay: frame.delay,

@@ -11,22 +11,22 @@ use crate::probe::gif_info;
 use crate::resize::Rect;
 use crate::sink::{CanvasFrame, Output, Sinks, Source};
 use crate::video::{duration_ms, Ffmpeg};
-use crate::{Made, MediaError, MediaKind};
+use crate::{Made, MediaKind, MediaRejection};
 
-fn gif_err(e: gif::DecodingError) -> MediaError {
+fn gif_err(e: gif::DecodingError) -> MediaRejection {
     match e {
         gif::DecodingError::MemoryLimit => {
-            MediaError::TooLarge("A frame of the GIF needs more memory than the limit allows.".into())
+            MediaRejection::ImageTooLarge("A frame of the GIF needs more memory than the limit allows.".into())
         }
-        other => MediaError::corrupt("GIF", other),
+        other => crate::error::corrupt_by("GIF", other),
     }
 }
 
 /// Allocates a zeroed buffer, failing cleanly instead of aborting when memory is short.
-pub(crate) fn try_zeroed(len: usize) -> Result<Vec<u8>, MediaError> {
+pub(crate) fn try_zeroed(len: usize) -> Result<Vec<u8>, MediaRejection> {
     let mut v = Vec::new();
     v.try_reserve_exact(len)
-        .map_err(|_| MediaError::TooLarge("The image needs more memory than the server can spare.".into()))?;
+        .map_err(|_| MediaRejection::ImageTooLarge("The image needs more memory than the server can spare.".into()))?;
     v.resize(len, 0);
     Ok(v)
 }
@@ -206,14 +206,14 @@ fn read_pixels(
     pixels: &mut Vec<u8>,
     stored: &mut Vec<u8>,
     valid: &mut Vec<usize>,
-) -> Result<(), MediaError> {
+) -> Result<(), MediaRejection> {
     let (w, h) = (usize::from(meta.width), usize::from(meta.height));
     let len = w * h;
     let fill = meta.transparent.unwrap_or(0);
     let into = if meta.interlaced { &mut *stored } else { &mut *pixels };
     into.clear();
     into.try_reserve(len)
-        .map_err(|_| MediaError::TooLarge("The image needs more memory than the server can spare.".into()))?;
+        .map_err(|_| MediaRejection::ImageTooLarge("The image needs more memory than the server can spare.".into()))?;
     into.resize(len, fill);
     let decoded = if len == 0 || dec.fill_buffer(into).map_err(gif_err)? {
         len
@@ -224,9 +224,9 @@ fn read_pixels(
     valid.resize(h, 0);
     if meta.interlaced {
         pixels.clear();
-        pixels
-            .try_reserve(len)
-            .map_err(|_| MediaError::TooLarge("The image needs more memory than the server can spare.".into()))?;
+        pixels.try_reserve(len).map_err(|_| {
+            MediaRejection::ImageTooLarge("The image needs more memory than the server can spare.".into())
+        })?;
         pixels.resize(len, fill);
         for (k, row) in interlaced_rows(h).enumerate() {
             if let (Some(src), Some(dst)) = (stored.get(k * w..k * w + w), pixels.get_mut(row * w..row * w + w)) {
@@ -264,7 +264,7 @@ fn frame_rect(frame: &FrameMeta, w: u32, h: u32) -> Rect {
 }
 
 /// The decoder, with the memory limit (one canvas worth of pixels per frame) set.
-fn decoder<'a>(bytes: &'a [u8], limits: &Limits) -> Result<gif::Decoder<&'a [u8]>, MediaError> {
+fn decoder<'a>(bytes: &'a [u8], limits: &Limits) -> Result<gif::Decoder<&'a [u8]>, MediaRejection> {
     let mut opts = DecodeOptions::new();
     opts.set_color_output(ColorOutput::Indexed);
     let cap = NonZeroU64::new(limits.max_canvas_pixels.max(1)).unwrap_or(NonZeroU64::MIN);
@@ -283,14 +283,14 @@ struct Compositor {
 }
 
 impl Compositor {
-    fn new(w: u32, h: u32, global_palette: Option<&[u8]>) -> Result<Self, MediaError> {
+    fn new(w: u32, h: u32, global_palette: Option<&[u8]>) -> Result<Self, MediaRejection> {
         let canvas = Canvas { w, h, px: try_zeroed(w as usize * h as usize * 4)?, clear: w as usize * h as usize };
         Ok(Compositor { canvas, saved: Vec::new(), pending_disposal: None, global_lut: global_palette.map(build_lut) })
     }
 
     /// Disposes of the previous frame as it asked, draws `frame` (the `number`th; `pixels` and
     /// `valid` as [`read_pixels`] left them) and returns the part of the canvas that changed.
-    fn draw(&mut self, frame: &FrameMeta, pixels: &[u8], valid: &[usize], number: u32) -> Result<Rect, MediaError> {
+    fn draw(&mut self, frame: &FrameMeta, pixels: &[u8], valid: &[usize], number: u32) -> Result<Rect, MediaRejection> {
         let canvas = &mut self.canvas;
         let rect = frame_rect(frame, canvas.w, canvas.h);
         let mut dirty = Rect::default();
@@ -316,7 +316,7 @@ impl Compositor {
             }
             // Unreachable in practice: a file without any colour table is given the default one.
             None => self.global_lut.as_ref().ok_or_else(|| {
-                MediaError::Corrupt(format!("The GIF file is damaged: frame {number} has no colour table."))
+                MediaRejection::invalid(format!("The GIF file is damaged: frame {number} has no colour table."))
             })?,
         };
         canvas.draw(frame, pixels, valid, rect, lut);
@@ -335,7 +335,7 @@ pub(crate) fn process_gif(
     deadline: &Deadline,
     outputs: &[Output],
     ffmpeg: Option<&Ffmpeg>,
-) -> Result<Made, MediaError> {
+) -> Result<Made, MediaRejection> {
     let info = gif_info(bytes, limits)?;
     deadline.check()?;
     let (cw, ch) = (info.width, info.height);
@@ -387,7 +387,7 @@ pub(crate) fn process_gif(
         }
     }
     if frames == 0 {
-        return Err(MediaError::Corrupt("The GIF file contains no frames.".into()));
+        return Err(MediaRejection::invalid("The GIF file contains no frames."));
     }
     let read_all = sinks.want_more();
     let phash = sampler.finish(frames, &compositor.canvas.px, cw, ch);

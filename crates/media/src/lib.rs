@@ -24,7 +24,7 @@ pub mod testing;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-pub use error::MediaError;
+pub use gifshelf_domain::media::MediaRejection;
 pub use limits::Limits;
 pub use probe::{probe, Probe};
 pub use processor::MediaService;
@@ -91,7 +91,7 @@ pub(crate) struct Made {
 
 /// Checks the upload against `limits` from its headers, then decodes it (one frame at a time for
 /// animations) and renders the animated and static thumbnails.
-pub fn process(bytes: &[u8], limits: &Limits) -> Result<Processed, MediaError> {
+pub fn process(bytes: &[u8], limits: &Limits) -> Result<Processed, MediaRejection> {
     let made = make(bytes, limits, &[Output::Thumbnail, Output::Still], None)?;
     let mut renditions = made.renditions.into_iter();
     match (renditions.next(), renditions.next()) {
@@ -104,17 +104,17 @@ pub fn process(bytes: &[u8], limits: &Limits) -> Result<Processed, MediaError> {
             static_thumbnail,
             phash: made.phash,
         }),
-        _ => Err(MediaError::internal("a rendition is missing")),
+        _ => Err(crate::error::internal("a rendition is missing")),
     }
 }
 
 /// Only the static thumbnail (the first frame at thumbnail width), decoding no further than the
 /// first frame: for regenerating stills cheaply. The same checks as [`process`] apply.
-pub fn static_thumbnail(bytes: &[u8], limits: &Limits) -> Result<Rendition, MediaError> {
+pub fn static_thumbnail(bytes: &[u8], limits: &Limits) -> Result<Rendition, MediaRejection> {
     make(bytes, limits, &[Output::Still], None)?
         .renditions
         .pop()
-        .ok_or_else(|| MediaError::internal("the still rendition is missing"))
+        .ok_or_else(|| crate::error::internal("the still rendition is missing"))
 }
 
 /// Checks the upload, decodes it once and makes the `outputs` asked for, in that order. Videos
@@ -125,7 +125,7 @@ pub(crate) fn make(
     limits: &Limits,
     outputs: &[Output],
     ffmpeg: Option<&Ffmpeg>,
-) -> Result<Made, MediaError> {
+) -> Result<Made, MediaRejection> {
     let videos = outputs.iter().any(|o| o.video().is_some());
     let budget = match ffmpeg {
         Some(f) if videos => f.timeout().max(limits.timeout),
@@ -133,11 +133,11 @@ pub(crate) fn make(
     };
     let deadline = limits::Deadline::new(budget);
     let run = || match sniff(bytes) {
-        None => Err(MediaError::UnsupportedType),
+        None => Err(MediaRejection::unsupported()),
         Some(MediaKind::Gif) => gif_pipeline::process_gif(bytes, limits, &deadline, outputs, ffmpeg),
         Some(MediaKind::Webp) => webp::process_webp(bytes, limits, &deadline, outputs, ffmpeg),
         Some(kind) => still::process_still(kind, bytes, limits, &deadline, outputs),
     };
     // Defence in depth: a bug in a decoder must not take the server down with it.
-    catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|_| Err(MediaError::internal("a decoder failed unexpectedly")))
+    catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|_| Err(crate::error::internal("a decoder failed unexpectedly")))
 }

@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::MediaError;
+use crate::MediaRejection;
 
 /// Bounds on what an upload may ask of the pipeline; every one is checked from the headers,
 /// before any pixel buffer is allocated.
@@ -49,19 +49,21 @@ impl Default for Limits {
 
 impl Limits {
     /// Checks a canvas (or a still image's) dimensions.
-    pub(crate) fn check_canvas(&self, width: u32, height: u32) -> Result<(), MediaError> {
+    pub(crate) fn check_canvas(&self, width: u32, height: u32) -> Result<(), MediaRejection> {
         if width == 0 || height == 0 {
-            return Err(MediaError::Corrupt(format!("The image declares an empty size of {width}×{height} pixels.")));
+            return Err(MediaRejection::invalid(format!(
+                "The image declares an empty size of {width}×{height} pixels."
+            )));
         }
         if width > self.max_width || height > self.max_height {
-            return Err(MediaError::TooLarge(format!(
+            return Err(MediaRejection::ImageTooLarge(format!(
                 "The image is {width}×{height} pixels; the limit is {}×{}.",
                 self.max_width, self.max_height
             )));
         }
         let pixels = u64::from(width) * u64::from(height);
         if pixels > self.max_canvas_pixels {
-            return Err(MediaError::TooLarge(format!(
+            return Err(MediaRejection::ImageTooLarge(format!(
                 "The image is {width}×{height} pixels ({:.1} megapixels); the limit is {:.1} megapixels.",
                 pixels as f64 / 1e6,
                 self.max_canvas_pixels as f64 / 1e6
@@ -71,10 +73,10 @@ impl Limits {
     }
 
     /// Checks one animation frame's rectangle (its own size, not its position).
-    pub(crate) fn check_frame(&self, index: u32, width: u32, height: u32) -> Result<(), MediaError> {
+    pub(crate) fn check_frame(&self, index: u32, width: u32, height: u32) -> Result<(), MediaRejection> {
         let pixels = u64::from(width) * u64::from(height);
         if width > self.max_width || height > self.max_height || pixels > self.max_canvas_pixels {
-            return Err(MediaError::TooLarge(format!(
+            return Err(MediaRejection::ImageTooLarge(format!(
                 "Frame {} is {width}×{height} pixels; the limit is {}×{} and {:.1} megapixels.",
                 index + 1,
                 self.max_width,
@@ -86,9 +88,9 @@ impl Limits {
     }
 
     /// Checks a running frame count (call with the count so far).
-    pub(crate) fn check_frame_count(&self, frames: u32) -> Result<(), MediaError> {
+    pub(crate) fn check_frame_count(&self, frames: u32) -> Result<(), MediaRejection> {
         if frames > self.max_frames {
-            return Err(MediaError::TooLarge(format!(
+            return Err(MediaRejection::ImageTooLarge(format!(
                 "The animation has more than {} frames, which is the limit.",
                 self.max_frames
             )));
@@ -97,9 +99,9 @@ impl Limits {
     }
 
     /// Checks a running total of decoded pixels.
-    pub(crate) fn check_total_pixels(&self, total: u64) -> Result<(), MediaError> {
+    pub(crate) fn check_total_pixels(&self, total: u64) -> Result<(), MediaRejection> {
         if total > self.max_total_pixels {
-            return Err(MediaError::TooLarge(format!(
+            return Err(MediaRejection::ImageTooLarge(format!(
                 "The animation has more than {:.0} megapixels across its frames; the limit is {:.0}.",
                 total as f64 / 1e6,
                 self.max_total_pixels as f64 / 1e6
@@ -144,9 +146,9 @@ impl Deadline {
         Deadline { start: Instant::now(), budget }
     }
 
-    pub(crate) fn check(&self) -> Result<(), MediaError> {
+    pub(crate) fn check(&self) -> Result<(), MediaRejection> {
         if self.start.elapsed() > self.budget {
-            Err(MediaError::Timeout)
+            Err(MediaRejection::ImageTooComplex)
         } else {
             Ok(())
         }

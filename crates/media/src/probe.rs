@@ -2,7 +2,7 @@
 
 use crate::limits::Limits;
 use crate::sniff::{sniff, MediaKind};
-use crate::{webp, MediaError};
+use crate::{webp, MediaRejection};
 
 /// What the headers say about an upload.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,8 +22,8 @@ pub struct Probe {
 /// Reads only the headers and checks every limit that can be checked without decoding: canvas
 /// and frame dimensions, frame count and the total-pixel budget. For GIF the frames are counted
 /// by walking the blocks and skipping the compressed data.
-pub fn probe(bytes: &[u8], limits: &Limits) -> Result<Probe, MediaError> {
-    let kind = sniff(bytes).ok_or(MediaError::UnsupportedType)?;
+pub fn probe(bytes: &[u8], limits: &Limits) -> Result<Probe, MediaRejection> {
+    let kind = sniff(bytes).ok_or_else(MediaRejection::unsupported)?;
     match kind {
         MediaKind::Gif => {
             let info = gif_info(bytes, limits)?;
@@ -74,27 +74,27 @@ pub(crate) struct GifInfo {
 
 const GIF_TRUNCATED: &str = "The GIF file is truncated: it ends in the middle of a block.";
 
-fn gif_truncated() -> MediaError {
-    MediaError::Corrupt(GIF_TRUNCATED.into())
+fn gif_truncated() -> MediaRejection {
+    MediaRejection::invalid(GIF_TRUNCATED)
 }
 
-fn is_truncation(e: &MediaError) -> bool {
-    matches!(e, MediaError::Corrupt(m) if m == GIF_TRUNCATED)
+fn is_truncation(e: &MediaRejection) -> bool {
+    matches!(e, MediaRejection::InvalidImage { message, .. } if message == GIF_TRUNCATED)
 }
 
-fn le16(b: &[u8], at: usize) -> Result<u32, MediaError> {
+fn le16(b: &[u8], at: usize) -> Result<u32, MediaRejection> {
     match b.get(at..at + 2) {
         Some(s) => Ok(u32::from(u16::from_le_bytes([s[0], s[1]]))),
         None => Err(gif_truncated()),
     }
 }
 
-fn byte(b: &[u8], at: usize) -> Result<u8, MediaError> {
+fn byte(b: &[u8], at: usize) -> Result<u8, MediaRejection> {
     b.get(at).copied().ok_or_else(gif_truncated)
 }
 
 /// Skips a chain of data sub-blocks starting at `pos`; returns the position after the terminator.
-fn skip_sub_blocks(b: &[u8], mut pos: usize) -> Result<usize, MediaError> {
+fn skip_sub_blocks(b: &[u8], mut pos: usize) -> Result<usize, MediaRejection> {
     loop {
         let len = usize::from(byte(b, pos)?);
         pos += 1;
@@ -129,7 +129,7 @@ enum GifBlock {
 
 /// Reads the block at `pos` (its introducer is `block`); a `gif_truncated` error when the file
 /// ends inside it.
-fn gif_block(b: &[u8], pos: usize, block: u8) -> Result<GifBlock, MediaError> {
+fn gif_block(b: &[u8], pos: usize, block: u8) -> Result<GifBlock, MediaRejection> {
     match block {
         0x3B => Ok(GifBlock::Trailer),
         0x21 => {
@@ -162,14 +162,12 @@ fn gif_block(b: &[u8], pos: usize, block: u8) -> Result<GifBlock, MediaError> {
             }
             let min_code = byte(b, data)?;
             if !(1..=12).contains(&min_code) {
-                return Err(MediaError::Corrupt(
-                    "The GIF file is damaged: a frame has an invalid LZW code size.".into(),
-                ));
+                return Err(MediaRejection::invalid("The GIF file is damaged: a frame has an invalid LZW code size."));
             }
             let end = skip_sub_blocks(b, data + 1)?;
             Ok(GifBlock::Frame { end, left, top, width, height, local_table: fpacked & 0x80 != 0 })
         }
-        other => Err(MediaError::Corrupt(format!(
+        other => Err(MediaRejection::invalid(format!(
             "The GIF file is damaged: unexpected data (byte 0x{other:02X}) at offset {pos}."
         ))),
     }
@@ -181,9 +179,9 @@ fn gif_block(b: &[u8], pos: usize, block: u8) -> Result<GifBlock, MediaError> {
 /// (Chromium's rule: a first frame larger than, or off the edge of, the screen grows it, so a
 /// 0×0 screen takes the first frame's size; later frames are clipped to it). A file cut short
 /// after at least one complete frame keeps its complete frames; so does a missing trailer.
-pub(crate) fn gif_info(b: &[u8], limits: &Limits) -> Result<GifInfo, MediaError> {
+pub(crate) fn gif_info(b: &[u8], limits: &Limits) -> Result<GifInfo, MediaRejection> {
     if b.len() < 13 {
-        return Err(MediaError::Corrupt("The GIF file is truncated: it has no complete header.".into()));
+        return Err(MediaRejection::invalid("The GIF file is truncated: it has no complete header."));
     }
     let mut width = le16(b, 6)?;
     let mut height = le16(b, 8)?;
@@ -211,8 +209,8 @@ pub(crate) fn gif_info(b: &[u8], limits: &Limits) -> Result<GifInfo, MediaError>
                 break;
             }
             Err(e) if is_truncation(&e) && block == 0x2C => {
-                return Err(MediaError::Corrupt(
-                    "The GIF file is truncated: it ends before its first frame is complete.".into(),
+                return Err(MediaRejection::invalid(
+                    "The GIF file is truncated: it ends before its first frame is complete.",
                 ))
             }
             other => other?,
@@ -248,25 +246,25 @@ pub(crate) fn gif_info(b: &[u8], limits: &Limits) -> Result<GifInfo, MediaError>
         }
     }
     if frames == 0 {
-        return Err(MediaError::Corrupt("The GIF file contains no frames.".into()));
+        return Err(MediaRejection::invalid("The GIF file contains no frames."));
     }
     Ok(GifInfo { width, height, frames, loop_count, needs_default_palette, delays })
 }
 
-fn png_size(b: &[u8]) -> Result<(u32, u32), MediaError> {
+fn png_size(b: &[u8]) -> Result<(u32, u32), MediaRejection> {
     match b.get(8..29) {
         Some(h) if &h[4..8] == b"IHDR" => {
             // libpng (every browser) refuses methods it does not know; so do we, clearly.
             for (what, value, known) in [("compression", h[18], 0), ("filter", h[19], 0), ("interlace", h[20], 1)] {
                 if value > known {
-                    return Err(MediaError::Corrupt(format!(
+                    return Err(MediaRejection::invalid(format!(
                         "The PNG file uses an unknown {what} method ({value}) that no browser can display."
                     )));
                 }
             }
             Ok((u32::from_be_bytes([h[8], h[9], h[10], h[11]]), u32::from_be_bytes([h[12], h[13], h[14], h[15]])))
         }
-        _ => Err(MediaError::Corrupt("The PNG file is damaged: it has no image header (IHDR).".into())),
+        _ => Err(MediaRejection::invalid("The PNG file is damaged: it has no image header (IHDR).")),
     }
 }
 
@@ -281,8 +279,8 @@ pub(crate) struct JpegInfo {
     pub orientation: u8,
 }
 
-fn jpeg_corrupt(detail: &str) -> MediaError {
-    MediaError::Corrupt(format!("The JPEG file is damaged: {detail}."))
+fn jpeg_corrupt(detail: &str) -> MediaRejection {
+    MediaRejection::invalid(format!("The JPEG file is damaged: {detail}."))
 }
 
 /// The position of the next marker at or after `pos` (its 0xFF), skipping what libjpeg's
@@ -310,7 +308,7 @@ pub(crate) fn is_skippable_jpeg_marker(marker: u8) -> bool {
 /// Walks the JPEG markers up to the start of scan: frame size from SOFn, orientation from APP1.
 /// As tolerant as libjpeg: bytes between segments are skipped, and an application or comment
 /// segment with an impossible length (0 or 1) is passed over.
-pub(crate) fn jpeg_info(b: &[u8]) -> Result<JpegInfo, MediaError> {
+pub(crate) fn jpeg_info(b: &[u8]) -> Result<JpegInfo, MediaRejection> {
     let mut pos = 2;
     let mut orientation = 1;
     loop {
@@ -347,7 +345,7 @@ pub(crate) fn jpeg_info(b: &[u8]) -> Result<JpegInfo, MediaError> {
                 let height = u32::from(u16::from_be_bytes([seg[1], seg[2]]));
                 let width = u32::from(u16::from_be_bytes([seg[3], seg[4]]));
                 if width == 0 || height == 0 {
-                    return Err(MediaError::Corrupt(format!(
+                    return Err(MediaRejection::invalid(format!(
                         "The JPEG file declares an unsupported size of {width}×{height} pixels."
                     )));
                 }

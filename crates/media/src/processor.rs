@@ -13,7 +13,7 @@ use tokio::sync::Semaphore;
 
 use crate::sink::{no_ffmpeg, Output};
 use crate::video::Video;
-use crate::{Ffmpeg, Limits, MediaError, Rendition};
+use crate::{Ffmpeg, Limits, Rendition};
 
 /// Runs the pipeline with bounded concurrency. An upload that cannot get a slot within
 /// `queue_wait` is answered "busy" (503) instead of piling up.
@@ -54,16 +54,6 @@ fn encoded(r: Rendition) -> EncodedImage {
     }
 }
 
-fn rejection(err: MediaError) -> MediaRejection {
-    match err {
-        e @ MediaError::UnsupportedType => MediaRejection::UnsupportedType(e.to_string()),
-        MediaError::Corrupt(m) => MediaRejection::Invalid(m),
-        MediaError::TooLarge(m) => MediaRejection::TooLarge(m),
-        MediaError::Timeout => MediaRejection::Timeout,
-        MediaError::Internal(m) => MediaRejection::Internal(m),
-    }
-}
-
 /// The pipeline output that makes a rendition kind; `None` for the original, a copy.
 fn output_of(kind: RenditionKind) -> Option<Output> {
     match kind {
@@ -91,14 +81,14 @@ fn render(
 ) -> Result<ProcessedMedia, MediaRejection> {
     for (i, kind) in kinds.iter().enumerate() {
         if kinds[..i].contains(kind) {
-            return Err(MediaRejection::Internal(format!("the {} rendition was asked for twice", kind.as_str())));
+            return Err(MediaRejection::internal(format!("the {} rendition was asked for twice", kind.as_str())));
         }
     }
     let outputs: Vec<Output> = kinds.iter().copied().filter_map(output_of).collect();
-    let made = crate::make(bytes, limits, &outputs, ffmpeg).map_err(rejection)?;
+    let made = crate::make(bytes, limits, &outputs, ffmpeg)?;
     let mime = made.kind.mime().to_owned();
     // What is stored as the original, and so what a byte-identical upload is told apart by.
-    let stripped = crate::strip_metadata(bytes).map_err(rejection)?;
+    let stripped = crate::strip_metadata(bytes)?;
     let fingerprint =
         Fingerprint { sha256: hex::encode(Sha256::digest(&stripped)), phash: made.phash.map(PerceptualHash) };
     let mut original = Some(stripped);
@@ -107,9 +97,7 @@ fn render(
     for &kind in kinds {
         let image = match output_of(kind) {
             None => EncodedImage {
-                bytes: original
-                    .take()
-                    .ok_or_else(|| MediaRejection::Internal("the original was asked for twice".into()))?,
+                bytes: original.take().ok_or_else(|| MediaRejection::internal("the original was asked for twice"))?,
                 content_type: mime.clone(),
                 width: made.width,
                 height: made.height,
@@ -120,7 +108,7 @@ fn render(
             Some(_) => made_renditions
                 .next()
                 .map(encoded)
-                .ok_or_else(|| MediaRejection::Internal(format!("the {} rendition is missing", kind.as_str())))?,
+                .ok_or_else(|| MediaRejection::internal(format!("the {} rendition is missing", kind.as_str())))?,
         };
         renditions.push((kind, image));
     }
@@ -140,13 +128,13 @@ fn render(
 impl MediaProcessor for MediaService {
     async fn process(&self, bytes: Arc<Vec<u8>>, kinds: &[RenditionKind]) -> Result<ProcessedMedia, MediaRejection> {
         // Cheap refusals first, without waiting for a slot.
-        let probed = crate::probe(&bytes, &self.limits).map_err(rejection)?;
+        let probed = crate::probe(&bytes, &self.limits)?;
         if let Some(video) = kinds.iter().find(|k| k.is_video()) {
             if self.ffmpeg.is_none() {
-                return Err(rejection(no_ffmpeg()));
+                return Err(no_ffmpeg());
             }
             if probed.frames < 2 {
-                return Err(MediaRejection::Internal(format!(
+                return Err(MediaRejection::internal(format!(
                     "The {} rendition is made only of animations, and this image has a single frame.",
                     video.as_str()
                 )));
@@ -164,7 +152,7 @@ impl MediaProcessor for MediaService {
             render(&bytes, &limits, &kinds, ffmpeg.as_deref())
         })
         .await
-        .map_err(|e| MediaRejection::Internal(format!("image task failed: {e}")))?
+        .map_err(|e| MediaRejection::internal(format!("image task failed: {e}")))?
     }
 
     fn can_make(&self, kind: RenditionKind) -> bool {

@@ -3,7 +3,7 @@
 use fast_image_resize::images::{Image, ImageRef};
 use fast_image_resize::{FilterType, PixelType, ResizeAlg, ResizeOptions, Resizer};
 
-use crate::MediaError;
+use crate::MediaRejection;
 
 /// A half-open pixel rectangle `[x0, x1) × [y0, y1)`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -80,8 +80,8 @@ pub(crate) struct Thumbnailer {
     resizer: Resizer,
 }
 
-fn resize_err(e: impl std::fmt::Display) -> MediaError {
-    MediaError::internal(format!("resize failed: {e}"))
+fn resize_err(e: impl std::fmt::Display) -> MediaRejection {
+    crate::error::internal(format!("resize failed: {e}"))
 }
 
 impl Thumbnailer {
@@ -122,7 +122,7 @@ impl Thumbnailer {
     /// Re-renders the part of the thumbnail that depends on `dirty` (in source coordinates) and
     /// returns that part (in thumbnail coordinates). `opaque` says no pixel of the canvas is
     /// transparent, which lets the resizer skip alpha premultiplication.
-    pub(crate) fn update(&mut self, canvas: &[u8], dirty: Rect, opaque: bool) -> Result<Rect, MediaError> {
+    pub(crate) fn update(&mut self, canvas: &[u8], dirty: Rect, opaque: bool) -> Result<Rect, MediaRejection> {
         let dirty = dirty.clip(self.src_w, self.src_h);
         if dirty.is_empty() {
             return Ok(Rect::default());
@@ -198,7 +198,7 @@ pub(crate) fn resize_image(
     channels: u8,
     width: u32,
     height: u32,
-) -> Result<Vec<u8>, MediaError> {
+) -> Result<Vec<u8>, MediaRejection> {
     let pt = if channels == 4 { PixelType::U8x4 } else { PixelType::U8x3 };
     if src_w == width && src_h == height {
         return Ok(src.to_vec());

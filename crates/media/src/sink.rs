@@ -10,7 +10,7 @@ use crate::limits::{fit_height, fit_width};
 use crate::resize::{Rect, Thumbnailer};
 use crate::still::encode_static;
 use crate::video::{shown_delay, Ffmpeg, Video, VideoSink};
-use crate::{Limits, MediaError, Rendition};
+use crate::{Limits, MediaRejection, Rendition};
 
 /// A rendition the pipelines can make (the original is a copy, see
 /// [`strip_metadata`](crate::strip_metadata)).
@@ -84,11 +84,11 @@ pub(crate) struct CanvasFrame<'a> {
 /// One output of the pipeline, fed every composited frame in order.
 pub(crate) trait FrameSink {
     /// Takes the next frame.
-    fn frame(&mut self, frame: &CanvasFrame<'_>) -> Result<(), MediaError>;
+    fn frame(&mut self, frame: &CanvasFrame<'_>) -> Result<(), MediaRejection>;
     /// Whether later frames would still change the result.
     fn wants_more(&self) -> bool;
     /// Encodes the renditions (one, except for the video sink: one per video asked for).
-    fn finish(self: Box<Self>) -> Result<Vec<Rendition>, MediaError>;
+    fn finish(self: Box<Self>) -> Result<Vec<Rendition>, MediaRejection>;
 }
 
 /// An animated GIF at some size (the thumbnail, tiny, nano, fixed height, medium): every frame
@@ -102,7 +102,7 @@ struct AnimatedGif {
 }
 
 impl FrameSink for AnimatedGif {
-    fn frame(&mut self, frame: &CanvasFrame<'_>) -> Result<(), MediaError> {
+    fn frame(&mut self, frame: &CanvasFrame<'_>) -> Result<(), MediaRejection> {
         // Only the pixels over the source's changed area: the resampling kernel's reach beyond
         // it only blurs the edge a little, and rewriting those pixels in every frame costs
         // bytes. They are looked at again when a later change covers them.
@@ -117,7 +117,7 @@ impl FrameSink for AnimatedGif {
         true
     }
 
-    fn finish(self: Box<Self>) -> Result<Vec<Rendition>, MediaError> {
+    fn finish(self: Box<Self>) -> Result<Vec<Rendition>, MediaRejection> {
         let (width, height) = (self.thumb.width, self.thumb.height);
         // A single frame is a still image: it plays for no time.
         let duration_ms = if self.frames > 1 { self.shown * 10 } else { 0 };
@@ -136,7 +136,7 @@ struct StillThumbnail {
 }
 
 impl FrameSink for StillThumbnail {
-    fn frame(&mut self, frame: &CanvasFrame<'_>) -> Result<(), MediaError> {
+    fn frame(&mut self, frame: &CanvasFrame<'_>) -> Result<(), MediaRejection> {
         if let Some(mut thumb) = self.thumb.take() {
             thumb.update(frame.rgba, frame.dirty, frame.opaque)?;
             self.first = Some(thumb.rgba);
@@ -148,8 +148,8 @@ impl FrameSink for StillThumbnail {
         self.first.is_none()
     }
 
-    fn finish(self: Box<Self>) -> Result<Vec<Rendition>, MediaError> {
-        let first = self.first.ok_or_else(|| MediaError::Corrupt("The animation has no frames.".into()))?;
+    fn finish(self: Box<Self>) -> Result<Vec<Rendition>, MediaRejection> {
+        let first = self.first.ok_or_else(|| MediaRejection::invalid("The animation has no frames."))?;
         Ok(vec![encode_static(&first, self.width, self.height)?])
     }
 }
@@ -172,7 +172,7 @@ impl Sinks {
         source: &Source<'_>,
         limits: &Limits,
         ffmpeg: Option<&Ffmpeg>,
-    ) -> Result<Self, MediaError> {
+    ) -> Result<Self, MediaRejection> {
         let (sw, sh) = (source.width, source.height);
         let mut sinks: Vec<Box<dyn FrameSink>> = Vec::new();
         let mut order = Vec::with_capacity(outputs.len());
@@ -212,7 +212,7 @@ impl Sinks {
     }
 
     /// Feeds one composited frame to every sink.
-    pub(crate) fn frame(&mut self, frame: &CanvasFrame<'_>) -> Result<(), MediaError> {
+    pub(crate) fn frame(&mut self, frame: &CanvasFrame<'_>) -> Result<(), MediaRejection> {
         self.sinks.iter_mut().try_for_each(|sink| sink.frame(frame))
     }
 
@@ -223,7 +223,7 @@ impl Sinks {
     }
 
     /// The renditions, in the order the outputs were asked for.
-    pub(crate) fn finish(self) -> Result<Vec<Rendition>, MediaError> {
+    pub(crate) fn finish(self) -> Result<Vec<Rendition>, MediaRejection> {
         let mut made: Vec<Vec<Option<Rendition>>> = Vec::with_capacity(self.sinks.len());
         for sink in self.sinks {
             made.push(sink.finish()?.into_iter().map(Some).collect());
@@ -234,15 +234,15 @@ impl Sinks {
                 made.get_mut(sink)
                     .and_then(|r| r.get_mut(at))
                     .and_then(Option::take)
-                    .ok_or_else(|| MediaError::internal("a rendition is missing"))
+                    .ok_or_else(|| crate::error::internal("a rendition is missing"))
             })
             .collect()
     }
 }
 
 /// Why a video cannot be made on this server.
-pub(crate) fn no_ffmpeg() -> MediaError {
-    MediaError::Internal(
+pub(crate) fn no_ffmpeg() -> MediaRejection {
+    MediaRejection::Internal(
         "Videos cannot be made on this server: ffmpeg with the libx264 and libvpx-vp9 encoders was not found.".into(),
     )
 }

@@ -12,24 +12,24 @@ use crate::limits::{Deadline, Limits};
 use crate::probe::{jpeg_info, probe};
 use crate::resize::resize_image;
 use crate::sink::Output;
-use crate::{Made, MediaError, MediaKind, Rendition};
+use crate::{Made, MediaKind, MediaRejection, Rendition};
 
-fn encode_err(e: image::ImageError) -> MediaError {
-    MediaError::internal(format!("thumbnail encoding failed: {e}"))
+fn encode_err(e: image::ImageError) -> MediaRejection {
+    crate::error::internal(format!("thumbnail encoding failed: {e}"))
 }
 
-fn decode_err(kind: MediaKind, e: image::ImageError) -> MediaError {
+fn decode_err(kind: MediaKind, e: image::ImageError) -> MediaRejection {
     match e {
-        image::ImageError::Limits(_) => MediaError::TooLarge(format!(
+        image::ImageError::Limits(_) => MediaRejection::ImageTooLarge(format!(
             "The {} image needs more memory to decode than the limit allows.",
             kind.name()
         )),
-        other => MediaError::corrupt(kind.name(), other),
+        other => crate::error::corrupt_by(kind.name(), other),
     }
 }
 
 /// Encodes an RGBA image as a PNG (RGB when it is fully opaque).
-pub(crate) fn encode_png(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>, MediaError> {
+pub(crate) fn encode_png(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>, MediaRejection> {
     let mut out = Vec::new();
     let enc = PngEncoder::new_with_quality(&mut out, CompressionType::Default, FilterType::Adaptive);
     if rgba.chunks_exact(4).all(|p| p[3] == 255) {
@@ -42,7 +42,7 @@ pub(crate) fn encode_png(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>
 }
 
 /// The static thumbnail of an animation: its first composited frame as a PNG.
-pub(crate) fn encode_static(rgba: &[u8], width: u32, height: u32) -> Result<Rendition, MediaError> {
+pub(crate) fn encode_static(rgba: &[u8], width: u32, height: u32) -> Result<Rendition, MediaRejection> {
     Ok(Rendition {
         bytes: encode_png(rgba, width, height)?,
         mime: "image/png",
@@ -54,7 +54,7 @@ pub(crate) fn encode_static(rgba: &[u8], width: u32, height: u32) -> Result<Rend
     })
 }
 
-fn encode_jpeg(rgb: &[u8], width: u32, height: u32) -> Result<Vec<u8>, MediaError> {
+fn encode_jpeg(rgb: &[u8], width: u32, height: u32) -> Result<Vec<u8>, MediaRejection> {
     let mut out = Vec::new();
     JpegEncoder::new_with_quality(&mut out, 85)
         .write_image(rgb, width, height, ExtendedColorType::Rgb8)
@@ -71,7 +71,7 @@ fn image_limits(limits: &Limits) -> image::Limits {
     l
 }
 
-fn decode(kind: MediaKind, bytes: &[u8], limits: &Limits) -> Result<DynamicImage, MediaError> {
+fn decode(kind: MediaKind, bytes: &[u8], limits: &Limits) -> Result<DynamicImage, MediaRejection> {
     let err = |e| decode_err(kind, e);
     match kind {
         MediaKind::Png => {
@@ -89,9 +89,9 @@ fn decode(kind: MediaKind, bytes: &[u8], limits: &Limits) -> Result<DynamicImage
                 // The decoder is stricter than libjpeg about metadata segments (an APPn with an
                 // impossible length, say). Browsers skip those; so does the metadata strip, so
                 // the stripped file (what is stored anyway) is tried before giving up.
-                Err(MediaError::Corrupt(first)) => match crate::strip_metadata(bytes) {
+                Err(first @ MediaRejection::InvalidImage { .. }) => match crate::strip_metadata(bytes) {
                     Ok(stripped) if stripped != bytes => jpeg(&stripped),
-                    _ => Err(MediaError::Corrupt(first)),
+                    _ => Err(first),
                 },
                 other => other,
             }
@@ -101,7 +101,7 @@ fn decode(kind: MediaKind, bytes: &[u8], limits: &Limits) -> Result<DynamicImage
             d.set_limits(image_limits(limits)).map_err(err)?;
             DynamicImage::from_decoder(d).map_err(err)
         }
-        MediaKind::Gif => Err(MediaError::internal("GIF sent to the still pipeline")),
+        MediaKind::Gif => Err(crate::error::internal("GIF sent to the still pipeline")),
     }
 }
 
@@ -111,7 +111,7 @@ fn upright_resized(
     kind: MediaKind,
     orientation: u8,
     size: (u32, u32),
-) -> Result<DynamicImage, MediaError> {
+) -> Result<DynamicImage, MediaRejection> {
     let (tw, th) = size;
     let (rw, rh) = if orientation >= 5 { (th, tw) } else { (tw, th) };
     let (sw, sh) = (img.width(), img.height());
@@ -138,7 +138,7 @@ fn upright_resized(
         let buf = resize_image(src.as_raw(), sw, sh, 3, rw, rh)?;
         image::RgbImage::from_raw(rw, rh, buf).map(DynamicImage::ImageRgb8)
     };
-    let mut small = small.ok_or_else(|| MediaError::internal("resized buffer has the wrong size"))?;
+    let mut small = small.ok_or_else(|| crate::error::internal("resized buffer has the wrong size"))?;
     if let Some(o) = Orientation::from_exif(orientation) {
         small.apply_orientation(o);
     }
@@ -150,7 +150,7 @@ fn has_alpha(img: &DynamicImage, kind: MediaKind) -> bool {
 }
 
 /// A still rendition in the source's family: JPEG for JPEG, PNG otherwise.
-fn encode_still(kind: MediaKind, img: &DynamicImage) -> Result<Rendition, MediaError> {
+fn encode_still(kind: MediaKind, img: &DynamicImage) -> Result<Rendition, MediaRejection> {
     let (width, height) = (img.width(), img.height());
     let (bytes, mime) = if kind == MediaKind::Jpeg {
         (encode_jpeg(img.to_rgb8().as_raw(), width, height)?, "image/jpeg")
@@ -169,10 +169,10 @@ pub(crate) fn process_still(
     limits: &Limits,
     deadline: &Deadline,
     outputs: &[Output],
-) -> Result<Made, MediaError> {
+) -> Result<Made, MediaRejection> {
     let p = probe(bytes, limits)?;
     if outputs.iter().any(|o| o.video().is_some()) {
-        return Err(MediaError::Internal(
+        return Err(MediaRejection::Internal(
             "Videos are made only of animations, and this image has a single frame.".into(),
         ));
     }

@@ -6,20 +6,20 @@
 //! a minimal EXIF block.
 //!
 //! Runs after [`crate::probe`] accepted the headers; it still checks every length it reads and
-//! answers a damaged file with [`MediaError::Corrupt`] rather than copying what it cannot parse.
+//! answers a damaged file with [`MediaRejection::InvalidImage`] rather than copying what it cannot parse.
 //! Bytes after the format's end marker (where phones and editors append trailers) are dropped.
 
 use crate::probe::{exif_orientation, is_skippable_jpeg_marker, next_jpeg_marker};
 use crate::sniff::{sniff, MediaKind};
-use crate::MediaError;
+use crate::MediaRejection;
 
 /// The upload without its metadata (see the module documentation).
 ///
 /// # Errors
 /// `UnsupportedType` for bytes of no supported type; `Corrupt` when the container's structure is
 /// broken (a length that runs past the end, a missing signature).
-pub fn strip_metadata(bytes: &[u8]) -> Result<Vec<u8>, MediaError> {
-    match sniff(bytes).ok_or(MediaError::UnsupportedType)? {
+pub fn strip_metadata(bytes: &[u8]) -> Result<Vec<u8>, MediaRejection> {
+    match sniff(bytes).ok_or_else(MediaRejection::unsupported)? {
         MediaKind::Jpeg => strip_jpeg(bytes),
         MediaKind::Png => strip_png(bytes),
         MediaKind::Webp => strip_webp(bytes),
@@ -27,26 +27,26 @@ pub fn strip_metadata(bytes: &[u8]) -> Result<Vec<u8>, MediaError> {
     }
 }
 
-fn cut<'a>(bytes: &'a [u8], from: usize, len: usize, what: &str) -> Result<&'a [u8], MediaError> {
+fn cut<'a>(bytes: &'a [u8], from: usize, len: usize, what: &str) -> Result<&'a [u8], MediaRejection> {
     from.checked_add(len)
         .and_then(|end| bytes.get(from..end))
-        .ok_or_else(|| MediaError::corrupt(what, "a block runs past the end of the file"))
+        .ok_or_else(|| crate::error::corrupt(what, "a block runs past the end of the file"))
 }
 
-fn be16(bytes: &[u8], at: usize, what: &str) -> Result<usize, MediaError> {
+fn be16(bytes: &[u8], at: usize, what: &str) -> Result<usize, MediaRejection> {
     cut(bytes, at, 2, what).map(|s| usize::from(u16::from_be_bytes([s[0], s[1]])))
 }
 
-fn be32(bytes: &[u8], at: usize, what: &str) -> Result<usize, MediaError> {
+fn be32(bytes: &[u8], at: usize, what: &str) -> Result<usize, MediaRejection> {
     let s = cut(bytes, at, 4, what)?;
     usize::try_from(u32::from_be_bytes([s[0], s[1], s[2], s[3]]))
-        .map_err(|_| MediaError::corrupt(what, "a block is too long"))
+        .map_err(|_| crate::error::corrupt(what, "a block is too long"))
 }
 
-fn le32(bytes: &[u8], at: usize, what: &str) -> Result<usize, MediaError> {
+fn le32(bytes: &[u8], at: usize, what: &str) -> Result<usize, MediaRejection> {
     let s = cut(bytes, at, 4, what)?;
     usize::try_from(u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
-        .map_err(|_| MediaError::corrupt(what, "a block is too long"))
+        .map_err(|_| crate::error::corrupt(what, "a block is too long"))
 }
 
 // --- JPEG -----------------------------------------------------------------------------------------
@@ -109,7 +109,7 @@ fn entropy_end(bytes: &[u8], from: usize) -> usize {
     bytes.len()
 }
 
-fn strip_jpeg(bytes: &[u8]) -> Result<Vec<u8>, MediaError> {
+fn strip_jpeg(bytes: &[u8]) -> Result<Vec<u8>, MediaRejection> {
     const WHAT: &str = "JPEG";
     let mut out = Vec::with_capacity(bytes.len());
     out.extend_from_slice(&[0xFF, SOI]);
@@ -122,7 +122,7 @@ fn strip_jpeg(bytes: &[u8]) -> Result<Vec<u8>, MediaError> {
             break;
         };
         pos = at;
-        let marker = *bytes.get(pos + 1).ok_or_else(|| MediaError::corrupt(WHAT, "it ends inside a marker"))?;
+        let marker = *bytes.get(pos + 1).ok_or_else(|| crate::error::corrupt(WHAT, "it ends inside a marker"))?;
         match marker {
             EOI => {
                 out.extend_from_slice(&[0xFF, EOI]);
@@ -140,7 +140,7 @@ fn strip_jpeg(bytes: &[u8]) -> Result<Vec<u8>, MediaError> {
                     continue;
                 }
                 if length < 2 {
-                    return Err(MediaError::corrupt(WHAT, "a segment has an impossible length"));
+                    return Err(crate::error::corrupt(WHAT, "a segment has an impossible length"));
                 }
                 let segment = cut(bytes, pos, 2 + length, WHAT)?;
                 let payload = &segment[4..];
@@ -175,10 +175,10 @@ fn keep_png_chunk(kind: &[u8]) -> bool {
     !matches!(kind, b"tEXt" | b"iTXt" | b"zTXt" | b"eXIf" | b"tIME")
 }
 
-fn strip_png(bytes: &[u8]) -> Result<Vec<u8>, MediaError> {
+fn strip_png(bytes: &[u8]) -> Result<Vec<u8>, MediaRejection> {
     const WHAT: &str = "PNG";
     if !bytes.starts_with(PNG_SIGNATURE) {
-        return Err(MediaError::corrupt(WHAT, "the signature is missing"));
+        return Err(crate::error::corrupt(WHAT, "the signature is missing"));
     }
     let mut out = Vec::with_capacity(bytes.len());
     out.extend_from_slice(PNG_SIGNATURE);
@@ -204,7 +204,7 @@ fn strip_png(bytes: &[u8]) -> Result<Vec<u8>, MediaError> {
 const VP8X_EXIF: u8 = 0x08;
 const VP8X_XMP: u8 = 0x04;
 
-fn strip_webp(bytes: &[u8]) -> Result<Vec<u8>, MediaError> {
+fn strip_webp(bytes: &[u8]) -> Result<Vec<u8>, MediaRejection> {
     const WHAT: &str = "WebP";
     let riff_size = le32(bytes, 4, WHAT)?;
     let end = riff_size.saturating_add(8).min(bytes.len());
@@ -236,7 +236,7 @@ fn strip_webp(bytes: &[u8]) -> Result<Vec<u8>, MediaError> {
         }
         pos += chunk.len();
     }
-    let size = u32::try_from(body.len()).map_err(|_| MediaError::corrupt(WHAT, "the file is too long"))?;
+    let size = u32::try_from(body.len()).map_err(|_| crate::error::corrupt(WHAT, "the file is too long"))?;
     let mut out = Vec::with_capacity(body.len() + 8);
     out.extend_from_slice(b"RIFF");
     out.extend_from_slice(&size.to_le_bytes());
@@ -247,9 +247,9 @@ fn strip_webp(bytes: &[u8]) -> Result<Vec<u8>, MediaError> {
 // --- GIF ------------------------------------------------------------------------------------------
 
 /// The end of the sub-block sequence that starts at `pos` (just past its zero terminator).
-fn sub_blocks_end(bytes: &[u8], mut pos: usize) -> Result<usize, MediaError> {
+fn sub_blocks_end(bytes: &[u8], mut pos: usize) -> Result<usize, MediaRejection> {
     loop {
-        let len = usize::from(*bytes.get(pos).ok_or_else(|| MediaError::corrupt("GIF", "it ends inside a block"))?);
+        let len = usize::from(*bytes.get(pos).ok_or_else(|| crate::error::corrupt("GIF", "it ends inside a block"))?);
         pos += 1 + len;
         if len == 0 {
             return Ok(pos);
@@ -268,7 +268,7 @@ fn colour_table_len(packed: u8) -> usize {
 /// Strips a GIF. A file cut short after at least one complete frame keeps its complete blocks and
 /// gets a trailer (browsers show those frames, and the pipeline keeps them too); cut short before
 /// that, it is refused.
-fn strip_gif(bytes: &[u8]) -> Result<Vec<u8>, MediaError> {
+fn strip_gif(bytes: &[u8]) -> Result<Vec<u8>, MediaRejection> {
     const WHAT: &str = "GIF";
     let screen = cut(bytes, 0, 13, WHAT)?;
     let mut pos = 13 + colour_table_len(screen[10]);
@@ -305,7 +305,7 @@ fn strip_gif(bytes: &[u8]) -> Result<Vec<u8>, MediaError> {
             0x21 => {
                 let block = bytes
                     .get(pos + 1)
-                    .ok_or_else(|| MediaError::corrupt(WHAT, "it ends inside a block"))
+                    .ok_or_else(|| crate::error::corrupt(WHAT, "it ends inside a block"))
                     .and_then(|_| sub_blocks_end(bytes, pos + 2))
                     .and_then(|end| cut(bytes, pos, end - pos, WHAT));
                 let block = match block {
@@ -331,7 +331,7 @@ fn strip_gif(bytes: &[u8]) -> Result<Vec<u8>, MediaError> {
                 }
                 pos = end;
             }
-            _ => return Err(MediaError::corrupt(WHAT, "it holds an unknown block")),
+            _ => return Err(crate::error::corrupt(WHAT, "it holds an unknown block")),
         }
     }
     Ok(out)
@@ -364,8 +364,8 @@ mod tests {
             ("gif block", [b"GIF89a".as_slice(), &[1, 0, 1, 0, 0, 0, 0], &[0x99]].concat()),
         ];
         for (name, bytes) in cases {
-            assert!(matches!(strip_metadata(&bytes), Err(MediaError::Corrupt(_))), "{name}");
+            assert!(matches!(strip_metadata(&bytes), Err(MediaRejection::InvalidImage { .. })), "{name}");
         }
-        assert!(matches!(strip_metadata(b"hello"), Err(MediaError::UnsupportedType)));
+        assert!(matches!(strip_metadata(b"hello"), Err(MediaRejection::UnsupportedType(_))));
     }
 }

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use crate::limits::{fit_width, Limits};
 use crate::sink::{CanvasFrame, FrameSink};
-use crate::{MediaError, Rendition};
+use crate::{MediaRejection, Rendition};
 
 /// The `ffmpeg` this server makes videos with, found once at start-up.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,7 +68,7 @@ impl Ffmpeg {
     }
 
     /// The wall-clock budget of one run; past it the child is killed and the job answered
-    /// [`MediaError::Timeout`].
+    /// [`MediaRejection::ImageTooComplex`].
     #[must_use]
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
@@ -337,8 +337,8 @@ fn filter_graph(timeline: &Timeline, outputs: &[(Video, (u32, u32))], src: (u32,
     graph
 }
 
-fn ffmpeg_err(what: impl std::fmt::Display) -> MediaError {
-    MediaError::internal(format!("video encoding failed: {what}"))
+fn ffmpeg_err(what: impl std::fmt::Display) -> MediaRejection {
+    crate::error::internal(format!("video encoding failed: {what}"))
 }
 
 /// Sets the child's address-space limit between `fork` and `exec`.
@@ -419,7 +419,7 @@ impl Job {
         src: (u32, u32),
         timeline: &Timeline,
         outputs: &[(Video, (u32, u32))],
-    ) -> Result<Job, MediaError> {
+    ) -> Result<Job, MediaRejection> {
         let dir = tempfile::Builder::new().prefix("gifshelf-video-").tempdir().map_err(ffmpeg_err)?;
         let graph = filter_graph(timeline, outputs, src);
         let mut cmd = Command::new(ffmpeg.path());
@@ -457,7 +457,7 @@ impl Job {
     }
 
     /// Writes one raw frame; a failed write ends the job and says why.
-    fn write(&mut self, rgba: &[u8]) -> Result<(), MediaError> {
+    fn write(&mut self, rgba: &[u8]) -> Result<(), MediaRejection> {
         let written = match self.stdin.as_mut() {
             Some(stdin) => stdin.write_all(rgba),
             None => return Err(ffmpeg_err("the input was already closed")),
@@ -469,12 +469,12 @@ impl Job {
     }
 
     /// Closes the input and waits for the child; `Ok` when it finished cleanly.
-    fn end(&mut self) -> Result<(), MediaError> {
+    fn end(&mut self) -> Result<(), MediaRejection> {
         drop(self.stdin.take());
         let (status, late) = self.watchdog.take().and_then(|w| w.join().ok()).unwrap_or((None, false));
         let stderr = self.stderr.take().and_then(|s| s.join().ok()).unwrap_or_default();
         if late {
-            return Err(MediaError::Timeout);
+            return Err(MediaRejection::ImageTooComplex);
         }
         match status {
             Some(s) if s.success() => Ok(()),
@@ -486,7 +486,7 @@ impl Job {
         }
     }
 
-    fn output(&self, video: Video) -> Result<Vec<u8>, MediaError> {
+    fn output(&self, video: Video) -> Result<Vec<u8>, MediaRejection> {
         let bytes = std::fs::read(self.dir.path().join(video.file_name())).map_err(ffmpeg_err)?;
         if bytes.is_empty() {
             return Err(ffmpeg_err(format!("the {} file is empty", video.codec())));
@@ -521,9 +521,9 @@ impl VideoSink {
         limits: &Limits,
         (width, height): (u32, u32),
         delays: &[u16],
-    ) -> Result<Self, MediaError> {
+    ) -> Result<Self, MediaRejection> {
         if delays.len() < 2 {
-            return Err(MediaError::Internal(
+            return Err(MediaRejection::Internal(
                 "Videos are made only of animations, and this image has a single frame.".into(),
             ));
         }
@@ -535,7 +535,7 @@ impl VideoSink {
 }
 
 impl FrameSink for VideoSink {
-    fn frame(&mut self, frame: &CanvasFrame<'_>) -> Result<(), MediaError> {
+    fn frame(&mut self, frame: &CanvasFrame<'_>) -> Result<(), MediaRejection> {
         let copies = self.timeline.writes.get(self.next).copied().unwrap_or(0);
         self.next += 1;
         for _ in 0..copies {
@@ -548,7 +548,7 @@ impl FrameSink for VideoSink {
         true
     }
 
-    fn finish(mut self: Box<Self>) -> Result<Vec<Rendition>, MediaError> {
+    fn finish(mut self: Box<Self>) -> Result<Vec<Rendition>, MediaRejection> {
         // A file cut short ends after its complete frames: the timeline ends there too.
         self.timeline.writes.truncate(self.next);
         self.job.end()?;

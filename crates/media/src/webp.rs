@@ -12,7 +12,7 @@ use crate::resize::Rect;
 use crate::sink::{CanvasFrame, Output, Sinks, Source};
 use crate::still::process_still;
 use crate::video::{duration_ms, Ffmpeg};
-use crate::{Made, MediaError, MediaKind};
+use crate::{Made, MediaKind, MediaRejection};
 
 /// What the RIFF chunk walk found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,15 +31,15 @@ fn ms_to_cs(ms: f64) -> u16 {
     (ms / 10.0).round().clamp(0.0, f64::from(u16::MAX)) as u16
 }
 
-fn corrupt(detail: &str) -> MediaError {
-    MediaError::Corrupt(format!("The WebP file is damaged: {detail}."))
+fn corrupt(detail: &str) -> MediaRejection {
+    MediaRejection::invalid(format!("The WebP file is damaged: {detail}."))
 }
 
 fn u24(b: &[u8]) -> u32 {
     u32::from(b[0]) | u32::from(b[1]) << 8 | u32::from(b[2]) << 16
 }
 
-fn vp8_size(data: &[u8]) -> Result<(u32, u32), MediaError> {
+fn vp8_size(data: &[u8]) -> Result<(u32, u32), MediaRejection> {
     match data.get(0..10) {
         Some(d) if d[3..6] == [0x9D, 0x01, 0x2A] => Ok((
             u32::from(u16::from_le_bytes([d[6], d[7]]) & 0x3FFF),
@@ -49,7 +49,7 @@ fn vp8_size(data: &[u8]) -> Result<(u32, u32), MediaError> {
     }
 }
 
-fn vp8l_size(data: &[u8]) -> Result<(u32, u32), MediaError> {
+fn vp8l_size(data: &[u8]) -> Result<(u32, u32), MediaRejection> {
     match data.get(0..5) {
         Some(d) if d[0] == 0x2F => {
             let bits = u32::from_le_bytes([d[1], d[2], d[3], d[4]]);
@@ -60,7 +60,7 @@ fn vp8l_size(data: &[u8]) -> Result<(u32, u32), MediaError> {
 }
 
 /// Iterates over the chunks of a RIFF body: `(fourcc, data)`.
-fn chunks(body: &[u8]) -> impl Iterator<Item = Result<([u8; 4], &[u8]), MediaError>> + '_ {
+fn chunks(body: &[u8]) -> impl Iterator<Item = Result<([u8; 4], &[u8]), MediaRejection>> + '_ {
     let mut pos = 0usize;
     std::iter::from_fn(move || {
         if pos + 8 > body.len() {
@@ -80,7 +80,7 @@ fn chunks(body: &[u8]) -> impl Iterator<Item = Result<([u8; 4], &[u8]), MediaErr
 }
 
 /// Reads the canvas size and, for animations, every frame's size, checking the limits.
-pub(crate) fn webp_info(b: &[u8], limits: &Limits) -> Result<WebpInfo, MediaError> {
+pub(crate) fn webp_info(b: &[u8], limits: &Limits) -> Result<WebpInfo, MediaRejection> {
     let body = b.get(12..).ok_or_else(|| corrupt("it has no header"))?;
     let mut it = chunks(body);
     let (fourcc, data) = it.next().ok_or_else(|| corrupt("it has no image data"))??;
@@ -122,8 +122,8 @@ pub(crate) fn webp_info(b: &[u8], limits: &Limits) -> Result<WebpInfo, MediaErro
     Ok(WebpInfo { width, height, frames: 1, animated: false, delays: Vec::new() })
 }
 
-fn decode_err(e: image::ImageError) -> MediaError {
-    MediaError::corrupt("WebP", e)
+fn decode_err(e: image::ImageError) -> MediaRejection {
+    crate::error::corrupt_by("WebP", e)
 }
 
 /// Still WebP goes to the still pipeline; animated WebP is decoded frame by frame into the
@@ -134,7 +134,7 @@ pub(crate) fn process_webp(
     deadline: &Deadline,
     outputs: &[Output],
     ffmpeg: Option<&Ffmpeg>,
-) -> Result<Made, MediaError> {
+) -> Result<Made, MediaRejection> {
     let info = webp_info(bytes, limits)?;
     if !info.animated {
         return process_still(MediaKind::Webp, bytes, limits, deadline, outputs);

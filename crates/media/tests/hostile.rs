@@ -5,20 +5,20 @@ use std::time::Duration;
 
 use common::*;
 use gif::Repeat;
-use gifshelf_media::{probe, process, sniff, Limits, MediaError};
+use gifshelf_media::{probe, process, sniff, Limits, MediaRejection};
 
 const PAL: [u8; 6] = [255, 0, 0, 0, 0, 255];
 
-fn assert_too_large(r: Result<impl std::fmt::Debug, MediaError>) -> String {
+fn assert_too_large(r: Result<impl std::fmt::Debug, MediaRejection>) -> String {
     match r {
-        Err(e @ MediaError::TooLarge(_)) => e.to_string(),
+        Err(e @ MediaRejection::ImageTooLarge(_)) => e.to_string(),
         other => panic!("expected TooLarge, got {other:?}"),
     }
 }
 
-fn assert_corrupt(r: Result<impl std::fmt::Debug, MediaError>) -> String {
+fn assert_corrupt(r: Result<impl std::fmt::Debug, MediaRejection>) -> String {
     match r {
-        Err(e @ MediaError::Corrupt(_)) => e.to_string(),
+        Err(e @ MediaRejection::InvalidImage { .. }) => e.to_string(),
         other => panic!("expected Corrupt, got {other:?}"),
     }
 }
@@ -161,9 +161,9 @@ fn other_formats_are_unsupported() {
     ];
     for c in cases {
         assert!(sniff(c).is_none());
-        assert!(matches!(probe(c, &Limits::default()), Err(MediaError::UnsupportedType)));
+        assert!(matches!(probe(c, &Limits::default()), Err(MediaRejection::UnsupportedType(_))));
         let err = process(c, &Limits::default()).unwrap_err();
-        assert!(matches!(err, MediaError::UnsupportedType));
+        assert!(matches!(err, MediaRejection::UnsupportedType(_)));
         assert_eq!(err.to_string(), "The file is not a supported image; upload a GIF, PNG, JPEG or WebP file.");
     }
 }
@@ -172,7 +172,7 @@ fn other_formats_are_unsupported() {
 fn timeout_is_reported() {
     let limits = Limits { timeout: Duration::ZERO, ..Limits::default() };
     let err = process(&small_gif(), &limits).unwrap_err();
-    assert!(matches!(err, MediaError::Timeout), "{err:?}");
+    assert!(matches!(err, MediaRejection::ImageTooComplex), "{err:?}");
 }
 
 #[test]
@@ -196,7 +196,7 @@ fn truncated_and_damaged_inputs_never_panic() {
                 m[at] = (s >> 8) as u8;
             }
             let _ = probe(&m, &limits);
-            if let Err(MediaError::Internal(msg)) = process(&m, &limits) {
+            if let Err(MediaRejection::Internal(msg)) = process(&m, &limits) {
                 panic!("internal error on damaged input: {msg}");
             }
         }

@@ -34,7 +34,10 @@ async fn accepts_a_gif_and_refuses_bad_bytes_clearly() {
     let mut bomb = b"GIF89a".to_vec();
     bomb.extend_from_slice(&[0xff, 0xff, 0xff, 0xff, 0, 0, 0]);
     bomb.extend_from_slice(&[0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0, 0x3b]);
-    assert!(matches!(service.process(Arc::new(bomb), &RenditionKind::ALL).await, Err(MediaRejection::TooLarge(_))));
+    assert!(matches!(
+        service.process(Arc::new(bomb), &RenditionKind::ALL).await,
+        Err(MediaRejection::ImageTooLarge(_))
+    ));
 }
 
 #[tokio::test]

@@ -1,7 +1,7 @@
 //! "As tolerant as browsers": one row per damaged or unusual file, each built in code, with what
 //! Chromium and Firefox do with it and what gifshelf does. A file a browser displays must be
 //! accepted (probe, process, the still thumbnail and the metadata strip all succeed and agree);
-//! one it cannot display must be refused with a `MediaError` whose message is a sentence. Where
+//! one it cannot display must be refused with a `MediaRejection` whose message is a sentence. Where
 //! gifshelf deliberately differs, the row says why (`note`).
 //!
 //! Browser behaviour, as researched (libjpeg-turbo and libpng in both browsers; Wuffs / the old
@@ -22,7 +22,7 @@ use std::fmt;
 
 use common::*;
 use gif::Repeat;
-use gifshelf_media::{probe, process, static_thumbnail, strip_metadata, Limits, MediaError};
+use gifshelf_media::{probe, process, static_thumbnail, strip_metadata, Limits, MediaRejection};
 use image::codecs::jpeg::JpegEncoder;
 use image::{ExtendedColorType, ImageEncoder};
 
@@ -337,34 +337,35 @@ fn rows() -> Vec<Row> {
     ]
 }
 
-fn variant(e: &MediaError) -> &'static str {
+fn variant(e: &MediaRejection) -> &'static str {
     match e {
-        MediaError::UnsupportedType => "UnsupportedType",
-        MediaError::Corrupt(_) => "Corrupt",
-        MediaError::TooLarge(_) => "TooLarge",
-        MediaError::Timeout => "Timeout",
-        MediaError::Internal(_) => "Internal",
+        MediaRejection::UnsupportedType(_) => "UnsupportedType",
+        MediaRejection::InvalidImage { .. } => "Corrupt",
+        MediaRejection::ImageTooLarge(_) => "TooLarge",
+        MediaRejection::ImageTooComplex => "Timeout",
+        MediaRejection::Busy => "Busy",
+        MediaRejection::Internal(_) => "Internal",
     }
 }
 
 /// What the server does with an upload (`MediaService`): probe, decode and render, static
 /// thumbnail, strip the metadata of the original; then the stored original must be accepted
 /// again with the same figures. Answers the figures or the first refusal.
-fn run(bytes: &[u8]) -> Result<(u32, u32, u32), MediaError> {
+fn run(bytes: &[u8]) -> Result<(u32, u32, u32), MediaRejection> {
     let limits = Limits::default();
     let p = probe(bytes, &limits)?;
     let made = process(bytes, &limits)?;
     let still = static_thumbnail(bytes, &limits)?;
     let stripped = strip_metadata(bytes)?;
     let again = process(&stripped, &limits)
-        .map_err(|e| MediaError::Internal(format!("the stripped original is refused: {e}")))?;
+        .map_err(|e| MediaRejection::internal(format!("the stripped original is refused: {e}")))?;
     let figures = (made.width, made.height, made.frames);
     let agree = (p.width, p.height) == (made.width, made.height)
         && p.frames == made.frames
         && (again.width, again.height, again.frames) == figures
         && (still.width, still.height) == (made.static_thumbnail.width, made.static_thumbnail.height);
     if !agree {
-        return Err(MediaError::Internal(format!(
+        return Err(MediaRejection::internal(format!(
             "the paths disagree: probe {}×{}×{}, process {figures:?}, stripped {}×{}×{}",
             p.width, p.height, p.frames, again.width, again.height, again.frames
         )));

@@ -252,9 +252,8 @@ async fn import_one(
 /// Refusals of the file are reported and the import goes on; failures of ours stop it.
 fn refusal(err: AppError) -> Result<Outcome, String> {
     match err {
-        AppError::BadMedia { message, .. } | AppError::Validation(gifshelf_domain::ValidationError { message, .. }) => {
-            Ok(Outcome::Refused(message))
-        }
+        AppError::BadMedia(rejection) => Ok(Outcome::Refused(rejection.to_string())),
+        AppError::Validation(gifshelf_domain::ValidationError { message, .. }) => Ok(Outcome::Refused(message)),
         other => Err(other.to_string()),
     }
 }

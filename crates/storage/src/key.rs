@@ -19,7 +19,7 @@ pub(crate) fn check(key: &str) -> Result<(), BlobError> {
     if is_valid(key) {
         Ok(())
     } else {
-        Err(BlobError::Io(format!("refused blob key {key:?}")))
+        Err(BlobError::io(format!("refused blob key {key:?}")))
     }
 }
 

@@ -53,7 +53,7 @@ fn read_chunk(file: &std::fs::File, left: u64) -> Result<Vec<u8>, BlobError> {
     let mut chunk = Vec::with_capacity(usize::try_from(want).unwrap_or(1 << 20));
     file.take(want).read_to_end(&mut chunk).map_err(io)?;
     if (chunk.len() as u64) < want {
-        return Err(BlobError::Io("the file ended early".into()));
+        return Err(BlobError::io("the file ended early"));
     }
     Ok(chunk)
 }
@@ -97,18 +97,18 @@ impl BlobReader for FileReader {
 }
 
 fn io(err: std::io::Error) -> BlobError {
-    BlobError::Io(err.to_string())
+    BlobError::io(err)
 }
 
 async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, BlobError> + Send + 'static,
 ) -> Result<T, BlobError> {
-    tokio::task::spawn_blocking(f).await.map_err(|e| BlobError::Io(e.to_string()))?
+    tokio::task::spawn_blocking(f).await.map_err(BlobError::io)?
 }
 
 /// Write to a temp file in the store, fsync it, rename it into place, fsync the folder.
 fn write_atomically(root: &Path, target: &Path, bytes: &[u8]) -> Result<(), BlobError> {
-    let parent = target.parent().ok_or_else(|| BlobError::Io("blob has no folder".into()))?;
+    let parent = target.parent().ok_or_else(|| BlobError::io("blob has no folder"))?;
     std::fs::create_dir_all(parent).map_err(io)?;
     let temp = root.join(TEMP_DIR).join(uuid::Uuid::new_v4().simple().to_string());
     let result = (|| {

@@ -156,7 +156,7 @@ fn failure(bucket: &str, secrets: &[SecretString], operation: &str, key: &str, e
         }
         truncate(text, 300)
     };
-    BlobError::Io(format!("S3 {operation} {key:?} in bucket {bucket}: {reason}"))
+    BlobError::io(format!("S3 {operation} {key:?} in bucket {bucket}: {reason}"))
 }
 
 /// Nothing to read.

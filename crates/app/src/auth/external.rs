@@ -3,14 +3,13 @@ use gifshelf_domain::user::{username_candidates, Email, NewUser, PasswordHash, R
 use gifshelf_domain::{RepoError, Unique};
 
 use super::AuthService;
-use crate::AppError;
+use crate::{AppError, Conflict};
 
 /// The spec's message for any refused third-party sign-in (§8).
 pub const GOOGLE_LOGIN_FAILED: &str = "Google login failed";
 pub const GOOGLE_NOT_CONFIGURED: &str = "Google sign-in is not enabled on this server";
 /// A first sign-in whose email a local account already has. gifshelf never verified that email (anyone
 /// can register any address), so the identity is not linked to it: the owner links it from Settings.
-pub const EMAIL_TAKEN: &str = "An account with this email already exists. Sign in with your username and password, then connect Google in Settings.";
 /// A first sign-in on a server that creates no accounts through a provider.
 pub const NO_LINKED_ACCOUNT: &str =
     "No gifshelf account is connected to this Google account. Sign in with your username and password, then connect Google in Settings.";
@@ -42,11 +41,11 @@ impl AuthService {
         let verifier = self.identities.as_ref().ok_or_else(|| AppError::NotConfigured(GOOGLE_NOT_CONFIGURED.into()))?;
         verifier.verify(id_token).await.map_err(|err| match err {
             IdentityError::Rejected(reason) => {
-                tracing::info!(%reason, "third-party sign-in refused");
+                tracing::info!(reason = %gifshelf_domain::error_chain(reason.as_ref()), "third-party sign-in refused");
                 AppError::Unauthorized(GOOGLE_LOGIN_FAILED.into())
             }
             IdentityError::Unavailable(reason) => {
-                tracing::warn!(%reason, "identity provider unavailable");
+                tracing::warn!(reason = %gifshelf_domain::error_chain(reason.as_ref()), "identity provider unavailable");
                 AppError::Unavailable("Google sign-in is unavailable right now. Please try again in a moment.".into())
             }
         })
@@ -63,7 +62,7 @@ impl AuthService {
             return Err(AppError::Unauthorized(NO_EMAIL.into()));
         };
         match self.users.find_by_email(&email).await {
-            Ok(_) => return Err(AppError::Conflict(EMAIL_TAKEN.into())),
+            Ok(_) => return Err(AppError::Conflict(Conflict::EmailHasAccount)),
             Err(RepoError::NotFound) => {}
             Err(other) => return Err(other.into()),
         }
@@ -97,11 +96,11 @@ impl AuthService {
                 Err(RepoError::Conflict(Unique::Identity)) => {
                     return self.users.find_by_identity(&identity.issuer, &identity.subject).await.map_err(Into::into)
                 }
-                Err(RepoError::Conflict(Unique::Email)) => return Err(AppError::Conflict(EMAIL_TAKEN.into())),
+                Err(RepoError::Conflict(Unique::Email)) => return Err(AppError::Conflict(Conflict::EmailHasAccount)),
                 Err(other) => return Err(other.into()),
             }
         }
-        Err(AppError::Conflict("Could not find a free username for this account. Please register instead.".into()))
+        Err(AppError::Conflict(Conflict::NoFreeUsername))
     }
 }
 
@@ -114,10 +113,10 @@ mod tests {
     use gifshelf_domain::user::{PasswordHash, Role};
     use gifshelf_domain::{RepoError, Unique};
 
-    use super::{EMAIL_TAKEN, GOOGLE_LOGIN_FAILED, GOOGLE_NOT_CONFIGURED, NO_EMAIL};
+    use super::{GOOGLE_LOGIN_FAILED, GOOGLE_NOT_CONFIGURED, NO_EMAIL};
     use crate::auth::test_support::{at, user, Mocks};
     use crate::auth::{AuthConfig, AuthService};
-    use crate::AppError;
+    use crate::{AppError, Conflict};
 
     fn identity(email_verified: bool) -> ExternalIdentity {
         ExternalIdentity {
@@ -175,7 +174,7 @@ mod tests {
             m.users.expect_create_with_identity().never();
             m.tokens.expect_issue().never();
             let err = with_verifier(m, Ok(identity(verified))).sign_in_with_id_token("id").await.err();
-            assert!(matches!(&err, Some(AppError::Conflict(m)) if m == EMAIL_TAKEN), "{verified}: {err:?}");
+            assert!(matches!(&err, Some(AppError::Conflict(Conflict::EmailHasAccount))), "{verified}: {err:?}");
         }
     }
 

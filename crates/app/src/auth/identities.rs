@@ -7,11 +7,7 @@ use gifshelf_domain::user::PasswordHash;
 use gifshelf_domain::{RepoError, Unique};
 
 use super::{Actor, AuthService};
-use crate::AppError;
-
-pub const ALREADY_LINKED_ELSEWHERE: &str = "This Google account is already connected to another gifshelf account.";
-pub const PROVIDER_ALREADY_LINKED: &str = "A Google account is already connected. Disconnect it first.";
-pub const ONLY_WAY_IN: &str = "This is your only way to sign in. Set a password in Settings before you disconnect it.";
+use crate::{AppError, Conflict};
 
 impl AuthService {
     /// The identities linked to the actor's account.
@@ -36,11 +32,11 @@ impl AuthService {
                 // Linking it again to the account it is linked to changes nothing.
                 match self.users.find_by_identity(&identity.issuer, &identity.subject).await {
                     Ok(owner) if owner.id == actor.id => {}
-                    _ => return Err(AppError::Conflict(ALREADY_LINKED_ELSEWHERE.into())),
+                    _ => return Err(AppError::Conflict(Conflict::IdentityLinkedElsewhere)),
                 }
             }
             Err(RepoError::Conflict(Unique::IdentityPerProvider)) => {
-                return Err(AppError::Conflict(PROVIDER_ALREADY_LINKED.into()))
+                return Err(AppError::Conflict(Conflict::ProviderAlreadyLinked))
             }
             Err(other) => return Err(other.into()),
         }
@@ -61,7 +57,7 @@ impl AuthService {
         }
         let account = self.users.find_by_id(actor.id).await?;
         if account.password_hash == PasswordHash::unusable() && linked.len() == 1 {
-            return Err(AppError::Conflict(ONLY_WAY_IN.into()));
+            return Err(AppError::Conflict(Conflict::LastSignInMethod));
         }
         match self.users.unlink_identity(actor.id, issuer).await {
             Ok(()) | Err(RepoError::NotFound) => Ok(()),
@@ -79,10 +75,9 @@ mod tests {
     use gifshelf_domain::user::{PasswordHash, Role, UserId, Username};
     use gifshelf_domain::{RepoError, Unique};
 
-    use super::{ALREADY_LINKED_ELSEWHERE, ONLY_WAY_IN, PROVIDER_ALREADY_LINKED};
     use crate::auth::test_support::{at, user, Mocks};
     use crate::auth::{Actor, AuthConfig, AuthService};
-    use crate::AppError;
+    use crate::{AppError, Conflict};
 
     fn alice() -> Actor {
         Actor::session(UserId(7), Username::from_trusted("alice".into()), Role::User)
@@ -131,12 +126,12 @@ mod tests {
             Ok(mallory)
         });
         let err = with_verifier(m, "sub-1").link_identity(&alice(), "t").await.err();
-        assert!(matches!(&err, Some(AppError::Conflict(m)) if m == ALREADY_LINKED_ELSEWHERE), "{err:?}");
+        assert!(matches!(&err, Some(AppError::Conflict(Conflict::IdentityLinkedElsewhere))), "{err:?}");
 
         let mut m = Mocks::new(at(10, 0, 0));
         m.users.expect_link_identity().returning(|_, _, _| Err(RepoError::Conflict(Unique::IdentityPerProvider)));
         let err = with_verifier(m, "sub-2").link_identity(&alice(), "t").await.err();
-        assert!(matches!(&err, Some(AppError::Conflict(m)) if m == PROVIDER_ALREADY_LINKED), "{err:?}");
+        assert!(matches!(&err, Some(AppError::Conflict(Conflict::ProviderAlreadyLinked))), "{err:?}");
     }
 
     #[tokio::test]
@@ -150,7 +145,7 @@ mod tests {
         });
         m.users.expect_unlink_identity().never();
         let err = m.service(AuthConfig::default()).unlink_identity(&alice(), "https://accounts.google.com").await.err();
-        assert!(matches!(&err, Some(AppError::Conflict(m)) if m == ONLY_WAY_IN), "{err:?}");
+        assert!(matches!(&err, Some(AppError::Conflict(Conflict::LastSignInMethod))), "{err:?}");
 
         // With a password, it goes.
         let mut m = Mocks::new(at(10, 0, 0));

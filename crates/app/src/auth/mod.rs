@@ -13,7 +13,6 @@ use gifshelf_domain::ports::{Clock, IdentityVerifier, PasswordHasher, TokenServi
 use gifshelf_domain::user::{Role, UserId, Username};
 
 pub use external::{GOOGLE_LOGIN_FAILED, GOOGLE_NOT_CONFIGURED, NO_LINKED_ACCOUNT};
-pub use identities::{ALREADY_LINKED_ELSEWHERE, ONLY_WAY_IN, PROVIDER_ALREADY_LINKED};
 pub use throttle::{LoginThrottle, ThrottleConfig};
 
 use crate::rate_limit::RateLimiter;

@@ -6,7 +6,7 @@ use gifshelf_domain::{RepoError, ValidationError};
 
 use super::CollectionService;
 use crate::auth::Actor;
-use crate::AppError;
+use crate::{AppError, Conflict};
 
 /// What the gallery's "Select" mode asks for: any of the actions, on up to 500 GIFs.
 #[derive(Debug, Clone, Default)]
@@ -112,9 +112,7 @@ impl CollectionService {
             at: self.clock.now(),
         };
         let removed = self.batches.apply(batch).await.map_err(|err| match err {
-            RepoError::NotFound => AppError::Conflict(
-                "Some GIFs changed while the batch ran; nothing was changed. Please try again.".into(),
-            ),
+            RepoError::NotFound => AppError::Conflict(Conflict::ChangedMeanwhile),
             other => AppError::from_repo(other),
         })?;
         for key in removed.iter().flat_map(Gif::blob_keys) {

@@ -41,7 +41,7 @@ impl GifService {
     /// # Errors
     /// `BadMedia` for bytes an upload refuses, `Unavailable` when busy.
     pub async fn check(&self, bytes: Vec<u8>) -> Result<Option<GifId>, AppError> {
-        let processed = self.media.process(Arc::new(bytes), &[]).await.map_err(super::upload::media_error)?;
+        let processed = self.media.process(Arc::new(bytes), &[]).await?;
         Ok(self.gifs.find_by_sha256(&processed.fingerprint.sha256).await?)
     }
 

@@ -1,11 +1,12 @@
 use std::sync::Arc;
 
 use gifshelf_domain::gif::{Description, TagName, Title};
+use gifshelf_domain::media::MediaRejection;
 use gifshelf_domain::ports::{FetchError, UrlFetcher};
 
 use super::{GifService, UploadInput, Uploaded};
 use crate::auth::Actor;
-use crate::{AppError, MediaProblem};
+use crate::AppError;
 
 /// An upload whose image the server fetches from a link.
 #[derive(Debug, Clone)]
@@ -59,7 +60,7 @@ fn fetch_error(err: FetchError) -> AppError {
         FetchError::Refused(message) => AppError::UrlRefused(message),
         FetchError::Failed(message) => AppError::UrlFetchFailed(message),
         FetchError::TooLarge(message) => AppError::TooLarge(message),
-        FetchError::NoImage(message) => AppError::BadMedia { problem: MediaProblem::UnsupportedType, message },
+        FetchError::NoImage(message) => AppError::BadMedia(MediaRejection::UnsupportedType(message)),
     }
 }
 
@@ -67,13 +68,14 @@ fn fetch_error(err: FetchError) -> AppError {
 mod tests {
     use std::sync::Arc;
 
+    use gifshelf_domain::media::MediaRejection;
     use gifshelf_domain::ports::{FetchError, MockUrlFetcher};
     use gifshelf_domain::user::{Role, UserId, Username};
 
     use super::{UrlImport, UrlUploadInput};
     use crate::auth::Actor;
     use crate::gifs::test_support::Mocks;
-    use crate::{AppError, MediaProblem};
+    use crate::AppError;
 
     fn alice() -> Actor {
         Actor::session(UserId(1), Username::from_trusted("alice".into()), Role::User)
@@ -105,7 +107,7 @@ mod tests {
             (FetchError::Failed("404".into()), |e| matches!(e, AppError::UrlFetchFailed(_))),
             (FetchError::TooLarge("big".into()), |e| matches!(e, AppError::TooLarge(_))),
             (FetchError::NoImage("no og:image".into()), |e| {
-                matches!(e, AppError::BadMedia { problem: MediaProblem::UnsupportedType, .. })
+                matches!(e, AppError::BadMedia(MediaRejection::UnsupportedType(_)))
             }),
         ];
         for (fetch_error, expected) in cases {

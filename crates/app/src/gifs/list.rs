@@ -75,7 +75,7 @@ impl GifService {
     pub async fn blob_url(&self, key: &str, expires: std::time::Duration) -> Result<Option<String>, AppError> {
         self.blobs.presigned_get(key, expires).await.map_err(|err| match err {
             gifshelf_domain::ports::BlobError::NotFound => AppError::NotFound("GIF not found".into()),
-            gifshelf_domain::ports::BlobError::Io(detail) => AppError::internal(detail),
+            gifshelf_domain::ports::BlobError::Io(cause) => AppError::Internal(cause),
         })
     }
 
@@ -91,7 +91,7 @@ impl GifService {
     ) -> Result<Box<dyn gifshelf_domain::ports::BlobReader>, AppError> {
         self.blobs.read(key, range).await.map_err(|err| match err {
             gifshelf_domain::ports::BlobError::NotFound => AppError::NotFound("GIF not found".into()),
-            gifshelf_domain::ports::BlobError::Io(detail) => AppError::internal(detail),
+            gifshelf_domain::ports::BlobError::Io(cause) => AppError::Internal(cause),
         })
     }
 }

@@ -23,7 +23,7 @@ pub use duplicates::BackfillReport;
 pub use favourites::FavouriteState;
 pub use from_url::{UrlImport, UrlUploadInput};
 pub use fsck::FsckReport;
-pub(crate) use upload::{media_error, rendition_of};
+pub(crate) use upload::rendition_of;
 pub use upload::{UploadInput, Uploaded, LIKELY_DUPLICATES_MAX};
 
 use crate::AppError;

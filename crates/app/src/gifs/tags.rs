@@ -2,7 +2,7 @@ use gifshelf_domain::gif::{Tag, TagId, TagName};
 use gifshelf_domain::{RepoError, ValidationError};
 
 use super::GifService;
-use crate::AppError;
+use crate::{AppError, Conflict};
 
 impl GifService {
     /// Every tag with its GIF count, by count descending then name.
@@ -30,7 +30,7 @@ impl GifService {
     pub async fn create_tag(&self, name: &str) -> Result<Tag, AppError> {
         let name = TagName::parse(name)?;
         self.tags.create(&name, self.clock.now()).await.map_err(|err| match err {
-            RepoError::Conflict(_) => AppError::Conflict(format!("The tag \"{}\" already exists", name.as_str())),
+            RepoError::Conflict(_) => AppError::Conflict(Conflict::TagNameTaken(name.clone())),
             other => AppError::from_repo(other),
         })
     }
@@ -50,7 +50,7 @@ impl GifService {
             return Err(ValidationError::new("name", "The new name is the same as the current one").into());
         }
         self.tags.rename(id, &name).await.map_err(|err| match err {
-            RepoError::Conflict(_) => AppError::Conflict(format!("The tag \"{}\" already exists", name.as_str())),
+            RepoError::Conflict(_) => AppError::Conflict(Conflict::TagNameTaken(name.clone())),
             other => tag_not_found(other),
         })
     }
@@ -88,7 +88,7 @@ mod tests {
     use gifshelf_domain::{RepoError, Unique};
 
     use crate::gifs::test_support::{now, Mocks};
-    use crate::AppError;
+    use crate::{AppError, Conflict};
 
     #[tokio::test]
     async fn create_normalises_and_reports_duplicates() {
@@ -105,7 +105,8 @@ mod tests {
         let mut m = Mocks::new();
         m.tags.expect_create().returning(|_, _| Err(RepoError::Conflict(Unique::TagName)));
         let err = m.service().create_tag("cats").await.err();
-        assert!(matches!(&err, Some(AppError::Conflict(msg)) if msg == "The tag \"cats\" already exists"), "{err:?}");
+        assert!(matches!(&err, Some(AppError::Conflict(Conflict::TagNameTaken(_)))), "{err:?}");
+        assert_eq!(err.map(|e| e.to_string()).as_deref(), Some("The tag \"cats\" already exists"));
 
         let m = Mocks::new();
         assert!(matches!(m.service().create_tag("   ").await, Err(AppError::Validation(_))));

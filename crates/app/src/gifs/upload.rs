@@ -5,12 +5,12 @@ use gifshelf_domain::gif::{
     extension_for, Description, Gif, GifSummary, NewGif, Rendition, RenditionKind, Renditions, TagName, Title,
 };
 use gifshelf_domain::job::Task;
-use gifshelf_domain::media::{EncodedImage, MediaRejection};
+use gifshelf_domain::media::EncodedImage;
 use gifshelf_domain::{RepoError, Unique};
 
 use super::GifService;
 use crate::auth::Actor;
-use crate::{AppError, MediaProblem};
+use crate::AppError;
 
 /// At most this many likely duplicates are named for one GIF.
 pub const LIKELY_DUPLICATES_MAX: i64 = 5;
@@ -45,7 +45,7 @@ impl GifService {
         let description = Description::parse(&input.description)?;
         let tags = TagName::parse_list(&input.tags)?;
 
-        let processed = self.media.process(input.bytes, &RenditionKind::AT_UPLOAD).await.map_err(media_error)?;
+        let processed = self.media.process(input.bytes, &RenditionKind::AT_UPLOAD).await?;
         let fingerprint = processed.fingerprint.clone();
         if let Some(existing) = self.gifs.find_by_sha256(&fingerprint.sha256).await? {
             return Err(AppError::Duplicate { existing });
@@ -138,22 +138,6 @@ fn extension_of(image: &EncodedImage) -> &'static str {
     extension_for(&image.content_type).unwrap_or("bin")
 }
 
-pub(crate) fn media_error(rejection: MediaRejection) -> AppError {
-    match rejection {
-        MediaRejection::UnsupportedType(message) => {
-            AppError::BadMedia { problem: MediaProblem::UnsupportedType, message }
-        }
-        MediaRejection::Invalid(message) => AppError::BadMedia { problem: MediaProblem::InvalidImage, message },
-        MediaRejection::TooLarge(message) => AppError::BadMedia { problem: MediaProblem::ImageTooLarge, message },
-        MediaRejection::Timeout => AppError::BadMedia {
-            problem: MediaProblem::ImageTooComplex,
-            message: "The image is too complex to process. Please try a smaller or shorter animation.".into(),
-        },
-        busy @ MediaRejection::Busy => AppError::Unavailable(busy.to_string()),
-        MediaRejection::Internal(detail) => AppError::internal(detail),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
@@ -167,7 +151,7 @@ mod tests {
     use super::UploadInput;
     use crate::auth::Actor;
     use crate::gifs::test_support::{gif, now, Mocks};
-    use crate::{AppError, MediaProblem};
+    use crate::AppError;
 
     fn alice() -> Actor {
         Actor::session(UserId(1), Username::from_trusted("alice".into()), Role::User)
@@ -263,7 +247,7 @@ mod tests {
         m.blobs.expect_put().times(2).returning(move |_, _, _| {
             calls += 1;
             if calls == 2 {
-                Err(BlobError::Io("disk full".into()))
+                Err(BlobError::io("disk full"))
             } else {
                 Ok(())
             }
@@ -348,32 +332,32 @@ mod tests {
 
     #[tokio::test]
     async fn refused_bytes_become_clear_errors_and_store_nothing() {
-        let cases = [
+        type Rejection = fn() -> MediaRejection;
+        type Expected = fn(&AppError) -> bool;
+        let cases: [(Rejection, Expected); 6] = [
             (
-                MediaRejection::UnsupportedType("Only GIF, PNG, JPEG and WebP images are accepted.".into()),
-                Some(MediaProblem::UnsupportedType),
+                || MediaRejection::UnsupportedType("Only GIF, PNG, JPEG and WebP images are accepted.".into()),
+                |e| matches!(e, AppError::BadMedia(MediaRejection::UnsupportedType(_))),
             ),
-            (MediaRejection::Invalid("The GIF is truncated.".into()), Some(MediaProblem::InvalidImage)),
             (
-                MediaRejection::TooLarge("The image is 65535×65535 pixels; the limit is 8192×8192.".into()),
-                Some(MediaProblem::ImageTooLarge),
+                || MediaRejection::invalid("The GIF is truncated."),
+                |e| matches!(e, AppError::BadMedia(MediaRejection::InvalidImage { .. })),
             ),
-            (MediaRejection::Timeout, Some(MediaProblem::ImageTooComplex)),
-            (MediaRejection::Busy, None),
+            (
+                || MediaRejection::ImageTooLarge("The image is 65535×65535 pixels; the limit is 8192×8192.".into()),
+                |e| matches!(e, AppError::BadMedia(MediaRejection::ImageTooLarge(_))),
+            ),
+            (|| MediaRejection::ImageTooComplex, |e| matches!(e, AppError::BadMedia(MediaRejection::ImageTooComplex))),
+            (|| MediaRejection::Busy, |e| matches!(e, AppError::Unavailable(_))),
+            (|| MediaRejection::internal("ffmpeg died"), |e| matches!(e, AppError::Internal(_))),
         ];
-        for (rejection, code) in cases {
+        for (rejection, expected) in cases {
             let mut m = Mocks::new();
-            let r = rejection.clone();
-            m.media.expect_process().returning(move |_, _| Err(r.clone()));
+            m.media.expect_process().returning(move |_, _| Err(rejection()));
             m.blobs.expect_put().never();
             m.gifs.expect_insert().never();
             let err = m.service().upload(&alice(), input("t", &[])).await.err();
-            match code {
-                Some(code) => {
-                    assert!(matches!(&err, Some(AppError::BadMedia { problem, .. }) if *problem == code), "{err:?}")
-                }
-                None => assert!(matches!(err, Some(AppError::Unavailable(_))), "{err:?}"),
-            }
+            assert!(err.as_ref().is_some_and(expected), "{err:?}");
         }
     }
 }

@@ -92,7 +92,7 @@ impl RenditionMaker {
             .get(&original.key)
             .await
             .map_err(|e| AppError::internal(format!("reading {}: {e}", original.key)))?;
-        let processed = self.media.process(Arc::new(bytes), &wanted).await.map_err(crate::gifs::media_error)?;
+        let processed = self.media.process(Arc::new(bytes), &wanted).await?;
         let prefix = original.key.rsplit_once('/').map_or("gifs", |(dir, _)| dir).to_owned();
         let mut written = Vec::new();
         let mut made = Vec::new();

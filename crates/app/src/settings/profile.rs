@@ -3,7 +3,7 @@ use gifshelf_domain::{RepoError, Unique};
 
 use super::Profile;
 use crate::auth::{Actor, AuthService};
-use crate::AppError;
+use crate::{AppError, Conflict};
 
 impl AuthService {
     /// # Errors
@@ -35,8 +35,8 @@ impl AuthService {
         let changed_at = if renamed { self.clock.now() } else { existing.credentials_changed_at };
         let updated =
             self.users.update_profile(current.id, &username, &email, changed_at).await.map_err(|err| match err {
-                RepoError::Conflict(Unique::Username) => AppError::Conflict("Username is already taken".into()),
-                RepoError::Conflict(Unique::Email) => AppError::Conflict("Email is already registered".into()),
+                RepoError::Conflict(Unique::Username) => AppError::Conflict(Conflict::UsernameTaken),
+                RepoError::Conflict(Unique::Email) => AppError::Conflict(Conflict::EmailTaken),
                 RepoError::NotFound => account_gone(RepoError::NotFound),
                 other => AppError::from_repo(other),
             })?;
@@ -61,7 +61,7 @@ mod tests {
 
     use crate::auth::test_support::{at, user, Mocks};
     use crate::auth::{Actor, AuthConfig};
-    use crate::AppError;
+    use crate::{AppError, Conflict};
 
     fn alice() -> Actor {
         Actor::session(UserId(7), Username::from_trusted("alice".into()), Role::User)
@@ -108,7 +108,7 @@ mod tests {
         m.users.expect_find_by_id().returning(|_| Ok(user("alice", Role::User)));
         m.users.expect_update_profile().returning(|_, _, _, _| Err(RepoError::Conflict(Unique::Username)));
         let err = m.service(AuthConfig::default()).update_profile(&alice(), "bob", None).await.err();
-        assert!(matches!(&err, Some(AppError::Conflict(msg)) if msg == "Username is already taken"), "{err:?}");
+        assert!(matches!(&err, Some(AppError::Conflict(Conflict::UsernameTaken))), "{err:?}");
 
         let mut m = Mocks::new(at(12, 0, 0));
         m.users.expect_find_by_id().returning(|_| Ok(user("alice", Role::User)));

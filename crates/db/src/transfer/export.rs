@@ -22,7 +22,7 @@ pub fn export(
     out: &mut dyn Write,
     progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<Summary, TransferError> {
-    db.with_conn(|conn| Ok(export_on(conn, out, progress))).map_err(|e| TransferError::Database(e.to_string()))?
+    db.with_conn(|conn| Ok(export_on(conn, out, progress))).map_err(|e| TransferError::Database(Box::new(e)))?
 }
 
 fn export_on(

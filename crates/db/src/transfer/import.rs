@@ -44,7 +44,7 @@ impl<T: Table> Batch for Rows<T> {
                 Kind::ForeignKeyViolation | Kind::UniqueViolation | Kind::CheckViolation | Kind::NotNullViolation,
                 _,
             ) => corrupt(line, format!("the {} rows up to here do not fit together: {e}", T::NAME)),
-            other => TransferError::Database(format!("inserting into {}: {other}", T::NAME)),
+            other => TransferError::Database(format!("inserting into {}: {other}", T::NAME).into()),
         })?;
         self.0.clear();
         Ok(())
@@ -109,9 +109,9 @@ pub fn import(
     progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<Summary, TransferError> {
     let header = read_header(input)?;
-    db.migrate().map_err(|e| TransferError::Database(e.to_string()))?;
+    db.migrate().map_err(|e| TransferError::Database(Box::new(e)))?;
     db.with_conn(|conn| Ok(import_on(conn, &header, input, progress)))
-        .map_err(|e| TransferError::Database(e.to_string()))?
+        .map_err(|e| TransferError::Database(Box::new(e)))?
 }
 
 fn import_on(

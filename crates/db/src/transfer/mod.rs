@@ -47,7 +47,7 @@ pub enum TransferError {
     #[error("cannot read or write the file: {0}")]
     Io(#[from] std::io::Error),
     #[error("database error: {0}")]
-    Database(String),
+    Database(#[source] gifshelf_domain::Cause),
     #[error("not a gifshelf export: {0}")]
     NotAnExport(String),
     #[error(
@@ -63,7 +63,7 @@ pub enum TransferError {
 }
 
 fn db_error(err: diesel::result::Error) -> TransferError {
-    TransferError::Database(err.to_string())
+    TransferError::Database(Box::new(err))
 }
 
 fn corrupt(line: u64, reason: impl Into<String>) -> TransferError {

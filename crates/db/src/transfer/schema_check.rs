@@ -64,7 +64,7 @@ struct VersionRow {
 
 /// The latest migration this binary has for the connection's backend: (name, version).
 fn latest_migration(conn: &AnyConnection) -> Result<(String, String), TransferError> {
-    let fail = |e: Box<dyn std::error::Error + Send + Sync>| TransferError::Database(e.to_string());
+    let fail = TransferError::Database;
     let mut names: Vec<(String, String)> = match conn {
         AnyConnection::Sqlite(_) => MigrationSource::<diesel::sqlite::Sqlite>::migrations(&SQLITE_MIGRATIONS)
             .map_err(fail)?
@@ -88,7 +88,7 @@ fn latest_migration(conn: &AnyConnection) -> Result<(String, String), TransferEr
 /// # Errors
 /// `UnknownSchema` naming every difference, `Database`.
 pub fn check_schema(db: &Database) -> Result<String, TransferError> {
-    db.with_conn(|conn| Ok(check(conn))).map_err(|e| TransferError::Database(e.to_string()))?
+    db.with_conn(|conn| Ok(check(conn))).map_err(|e| TransferError::Database(Box::new(e)))?
 }
 
 /// [`check_schema`] on a connection (inside the export's or import's transaction).

@@ -3,15 +3,34 @@
 use async_trait::async_trait;
 use chrono::NaiveDateTime;
 
-use crate::RepoError;
+use crate::{Cause, RepoError};
 
 /// Why the blob store failed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum BlobError {
     #[error("blob not found")]
     NotFound,
+    /// The store failed; the cause (an I/O error, or the store's answer) goes to the log.
     #[error("blob store failure: {0}")]
-    Io(String),
+    Io(#[source] Cause),
+}
+
+impl BlobError {
+    /// A failure of the store with its cause (an error, or a message).
+    pub fn io(cause: impl Into<Cause>) -> Self {
+        Self::Io(cause.into())
+    }
+}
+
+/// Two failures are the same when they say the same (causes have no equality of their own).
+impl PartialEq for BlobError {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::NotFound, Self::NotFound) => true,
+            (Self::Io(a), Self::Io(b)) => a.to_string() == b.to_string(),
+            _ => false,
+        }
+    }
 }
 
 /// A stored blob as a listing shows it.

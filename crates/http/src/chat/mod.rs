@@ -3,6 +3,7 @@
 //! path: `/api/k/{key}/…`), rate limited per key, with CORS for browser clients. GIFs are named by
 //! their share id and every media URL is a public share-id URL (docs/chat.md).
 
+pub(crate) mod commands;
 mod formats;
 mod gifbox;
 mod giphy;
@@ -19,7 +20,7 @@ use gifshelf_app::keys::ChatCaller;
 use gifshelf_app::AppError;
 use serde::de::DeserializeOwned;
 
-use crate::AppState;
+use crate::{ApiError, AppState};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(web::scope("/api/tenor/v2").wrap(from_fn(cors)).configure(tenor::routes))
@@ -93,28 +94,10 @@ impl ChatError {
         Self::new(dialect, StatusCode::NOT_FOUND, "Not found.")
     }
 
+    /// A use case's error: its status and sentence from the one table (`error.rs`), which also
+    /// logs an internal error's causes.
     pub fn from_app(dialect: Dialect, err: AppError) -> Self {
-        let status = match &err {
-            AppError::Validation(_) => StatusCode::BAD_REQUEST,
-            AppError::Unauthorized(_) | AppError::TokenExpired => StatusCode::UNAUTHORIZED,
-            AppError::Forbidden(_) => StatusCode::FORBIDDEN,
-            AppError::NotFound(_) => StatusCode::NOT_FOUND,
-            AppError::RateLimited { .. } | AppError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
-            AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
-            _ => StatusCode::INTERNAL_SERVER_ERROR,
-        };
-        let retry_after = match &err {
-            AppError::RateLimited { retry_after_secs } | AppError::TooManyRequests { retry_after_secs } => {
-                Some(*retry_after_secs)
-            }
-            _ => None,
-        };
-        let message = if status == StatusCode::INTERNAL_SERVER_ERROR {
-            tracing::error!(error = ?err, "a chat API request failed");
-            "Something went wrong on our side.".to_owned()
-        } else {
-            err.to_string()
-        };
+        let ApiError { status, message, retry_after, .. } = ApiError::from(err);
         Self { dialect, status, message, retry_after }
     }
 

@@ -6,7 +6,7 @@ use gifshelf_app::gifs::UploadInput;
 use gifshelf_domain::gif::{GifFilter, GifId, GifSort, PageRequest, TagName};
 use serde::Deserialize;
 
-use crate::capped::CappedBody;
+use crate::capped::{declared_length, CappedBody};
 use crate::dto::{
     DuplicateGroupsDto, ErrorCode, FavouriteStateDto, GifDto, GifLinkDto, GifUploadData, PagedGifs, UpdateGifRequest,
     UploadedGifDto,
@@ -382,11 +382,7 @@ async fn upload(
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let max = state.settings.max_upload_bytes;
-    let declared = req
-        .headers()
-        .get(actix_web::http::header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
+    let declared = declared_length(&req);
     // Room for the multipart framing and the form beside the file.
     let budget = max + 64 * 1024;
     if declared.is_some_and(|len| len > budget) {

@@ -1,6 +1,5 @@
 mod auth;
 mod collections;
-mod command;
 mod gifs;
 mod intake;
 mod integrations;
@@ -26,7 +25,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .configure(settings::configure)
             .configure(keys::configure)
             .configure(integrations::configure)
-            .configure(command::configure)
+            .configure(crate::chat::commands::configure)
             .configure(media::configure)
             .configure(collections::configure)
             .configure(intake::configure)

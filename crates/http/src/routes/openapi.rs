@@ -71,7 +71,7 @@ use utoipa::{Modify, OpenApi};
         super::integrations::list,
         super::integrations::create,
         super::integrations::remove,
-        super::command::command,
+        crate::chat::commands::command,
         super::media::renditions,
         super::tags::list,
         super::tags::one,

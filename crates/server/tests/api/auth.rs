@@ -58,12 +58,12 @@ async fn taken_usernames_and_emails_are_conflicts(backend: Backend) {
     app.user("alice").await;
     let anonymous = app.anonymous();
     let same_name = registration("ALICE", "other@example.com", "secret1", "secret1");
-    let message =
-        error_of(anonymous.post_json("/api/auth/register", &same_name).await, StatusCode::CONFLICT, "conflict").await;
+    let response = anonymous.post_json("/api/auth/register", &same_name).await;
+    let message = error_of(response, StatusCode::CONFLICT, "username_taken").await;
     assert_eq!(message, "Username is already taken");
     let same_email = registration("other", "Alice@Example.com", "secret1", "secret1");
-    let message =
-        error_of(anonymous.post_json("/api/auth/register", &same_email).await, StatusCode::CONFLICT, "conflict").await;
+    let response = anonymous.post_json("/api/auth/register", &same_email).await;
+    let message = error_of(response, StatusCode::CONFLICT, "email_taken").await;
     assert_eq!(message, "Email is already registered");
 }
 

@@ -1176,7 +1176,7 @@ async fn accounts_oidc_bad_id_tokens_are_401_and_emails_never_link(backend: Back
     app.user("frank").await;
     for verified in [false, true] {
         let token = provider.mint(&provider.claims(CLIENT, "sub-f", "frank@example.com", verified));
-        error_of(oidc_sign_in(&app, token).await, StatusCode::CONFLICT, "conflict").await;
+        error_of(oidc_sign_in(&app, token).await, StatusCode::CONFLICT, "email_taken").await;
     }
     // Identities are keyed on the subject, not the email: a new email is the same account.
     let first = provider.mint(&provider.claims(CLIENT, "sub-g", "grace@example.com", true));

@@ -247,7 +247,7 @@ async fn tags_are_listed_with_counts_and_created(backend: Backend) {
     alice.upload_gif("two", "", &["cats", "dogs"]).await;
     let created: TagDto = dto_of(alice.post("/api/tags?name=%20Birds%20").await, StatusCode::CREATED).await;
     assert_eq!((created.name.as_str(), created.count), ("birds", 0));
-    error_of(alice.post("/api/tags?name=CATS").await, StatusCode::CONFLICT, "conflict").await;
+    error_of(alice.post("/api/tags?name=CATS").await, StatusCode::CONFLICT, "tag_name_taken").await;
     error_of(alice.post("/api/tags?name=%20%20").await, StatusCode::BAD_REQUEST, "validation").await;
     let tags: Vec<TagDto> = alice.read("/api/tags").await;
     let summary: Vec<(&str, i64)> = tags.iter().map(|t| (t.name.as_str(), t.count)).collect();

@@ -116,7 +116,7 @@ async fn a_local_account_is_never_taken_over_by_its_email(backend: Backend) {
     // Whether or not the provider vouches for the email: refused, nothing linked or created.
     for verified in [false, true] {
         let token = provider.mint(&provider.claims(CLIENT, "sub-f", "FRANK@example.com", verified));
-        let message = error_of(google(&app, &token).await, StatusCode::CONFLICT, "conflict").await;
+        let message = error_of(google(&app, &token).await, StatusCode::CONFLICT, "email_taken").await;
         assert_eq!(
             message,
             "An account with this email already exists. Sign in with your username and password, \
@@ -126,7 +126,7 @@ async fn a_local_account_is_never_taken_over_by_its_email(backend: Backend) {
     // frank's password still works, and the identity stays unlinked.
     assert_eq!(app.login("frank", "secret1").await.status(), StatusCode::OK);
     let again = provider.mint(&provider.claims(CLIENT, "sub-f", "frank@example.com", true));
-    error_of(google(&app, &again).await, StatusCode::CONFLICT, "conflict").await;
+    error_of(google(&app, &again).await, StatusCode::CONFLICT, "email_taken").await;
 }
 
 async fn usernames_of_new_accounts_are_made_unique(backend: Backend) {
@@ -162,9 +162,9 @@ async fn a_signed_in_person_connects_and_disconnects_google_from_settings(backen
     // Another account cannot connect the same identity, nor frank a second one of this provider.
     let grace = app.user("grace").await;
     let again = provider.mint(&provider.claims(CLIENT, "sub-frank", "frank@gmail.example", true));
-    error_of(connect(&grace, again).await, StatusCode::CONFLICT, "conflict").await;
+    error_of(connect(&grace, again).await, StatusCode::CONFLICT, "identity_taken").await;
     let second = provider.mint(&provider.claims(CLIENT, "sub-other", "frank2@gmail.example", true));
-    error_of(connect(&frank, second).await, StatusCode::CONFLICT, "conflict").await;
+    error_of(connect(&frank, second).await, StatusCode::CONFLICT, "provider_already_linked").await;
     // A forged token connects nothing.
     error_of(connect(&grace, "a.b.c".to_owned()).await, StatusCode::UNAUTHORIZED, "unauthorized").await;
     assert!(grace.read::<Vec<IdentityDto>>("/api/settings/identities").await.is_empty());
@@ -183,7 +183,7 @@ async fn the_only_way_in_cannot_be_disconnected(backend: Backend) {
     let gina = google_session(&app, &provider.mint(&provider.claims(CLIENT, "sub-g", "gina@example.com", true))).await;
     let path = format!("/api/settings/identities?issuer={}", urlencode(provider.issuer()));
     let refused = gina.delete(&path).await;
-    let message = error_of(refused, StatusCode::CONFLICT, "conflict").await;
+    let message = error_of(refused, StatusCode::CONFLICT, "last_sign_in_method").await;
     assert_eq!(message, "This is your only way to sign in. Set a password in Settings before you disconnect it.");
     signs_in(&app, &provider.mint(&provider.claims(CLIENT, "sub-g", "gina@example.com", true))).await;
 }

@@ -14,7 +14,7 @@ async fn profile_is_read_and_renaming_ends_old_sessions(backend: Backend) {
     assert_eq!(profile, json!({"username": "alice", "email": "alice@example.com"}));
 
     let taken = alice.put_json("/api/settings/profile", &json!({"username": "Bob", "email": null})).await;
-    assert_eq!(error_of(taken, StatusCode::CONFLICT, "conflict").await, "Username is already taken");
+    assert_eq!(error_of(taken, StatusCode::CONFLICT, "username_taken").await, "Username is already taken");
     let short = alice.put_json("/api/settings/profile", &json!({"username": "al"})).await;
     assert_eq!(
         error_of(short, StatusCode::BAD_REQUEST, "validation").await,
@@ -24,7 +24,7 @@ async fn profile_is_read_and_renaming_ends_old_sessions(backend: Backend) {
     error_of(bad_email, StatusCode::BAD_REQUEST, "validation").await;
     let bobs_email =
         alice.put_json("/api/settings/profile", &json!({"username": "alice", "email": "bob@example.com"})).await;
-    assert_eq!(error_of(bobs_email, StatusCode::CONFLICT, "conflict").await, "Email is already registered");
+    assert_eq!(error_of(bobs_email, StatusCode::CONFLICT, "email_taken").await, "Email is already registered");
 
     // Settings allow up to 50 characters, registration only 20.
     let long_name = "a".repeat(50);

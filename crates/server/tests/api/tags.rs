@@ -52,7 +52,7 @@ async fn admin_curation_and_refusals_for_everyone_else(backend: Backend) {
     for (name, status, code) in [
         ("cat", StatusCode::BAD_REQUEST, "validation"),
         ("%20", StatusCode::BAD_REQUEST, "validation"),
-        ("misc", StatusCode::CONFLICT, "conflict"),
+        ("misc", StatusCode::CONFLICT, "tag_name_taken"),
     ] {
         error_of(admin.put(&format!("/api/tags/{kitty}?name={name}")).await, status, code).await;
     }

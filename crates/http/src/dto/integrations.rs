@@ -1,0 +1,47 @@
+//! Chat integrations: the platforms' secrets for slash commands.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use super::iso;
+
+/// `POST /api/integrations` (admins): a chat platform's secret for slash commands.
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateIntegrationRequest {
+    /// `slack` (the app's signing secret), `mattermost` (the slash command's token) or `zulip`
+    /// (the outgoing webhook bot's token).
+    #[ts(type = "\"slack\" | \"mattermost\" | \"zulip\"")]
+    pub platform: String,
+    /// What the integration is for ("Team Slack"): 1 to 50 characters.
+    pub name: String,
+    /// The signing secret or token as the platform shows it: 8 to 200 characters.
+    pub secret: String,
+}
+
+/// A chat integration as listed: never its secret.
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct IntegrationDto {
+    #[ts(type = "number")]
+    pub id: i64,
+    #[ts(type = "\"slack\" | \"mattermost\" | \"zulip\"")]
+    pub platform: String,
+    pub name: String,
+    /// The secret's last four characters.
+    pub secret_hint: String,
+    /// ISO-8601, UTC.
+    pub created_at: String,
+}
+
+impl From<&gifshelf_domain::integration::Integration> for IntegrationDto {
+    fn from(integration: &gifshelf_domain::integration::Integration) -> Self {
+        Self {
+            id: integration.id.0,
+            platform: integration.platform.as_str().to_owned(),
+            name: integration.name.as_str().to_owned(),
+            secret_hint: integration.secret.hint(),
+            created_at: iso(integration.created_at),
+        }
+    }
+}

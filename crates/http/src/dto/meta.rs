@@ -1,0 +1,21 @@
+//! What the server says about itself: its public configuration and health.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// `GET /api/config`: what the SPA needs to know about this server before sign-in.
+#[derive(Debug, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PublicConfig {
+    pub google_client_id: Option<String>,
+    #[ts(type = "number")]
+    pub max_upload_bytes: u64,
+    pub version: String,
+}
+
+#[derive(Debug, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HealthDto {
+    pub status: String,
+    pub database: String,
+}

@@ -1,0 +1,110 @@
+//! Request and response bodies, one module per resource. The frontend's types in
+//! `frontend/src/api/generated/` are generated from these with ts-rs (`cargo xtask gen-types`); a test
+//! fails when they are stale.
+
+mod auth;
+mod bulk;
+mod collections;
+mod commands;
+mod errors;
+mod gifs;
+mod integrations;
+mod keys;
+mod meta;
+mod settings;
+mod share;
+mod stats;
+mod tags;
+mod upload;
+
+use ts_rs::TS;
+
+pub use auth::{GoogleLoginRequest, IdentityDto, LoginRequest, RegisterRequest, TokenResponse};
+pub use bulk::{BulkRequest, BulkResponse, BulkResult, BulkStatus};
+pub use collections::{CollectionDto, CollectionRequest, OrderRequest, ShareRequest, Visibility};
+pub use commands::{ResponseType, SlackBlock, SlackText, SlashCommandForm, SlashCommandReply, ZulipReply};
+pub use errors::{ApiErrorBody, ErrorCode};
+pub use gifs::{DuplicateGroupsDto, FavouriteStateDto, GifDto, GifLinkDto, PagedGifs, RenditionDto, UpdateGifRequest};
+pub use integrations::{CreateIntegrationRequest, IntegrationDto};
+pub use keys::{ApiKeyDto, CreateApiKeyRequest, CreatedApiKeyDto};
+pub use meta::{HealthDto, PublicConfig};
+pub use settings::{ChangePasswordRequest, ProfileDto, UpdateProfileRequest};
+pub use share::OembedResponse;
+pub use stats::{DetailedStats, GifStatRow, OverviewStats, UserStatRow};
+pub use tags::{DeletedTagsResponse, TagDto, TagRef};
+pub use upload::{FromUrlRequest, GifUploadData, UploadForm, UploadedGifDto};
+
+/// Every exported type, for the generator and the freshness test.
+#[macro_export]
+macro_rules! for_each_dto {
+    ($m:ident) => {
+        $m!(
+            ErrorCode,
+            ApiErrorBody,
+            LoginRequest,
+            GoogleLoginRequest,
+            IdentityDto,
+            TokenResponse,
+            RegisterRequest,
+            ProfileDto,
+            UpdateProfileRequest,
+            ChangePasswordRequest,
+            PublicConfig,
+            HealthDto,
+            TagRef,
+            TagDto,
+            GifDto,
+            FavouriteStateDto,
+            GifLinkDto,
+            RenditionDto,
+            CreateApiKeyRequest,
+            CreatedApiKeyDto,
+            ApiKeyDto,
+            CreateIntegrationRequest,
+            IntegrationDto,
+            UploadedGifDto,
+            DuplicateGroupsDto,
+            PagedGifs,
+            GifUploadData,
+            FromUrlRequest,
+            OembedResponse,
+            UpdateGifRequest,
+            DeletedTagsResponse,
+            OverviewStats,
+            DetailedStats,
+            GifStatRow,
+            UserStatRow,
+            Visibility,
+            CollectionDto,
+            CollectionRequest,
+            ShareRequest,
+            OrderRequest,
+            BulkRequest,
+            BulkStatus,
+            BulkResult,
+            BulkResponse
+        );
+    };
+}
+
+/// `(file name, contents)` of every generated TypeScript file.
+pub fn typescript_files() -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    macro_rules! collect {
+        ($($t:ident),*) => {
+            $(
+                files.push((
+                    format!("{}.ts", <$t as TS>::name()),
+                    <$t as TS>::export_to_string().unwrap_or_else(|e| format!("// export failed: {e}\n")),
+                ));
+            )*
+        };
+    }
+    for_each_dto!(collect);
+    files
+}
+
+/// A UTC time as the API writes it (ISO-8601, seconds).
+pub fn iso(at: chrono::NaiveDateTime) -> String {
+    at.and_utc().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
