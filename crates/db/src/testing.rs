@@ -220,12 +220,19 @@ fn rows(
     }
 }
 
+/// The time every seeded user and tag was made at.
+const SEEDED: &str = "2026-01-01 00:00:00";
+
 fn copy_seed(conn: &mut PgConnection, users: usize, tags: usize, library: &[SeedGif]) -> diesel::QueryResult<usize> {
-    use crate::schema::{gif_renditions, gif_tags, gifs, tags as tag_table, users as user_table};
+    copy_users_and_tags(conn, users, tags)?;
+    copy_gifs(conn, library)
+}
+
+fn copy_users_and_tags(conn: &mut PgConnection, users: usize, tags: usize) -> diesel::QueryResult<()> {
+    use crate::schema::{tags as tag_table, users as user_table};
     use diesel::prelude::ExecuteCopyFromDsl;
     use std::io::Write;
 
-    const SEEDED: &str = "2026-01-01 00:00:00";
     diesel::copy_from(user_table::table)
         .from_raw_data(
             (
@@ -260,7 +267,15 @@ fn copy_seed(conn: &mut PgConnection, users: usize, tags: usize, library: &[Seed
     conn.batch_execute(
         "SELECT setval('users_id_seq', (SELECT COALESCE(MAX(id), 1) FROM users)); \
          SELECT setval('tags_id_seq', (SELECT COALESCE(MAX(id), 1) FROM tags))",
-    )?;
+    )
+}
+
+/// The GIFs, their renditions and tags (the users and tags exist).
+fn copy_gifs(conn: &mut PgConnection, library: &[SeedGif]) -> diesel::QueryResult<usize> {
+    use crate::schema::{gif_renditions, gif_tags, gifs};
+    use diesel::prelude::ExecuteCopyFromDsl;
+    use std::io::Write;
+
     diesel::copy_from(gifs::table)
         .from_raw_data(
             (

@@ -279,54 +279,65 @@ fn renditions_table(cases: &[(String, PathBuf, bool)], dir: &Path, has_gifsicle:
         "gs -O2 B",
         "gs/orig"
     );
-    let mut rows = Vec::new();
-    for (name, path, photo) in cases {
-        let bytes = std::fs::read(path).unwrap();
-        let t = Instant::now();
-        let p = rt.block_on(service.process(std::sync::Arc::new(bytes.clone()), &RenditionKind::ALL));
-        let secs = t.elapsed().as_secs_f64();
-        let p = match p {
-            Ok(p) => p,
-            Err(e) => {
-                println!("{name}: {e}");
-                continue;
-            }
-        };
-        let (best_kind, best) = best_full(&p);
-        let gifsicle = has_gifsicle
-            .then(|| {
-                let out = dir.join(format!("{name}.O2.gif"));
-                let ok = Command::new(GIFSICLE).arg("-O2").arg(path).arg("-o").arg(&out).status().ok()?.success();
-                ok.then(|| std::fs::metadata(&out).ok().map(|m| m.len() as usize)).flatten()
-            })
-            .flatten();
-        let ratio = |v: usize| v as f64 / bytes.len() as f64;
-        println!(
-            "{:<24} {:>5} {:>6} {:>9} {:>9} {:>9} {:>9} {:>7.1} {:>9} {:>9} {:>10.3} {:>9} {:>8}",
-            name,
-            if *photo { "yes" } else { "no" },
-            if p.opaque { "yes" } else { "no" },
-            bytes.len(),
-            size_of(&p, RenditionKind::Medium),
-            size_of(&p, RenditionKind::Mp4),
-            size_of(&p, RenditionKind::Webm),
-            secs,
-            best_kind.as_str(),
-            best,
-            ratio(best),
-            gifsicle.map_or_else(|| "n/a".into(), |g| g.to_string()),
-            gifsicle.map_or_else(|| "n/a".into(), |g| format!("{:.3}", ratio(g))),
-        );
-        rows.push(Served {
-            name: name.clone(),
-            photo: *photo,
-            opaque: p.opaque,
-            original: bytes.len(),
-            best,
-            gifsicle,
-        });
-    }
+    let rows: Vec<Served> = cases
+        .iter()
+        .filter_map(|(name, path, photo)| serve(&rt, &service, name, path, *photo, dir, has_gifsicle))
+        .collect();
     println!("best = the preferred full-size file (original, medium if >= 10 % smaller, mp4, webm; videos only when opaque); secs = all 11 kinds in one process call; gs = gifsicle -O2 of the original");
+    renditions_targets(&rows);
+}
+
+/// One case of the renditions table, printed as its row.
+fn serve(
+    rt: &tokio::runtime::Runtime,
+    service: &MediaService,
+    name: &str,
+    path: &Path,
+    photo: bool,
+    dir: &Path,
+    has_gifsicle: bool,
+) -> Option<Served> {
+    let bytes = std::fs::read(path).unwrap();
+    let t = Instant::now();
+    let p = rt.block_on(service.process(std::sync::Arc::new(bytes.clone()), &RenditionKind::ALL));
+    let secs = t.elapsed().as_secs_f64();
+    let p = match p {
+        Ok(p) => p,
+        Err(e) => {
+            println!("{name}: {e}");
+            return None;
+        }
+    };
+    let (best_kind, best) = best_full(&p);
+    let gifsicle = has_gifsicle
+        .then(|| {
+            let out = dir.join(format!("{name}.O2.gif"));
+            let ok = Command::new(GIFSICLE).arg("-O2").arg(path).arg("-o").arg(&out).status().ok()?.success();
+            ok.then(|| std::fs::metadata(&out).ok().map(|m| m.len() as usize)).flatten()
+        })
+        .flatten();
+    let ratio = |v: usize| v as f64 / bytes.len() as f64;
+    println!(
+        "{:<24} {:>5} {:>6} {:>9} {:>9} {:>9} {:>9} {:>7.1} {:>9} {:>9} {:>10.3} {:>9} {:>8}",
+        name,
+        if photo { "yes" } else { "no" },
+        if p.opaque { "yes" } else { "no" },
+        bytes.len(),
+        size_of(&p, RenditionKind::Medium),
+        size_of(&p, RenditionKind::Mp4),
+        size_of(&p, RenditionKind::Webm),
+        secs,
+        best_kind.as_str(),
+        best,
+        ratio(best),
+        gifsicle.map_or_else(|| "n/a".into(), |g| g.to_string()),
+        gifsicle.map_or_else(|| "n/a".into(), |g| format!("{:.3}", ratio(g))),
+    );
+    Some(Served { name: name.to_owned(), photo, opaque: p.opaque, original: bytes.len(), best, gifsicle })
+}
+
+/// Whether the renditions table meets its targets.
+fn renditions_targets(rows: &[Served]) {
     // A transparent GIF is never served as a video (MP4 has no alpha): the target is about the
     // opaque ones, and the others are named.
     let photo: Vec<&Served> = rows.iter().filter(|r| r.photo && r.opaque).collect();
@@ -359,21 +370,8 @@ fn renditions_table(cases: &[(String, PathBuf, bool)], dir: &Path, has_gifsicle:
     println!("note: best <= gifsicle -O2 in {beat} of {} cases", rows.len());
 }
 
-fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if let Some(i) = args.iter().position(|a| a == "--child") {
-        child(Path::new(&args[i + 1]));
-        return;
-    }
-    // `cargo bench -p gifshelf-media --bench media -- NAME…`: only the cases whose names contain
-    // one of the words, and no renditions table (cargo adds `--bench` itself).
-    let filters: Vec<&str> = args.iter().skip(1).filter(|a| !a.starts_with("--")).map(String::as_str).collect();
-    let wanted = |name: &str| filters.is_empty() || filters.iter().any(|f| name.contains(f));
-    // Under the workspace's target directory (cargo runs a bench from its package's folder).
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"), PathBuf::from);
-    let dir = target.join("bench-corpus");
-    std::fs::create_dir_all(&dir).unwrap();
+/// The generated cases (written once into `dir`) and the real-world ones, those `wanted`.
+fn bench_cases(dir: &Path, wanted: &dyn Fn(&str) -> bool) -> Vec<(String, PathBuf)> {
     let mut cases: Vec<(String, PathBuf)> = Vec::new();
     let gens: [(&str, Generator); 5] = [
         ("gen_100x100_10f", || scene_gif(100, 100, 10, 30)),
@@ -406,11 +404,10 @@ fn main() {
     } else {
         println!("note: the shared corpus (../shared/corpus or GIFSHELF_CORPUS) is missing; real-world files skipped");
     }
-    let has_gifsicle = Path::new(GIFSICLE).exists();
-    if !has_gifsicle {
-        println!("note: {GIFSICLE} is absent; gifsicle comparison skipped");
-    }
-    let exe = std::env::current_exe().unwrap();
+    cases
+}
+
+fn print_header() {
     println!(
         "{:<24} {:>9} {:>5} {:>5} {:>8} {:>8} {:>8} {:>8} {:>7} {:>9} {:>8} {:>8} | {:>9} {:>9} {:>6} {:>6} | {:>6} {:>6}",
         "case",
@@ -432,63 +429,90 @@ fn main() {
         "PSNR",
         "gsPSNR"
     );
+}
+
+/// One case through our pipeline (in a child process) and through gifsicle, printed as its row.
+fn measure(exe: &Path, dir: &Path, name: &str, path: &Path, has_gifsicle: bool) -> Option<Row> {
     let db = |q: Option<f64>| q.map_or_else(|| "n/a".to_string(), |v| format!("{v:.2}"));
-    let mut rows = Vec::new();
-    for (name, path) in &cases {
-        let src_len = std::fs::metadata(path).unwrap().len();
-        // Our run, in a child process; work on a copy path for outputs.
-        let work = dir.join(format!("{name}.in.gif"));
-        if !work.exists() {
-            std::fs::copy(path, &work).unwrap();
-        }
-        let out = Command::new(&exe).arg("--child").arg(&work).output().unwrap();
-        let text = String::from_utf8_lossy(&out.stdout);
-        let Some(line) = text.lines().find(|l| l.starts_with("RESULT ")) else {
-            println!("{name}: child failed: {}", String::from_utf8_lossy(&out.stderr));
-            continue;
-        };
-        let v: Vec<f64> = line[7..].split_whitespace().map(|x| x.parse().unwrap()).collect();
-        let (probe_ms, cpu, wall, static_ms, anim_b, still_b, hwm, frames, tw, anim_cpu) =
-            (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]);
-        let ours = std::fs::read(work.with_extension("ours.gif")).unwrap();
-        let source = std::fs::read(path).unwrap();
-        let mut refs = Vec::new();
-        let q_ours = psnr(&source, &mut refs, &ours);
-        let (mut gs_cpu, mut gs_b, mut q_gs) = (f64::NAN, f64::NAN, None);
-        if has_gifsicle {
-            let gs_out = dir.join(format!("{name}.gifsicle.gif"));
-            let c0 = cpu_ms(libc::RUSAGE_CHILDREN);
-            let st = Command::new(GIFSICLE)
-                .args(["-O2", "--resize-fit-width", "320"])
-                .arg(path)
-                .arg("-o")
-                .arg(&gs_out)
-                .status()
-                .unwrap();
-            gs_cpu = cpu_ms(libc::RUSAGE_CHILDREN) - c0;
-            if st.success() {
-                let gb = std::fs::read(&gs_out).unwrap();
-                gs_b = gb.len() as f64;
-                q_gs = psnr(&source, &mut refs, &gb);
-            }
-        }
-        println!(
-            "{:<24} {:>9} {:>5} {:>5} {:>8.3} {:>8.1} {:>8.1} {:>8.1} {:>7.1} {:>9} {:>8} {:>8.2} | {:>9.1} {:>9} {:>6.2} {:>6.2} | {:>6} {:>6}",
-            name, src_len, frames, tw, probe_ms, cpu, anim_cpu, wall, hwm / 1024.0, anim_b, still_b, static_ms,
-            gs_cpu, gs_b, anim_cpu / gs_cpu, anim_b / gs_b, db(q_ours), db(q_gs)
-        );
-        rows.push(Row {
-            name: name.clone(),
-            src_b: src_len as f64,
-            probe_ms,
-            static_ms,
-            peak_mb: hwm / 1024.0,
-            cpu_x: anim_cpu / gs_cpu,
-            b_x: anim_b / gs_b,
-            psnr: q_ours,
-            gs_psnr: q_gs,
-        });
+    let src_len = std::fs::metadata(path).unwrap().len();
+    // Our run, in a child process; work on a copy path for outputs.
+    let work = dir.join(format!("{name}.in.gif"));
+    if !work.exists() {
+        std::fs::copy(path, &work).unwrap();
     }
+    let out = Command::new(exe).arg("--child").arg(&work).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let Some(line) = text.lines().find(|l| l.starts_with("RESULT ")) else {
+        println!("{name}: child failed: {}", String::from_utf8_lossy(&out.stderr));
+        return None;
+    };
+    let v: Vec<f64> = line[7..].split_whitespace().map(|x| x.parse().unwrap()).collect();
+    let (probe_ms, cpu, wall, static_ms, anim_b, still_b, hwm, frames, tw, anim_cpu) =
+        (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]);
+    let ours = std::fs::read(work.with_extension("ours.gif")).unwrap();
+    let source = std::fs::read(path).unwrap();
+    let mut refs = Vec::new();
+    let q_ours = psnr(&source, &mut refs, &ours);
+    let (mut gs_cpu, mut gs_b, mut q_gs) = (f64::NAN, f64::NAN, None);
+    if has_gifsicle {
+        let gs_out = dir.join(format!("{name}.gifsicle.gif"));
+        let c0 = cpu_ms(libc::RUSAGE_CHILDREN);
+        let st = Command::new(GIFSICLE)
+            .args(["-O2", "--resize-fit-width", "320"])
+            .arg(path)
+            .arg("-o")
+            .arg(&gs_out)
+            .status()
+            .unwrap();
+        gs_cpu = cpu_ms(libc::RUSAGE_CHILDREN) - c0;
+        if st.success() {
+            let gb = std::fs::read(&gs_out).unwrap();
+            gs_b = gb.len() as f64;
+            q_gs = psnr(&source, &mut refs, &gb);
+        }
+    }
+    println!(
+        "{:<24} {:>9} {:>5} {:>5} {:>8.3} {:>8.1} {:>8.1} {:>8.1} {:>7.1} {:>9} {:>8} {:>8.2} | {:>9.1} {:>9} {:>6.2} {:>6.2} | {:>6} {:>6}",
+        name, src_len, frames, tw, probe_ms, cpu, anim_cpu, wall, hwm / 1024.0, anim_b, still_b, static_ms,
+        gs_cpu, gs_b, anim_cpu / gs_cpu, anim_b / gs_b, db(q_ours), db(q_gs)
+    );
+    Some(Row {
+        name: name.to_owned(),
+        src_b: src_len as f64,
+        probe_ms,
+        static_ms,
+        peak_mb: hwm / 1024.0,
+        cpu_x: anim_cpu / gs_cpu,
+        b_x: anim_b / gs_b,
+        psnr: q_ours,
+        gs_psnr: q_gs,
+    })
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--child") {
+        child(Path::new(&args[i + 1]));
+        return;
+    }
+    // `cargo bench -p gifshelf-media --bench media -- NAME…`: only the cases whose names contain
+    // one of the words, and no renditions table (cargo adds `--bench` itself).
+    let filters: Vec<&str> = args.iter().skip(1).filter(|a| !a.starts_with("--")).map(String::as_str).collect();
+    let wanted = |name: &str| filters.is_empty() || filters.iter().any(|f| name.contains(f));
+    // Under the workspace's target directory (cargo runs a bench from its package's folder).
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"), PathBuf::from);
+    let dir = target.join("bench-corpus");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut cases = bench_cases(&dir, &wanted);
+    let has_gifsicle = Path::new(GIFSICLE).exists();
+    if !has_gifsicle {
+        println!("note: {GIFSICLE} is absent; gifsicle comparison skipped");
+    }
+    let exe = std::env::current_exe().unwrap();
+    print_header();
+    let rows: Vec<Row> =
+        cases.iter().filter_map(|(name, path)| measure(&exe, &dir, name, path, has_gifsicle)).collect();
     println!("cpu ms = an upload's processing (animated thumbnail, still and fingerprint from one decode); anim cpu = the animated thumbnail alone, what gifsicle makes; wall ms = the upload's; cpu x = anim cpu / gifsicle CPU; B x = our animated bytes / gifsicle bytes; PSNR in dB vs a float Lanczos3 downscale of every composited source frame (over white), the same reference for both; peak MB = child VmHWM including the input bytes; frames are paired by display time when the frame counts differ; gen_video = full motion (every pixel changes in every frame).");
     summary(&rows);
     if !filters.is_empty() {

@@ -80,11 +80,19 @@ async fn run(name: &str, test_db: TestDb, gifs: usize) {
     seed(&test_db.db, users, gifs, tags).unwrap();
     println!("\n== {name}: seeded {gifs} GIFs, {users} users, {tags} tags in {:.1} s", started.elapsed().as_secs_f64());
     let data = tempfile::tempdir().unwrap();
+    let (client, base, token) = start(&test_db, data.path()).await;
+    let collection_id = fill(&client, &base, &token).await;
+    report(name, postgres, &client, &base, &token, cases(collection_id)).await;
+}
+
+/// Starts the server on the seeded database and signs an admin in: the client, the base URL and
+/// the admin's token.
+async fn start(test_db: &TestDb, data: &std::path::Path) -> (reqwest::Client, String, String) {
     let vars: HashMap<&str, String> = [
         ("GIFSHELF_BIND", "127.0.0.1:0".to_owned()),
-        ("GIFSHELF_DATA_DIR", data.path().display().to_string()),
+        ("GIFSHELF_DATA_DIR", data.display().to_string()),
         ("GIFSHELF_DATABASE_URL", test_db.url.clone()),
-        ("GIFSHELF_WEB_DIR", data.path().display().to_string()),
+        ("GIFSHELF_WEB_DIR", data.display().to_string()),
         ("GIFSHELF_BCRYPT_COST", "4".to_owned()),
     ]
     .into_iter()
@@ -107,16 +115,21 @@ async fn run(name: &str, test_db: TestDb, gifs: usize) {
         .await
         .unwrap();
     let token = login["token"].as_str().unwrap().to_owned();
+    (client, base, token)
+}
+
+/// 500 favourites and a team collection of 5,000 GIFs; the collection's id.
+async fn fill(client: &reqwest::Client, base: &str, token: &str) -> i64 {
     // 500 favourites for the favourites page, spread over the library.
     for i in 0..500 {
         let path = format!("{base}/api/gifs/{}/favourite", 1 + i * 199);
-        client.put(path).bearer_auth(&token).send().await.unwrap();
+        client.put(path).bearer_auth(token).send().await.unwrap();
     }
 
     // A team collection of 5,000 GIFs, filled by bulk adds of 500.
     let collection: serde_json::Value = client
         .post(format!("{base}/api/collections"))
-        .bearer_auth(&token)
+        .bearer_auth(token)
         .json(&serde_json::json!({"name": "Benchmark", "description": "", "visibility": "team"}))
         .send()
         .await
@@ -128,11 +141,15 @@ async fn run(name: &str, test_db: TestDb, gifs: usize) {
     for chunk in 0..10_i64 {
         let ids: Vec<i64> = (0..500).map(|i| 1 + (chunk * 500 + i) * 19).collect();
         let bulk = serde_json::json!({"ids": ids, "collectionId": collection_id});
-        let answer = client.post(format!("{base}/api/gifs/bulk")).bearer_auth(&token).json(&bulk).send().await.unwrap();
+        let answer = client.post(format!("{base}/api/gifs/bulk")).bearer_auth(token).json(&bulk).send().await.unwrap();
         assert!(answer.status().is_success(), "bulk add: {}", answer.status());
     }
+    collection_id
+}
 
-    let mut cases: Vec<(&str, Vec<String>, usize)> = vec![
+/// The requests measured: a label, the paths taken in turn, and how many rounds.
+fn cases(collection_id: i64) -> Vec<(&'static str, Vec<String>, usize)> {
+    let mut cases: Vec<(&'static str, Vec<String>, usize)> = vec![
         ("collection, first page", vec![format!("/api/collections/{collection_id}/gifs?page=0&size=12")], 300),
         ("collection, page 400", vec![format!("/api/collections/{collection_id}/gifs?page=400&size=12")], 200),
         ("gallery, first page", vec!["/api/gifs/dtos?page=0&size=12".into()], 300),
@@ -189,10 +206,22 @@ async fn run(name: &str, test_db: TestDb, gifs: usize) {
         cases.push((first, vec![format!("/api/gifs/dtos?sort={sort}&page=0&size=12")], 200));
         cases.push((deep, vec![format!("/api/gifs/dtos?sort={sort}&page=400&size=12")], 100));
     }
+    cases
+}
+
+/// Measures every case and prints it against its target.
+async fn report(
+    name: &str,
+    postgres: bool,
+    client: &reqwest::Client,
+    base: &str,
+    token: &str,
+    cases: Vec<(&'static str, Vec<String>, usize)>,
+) {
     println!("{:<26} {:>9} {:>9} {:>11}  met", "request", "p50 ms", "p95 ms", "target p95");
     let (mut met, mut missed) = (0, Vec::new());
     for (label, paths, rounds) in cases {
-        let (p50, p95) = measure(&client, &base, &token, &paths, rounds).await;
+        let (p50, p95) = measure(client, base, token, &paths, rounds).await;
         let (goal, verdict) = match target(label, postgres) {
             Some(goal) if p95 < goal => (format!("< {goal:.0}"), "yes"),
             Some(goal) => (format!("< {goal:.0}"), "NO"),
@@ -210,7 +239,7 @@ async fn run(name: &str, test_db: TestDb, gifs: usize) {
         ("fresh stats overview", "/api/stats?refresh=true"),
         ("fresh stats detailed", "/api/stats/detailed?refresh=true"),
     ] {
-        let (p50, p95) = measure(&client, &base, &token, &[path.to_owned()], 5).await;
+        let (p50, p95) = measure(client, base, token, &[path.to_owned()], 5).await;
         println!("{label:<26} {p50:>9.2} {p95:>9.2} {:>11}  (Refresh Data; not served per request)", "");
     }
     println!(

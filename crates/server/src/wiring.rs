@@ -132,6 +132,152 @@ fn configured_commands(settings: &Settings) -> ConfiguredSecrets {
     }
 }
 
+/// Reads or makes the token signing secret, and says where it came from.
+fn signing_secret(settings: &Settings, db: &Database) -> Result<secrecy::SecretSlice<u8>, StartupError> {
+    let configured = settings.jwt_secret.as_ref().map(|s| secrecy::ExposeSecret::expose_secret(s).to_owned());
+    let (secret, source) = secret::load_or_create(configured.as_deref(), &settings.data_dir)?;
+    match source {
+        // PostgreSQL or object storage suggests several instances; each would sign with its
+        // own secret, so a token from one would be refused by the others.
+        SecretSource::Generated | SecretSource::Loaded
+            if db.backend() == gifshelf_db::Backend::Postgres || settings.storage_url.starts_with("s3://") =>
+        {
+            tracing::warn!(
+                data_dir = %settings.data_dir.display(),
+                "GIFSHELF_JWT_SECRET is not set: this instance signs sessions with the secret in its own data \
+                 folder. With PostgreSQL or S3 storage several instances may run; give every instance the same \
+                 GIFSHELF_JWT_SECRET, or a session signed in on one is refused by the others"
+            );
+        }
+        SecretSource::Generated => tracing::info!(
+            "generated a token signing secret in the data folder; set GIFSHELF_JWT_SECRET when several instances run"
+        ),
+        SecretSource::Loaded => tracing::info!("using the token signing secret kept in the data folder"),
+        SecretSource::Configured => tracing::info!("using the configured token signing secret"),
+    }
+    Ok(secret)
+}
+
+/// Accounts, sessions and sign-in throttles, with third-party sign-in when a client id is set.
+fn auth_service(
+    settings: &Settings,
+    users: &Arc<Database>,
+    secret: &secrecy::SecretSlice<u8>,
+) -> Result<AuthService, StartupError> {
+    let hasher = BcryptHasher::new(settings.bcrypt_cost).map_err(StartupError::Other)?;
+    let auth = AuthService::new(
+        users.clone(),
+        Arc::new(hasher),
+        Arc::new(JwtTokens::new(secret)),
+        Arc::new(SystemClock),
+        AuthConfig {
+            token_ttl: chrono::Duration::hours(settings.token_ttl_hours),
+            first_user_is_admin: true,
+            throttle: ThrottleConfig {
+                account_max_failures: settings.login_max_failures,
+                account_lockout: chrono::Duration::seconds(settings.login_lockout_secs),
+                account_lockout_max: chrono::Duration::minutes(15)
+                    .max(chrono::Duration::seconds(settings.login_lockout_secs)),
+                ip_max_failures: settings.login_ip_max_failures,
+                ip_window: chrono::Duration::seconds(settings.login_ip_window_secs),
+            },
+            registrations_per_address: settings.register_max_per_address,
+            registration_window: chrono::Duration::seconds(settings.register_window_secs),
+            external_signup: settings.oidc_signup,
+        },
+    );
+    Ok(match &settings.google_client_id {
+        Some(client_id) => {
+            let verifier = OidcVerifier::new(&settings.oidc_issuer, client_id).map_err(StartupError::Other)?;
+            tracing::info!(issuer = %settings.oidc_issuer, "third-party sign-in enabled");
+            auth.with_identity_verifier(Arc::new(verifier))
+        }
+        None => auth,
+    })
+}
+
+fn log_media_offload(offload: &gifshelf_http::MediaOffload) {
+    match offload {
+        gifshelf_http::MediaOffload::Stream => {}
+        gifshelf_http::MediaOffload::XAccelRedirect { prefix } => {
+            tracing::info!(%prefix, "media offload: the reverse proxy sends allowed files (X-Accel-Redirect)");
+        }
+        gifshelf_http::MediaOffload::Presigned { expires } => {
+            tracing::info!(secs = expires.as_secs(), "media offload: allowed files are presigned S3 redirects");
+        }
+    }
+}
+
+/// "From a link": the fetcher with its allowed ranges, then the upload.
+fn url_import(settings: &Settings, gifs: &Arc<GifService>) -> UrlImport {
+    let fetcher = gifshelf_fetch::LinkFetcher::new(gifshelf_fetch::FetchOptions {
+        allow: settings.url_fetch_allow.clone(),
+        timeout: std::time::Duration::from_secs(settings.url_fetch_timeout_secs),
+    });
+    if !settings.url_fetch_allow.is_empty() {
+        tracing::warn!(allow = ?settings.url_fetch_allow, "links may reach these address ranges despite the rules");
+    }
+    UrlImport::new(gifs.clone(), Arc::new(fetcher), settings.max_upload_bytes())
+}
+
+/// The chat APIs, their keys and gate, slash commands and the integrations admins keep.
+struct ChatParts {
+    keys: Arc<gifshelf_app::keys::ApiKeyService>,
+    chat: Arc<gifshelf_app::chat::ChatService>,
+    gate: Arc<gifshelf_app::keys::ChatGate>,
+    commands: Arc<CommandService>,
+    integrations: Arc<IntegrationService>,
+}
+
+impl ChatParts {
+    fn new(settings: &Settings, users: &Arc<Database>) -> Self {
+        let keys = Arc::new(gifshelf_app::keys::ApiKeyService::new(
+            users.clone(),
+            users.clone(),
+            Arc::new(RandomIds),
+            Arc::new(SystemClock),
+        ));
+        if settings.chat_api_anonymous {
+            tracing::warn!(
+                "GIFSHELF_CHAT_API_ANONYMOUS is on: the chat APIs answer anyone without a key (searches and share-id media \
+                 URLs of the whole library)"
+            );
+        }
+        Self {
+            keys: keys.clone(),
+            chat: Arc::new(gifshelf_app::chat::ChatService::new(
+                users.clone(),
+                users.clone(),
+                users.clone(),
+                users.clone(),
+                Arc::new(SystemClock),
+            )),
+            gate: Arc::new(gifshelf_app::keys::ChatGate::new(
+                keys,
+                settings.chat_api_rate_limit,
+                settings.chat_api_anonymous,
+                Arc::new(SystemClock),
+            )),
+            commands: Arc::new(CommandService::new(users.clone(), users.clone(), users.clone(), configured_commands(settings))),
+            integrations: Arc::new(IntegrationService::new(users.clone(), Arc::new(SystemClock))),
+        }
+    }
+}
+
+fn http_settings(settings: &Settings) -> HttpSettings {
+    HttpSettings {
+        web_dir: settings.web_dir.clone(),
+        google_client_id: settings.google_client_id.clone(),
+        max_upload_bytes: settings.max_upload_bytes(),
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        trust_forwarded_for: settings.trust_proxy,
+        trusted_proxy_hops: settings.trusted_proxy_hops,
+        public_url: settings.public_url.clone(),
+        workers: settings.http_workers,
+        media_offload: settings.media_offload.clone(),
+    }
+}
+
 /// A built, bound server that has not started yet.
 pub struct Application {
     port: u16,
@@ -158,136 +304,32 @@ impl Application {
             StartupError::Other(format!("cannot create the data folder {}: {e}", settings.data_dir.display()))
         })?;
         let db = open_database(settings)?;
-
-        let configured = settings.jwt_secret.as_ref().map(|s| secrecy::ExposeSecret::expose_secret(s).to_owned());
-        let (secret, source) = secret::load_or_create(configured.as_deref(), &settings.data_dir)?;
-        match source {
-            // PostgreSQL or object storage suggests several instances; each would sign with its
-            // own secret, so a token from one would be refused by the others.
-            SecretSource::Generated | SecretSource::Loaded
-                if db.backend() == gifshelf_db::Backend::Postgres || settings.storage_url.starts_with("s3://") =>
-            {
-                tracing::warn!(
-                    data_dir = %settings.data_dir.display(),
-                    "GIFSHELF_JWT_SECRET is not set: this instance signs sessions with the secret in its own data \
-                     folder. With PostgreSQL or S3 storage several instances may run; give every instance the same \
-                     GIFSHELF_JWT_SECRET, or a session signed in on one is refused by the others"
-                );
-            }
-            SecretSource::Generated => tracing::info!(
-                "generated a token signing secret in the data folder; set GIFSHELF_JWT_SECRET when several instances run"
-            ),
-            SecretSource::Loaded => tracing::info!("using the token signing secret kept in the data folder"),
-            SecretSource::Configured => tracing::info!("using the configured token signing secret"),
-        }
-
+        let secret = signing_secret(settings, &db)?;
         let Library { gifs, renditions } = library(settings, &db)?;
         let queue = Arc::new(db.clone());
         let collections = Arc::new(collection_service(settings, &db)?);
         let users = Arc::new(db);
-        let hasher = BcryptHasher::new(settings.bcrypt_cost).map_err(StartupError::Other)?;
-        let auth = AuthService::new(
-            users.clone(),
-            Arc::new(hasher),
-            Arc::new(JwtTokens::new(&secret)),
-            Arc::new(SystemClock),
-            AuthConfig {
-                token_ttl: chrono::Duration::hours(settings.token_ttl_hours),
-                first_user_is_admin: true,
-                throttle: ThrottleConfig {
-                    account_max_failures: settings.login_max_failures,
-                    account_lockout: chrono::Duration::seconds(settings.login_lockout_secs),
-                    account_lockout_max: chrono::Duration::minutes(15)
-                        .max(chrono::Duration::seconds(settings.login_lockout_secs)),
-                    ip_max_failures: settings.login_ip_max_failures,
-                    ip_window: chrono::Duration::seconds(settings.login_ip_window_secs),
-                },
-                registrations_per_address: settings.register_max_per_address,
-                registration_window: chrono::Duration::seconds(settings.register_window_secs),
-                external_signup: settings.oidc_signup,
-            },
-        );
-        let auth = match &settings.google_client_id {
-            Some(client_id) => {
-                let verifier = OidcVerifier::new(&settings.oidc_issuer, client_id).map_err(StartupError::Other)?;
-                tracing::info!(issuer = %settings.oidc_issuer, "third-party sign-in enabled");
-                auth.with_identity_verifier(Arc::new(verifier))
-            }
-            None => auth,
-        };
-        match &settings.media_offload {
-            gifshelf_http::MediaOffload::Stream => {}
-            gifshelf_http::MediaOffload::XAccelRedirect { prefix } => {
-                tracing::info!(%prefix, "media offload: the reverse proxy sends allowed files (X-Accel-Redirect)");
-            }
-            gifshelf_http::MediaOffload::Presigned { expires } => {
-                tracing::info!(secs = expires.as_secs(), "media offload: allowed files are presigned S3 redirects");
-            }
-        }
-        let fetcher = gifshelf_fetch::LinkFetcher::new(gifshelf_fetch::FetchOptions {
-            allow: settings.url_fetch_allow.clone(),
-            timeout: std::time::Duration::from_secs(settings.url_fetch_timeout_secs),
-        });
-        if !settings.url_fetch_allow.is_empty() {
-            tracing::warn!(allow = ?settings.url_fetch_allow, "links may reach these address ranges despite the rules");
-        }
-        let url_import = UrlImport::new(gifs.clone(), Arc::new(fetcher), settings.max_upload_bytes());
-        let keys = Arc::new(gifshelf_app::keys::ApiKeyService::new(
-            users.clone(),
-            users.clone(),
-            Arc::new(RandomIds),
-            Arc::new(SystemClock),
-        ));
-        if settings.chat_api_anonymous {
-            tracing::warn!(
-                "GIFSHELF_CHAT_API_ANONYMOUS is on: the chat APIs answer anyone without a key (searches and share-id media \
-                 URLs of the whole library)"
-            );
-        }
+        let auth = auth_service(settings, &users, &secret)?;
+        log_media_offload(&settings.media_offload);
         let stats = Arc::new(StatsService::new(
             users.clone(),
             Arc::new(SystemClock),
             chrono::Duration::seconds(i64::try_from(settings.stats_refresh_secs).unwrap_or(i64::MAX)),
         ));
+        let chat = ChatParts::new(settings, &users);
         let state = AppState {
             auth: Arc::new(auth),
             gifs: gifs.clone(),
             collections,
-            url_import: Arc::new(url_import),
+            url_import: Arc::new(url_import(settings, &gifs)),
             stats: stats.clone(),
-            keys: keys.clone(),
-            chat: Arc::new(gifshelf_app::chat::ChatService::new(
-                users.clone(),
-                users.clone(),
-                users.clone(),
-                users.clone(),
-                Arc::new(SystemClock),
-            )),
-            chat_gate: Arc::new(gifshelf_app::keys::ChatGate::new(
-                keys,
-                settings.chat_api_rate_limit,
-                settings.chat_api_anonymous,
-                Arc::new(SystemClock),
-            )),
-            commands: Arc::new(CommandService::new(
-                users.clone(),
-                users.clone(),
-                users.clone(),
-                configured_commands(settings),
-            )),
-            integrations: Arc::new(IntegrationService::new(users.clone(), Arc::new(SystemClock))),
+            keys: chat.keys,
+            chat: chat.chat,
+            chat_gate: chat.gate,
+            commands: chat.commands,
+            integrations: chat.integrations,
             users,
-            settings: HttpSettings {
-                web_dir: settings.web_dir.clone(),
-                google_client_id: settings.google_client_id.clone(),
-                max_upload_bytes: settings.max_upload_bytes(),
-                version: env!("CARGO_PKG_VERSION").to_owned(),
-                trust_forwarded_for: settings.trust_proxy,
-                trusted_proxy_hops: settings.trusted_proxy_hops,
-                public_url: settings.public_url.clone(),
-                workers: settings.http_workers,
-                media_offload: settings.media_offload.clone(),
-            },
+            settings: http_settings(settings),
         };
 
         let listener = TcpListener::bind(&settings.bind)

@@ -64,41 +64,9 @@ impl CollectionService {
         let ids: Vec<GifId> = request.ids.into_iter().filter(|id| seen.insert(*id)).collect();
         let found: HashMap<GifId, Gif> =
             self.batches.find_many(ids.clone()).await?.into_iter().map(|g| (g.id, g)).collect();
-        let mut outcome = Vec::with_capacity(ids.len());
-        let mut allowed = Vec::new();
-        for id in ids {
-            let status = match found.get(&id) {
-                None => BatchStatus::NotFound,
-                Some(gif) => {
-                    let owner = gif.uploader_id == actor.id;
-                    if (retag && !owner && !actor.is_admin()) || (request.delete && !owner) {
-                        BatchStatus::Forbidden
-                    } else {
-                        BatchStatus::Ok
-                    }
-                }
-            };
-            if status == BatchStatus::Ok {
-                allowed.push(id);
-            }
-            outcome.push((id, status));
-        }
+        let (outcome, allowed) = statuses(actor, ids, &found, retag, request.delete);
         if retag {
-            for gif in allowed.iter().filter_map(|id| found.get(id)) {
-                let mut names: HashSet<&str> = gif.tags.iter().map(|t| t.name.as_str()).collect();
-                names.retain(|n| !remove_tags.iter().any(|r| r.as_str() == *n));
-                names.extend(add_tags.iter().map(TagName::as_str));
-                if names.len() > TAGS_PER_GIF_MAX {
-                    return Err(ValidationError::new(
-                        "addTags",
-                        format!(
-                            "\"{}\" would carry more than {TAGS_PER_GIF_MAX} tags; nothing was changed.",
-                            gif.title.as_str()
-                        ),
-                    )
-                    .into());
-                }
-            }
+            check_tag_counts(&allowed, &found, &add_tags, &remove_tags)?;
         }
         if allowed.is_empty() {
             return Ok(outcome);
@@ -123,6 +91,61 @@ impl CollectionService {
         tracing::info!(applied = outcome.iter().filter(|(_, s)| *s == BatchStatus::Ok).count(), "batch applied");
         Ok(outcome)
     }
+}
+
+/// Whether the caller may apply the batch to each GIF, in the order asked, and the GIFs they may.
+fn statuses(
+    actor: &Actor,
+    ids: Vec<GifId>,
+    found: &HashMap<GifId, Gif>,
+    retag: bool,
+    delete: bool,
+) -> (BatchOutcome, Vec<GifId>) {
+    let mut outcome = Vec::with_capacity(ids.len());
+    let mut allowed = Vec::new();
+    for id in ids {
+        let status = match found.get(&id) {
+            None => BatchStatus::NotFound,
+            Some(gif) => {
+                let owner = gif.uploader_id == actor.id;
+                if (retag && !owner && !actor.is_admin()) || (delete && !owner) {
+                    BatchStatus::Forbidden
+                } else {
+                    BatchStatus::Ok
+                }
+            }
+        };
+        if status == BatchStatus::Ok {
+            allowed.push(id);
+        }
+        outcome.push((id, status));
+    }
+    (outcome, allowed)
+}
+
+/// Refuses the whole batch when a GIF would carry more than `TAGS_PER_GIF_MAX` tags after it.
+fn check_tag_counts(
+    allowed: &[GifId],
+    found: &HashMap<GifId, Gif>,
+    add_tags: &[TagName],
+    remove_tags: &[TagName],
+) -> Result<(), AppError> {
+    for gif in allowed.iter().filter_map(|id| found.get(id)) {
+        let mut names: HashSet<&str> = gif.tags.iter().map(|t| t.name.as_str()).collect();
+        names.retain(|n| !remove_tags.iter().any(|r| r.as_str() == *n));
+        names.extend(add_tags.iter().map(TagName::as_str));
+        if names.len() > TAGS_PER_GIF_MAX {
+            return Err(ValidationError::new(
+                "addTags",
+                format!(
+                    "\"{}\" would carry more than {TAGS_PER_GIF_MAX} tags; nothing was changed.",
+                    gif.title.as_str()
+                ),
+            )
+            .into());
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -132,10 +132,7 @@ fn import_on(
         }
         check_empty(conn)?;
 
-        let names = tables::NAMES;
-        let mut counts = vec![0u64; names.len()];
-        let mut current = 0usize;
-        let mut pending = Pending::new();
+        let mut rows = Loaded { counts: vec![0u64; tables::NAMES.len()], current: 0, pending: Pending::new() };
         let mut checksum = Fnv1a::new();
         let mut line = Vec::with_capacity(4096);
         let mut number = 1u64; // the header
@@ -148,26 +145,7 @@ fn import_on(
                 .map_err(|e| corrupt(number, format!("not valid JSON ({e}); the file may be truncated or damaged")))?;
             if value.get("table").is_some() {
                 checksum.update(&line);
-                let (table, row) = row_line(value).map_err(|e| corrupt(number, e))?;
-                if table < current {
-                    return Err(corrupt(
-                        number,
-                        format!(
-                            "a {} row after {} rows: rows must come in dependency order",
-                            names[table], names[current]
-                        ),
-                    ));
-                }
-                pending.push(table, row).map_err(|e| corrupt(number, e.to_string()))?;
-                while current < table {
-                    progress(Progress { table: names[current], rows: counts[current], done: true });
-                    current += 1;
-                }
-                counts[table] += 1;
-                if pending.len >= PAGE as usize {
-                    pending.flush(conn, number)?;
-                    progress(Progress { table: names[current], rows: counts[current], done: false });
-                }
+                rows.take(conn, value, number, progress)?;
             } else if value.get("end").is_some() {
                 let trailer: Trailer =
                     serde_json::from_value(value).map_err(|e| corrupt(number, format!("bad trailer: {e}")))?;
@@ -176,28 +154,76 @@ fn import_on(
                 return Err(corrupt(number, "neither a row nor the trailer"));
             }
         };
-        pending.flush(conn, number)?;
+        rows.pending.flush(conn, number)?;
+        let names = tables::NAMES;
+        let Loaded { counts, current, .. } = rows;
         for (table, rows) in names.iter().zip(&counts).skip(current) {
             progress(Progress { table, rows: *rows, done: true });
         }
-        let trailer_line = number;
-        // Nothing may follow the trailer (but blank lines).
-        loop {
-            number += 1;
-            if !next_line(input, &mut line)? {
-                break;
-            }
-            if !line.iter().all(u8::is_ascii_whitespace) {
-                return Err(corrupt(number, "data after the trailer"));
-            }
-        }
-        verify_trailer(&trailer, trailer_line, &counts, &checksum)?;
+        nothing_after_trailer(input, &mut line, number)?;
+        verify_trailer(&trailer, number, &counts, &checksum)?;
         for table in tables::LIST.iter().filter(|t| t.serial()) {
             let mark = trailer.sequences.get(table.name()).copied().unwrap_or(0);
             advance_sequence(conn, table.name(), mark)?;
         }
         Ok(Summary { schema, counts: names.iter().copied().zip(counts).collect() })
     })
+}
+
+/// The rows read so far: how many of each table, the table being read, and those not yet written.
+struct Loaded {
+    counts: Vec<u64>,
+    current: usize,
+    pending: Pending,
+}
+
+impl Loaded {
+    /// Queues one row line (written a page at a time), in dependency order, and reports
+    /// each table as it ends.
+    fn take(
+        &mut self,
+        conn: &mut AnyConnection,
+        value: serde_json::Value,
+        number: u64,
+        progress: &mut dyn FnMut(Progress<'_>),
+    ) -> Result<(), TransferError> {
+        let names = tables::NAMES;
+        let (table, row) = row_line(value).map_err(|e| corrupt(number, e))?;
+        if table < self.current {
+            return Err(corrupt(
+                number,
+                format!(
+                    "a {} row after {} rows: rows must come in dependency order",
+                    names[table], names[self.current]
+                ),
+            ));
+        }
+        self.pending.push(table, row).map_err(|e| corrupt(number, e.to_string()))?;
+        while self.current < table {
+            progress(Progress { table: names[self.current], rows: self.counts[self.current], done: true });
+            self.current += 1;
+        }
+        self.counts[table] += 1;
+        if self.pending.len >= PAGE as usize {
+            self.pending.flush(conn, number)?;
+            progress(Progress { table: names[self.current], rows: self.counts[self.current], done: false });
+        }
+        Ok(())
+    }
+}
+
+/// Nothing may follow the trailer (on line `trailer_line`) but blank lines.
+fn nothing_after_trailer(input: &mut dyn BufRead, line: &mut Vec<u8>, trailer_line: u64) -> Result<(), TransferError> {
+    let mut number = trailer_line;
+    loop {
+        number += 1;
+        if !next_line(input, line)? {
+            return Ok(());
+        }
+        if !line.iter().all(u8::is_ascii_whitespace) {
+            return Err(corrupt(number, "data after the trailer"));
+        }
+    }
 }
 
 fn verify_trailer(trailer: &Trailer, line: u64, counts: &[u64], checksum: &Fnv1a) -> Result<(), TransferError> {

@@ -9,6 +9,12 @@ use crate::quantize::{pack, Mapper, Palette};
 use crate::resize::Rect;
 use crate::MediaRejection;
 
+mod layout;
+mod palettes;
+
+use layout::Layout;
+use palettes::{Choice, Palettes};
+
 /// Below this alpha a pixel that is shown opaque becomes transparent (128 for the others).
 const ALPHA_DROP: u8 = 48;
 
@@ -24,83 +30,6 @@ struct Pending {
     delay: u16,
     /// `None` when the frame uses the global palette.
     local: Option<Palette>,
-}
-
-/// Mean squared RGB error above which a frame does not reuse an earlier palette.
-const REUSE_MAX_ERROR: u64 = 24;
-
-/// Which palette a frame is mapped onto.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Choice {
-    Global,
-    Recent,
-}
-
-/// The palettes frames can be mapped onto, each with its nearest-colour cache.
-struct Palettes {
-    global: Option<Palette>,
-    global_map: Option<Mapper>,
-    /// The palette of the last frame that needed one of its own.
-    recent: Option<(Palette, Mapper)>,
-    /// Map colours approximately ([`Mapper::approximate`]): resampled frames.
-    approximate: bool,
-}
-
-impl Palettes {
-    /// Picks the palette for a frame that needs one of its own (see [`AnimEncoder`]).
-    fn choose(&mut self, colors: Vec<u32>, first: bool) -> Choice {
-        let limit = REUSE_MAX_ERROR * colors.len() as u64;
-        if let (Some(p), Some(m)) = (self.global.as_ref(), self.global_map.as_mut()) {
-            if map_error(&colors, p, m, limit).is_some() {
-                return Choice::Global;
-            }
-        }
-        if let Some((p, m)) = self.recent.as_mut() {
-            if map_error(&colors, p, m, limit).is_some() {
-                return Choice::Recent;
-            }
-        }
-        let p = Palette::for_colors(colors);
-        let m = self.mapper(&p);
-        if first && self.global.is_none() {
-            self.global = Some(p);
-            self.global_map = Some(m);
-            Choice::Global
-        } else {
-            self.recent = Some((p, m));
-            Choice::Recent
-        }
-    }
-
-    fn mapper(&self, p: &Palette) -> Mapper {
-        if self.approximate {
-            Mapper::approximate(p)
-        } else {
-            Mapper::new(p)
-        }
-    }
-
-    /// The chosen palette and its mapper.
-    fn get(&mut self, choice: Choice) -> Result<(&Palette, &mut Mapper), MediaRejection> {
-        match choice {
-            Choice::Global => match (self.global.as_ref(), self.global_map.as_mut()) {
-                (Some(p), Some(m)) => Ok((p, m)),
-                _ => Err(crate::error::internal("palette missing")),
-            },
-            Choice::Recent => match self.recent.as_mut() {
-                Some((p, m)) => Ok((p, m)),
-                None => Err(crate::error::internal("palette missing")),
-            },
-        }
-    }
-
-    /// The transparent index of a frame with local table `local` (else the global one).
-    fn transparent_of(&self, local: Option<&Palette>) -> Result<u8, MediaRejection> {
-        local
-            .or(self.global.as_ref())
-            .map(Palette::transparent)
-            .ok_or_else(|| crate::error::internal("palette missing"))
-    }
 }
 
 /// What the viewer shows, pixel by pixel, and what the frame being added changes.
@@ -329,22 +258,6 @@ fn dist_packed(rgb: [u8; 3], c: u32) -> u32 {
     (0..3).map(|k| u32::from(rgb[k].abs_diff(b[k + 1])).pow(2)).sum()
 }
 
-/// Sum of squared errors of mapping `colors` with `m`, or `None` once it passes `limit`.
-fn map_error(colors: &[u32], p: &Palette, m: &mut Mapper, limit: u64) -> Option<u64> {
-    let mut sum = 0u64;
-    for &c in colors {
-        let b = c.to_be_bytes();
-        let i = m.map(b[1], b[2], b[3]);
-        let q = p.packed(i).to_be_bytes();
-        let d = |k: usize| u64::from(b[k].abs_diff(q[k])).pow(2);
-        sum += d(1) + d(2) + d(3);
-        if sum > limit {
-            return None;
-        }
-    }
-    Some(sum)
-}
-
 impl AnimEncoder {
     /// `global` is the source's global colour table, reused for frames that have no table of
     /// their own.
@@ -546,117 +459,6 @@ fn write_frame(
         ..Frame::default()
     };
     enc.write_frame(&out).map_err(enc_err)
-}
-
-/// A colour table laid out for the frames that use it: `order[old]` is a used colour's new index.
-struct Layout {
-    /// New index of each old one; `None` for colours no frame uses (and the old transparent slot).
-    order: [Option<u8>; 256],
-    /// The table to write: the kept colours, then one black slot so that a frame using every
-    /// kept colour still has an index for transparency.
-    table: Vec<u8>,
-}
-
-impl Layout {
-    /// The global table for the frames without a table of their own, ordered so that as many
-    /// frames as possible use only low indices (gifsicle's idea): every colour counts the frames
-    /// that still need it; the colour the fewest need takes the highest free index, and the frames
-    /// that needed it stop counting (they need a wide code anyway). Ties go to the colour with
-    /// fewer pixels.
-    fn global(palette: &Palette, frames: &[Done]) -> Layout {
-        let t = usize::from(palette.transparent());
-        let mut pixels = [0u64; 256];
-        let mut wanted = [0u32; 256];
-        let mut needs: Vec<[bool; 256]> = Vec::new();
-        for frame in frames.iter().filter(|f| f.local.is_none()) {
-            let mut need = [false; 256];
-            for &i in &frame.indices {
-                pixels[usize::from(i)] += 1;
-                need[usize::from(i)] = true;
-            }
-            need[t] = false;
-            for (count, &n) in wanted.iter_mut().zip(need.iter()) {
-                *count += u32::from(n);
-            }
-            needs.push(need);
-        }
-        let mut left: Vec<usize> = (0..palette.rgb.len()).filter(|&i| i != t && pixels[i] > 0).collect();
-        let mut active = vec![true; needs.len()];
-        let mut order = Vec::with_capacity(left.len());
-        while !left.is_empty() {
-            let (pos, _) = left
-                .iter()
-                .enumerate()
-                .min_by_key(|(_, &c)| (wanted[c], pixels[c], std::cmp::Reverse(c)))
-                .unwrap_or((0, &0));
-            let removed = left.swap_remove(pos);
-            order.push(removed);
-            for (need, on) in needs.iter().zip(active.iter_mut()) {
-                if *on && need[removed] {
-                    *on = false;
-                    for (count, &n) in wanted.iter_mut().zip(need.iter()) {
-                        *count -= u32::from(n);
-                    }
-                }
-            }
-        }
-        order.reverse();
-        Layout::of(palette, &order)
-    }
-
-    /// Every colour of `palette`, in its order: for frames written before all are known.
-    fn as_is(palette: &Palette) -> Layout {
-        Layout::of(palette, &(0..palette.rgb.len()).collect::<Vec<_>>())
-    }
-
-    /// A local table: only the colours its frame uses, in their old order.
-    fn local(palette: &Palette, indices: &[u8]) -> Layout {
-        let t = usize::from(palette.transparent());
-        let mut seen = [false; 256];
-        for &i in indices {
-            seen[usize::from(i)] = true;
-        }
-        let used: Vec<usize> = (0..palette.rgb.len()).filter(|&i| i != t && seen[i]).collect();
-        Layout::of(palette, &used)
-    }
-
-    fn of(palette: &Palette, used: &[usize]) -> Layout {
-        let mut order = [None; 256];
-        let mut table = Vec::with_capacity((used.len() + 1) * 3);
-        for (new, &old) in used.iter().enumerate() {
-            // At most 255 visible colours (see `Palette`), so `new` fits.
-            order[old] = u8::try_from(new).ok();
-            table.extend_from_slice(&palette.rgb[old]);
-        }
-        table.extend_from_slice(&[0, 0, 0]);
-        Layout { order, table }
-    }
-
-    /// A frame's indices in this layout, and its transparent index: the lowest one the frame does
-    /// not use (none when it has no transparent pixel).
-    fn remap(&self, indices: &[u8], old_transparent: u8) -> (Vec<u8>, Option<u8>) {
-        let mut used = [false; 257];
-        let mut clear = false;
-        for &i in indices {
-            match self.order[usize::from(i)] {
-                Some(new) if i != old_transparent => used[usize::from(new)] = true,
-                _ => clear = true,
-            }
-        }
-        let t = if clear {
-            // At most 255 colours are kept and the table has one slot more: a free index exists.
-            let kept = self.table.len() / 3 - 1;
-            (0..=kept).find(|&n| !used[n]).and_then(|n| u8::try_from(n).ok())
-        } else {
-            None
-        };
-        let t_or_zero = t.unwrap_or(0);
-        let out = indices
-            .iter()
-            .map(|&i| if i == old_transparent { t_or_zero } else { self.order[usize::from(i)].unwrap_or(t_or_zero) })
-            .collect();
-        (out, t)
-    }
 }
 
 /// Re-lays `buf` (the pixels of `from`) over the larger `to`, filling new pixels with `fill`.

@@ -1,0 +1,148 @@
+//! The constant-rate grid a GIF's frames are written on (see the parent module's "Timing").
+
+/// How a browser times a GIF frame: a delay of 0 or 1 hundredth is shown for 10 (Chromium,
+/// Firefox and Safari all do this), in hundredths of a second.
+pub(crate) fn shown_delay(delay: u16) -> u32 {
+    if delay <= 1 {
+        10
+    } else {
+        u32::from(delay)
+    }
+}
+
+/// The total time one loop of frames with these delays is shown, in milliseconds.
+pub(crate) fn duration_ms(delays: &[u16]) -> u32 {
+    delays.iter().map(|&d| shown_delay(d)).sum::<u32>().saturating_mul(10)
+}
+
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// How often each frame is written into the constant-rate raw input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Timeline {
+    /// One input frame lasts this many hundredths of a second.
+    pub step: u32,
+    /// Copies of each source frame (0: a frame too short for the grid, never shown).
+    pub writes: Vec<u32>,
+}
+
+impl Timeline {
+    /// The grid is the delays' greatest common divisor, unless it would write more than about
+    /// three copies per frame (delays such as 7 and 10 give a grid of 1): then the coarsest of
+    /// 2, 5, 10 … hundredths under that bound, frame starts rounded onto it (every frame still
+    /// starts within half a step of its time, and the total stays within half a step).
+    pub(crate) fn new(delays: &[u16]) -> Self {
+        let shown: Vec<u32> = delays.iter().map(|&d| shown_delay(d)).collect();
+        let total: u32 = shown.iter().sum();
+        let budget = 3 * shown.len() as u32 + 100;
+        let exact = shown.iter().fold(0, |g, &d| gcd(g, d)).max(1);
+        let step = std::iter::once(exact)
+            .chain([2, 4, 5, 10, 20, 25, 50, 100].into_iter().filter(|&s| s > exact))
+            .find(|&s| total.div_ceil(s) <= budget)
+            .unwrap_or(100);
+        let mut writes = Vec::with_capacity(shown.len());
+        let (mut at, mut start) = (0u32, 0u32);
+        for d in shown {
+            at += d;
+            let end = (at + step / 2) / step;
+            writes.push(end - start);
+            start = end;
+        }
+        if writes.iter().all(|&w| w == 0) {
+            if let Some(w) = writes.first_mut() {
+                *w = 1;
+            }
+        }
+        Timeline { step, writes }
+    }
+
+    pub(super) fn total_writes(&self) -> u32 {
+        self.writes.iter().sum()
+    }
+
+    /// One loop's length on the grid, in milliseconds.
+    pub(crate) fn duration_ms(&self) -> u32 {
+        self.total_writes() * self.step * 10
+    }
+
+    /// The input frames the video keeps: the first copy of each frame and the last copy of all.
+    pub(super) fn kept(&self) -> Vec<u32> {
+        let mut kept = Vec::with_capacity(self.writes.len() + 1);
+        let mut at = 0;
+        for &w in &self.writes {
+            if w > 0 {
+                kept.push(at);
+            }
+            at += w;
+        }
+        if at > 0 && kept.last() != Some(&(at - 1)) {
+            kept.push(at - 1);
+        }
+        kept
+    }
+
+    /// The `select` filter that keeps [`kept`](Self::kept) (runs of input frames as
+    /// `between`), or `None` when every input frame is kept.
+    pub(super) fn select_filter(&self) -> Option<String> {
+        let kept = self.kept();
+        if kept.len() as u32 == self.total_writes() {
+            return None;
+        }
+        let mut runs: Vec<(u32, u32)> = Vec::new();
+        for n in kept {
+            match runs.last_mut() {
+                Some((_, end)) if *end + 1 == n => *end = n,
+                _ => runs.push((n, n)),
+            }
+        }
+        let terms: Vec<String> = runs
+            .into_iter()
+            .map(|(a, b)| if a == b { format!("eq(n\\,{a})") } else { format!("between(n\\,{a}\\,{b})") })
+            .collect();
+        Some(format!("select='{}'", terms.join("+")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_frame_is_written_as_copies_of_the_common_step() {
+        let t = Timeline::new(&[10, 10, 50, 10]);
+        assert_eq!((t.step, t.writes.clone()), (10, vec![1, 1, 5, 1]));
+        assert_eq!(t.kept(), [0, 1, 2, 7]);
+        assert_eq!(t.duration_ms(), 800);
+        assert_eq!(t.select_filter().as_deref(), Some("select='between(n\\,0\\,2)+eq(n\\,7)'"));
+    }
+
+    #[test]
+    fn a_long_last_frame_keeps_its_last_copy_so_it_ends_on_time() {
+        let t = Timeline::new(&[10, 10, 10, 50]);
+        assert_eq!(t.kept(), [0, 1, 2, 3, 7]);
+    }
+
+    #[test]
+    fn even_delays_need_no_select_and_zero_delays_show_for_a_tenth() {
+        let t = Timeline::new(&[4, 4, 4]);
+        assert_eq!((t.step, t.select_filter()), (4, None));
+        assert_eq!(Timeline::new(&[0, 1, 10]).writes, [1, 1, 1]);
+        assert_eq!(duration_ms(&[0, 1, 10, 20]), 500);
+    }
+
+    #[test]
+    fn odd_delays_fall_back_to_a_coarser_grid_with_the_same_total() {
+        let delays: Vec<u16> = (0..300).map(|i| if i % 2 == 0 { 7 } else { 10 }).collect();
+        let t = Timeline::new(&delays);
+        assert!(t.step > 1);
+        assert!(t.total_writes() <= 3 * 300 + 100);
+        let exact = duration_ms(&delays);
+        assert!(t.duration_ms().abs_diff(exact) <= t.step * 10 / 2, "{} vs {exact}", t.duration_ms());
+    }
+}

@@ -1,0 +1,255 @@
+//! Where settings come from: the TOML file's shape, the environment (which wins) and the defaults.
+
+use std::path::{Path, PathBuf};
+
+use secrecy::SecretString;
+use serde::Deserialize;
+
+use super::{ChatCommandSecrets, ConfigError};
+
+/// The TOML file's shape: the same names as the environment variables, lower-case, no prefix.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct FileSettings {
+    pub(super) bind: Option<String>,
+    pub(super) data_dir: Option<PathBuf>,
+    pub(super) database_url: Option<String>,
+    pub(super) storage_url: Option<String>,
+    pub(super) s3_force_path_style: Option<bool>,
+    pub(super) s3_allow_http: Option<bool>,
+    pub(super) aws_endpoint_url: Option<String>,
+    pub(super) aws_region: Option<String>,
+    pub(super) aws_access_key_id: Option<String>,
+    pub(super) aws_secret_access_key: Option<String>,
+    pub(super) aws_session_token: Option<String>,
+    pub(super) public_url: Option<String>,
+    pub(super) jwt_secret: Option<String>,
+    pub(super) google_client_id: Option<String>,
+    pub(super) oidc_issuer: Option<String>,
+    pub(super) oidc_signup: Option<bool>,
+    pub(super) max_upload_mb: Option<u64>,
+    pub(super) web_dir: Option<PathBuf>,
+    pub(super) bcrypt_cost: Option<u32>,
+    pub(super) token_ttl_hours: Option<i64>,
+    pub(super) login_max_failures: Option<u32>,
+    pub(super) login_lockout_secs: Option<i64>,
+    pub(super) login_ip_max_failures: Option<u32>,
+    pub(super) login_ip_window_secs: Option<i64>,
+    pub(super) register_max_per_address: Option<u32>,
+    pub(super) register_window_secs: Option<i64>,
+    pub(super) sweep_interval_secs: Option<u64>,
+    pub(super) stats_refresh_secs: Option<u64>,
+    pub(super) trust_proxy: Option<bool>,
+    pub(super) trusted_proxy_hops: Option<usize>,
+    pub(super) http_workers: Option<usize>,
+    pub(super) workers: Option<usize>,
+    pub(super) job_lease_secs: Option<u64>,
+    pub(super) job_max_attempts: Option<i32>,
+    pub(super) job_retry_secs: Option<u64>,
+    pub(super) job_poll_ms: Option<u64>,
+    pub(super) ffmpeg: Option<String>,
+    pub(super) video_timeout_secs: Option<u64>,
+    pub(super) video_memory_mb: Option<u64>,
+    pub(super) db_max_connections: Option<u32>,
+    pub(super) media_workers: Option<usize>,
+    pub(super) media_offload: Option<String>,
+    pub(super) media_offload_prefix: Option<String>,
+    pub(super) media_presign_secs: Option<u64>,
+    pub(super) url_fetch_allow: Option<String>,
+    pub(super) url_fetch_timeout_secs: Option<u64>,
+    pub(super) chat_api_rate_limit: Option<u32>,
+    pub(super) chat_api_anonymous: Option<bool>,
+    pub(super) slack_signing_secret: Option<String>,
+    pub(super) mattermost_tokens: Option<String>,
+    pub(super) zulip_tokens: Option<String>,
+}
+
+/// The file's settings and the environment, read the same way for every setting.
+pub(super) struct Sources<E> {
+    pub(super) file: FileSettings,
+    env: E,
+}
+
+impl<E: Fn(&str) -> Option<String>> Sources<E> {
+    /// Reads and parses the file when given (no file: every file setting is unset).
+    pub(super) fn read(config_file: Option<&Path>, env: E) -> Result<Self, ConfigError> {
+        let file = match config_file {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|source| ConfigError::Read { path: path.display().to_string(), source })?;
+                toml::from_str(&text).map_err(|source| ConfigError::Parse {
+                    path: path.display().to_string(),
+                    source: Box::new(source),
+                })?
+            }
+            None => FileSettings::default(),
+        };
+        Ok(Self { file, env })
+    }
+
+    /// A variable of the environment; a blank one counts as unset.
+    pub(super) fn env(&self, name: &str) -> Option<String> {
+        (self.env)(name).filter(|v| !v.trim().is_empty())
+    }
+
+    /// The variable, else the file's value.
+    pub(super) fn text(&self, name: &'static str, from_file: &Option<String>) -> Option<String> {
+        self.env(name).or_else(|| from_file.clone())
+    }
+
+    /// The variable parsed, else the file's value, else the default.
+    pub(super) fn number<T: std::str::FromStr>(
+        &self,
+        name: &'static str,
+        from_file: Option<T>,
+        default: T,
+    ) -> Result<T, ConfigError> {
+        match self.env(name) {
+            Some(value) => {
+                value.trim().parse().map_err(|_| ConfigError::Invalid { name, value, reason: "not a valid value" })
+            }
+            None => Ok(from_file.unwrap_or(default)),
+        }
+    }
+
+    pub(super) fn s3(&self) -> Result<gifshelf_storage::S3Options, ConfigError> {
+        let f = &self.file;
+        Ok(gifshelf_storage::S3Options {
+            endpoint: self.env("AWS_ENDPOINT_URL_S3").or_else(|| self.text("AWS_ENDPOINT_URL", &f.aws_endpoint_url)),
+            region: self.env("AWS_REGION").or_else(|| self.text("AWS_DEFAULT_REGION", &f.aws_region)),
+            access_key_id: self.text("AWS_ACCESS_KEY_ID", &f.aws_access_key_id),
+            secret_access_key: self.text("AWS_SECRET_ACCESS_KEY", &f.aws_secret_access_key).map(SecretString::from),
+            session_token: self.text("AWS_SESSION_TOKEN", &f.aws_session_token).map(SecretString::from),
+            force_path_style: self.number("GIFSHELF_S3_FORCE_PATH_STYLE", f.s3_force_path_style, false)?,
+            allow_http: self.number("GIFSHELF_S3_ALLOW_HTTP", f.s3_allow_http, false)?,
+            ..gifshelf_storage::S3Options::default()
+        })
+    }
+
+    pub(super) fn jobs(&self) -> Result<gifshelf_app::jobs::RunnerSettings, ConfigError> {
+        let f = &self.file;
+        Ok(gifshelf_app::jobs::RunnerSettings {
+            lease: std::time::Duration::from_secs(self.number("GIFSHELF_JOB_LEASE_SECS", f.job_lease_secs, 900)?),
+            max_attempts: self.number("GIFSHELF_JOB_MAX_ATTEMPTS", f.job_max_attempts, 5)?,
+            retry_after: std::time::Duration::from_secs(self.number(
+                "GIFSHELF_JOB_RETRY_SECS",
+                f.job_retry_secs,
+                30,
+            )?),
+        })
+    }
+
+    pub(super) fn ffmpeg(&self) -> Option<PathBuf> {
+        match self.text("GIFSHELF_FFMPEG", &self.file.ffmpeg).as_deref().map(str::trim) {
+            Some("off" | "none" | "false") => None,
+            Some(path) => Some(PathBuf::from(path)),
+            None => Some(PathBuf::from("ffmpeg")),
+        }
+    }
+
+    pub(super) fn media_offload(&self) -> Result<gifshelf_http::MediaOffload, ConfigError> {
+        let f = &self.file;
+        media_offload(
+            self.text("GIFSHELF_MEDIA_OFFLOAD", &f.media_offload),
+            self.text("GIFSHELF_MEDIA_OFFLOAD_PREFIX", &f.media_offload_prefix),
+            self.number("GIFSHELF_MEDIA_PRESIGN_SECS", f.media_presign_secs, 300)?,
+        )
+    }
+
+    pub(super) fn url_fetch_allow(&self) -> Result<Vec<gifshelf_fetch::Cidr>, ConfigError> {
+        match self.text("GIFSHELF_URL_FETCH_ALLOW", &self.file.url_fetch_allow) {
+            Some(list) => gifshelf_fetch::parse_list(&list).map_err(|_| ConfigError::Invalid {
+                name: "GIFSHELF_URL_FETCH_ALLOW",
+                value: list.clone(),
+                reason: "it must be comma-separated IP addresses or ranges (10.0.0.0/8, fd00::/8)",
+            }),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    pub(super) fn chat_commands(&self) -> Result<ChatCommandSecrets, ConfigError> {
+        let f = &self.file;
+        let secrets = |name: &'static str, from_file: &Option<String>, list: bool| {
+            chat_secrets(name, self.text(name, from_file), list)
+        };
+        Ok(ChatCommandSecrets {
+            slack_signing_secret: secrets("GIFSHELF_SLACK_SIGNING_SECRET", &f.slack_signing_secret, false)?.pop(),
+            mattermost_tokens: secrets("GIFSHELF_MATTERMOST_TOKENS", &f.mattermost_tokens, true)?,
+            zulip_tokens: secrets("GIFSHELF_ZULIP_TOKENS", &f.zulip_tokens, true)?,
+        })
+    }
+}
+
+/// `GIFSHELF_MEDIA_OFFLOAD`: `none` (gifshelf streams), `x-accel-redirect` (nginx sends the file
+/// from the internal location `GIFSHELF_MEDIA_OFFLOAD_PREFIX`) or `presigned` (a redirect to the
+/// object store, valid `GIFSHELF_MEDIA_PRESIGN_SECS`).
+fn media_offload(
+    mode: Option<String>,
+    prefix: Option<String>,
+    presign_secs: u64,
+) -> Result<gifshelf_http::MediaOffload, ConfigError> {
+    let invalid = |name, value: String, reason| Err(ConfigError::Invalid { name, value, reason });
+    match mode.as_deref().map(str::trim).unwrap_or("none") {
+        "none" | "stream" => Ok(gifshelf_http::MediaOffload::Stream),
+        "x-accel-redirect" => {
+            let prefix = prefix.unwrap_or_else(|| "/_gifshelf_media/".into());
+            let valid = prefix.starts_with('/')
+                && prefix.ends_with('/')
+                && prefix.bytes().all(|b| b.is_ascii_alphanumeric() || b"/_-.".contains(&b));
+            if !valid {
+                return invalid(
+                    "GIFSHELF_MEDIA_OFFLOAD_PREFIX",
+                    prefix,
+                    "an internal location of the proxy: starts and ends with '/', letters, digits, '_', '-', '.'",
+                );
+            }
+            Ok(gifshelf_http::MediaOffload::XAccelRedirect { prefix })
+        }
+        "presigned" => {
+            if !(1..=604_800).contains(&presign_secs) {
+                return invalid(
+                    "GIFSHELF_MEDIA_PRESIGN_SECS",
+                    presign_secs.to_string(),
+                    "1 second to 7 days (S3's longest)",
+                );
+            }
+            Ok(gifshelf_http::MediaOffload::Presigned { expires: std::time::Duration::from_secs(presign_secs) })
+        }
+        other => invalid("GIFSHELF_MEDIA_OFFLOAD", other.to_owned(), "none, x-accel-redirect or presigned"),
+    }
+}
+
+/// One secret, or a comma-separated list of them, each checked as the admins' are. A refusal
+/// names the variable, never the value.
+fn chat_secrets(name: &'static str, raw: Option<String>, list: bool) -> Result<Vec<SecretString>, ConfigError> {
+    let Some(raw) = raw else { return Ok(Vec::new()) };
+    let parts: Vec<&str> =
+        if list { raw.split(',').map(str::trim).filter(|p| !p.is_empty()).collect() } else { vec![raw.trim()] };
+    parts
+        .into_iter()
+        .map(|part| {
+            gifshelf_domain::integration::IntegrationSecret::parse(part)
+                .map(|secret| SecretString::from(secret.expose().to_owned()))
+                .map_err(|_| ConfigError::Invalid {
+                    name,
+                    value: "(not shown)".into(),
+                    reason: "each secret or token must be 8 to 200 characters without spaces",
+                })
+        })
+        .collect()
+}
+
+/// Image jobs at once: one per core, at most four (each may hold a large canvas in memory).
+pub(super) fn default_media_workers() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().clamp(1, 4))
+}
+
+pub(super) fn default_http_workers() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 16))
+}
+
+/// Half the cores make renditions (at least one): transcoding never takes every core from the
+/// web server.
+pub(super) fn default_job_workers() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
+}
