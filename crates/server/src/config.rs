@@ -45,9 +45,10 @@ pub struct Settings {
     /// How often each instance sweeps orphan blobs of interrupted uploads (the first sweep runs at
     /// startup).
     pub sweep_interval_secs: u64,
-    /// How often each instance recomputes the statistics snapshot while admins read it; a
-    /// snapshot older than twice this is computed again on a read.
-    pub stats_refresh_secs: u64,
+    /// `GIFSHELF_STATS_REFRESH_SECS` when configured: ignored (the statistics are exact on every
+    /// read, there is no snapshot to refresh), read so that existing configurations keep starting
+    /// and the start can say so.
+    pub stats_refresh_secs: Option<u64>,
     pub trust_proxy: bool,
     /// How many trusted proxies stand in front (see `GIFSHELF_TRUSTED_PROXY_HOPS`).
     pub trusted_proxy_hops: usize,
@@ -222,7 +223,10 @@ impl Settings {
             )?,
             register_window_secs: number(&env, "GIFSHELF_REGISTER_WINDOW_SECS", file.register_window_secs, 600)?,
             sweep_interval_secs: number(&env, "GIFSHELF_SWEEP_INTERVAL_SECS", file.sweep_interval_secs, 3600)?,
-            stats_refresh_secs: number(&env, "GIFSHELF_STATS_REFRESH_SECS", file.stats_refresh_secs, 60)?,
+            stats_refresh_secs: match env("GIFSHELF_STATS_REFRESH_SECS") {
+                Some(_) => Some(number(&env, "GIFSHELF_STATS_REFRESH_SECS", None, 0)?),
+                None => file.stats_refresh_secs,
+            },
             trust_proxy: number(&env, "GIFSHELF_TRUST_PROXY", file.trust_proxy, false)?,
             trusted_proxy_hops: number(&env, "GIFSHELF_TRUSTED_PROXY_HOPS", file.trusted_proxy_hops, 1)?,
             http_workers: number(&env, "GIFSHELF_HTTP_WORKERS", file.http_workers, default_http_workers())?,
@@ -333,13 +337,6 @@ impl Settings {
                 "GIFSHELF_LOGIN_MAX_FAILURES",
                 self.login_max_failures.to_string(),
                 "limits must be at least 1",
-            );
-        }
-        if self.stats_refresh_secs == 0 {
-            return invalid(
-                "GIFSHELF_STATS_REFRESH_SECS",
-                "0".into(),
-                "the statistics refresh period must be at least 1 second",
             );
         }
         if self.sweep_interval_secs == 0 {

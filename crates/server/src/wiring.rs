@@ -137,8 +137,6 @@ pub struct Application {
     server: actix_web::dev::Server,
     gifs: Arc<GifService>,
     sweep_every: std::time::Duration,
-    stats: Arc<StatsService>,
-    stats_every: std::time::Duration,
     /// The job workers' queue and what they run.
     queue: Arc<Database>,
     renditions: Arc<RenditionMaker>,
@@ -243,17 +241,19 @@ impl Application {
                  URLs of the whole library)"
             );
         }
-        let stats = Arc::new(StatsService::new(
-            users.clone(),
-            Arc::new(SystemClock),
-            chrono::Duration::seconds(i64::try_from(settings.stats_refresh_secs).unwrap_or(i64::MAX)),
-        ));
+        if let Some(secs) = settings.stats_refresh_secs {
+            tracing::info!(
+                secs,
+                "GIFSHELF_STATS_REFRESH_SECS is ignored: the statistics are exact on every read, with no snapshot to refresh"
+            );
+        }
+        let stats = Arc::new(StatsService::new(users.clone(), Arc::new(SystemClock)));
         let state = AppState {
             auth: Arc::new(auth),
             gifs: gifs.clone(),
             collections,
             url_import: Arc::new(url_import),
-            stats: stats.clone(),
+            stats,
             keys: keys.clone(),
             chat: Arc::new(gifshelf_app::chat::ChatService::new(
                 users.clone(),
@@ -292,8 +292,6 @@ impl Application {
             server,
             gifs,
             sweep_every: std::time::Duration::from_secs(settings.sweep_interval_secs),
-            stats,
-            stats_every: std::time::Duration::from_secs(settings.stats_refresh_secs),
             queue,
             renditions,
             job_workers: settings.job_workers,
@@ -324,22 +322,10 @@ impl Application {
                 tokio::time::sleep(every).await;
             }
         });
-        // Keeps the statistics snapshot fresh while admins read it (an unread one costs nothing).
-        let stats = self.stats.clone();
-        let every = self.stats_every;
-        let refresher = tokio::spawn(async move {
-            loop {
-                tokio::time::sleep(every).await;
-                if let Err(err) = stats.refresh_read().await {
-                    tracing::warn!(error = %err, "statistics refresh failed");
-                }
-            }
-        });
         let workers =
             crate::workers::Workers::start(self.job_workers, self.queue, self.renditions, self.jobs, self.job_poll);
         let served = self.server.await;
         sweeper.abort();
-        refresher.abort();
         workers.stop().await;
         served
     }

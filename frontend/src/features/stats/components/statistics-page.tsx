@@ -37,7 +37,7 @@ export function StatisticsPage() {
 
   const queryClient = useQueryClient();
   const refreshing = overview.isFetching || detailed.isFetching;
-  // The server answers from a snapshot; Refresh Data asks it for fresh figures, into the same queries.
+  // Every read is exact; Refresh Data reads the figures again (`?refresh=true`), into the same queries.
   const refresh = () => {
     void queryClient
       .fetchQuery({ ...overviewStatsQueryOptions(), queryFn: ({ signal }) => getOverviewStats(signal, true), staleTime: 0 })
