@@ -1,12 +1,10 @@
 //! The statistics dashboard's use cases (admins only; the HTTP layer checks the role).
 //!
-//! The overview and the detailed figures aggregate the whole library, which takes long at a
-//! million GIFs, so they are served from a snapshot: computed on the first read, recomputed in the
-//! background (`refresh_read`, every `refresh_every`) while admins keep reading it, computed again
-//! on a read once it is older than twice that, and on demand (`Freshness::Fresh`, the dashboard's
-//! Refresh Data). The overview's `computed_at` (the spec's `lastUpdated`) says when.
+//! Every figure is read from counters the storage keeps with the data (in the transaction of each
+//! change), so each read is exact and cheap; `Overview::computed_at` (the spec's `lastUpdated`)
+//! is the read's time.
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use gifshelf_domain::gif::TagName;
@@ -28,53 +26,13 @@ pub struct Overview {
     pub average_gifs_per_user: f64,
     pub average_views_per_gif: f64,
     pub total_content_mb: f64,
+    /// When the figures were read.
     pub computed_at: NaiveDateTime,
-}
-
-/// Whether a read may be answered from the snapshot.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Freshness {
-    /// The snapshot while it is young enough, else a fresh computation.
-    Snapshot,
-    /// Always a fresh computation (which becomes the snapshot).
-    Fresh,
-}
-
-/// One set of figures as last computed, and whether anyone read it since.
-struct Snapshot<T> {
-    value: Option<(T, NaiveDateTime)>,
-    read: bool,
-}
-
-impl<T> Default for Snapshot<T> {
-    fn default() -> Self {
-        Self { value: None, read: false }
-    }
 }
 
 pub struct StatsService {
     stats: Arc<dyn StatsRepository>,
     clock: Arc<dyn Clock>,
-    refresh_every: Duration,
-    overview: Mutex<Snapshot<Overview>>,
-    detailed: Mutex<Snapshot<DetailedFigures>>,
-}
-
-/// The snapshot's value when it may answer a read at `now` (marking it read), else `None`.
-fn cached<T: Clone>(slot: &Mutex<Snapshot<T>>, now: NaiveDateTime, max_age: Duration) -> Option<T> {
-    let mut snapshot = slot.lock().unwrap_or_else(PoisonError::into_inner);
-    let value = snapshot.value.as_ref().filter(|(_, at)| now - *at < max_age).map(|(v, _)| v.clone())?;
-    snapshot.read = true;
-    Some(value)
-}
-
-fn store<T>(slot: &Mutex<Snapshot<T>>, value: T, at: NaiveDateTime) {
-    *slot.lock().unwrap_or_else(PoisonError::into_inner) = Snapshot { value: Some((value, at)), read: false };
-}
-
-/// Whether the snapshot was read since it was computed (and so deserves a background refresh).
-fn was_read<T>(slot: &Mutex<Snapshot<T>>) -> bool {
-    slot.lock().unwrap_or_else(PoisonError::into_inner).read
 }
 
 /// `n / d`, or 0 for an empty library (never NaN).
@@ -99,68 +57,16 @@ fn start_of(day: NaiveDate) -> NaiveDateTime {
 }
 
 impl StatsService {
-    /// `refresh_every`: the background refresh's period; a snapshot older than twice that is not
-    /// served.
-    pub fn new(stats: Arc<dyn StatsRepository>, clock: Arc<dyn Clock>, refresh_every: Duration) -> Self {
-        Self { stats, clock, refresh_every, overview: Mutex::default(), detailed: Mutex::default() }
+    pub fn new(stats: Arc<dyn StatsRepository>, clock: Arc<dyn Clock>) -> Self {
+        Self { stats, clock }
     }
 
-    fn max_age(&self) -> Duration {
-        self.refresh_every * 2
-    }
-
-    /// The overview, from the snapshot unless `freshness` asks for a fresh one.
+    /// The overview as it is now. "Today" is the current UTC day; "this week" the last 7 UTC days
+    /// including today, the same days the daily uploads chart shows.
     ///
     /// # Errors
     /// Storage errors.
-    pub async fn overview(&self, freshness: Freshness) -> Result<Overview, AppError> {
-        if freshness == Freshness::Snapshot {
-            if let Some(overview) = cached(&self.overview, self.clock.now(), self.max_age()) {
-                return Ok(overview);
-            }
-        }
-        let overview = self.compute_overview().await?;
-        store(&self.overview, overview.clone(), overview.computed_at);
-        Ok(overview)
-    }
-
-    /// The detailed figures, from the snapshot unless `freshness` asks for fresh ones.
-    ///
-    /// # Errors
-    /// Storage errors.
-    pub async fn detailed(&self, freshness: Freshness) -> Result<DetailedFigures, AppError> {
-        if freshness == Freshness::Snapshot {
-            if let Some(detailed) = cached(&self.detailed, self.clock.now(), self.max_age()) {
-                return Ok(detailed);
-            }
-        }
-        let now = self.clock.now();
-        let detailed = self.compute_detailed().await?;
-        store(&self.detailed, detailed.clone(), now);
-        Ok(detailed)
-    }
-
-    /// Recomputes each snapshot that was read since it was computed (the background refresh; an
-    /// unread snapshot is left to age, so an idle dashboard costs nothing).
-    ///
-    /// # Errors
-    /// Storage errors (the old snapshot stays).
-    pub async fn refresh_read(&self) -> Result<(), AppError> {
-        if was_read(&self.overview) {
-            let overview = self.compute_overview().await?;
-            store(&self.overview, overview.clone(), overview.computed_at);
-        }
-        if was_read(&self.detailed) {
-            let now = self.clock.now();
-            let detailed = self.compute_detailed().await?;
-            store(&self.detailed, detailed, now);
-        }
-        Ok(())
-    }
-
-    /// "Today" is the current UTC day; "this week" the last 7 UTC days including today, the same
-    /// days the daily uploads chart shows.
-    async fn compute_overview(&self) -> Result<Overview, AppError> {
+    pub async fn overview(&self) -> Result<Overview, AppError> {
         let now = self.clock.now();
         let today = now.date();
         let week = today - Duration::days(6);
@@ -175,7 +81,11 @@ impl StatsService {
         })
     }
 
-    async fn compute_detailed(&self) -> Result<DetailedFigures, AppError> {
+    /// The distributions as they are now.
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub async fn detailed(&self) -> Result<DetailedFigures, AppError> {
         let today = self.clock.now().date();
         let first = today - Duration::days(6);
         let mut figures = self.stats.detailed(first, TOP).await?;
@@ -236,14 +146,14 @@ mod tests {
     fn service(repo: MockStatsRepository) -> StatsService {
         let mut clock = MockClock::new();
         clock.expect_now().return_const(now());
-        StatsService::new(Arc::new(repo), Arc::new(clock), Duration::seconds(60))
+        StatsService::new(Arc::new(repo), Arc::new(clock))
     }
 
     #[tokio::test]
     async fn an_empty_library_has_zero_averages_not_nan() {
         let mut repo = MockStatsRepository::new();
         repo.expect_overview().returning(|_, _, _| Ok(OverviewFigures::default()));
-        let overview = service(repo).overview(Freshness::Snapshot).await.unwrap_or_else(|e| panic!("{e}"));
+        let overview = service(repo).overview().await.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             (overview.average_tags_per_gif, overview.average_gifs_per_user, overview.average_views_per_gif),
             (0.0, 0.0, 0.0)
@@ -273,7 +183,7 @@ mod tests {
                     ..OverviewFigures::default()
                 })
             });
-        let o = service(repo).overview(Freshness::Snapshot).await.unwrap_or_else(|e| panic!("{e}"));
+        let o = service(repo).overview().await.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!((o.average_tags_per_gif, o.average_gifs_per_user, o.average_views_per_gif), (1.33, 1.5, 3.33));
         assert_eq!(o.total_content_mb, 3.5);
         assert_eq!(o.computed_at, now());
@@ -290,7 +200,7 @@ mod tests {
                     ..DetailedFigures::default()
                 })
             });
-        let d = service(repo).detailed(Freshness::Snapshot).await.unwrap_or_else(|e| panic!("{e}"));
+        let d = service(repo).detailed().await.unwrap_or_else(|e| panic!("{e}"));
         let counts: Vec<i64> = d.daily_uploads.iter().map(|(_, n)| *n).collect();
         assert_eq!(counts, [0, 0, 5, 0, 0, 0, 0]);
         assert_eq!(d.daily_uploads.last().map(|(day, _)| *day), NaiveDate::from_ymd_opt(2026, 11, 22));
@@ -303,56 +213,25 @@ mod tests {
         assert!(matches!(s.users_at_level("lazy").await, Err(AppError::Validation(v)) if v.message.contains("power")));
     }
 
-    /// A service whose clock reads `minutes` after `now()`, and the number of overview
-    /// computations the repository was asked for.
-    fn snapshot_service(
-        minutes: Arc<std::sync::atomic::AtomicI64>,
-    ) -> (StatsService, Arc<std::sync::atomic::AtomicI64>) {
+    #[tokio::test]
+    async fn every_read_asks_the_repository_and_is_dated_at_the_read() {
         use std::sync::atomic::{AtomicI64, Ordering};
-        let computed = Arc::new(AtomicI64::new(0));
+        let asked = Arc::new(AtomicI64::new(0));
+        let minutes = Arc::new(AtomicI64::new(0));
         let mut repo = MockStatsRepository::new();
-        let counter = computed.clone();
+        let counter = asked.clone();
         repo.expect_overview().returning(move |_, _, _| {
             let n = counter.fetch_add(1, Ordering::SeqCst) + 1;
             Ok(OverviewFigures { total_gifs: n, ..OverviewFigures::default() })
         });
         let mut clock = MockClock::new();
-        clock.expect_now().returning(move || now() + Duration::minutes(minutes.load(Ordering::SeqCst)));
-        (StatsService::new(Arc::new(repo), Arc::new(clock), Duration::minutes(1)), computed)
-    }
-
-    #[tokio::test]
-    async fn the_overview_is_a_snapshot_until_fresh_figures_are_asked_for_or_it_ages() {
-        use std::sync::atomic::{AtomicI64, Ordering};
-        let minutes = Arc::new(AtomicI64::new(0));
-        let (stats, computed) = snapshot_service(minutes.clone());
-        let first = stats.overview(Freshness::Snapshot).await.unwrap_or_else(|e| panic!("{e}"));
+        let clock_minutes = minutes.clone();
+        clock.expect_now().returning(move || now() + Duration::minutes(clock_minutes.load(Ordering::SeqCst)));
+        let stats = StatsService::new(Arc::new(repo), Arc::new(clock));
+        let first = stats.overview().await.unwrap_or_else(|e| panic!("{e}"));
         minutes.store(1, Ordering::SeqCst);
-        let again = stats.overview(Freshness::Snapshot).await.unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!((again.figures.total_gifs, again.computed_at), (1, first.computed_at), "served from the snapshot");
-        let fresh = stats.overview(Freshness::Fresh).await.unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!((fresh.figures.total_gifs, fresh.computed_at), (2, now() + Duration::minutes(1)));
-        minutes.store(3, Ordering::SeqCst);
-        let aged = stats.overview(Freshness::Snapshot).await.unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(aged.figures.total_gifs, 3, "two refresh periods old: computed again");
-        assert_eq!(computed.load(Ordering::SeqCst), 3);
-    }
-
-    #[tokio::test]
-    async fn the_background_refresh_recomputes_only_what_was_read() {
-        use std::sync::atomic::{AtomicI64, Ordering};
-        let minutes = Arc::new(AtomicI64::new(0));
-        let (stats, computed) = snapshot_service(minutes.clone());
-        stats.refresh_read().await.unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(computed.load(Ordering::SeqCst), 0, "nothing read, nothing computed");
-        stats.overview(Freshness::Snapshot).await.unwrap_or_else(|e| panic!("{e}"));
-        stats.refresh_read().await.unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(computed.load(Ordering::SeqCst), 1, "computed by the read, not read since");
-        stats.overview(Freshness::Snapshot).await.unwrap_or_else(|e| panic!("{e}"));
-        minutes.store(1, Ordering::SeqCst);
-        stats.refresh_read().await.unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(computed.load(Ordering::SeqCst), 2, "read since: refreshed");
-        let served = stats.overview(Freshness::Snapshot).await.unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!((served.figures.total_gifs, served.computed_at), (2, now() + Duration::minutes(1)));
+        let second = stats.overview().await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((first.figures.total_gifs, first.computed_at), (1, now()));
+        assert_eq!((second.figures.total_gifs, second.computed_at), (2, now() + Duration::minutes(1)));
     }
 }

@@ -172,7 +172,8 @@ fn seed_time(g: usize) -> String {
 /// Fills the database with `users` users and `gifs` GIFs (tiny fake blob keys, up to three of
 /// `tags` tags each, titles and descriptions from [`SEED_WORDS`]) in bulk, for benchmarks:
 /// PostgreSQL takes every table in one `COPY`, SQLite multi-row inserts in one transaction. The
-/// counters the writes keep (migration 000013) end up exact, as after the same rows were uploaded.
+/// counters the writes keep (migrations 000013 and 000014) end up exact, as after the same rows
+/// were uploaded.
 ///
 /// # Errors
 /// When the inserts fail.
@@ -199,6 +200,22 @@ pub fn seed(db: &Database, users: usize, gifs: usize, tags: usize) -> Result<(),
             }
         }
         Ok(())
+    })
+    .map_err(|e| e.to_string())
+}
+
+/// Runs `sql` (statements that return no rows) on `db`: for tests that change what no repository
+/// call changes, such as a GIF's size or uploader.
+///
+/// # Errors
+/// When a statement fails.
+pub fn execute(db: &Database, sql: &str) -> Result<(), String> {
+    db.with_conn(|conn| {
+        match conn {
+            crate::connection::AnyConnection::Postgresql(pg) => pg.batch_execute(sql),
+            crate::connection::AnyConnection::Sqlite(lite) => lite.batch_execute(sql),
+        }
+        .map_err(|e| crate::DbError::Migrate(e.to_string()))
     })
     .map_err(|e| e.to_string())
 }

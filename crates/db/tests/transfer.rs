@@ -14,8 +14,10 @@ use gifshelf_domain::gif::{
 };
 use gifshelf_domain::integration::{IntegrationName, IntegrationSecret, NewIntegration, Platform};
 use gifshelf_domain::ports::{
-    ApiKeyRepository, ChatFeedRepository, GifRepository, IntegrationRepository, TagRepository, UserRepository,
+    ApiKeyRepository, ChatFeedRepository, GifRepository, IntegrationRepository, StatsRepository, TagRepository,
+    UserRepository,
 };
+use gifshelf_domain::stats::{DetailedFigures, OverviewFigures};
 use gifshelf_domain::user::{Email, NewUser, PasswordHash, Role, UserId, Username};
 use gifshelf_domain::RepoError;
 
@@ -202,6 +204,23 @@ async fn is_empty(db: &Database) -> bool {
         && ok(db.list_with_counts().await).is_empty()
 }
 
+/// The overview with its lists sorted (ties are ordered by name, which PostgreSQL's collation may
+/// order unlike SQLite).
+fn in_order(mut o: OverviewFigures) -> OverviewFigures {
+    for list in
+        [&mut o.most_used_tags, &mut o.top_users, &mut o.most_viewed, &mut o.most_favourited, &mut o.most_shared]
+    {
+        list.sort();
+    }
+    o
+}
+
+fn detailed_in_order(mut d: DetailedFigures) -> DetailedFigures {
+    d.tag_distribution.sort();
+    d.content_types.sort_by(|a, b| a.0.cmp(&b.0));
+    d
+}
+
 /// Seeds `source`, moves it to `target`, and checks that nothing was lost or changed.
 async fn move_instance(source: &Database, target: &Database) {
     let seeded = seed(source).await;
@@ -244,6 +263,15 @@ async fn move_instance(source: &Database, target: &Database) {
     assert!(matches!(target.find(seeded.deleted_gif).await, Err(RepoError::NotFound)));
     assert_eq!(ok(target.find_by_id(seeded.users[3]).await).role, Role::Admin);
     assert_eq!(ok(target.find_by_id(seeded.users[1]).await).credentials_changed_at, t0() + Duration::hours(3));
+
+    // The statistics' counters (not moved) were kept by the target's triggers as the rows went in.
+    let (today, week) = (t0() + Duration::days(1), t0() - Duration::days(6));
+    assert_eq!(
+        in_order(ok(target.overview(today, week, 10).await)),
+        in_order(ok(source.overview(today, week, 10).await))
+    );
+    let (moved, kept) = (ok(target.detailed(week.date(), 10).await), ok(source.detailed(week.date(), 10).await));
+    assert_eq!(detailed_in_order(moved), detailed_in_order(kept));
 
     // Search works on the target's own index (FTS5 triggers or pg_trgm).
     let page = PageRequest { page: 0, size: 10 };

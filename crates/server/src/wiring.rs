@@ -264,6 +264,18 @@ impl ChatParts {
     }
 }
 
+/// The statistics, read exact from the counters the database keeps; an old refresh period is
+/// accepted and ignored.
+fn stats_service(settings: &Settings, users: &Arc<Database>) -> Arc<StatsService> {
+    if let Some(secs) = settings.stats_refresh_secs {
+        tracing::info!(
+            secs,
+            "GIFSHELF_STATS_REFRESH_SECS is ignored: the statistics are exact on every read, with no snapshot to refresh"
+        );
+    }
+    Arc::new(StatsService::new(users.clone(), Arc::new(SystemClock)))
+}
+
 fn http_settings(settings: &Settings) -> HttpSettings {
     HttpSettings {
         web_dir: settings.web_dir.clone(),
@@ -284,8 +296,6 @@ pub struct Application {
     server: actix_web::dev::Server,
     gifs: Arc<GifService>,
     sweep_every: std::time::Duration,
-    stats: Arc<StatsService>,
-    stats_every: std::time::Duration,
     /// The job workers' queue and what they run.
     queue: Arc<Database>,
     renditions: Arc<RenditionMaker>,
@@ -311,18 +321,14 @@ impl Application {
         let users = Arc::new(db);
         let auth = auth_service(settings, &users, &secret)?;
         log_media_offload(&settings.media_offload);
-        let stats = Arc::new(StatsService::new(
-            users.clone(),
-            Arc::new(SystemClock),
-            chrono::Duration::seconds(i64::try_from(settings.stats_refresh_secs).unwrap_or(i64::MAX)),
-        ));
+        let stats = stats_service(settings, &users);
         let chat = ChatParts::new(settings, &users);
         let state = AppState {
             auth: Arc::new(auth),
             gifs: gifs.clone(),
             collections,
             url_import: Arc::new(url_import(settings, &gifs)),
-            stats: stats.clone(),
+            stats,
             keys: chat.keys,
             chat: chat.chat,
             chat_gate: chat.gate,
@@ -341,8 +347,6 @@ impl Application {
             server,
             gifs,
             sweep_every: std::time::Duration::from_secs(settings.sweep_interval_secs),
-            stats,
-            stats_every: std::time::Duration::from_secs(settings.stats_refresh_secs),
             queue,
             renditions,
             job_workers: settings.job_workers,
@@ -373,22 +377,10 @@ impl Application {
                 tokio::time::sleep(every).await;
             }
         });
-        // Keeps the statistics snapshot fresh while admins read it (an unread one costs nothing).
-        let stats = self.stats.clone();
-        let every = self.stats_every;
-        let refresher = tokio::spawn(async move {
-            loop {
-                tokio::time::sleep(every).await;
-                if let Err(err) = stats.refresh_read().await {
-                    tracing::warn!(error = %err, "statistics refresh failed");
-                }
-            }
-        });
         let workers =
             crate::workers::Workers::start(self.job_workers, self.queue, self.renditions, self.jobs, self.job_poll);
         let served = self.server.await;
         sweeper.abort();
-        refresher.abort();
         workers.stop().await;
         served
     }

@@ -94,7 +94,7 @@ pub(super) fn page_of_ids(
 }
 
 /// How many GIFs the library holds, from the counter the writes keep (never a count of the table).
-pub(super) fn library_size(conn: &mut AnyConnection) -> Result<i64, RepoError> {
+pub(crate) fn library_size(conn: &mut AnyConnection) -> Result<i64, RepoError> {
     gif_count::table.select(gif_count::gifs).first(conn).optional().map_err(repo_error).map(Option::unwrap_or_default)
 }
 

@@ -36,6 +36,14 @@ const SKIPPED: &[Skip] = &[
     Skip::Named("search_vocabulary"),
     // The number of GIFs, kept by triggers as the imported rows go in.
     Skip::Named("gif_count"),
+    // The statistics' counters (totals, per day, size bucket, content type, user and tag), kept by
+    // triggers as the imported rows go in.
+    Skip::Named("stats_totals"),
+    Skip::Named("stats_daily_uploads"),
+    Skip::Named("stats_size_buckets"),
+    Skip::Named("stats_content_types"),
+    Skip::Named("stats_users"),
+    Skip::Named("stats_tags"),
     // Work in flight, not library data: `gifshelf renditions backfill` re-enqueues whatever a
     // GIF of the imported library is missing.
     Skip::Named("jobs"),

@@ -3,7 +3,7 @@
 use chrono::{NaiveDate, NaiveDateTime};
 use gifshelf_db::Database;
 use gifshelf_domain::gif::{
-    Description, Fingerprint, GifId, NewGif, Rendition, RenditionKind, Renditions, TagName, Title,
+    Description, Fingerprint, GifEdit, GifId, NewGif, Rendition, RenditionKind, Renditions, TagName, Title,
 };
 use gifshelf_domain::ports::{GifRepository, StatsRepository, TagRepository, UserRepository};
 use gifshelf_domain::stats::{ActivityLevel, SizeBucket};
@@ -178,4 +178,146 @@ async fn aggregates_match_a_hand_computed_fixture(db: &Database) {
     assert_eq!(db.users_at_level(ActivityLevel::Power, 1000).await.unwrap_or_default()[0].gif_count, 20);
 }
 
-on_both_backends!(empty_database_gives_zeros, aggregates_match_a_hand_computed_fixture);
+/// Each drill-down lists as many rows as the detailed figures count for its bucket, tag, level
+/// and content type.
+async fn drill_downs_agree(db: &Database) {
+    let d = db.detailed(day(16), 10).await.unwrap_or_else(|e| panic!("{e}"));
+    for (bucket, n, _) in &d.size_buckets {
+        assert_eq!(db.gifs_in_bucket(*bucket, 1000).await.map(|r| r.len() as i64).ok(), Some(*n), "{}", bucket.label());
+    }
+    for (tag, n) in &d.tag_distribution {
+        let rows = db.gifs_with_tag(&TagName::from_trusted(tag.clone()), 1000).await.unwrap_or_default();
+        assert_eq!(rows.len() as i64, *n, "tag {tag}");
+    }
+    for (level, n) in &d.activity {
+        assert_eq!(db.users_at_level(*level, 1000).await.map(|r| r.len() as i64).ok(), Some(*n), "{}", level.label());
+    }
+    for (content_type, n, _) in &d.content_types {
+        assert_eq!(db.gifs_of_type(content_type, 1000).await.map(|r| r.len() as i64).ok(), Some(*n), "{content_type}");
+    }
+}
+
+/// Counts per size bucket, in order.
+async fn buckets(db: &Database) -> Vec<i64> {
+    let d = db.detailed(day(16), 10).await.unwrap_or_else(|e| panic!("{e}"));
+    d.size_buckets.iter().map(|(_, n, _)| *n).collect()
+}
+
+fn pairs(list: &[(&str, i64)]) -> Vec<(String, i64)> {
+    list.iter().map(|(label, n)| ((*label).to_owned(), *n)).collect()
+}
+
+fn run(db: &Database, sql: &str) {
+    gifshelf_db::testing::execute(db, sql).unwrap_or_else(|e| panic!("{e}"));
+}
+
+async fn figures_are_exact_after_every_kind_of_change(db: &Database) {
+    let alice = user(db, "alice").await;
+    let bob = user(db, "bob").await;
+    let g1 = gif(db, alice, 1, at(22, 9), 50 * KB, "image/gif", &["cats"]).await;
+    let g2 = gif(db, alice, 2, at(21, 9), 200 * KB, "image/png", &["cats", "dogs"]).await;
+    let g3 = gif(db, bob, 3, at(22, 10), 2 * MB, "image/gif", &[]).await;
+
+    // Inserts: in every figure at once.
+    let o = db.overview(at(22, 0), at(16, 0), 10).await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((o.total_gifs, o.total_users, o.tag_links, o.uploaded_today, o.uploaded_this_week), (3, 2, 3, 2, 3));
+    assert_eq!(o.total_content_bytes, 250 * KB + 2 * MB);
+    assert_eq!(o.most_used_tags, pairs(&[("cats", 2), ("dogs", 1)]));
+    assert_eq!(o.top_users, pairs(&[("alice", 2), ("bob", 1)]));
+    assert_eq!(buckets(db).await, [1, 1, 0, 1, 0]);
+    drill_downs_agree(db).await;
+
+    // An edit that changes the tags.
+    let edit = GifEdit {
+        title: Title::parse("gif 2").unwrap_or_else(|e| panic!("{e}")),
+        description: Description::default(),
+        tags: TagName::parse_list(&["dogs", "birds"]).unwrap_or_else(|e| panic!("{e}")),
+        at: at(22, 11),
+    };
+    db.update(g2, edit).await.unwrap_or_else(|e| panic!("{e}"));
+    let o = db.overview(at(22, 0), at(16, 0), 10).await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(o.most_used_tags, pairs(&[("birds", 1), ("cats", 1), ("dogs", 1)]));
+    assert_eq!((o.tag_links, o.total_tags, o.empty_tags), (3, 3, 0));
+    drill_downs_agree(db).await;
+
+    // A change of size, type, day and uploader (no repository call makes one today; the counters
+    // follow the row whatever changes it).
+    run(
+        db,
+        &format!(
+            "UPDATE gifs SET content_size = {}, content_type = 'image/webp', uploader_id = {}, \
+             uploaded_at = '2026-11-10 08:00:00' WHERE id = {}",
+            6 * MB,
+            bob.0,
+            g1.0
+        ),
+    );
+    let o = db.overview(at(22, 0), at(16, 0), 10).await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((o.uploaded_today, o.uploaded_this_week), (1, 2));
+    assert_eq!(o.total_content_bytes, 200 * KB + 2 * MB + 6 * MB);
+    assert_eq!(o.top_users, pairs(&[("bob", 2), ("alice", 1)]));
+    assert_eq!(buckets(db).await, [0, 1, 0, 1, 1]);
+    let d = db.detailed(day(16), 10).await.unwrap_or_else(|e| panic!("{e}"));
+    let types: Vec<(&str, i64, f64)> = d.content_types.iter().map(|(t, n, avg)| (t.as_str(), *n, *avg)).collect();
+    assert_eq!(
+        types,
+        [("image/gif", 1, (2 * MB) as f64), ("image/png", 1, (200 * KB) as f64), ("image/webp", 1, (6 * MB) as f64)]
+    );
+    drill_downs_agree(db).await;
+
+    // Views and shares.
+    db.add_view(g2, day(22)).await.unwrap_or_else(|e| panic!("{e}"));
+    db.add_share(g2).await.unwrap_or_else(|e| panic!("{e}"));
+    db.add_share(g3).await.unwrap_or_else(|e| panic!("{e}"));
+    let o = db.overview(at(22, 0), at(16, 0), 10).await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((o.total_views, o.total_shares), (1, 2));
+
+    deletes_take_everything_out(db, alice, g3).await;
+}
+
+/// Deletes, after `figures_are_exact_after_every_kind_of_change`'s changes: of a GIF, of a tag
+/// (its links go with it), of an account (its GIFs go with it).
+async fn deletes_take_everything_out(db: &Database, alice: UserId, g3: GifId) {
+    db.delete(g3).await.unwrap_or_else(|e| panic!("{e}"));
+    let birds = db.find_by_name(&TagName::from_trusted("birds".into())).await.unwrap_or_else(|e| panic!("{e}"));
+    db.delete_tag(birds.id).await.unwrap_or_else(|e| panic!("{e}"));
+    let o = db.overview(at(22, 0), at(16, 0), 10).await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((o.total_gifs, o.total_shares, o.tag_links, o.total_tags, o.empty_tags), (2, 1, 2, 2, 0));
+    assert_eq!(o.total_content_bytes, 200 * KB + 6 * MB);
+    assert_eq!(o.top_users, pairs(&[("alice", 1), ("bob", 1)]));
+    drill_downs_agree(db).await;
+    run(db, &format!("DELETE FROM users WHERE id = {}", alice.0));
+    let o = db.overview(at(22, 0), at(16, 0), 10).await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((o.total_gifs, o.total_users, o.total_views, o.tag_links, o.uploaded_this_week), (1, 1, 0, 1, 0));
+    assert_eq!(o.empty_tags, 1, "dogs lost its only GIF");
+    assert_eq!(o.top_users, pairs(&[("bob", 1)]));
+    assert_eq!(buckets(db).await, [0, 0, 0, 0, 1]);
+    let d = db.detailed(day(16), 10).await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(d.content_types.iter().map(|(t, n, _)| (t.as_str(), *n)).collect::<Vec<_>>(), [("image/webp", 1)]);
+    assert_eq!(d.tag_distribution, pairs(&[("cats", 1)]));
+    drill_downs_agree(db).await;
+}
+
+/// Many rows in one statement (as an import or a bulk insert writes them) count like one at a time.
+async fn bulk_statements_count_every_row(db: &Database) {
+    gifshelf_db::testing::seed(db, 7, 500, 20).unwrap_or_else(|e| panic!("{e}"));
+    let o = db.overview(at(22, 0), at(16, 0), 10).await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((o.total_gifs, o.total_users), (500, 7));
+    assert_eq!(o.top_users.iter().map(|(_, n)| n).sum::<i64>(), 500, "7 uploaders, all in the top 10");
+    let d = db.detailed(day(16), 10).await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(d.size_buckets.iter().map(|(_, n, _)| n).sum::<i64>(), 500);
+    assert_eq!(d.content_types.iter().map(|(_, n, _)| n).sum::<i64>(), 500);
+    drill_downs_agree(db).await;
+    run(db, "DELETE FROM gifs WHERE id % 2 = 0");
+    let o = db.overview(at(22, 0), at(16, 0), 10).await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(o.total_gifs, 250);
+    assert_eq!(o.top_users.iter().map(|(_, n)| n).sum::<i64>(), 250);
+    drill_downs_agree(db).await;
+}
+
+on_both_backends!(
+    empty_database_gives_zeros,
+    aggregates_match_a_hand_computed_fixture,
+    figures_are_exact_after_every_kind_of_change,
+    bulk_statements_count_every_row
+);

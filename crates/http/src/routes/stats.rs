@@ -1,7 +1,7 @@
 //! The statistics dashboard (admins only).
 
 use actix_web::{get, web, HttpResponse};
-use gifshelf_app::stats::{bytes_to_mb, round2, Freshness};
+use gifshelf_app::stats::{bytes_to_mb, round2};
 use gifshelf_domain::stats::GifStat;
 use serde::Deserialize;
 
@@ -33,21 +33,13 @@ fn gif_rows(rows: Vec<GifStat>) -> Vec<GifStatRow> {
         .collect()
 }
 
-/// `?refresh=true`: fresh figures instead of the snapshot (the dashboard's Refresh Data).
+/// `?refresh=true`, as the dashboard's Refresh Data sends it: accepted (and checked to be a
+/// boolean) for the clients that send it, though every read is fresh.
 #[derive(Debug, Default, Deserialize)]
 struct RefreshQuery {
     #[serde(default)]
+    #[allow(dead_code)]
     refresh: bool,
-}
-
-impl RefreshQuery {
-    fn freshness(&self) -> Freshness {
-        if self.refresh {
-            Freshness::Fresh
-        } else {
-            Freshness::Snapshot
-        }
-    }
 }
 
 #[utoipa::path(
@@ -55,8 +47,8 @@ impl RefreshQuery {
     path = "/api/stats",
     tag = "stats",
     summary = "Application statistics (admins)",
-    description = "Served from a snapshot of at most two refresh periods (`GIFSHELF_STATS_REFRESH_SECS`); `lastUpdated` says when it was computed.",
-    params(("refresh" = Option<bool>, Query, description = "`true`: compute fresh figures now (they become the snapshot)")),
+    description = "Exact on every read (the figures are kept with the data); `lastUpdated` is the time of the read.",
+    params(("refresh" = Option<bool>, Query, description = "Accepted for the dashboard's Refresh Data; every read is fresh")),
     responses((status = 200, description = "Figures", body = crate::dto::OverviewStats), (status = 400, description = "`refresh` is not `true` or `false` (`bad_request`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin (`forbidden`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
@@ -64,9 +56,9 @@ impl RefreshQuery {
 async fn overview(
     state: web::Data<AppState>,
     _admin: Admin,
-    query: web::Query<RefreshQuery>,
+    _refresh: web::Query<RefreshQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let o = state.stats.overview(query.freshness()).await?;
+    let o = state.stats.overview().await?;
     let f = o.figures;
     Ok(HttpResponse::Ok().json(OverviewStats {
         total_gifs: f.total_gifs,
@@ -96,8 +88,8 @@ async fn overview(
     path = "/api/stats/detailed",
     tag = "stats",
     summary = "Detailed statistics (admins)",
-    description = "Served from a snapshot, like the overview.",
-    params(("refresh" = Option<bool>, Query, description = "`true`: compute fresh figures now (they become the snapshot)")),
+    description = "Exact on every read, like the overview.",
+    params(("refresh" = Option<bool>, Query, description = "Accepted for the dashboard's Refresh Data; every read is fresh")),
     responses((status = 200, description = "Distributions", body = crate::dto::DetailedStats), (status = 400, description = "`refresh` is not `true` or `false` (`bad_request`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin (`forbidden`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
@@ -105,9 +97,9 @@ async fn overview(
 async fn detailed(
     state: web::Data<AppState>,
     _admin: Admin,
-    query: web::Query<RefreshQuery>,
+    _refresh: web::Query<RefreshQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let d = state.stats.detailed(query.freshness()).await?;
+    let d = state.stats.detailed().await?;
     Ok(HttpResponse::Ok().json(DetailedStats {
         daily_uploads_last_week: d.daily_uploads.into_iter().map(|(day, n)| (day.to_string(), n.to_string())).collect(),
         tag_distribution: pairs(d.tag_distribution),

@@ -59,13 +59,6 @@ impl Settings {
                 "limits must be at least 1",
             );
         }
-        if self.stats_refresh_secs == 0 {
-            return invalid(
-                "GIFSHELF_STATS_REFRESH_SECS",
-                "0".into(),
-                "the statistics refresh period must be at least 1 second",
-            );
-        }
         if self.sweep_interval_secs == 0 {
             return invalid("GIFSHELF_SWEEP_INTERVAL_SECS", "0".into(), "the sweep interval must be at least 1 second");
         }

@@ -49,9 +49,10 @@ pub struct Settings {
     /// How often each instance sweeps orphan blobs of interrupted uploads (the first sweep runs at
     /// startup).
     pub sweep_interval_secs: u64,
-    /// How often each instance recomputes the statistics snapshot while admins read it; a
-    /// snapshot older than twice this is computed again on a read.
-    pub stats_refresh_secs: u64,
+    /// `GIFSHELF_STATS_REFRESH_SECS` when configured: ignored (the statistics are exact on every
+    /// read, there is no snapshot to refresh), read so that existing configurations keep starting
+    /// and the start can say so.
+    pub stats_refresh_secs: Option<u64>,
     pub trust_proxy: bool,
     /// How many trusted proxies stand in front (see `GIFSHELF_TRUSTED_PROXY_HOPS`).
     pub trusted_proxy_hops: usize,
@@ -150,7 +151,10 @@ impl Settings {
             )?,
             register_window_secs: src.number("GIFSHELF_REGISTER_WINDOW_SECS", f.register_window_secs, 600)?,
             sweep_interval_secs: src.number("GIFSHELF_SWEEP_INTERVAL_SECS", f.sweep_interval_secs, 3600)?,
-            stats_refresh_secs: src.number("GIFSHELF_STATS_REFRESH_SECS", f.stats_refresh_secs, 60)?,
+            stats_refresh_secs: match src.env("GIFSHELF_STATS_REFRESH_SECS") {
+                Some(_) => Some(src.number("GIFSHELF_STATS_REFRESH_SECS", None, 0)?),
+                None => f.stats_refresh_secs,
+            },
             trust_proxy: src.number("GIFSHELF_TRUST_PROXY", f.trust_proxy, false)?,
             trusted_proxy_hops: src.number("GIFSHELF_TRUSTED_PROXY_HOPS", f.trusted_proxy_hops, 1)?,
             http_workers: src.number("GIFSHELF_HTTP_WORKERS", f.http_workers, sources::default_http_workers())?,

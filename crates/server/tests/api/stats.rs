@@ -1,7 +1,7 @@
 use gifshelf_http::dto::{DetailedStats, GifDto, GifStatRow, OverviewStats, UserStatRow};
 use reqwest::StatusCode;
 
-use crate::helpers::{dto_of, error_of, png, Backend};
+use crate::helpers::{dto_of, error_of, png, Backend, Client};
 use crate::{app, on_both_backends};
 
 /// The count (text, as the spec says) of `label` in a `[label, count]` list.
@@ -13,6 +13,29 @@ fn pair(label: &str, count: &str) -> (String, String) {
     (label.to_owned(), count.to_owned())
 }
 
+/// Every drill-down lists as many rows as its bucket, tag, level or type counts in the detailed
+/// figures read just before.
+async fn drill_downs_match(admin: &Client) {
+    let d: DetailedStats = admin.read("/api/stats/detailed").await;
+    for (label, count, _) in &d.size_buckets {
+        let rows: Vec<GifStatRow> = admin.read(&format!("/api/stats/detailed/size/{label}")).await;
+        assert_eq!(rows.len().to_string(), *count, "size {label}");
+    }
+    for (tag, count) in &d.tag_distribution {
+        let rows: Vec<GifStatRow> = admin.read(&format!("/api/stats/detailed/tag/{tag}")).await;
+        assert_eq!(rows.len().to_string(), *count, "tag {tag}");
+    }
+    for (level, count) in &d.user_activity_stats {
+        let rows: Vec<UserStatRow> = admin.read(&format!("/api/stats/detailed/activity/{level}")).await;
+        assert_eq!(rows.len().to_string(), *count, "level {level}");
+    }
+    for (content_type, count, _) in &d.content_type_stats {
+        let path = format!("/api/stats/detailed/content-type?type={}", content_type.replace('/', "%2F"));
+        let rows: Vec<GifStatRow> = admin.read(&path).await;
+        assert_eq!(rows.len().to_string(), *count, "type {content_type}");
+    }
+}
+
 async fn admin_sees_text_counts_and_consistent_drill_downs(backend: Backend) {
     let app = app!(backend);
     let admin = app.admin().await;
@@ -21,16 +44,14 @@ async fn admin_sees_text_counts_and_consistent_drill_downs(backend: Backend) {
     assert_eq!((empty.total_gifs, empty.average_views_per_gif), (0, 0.0));
 
     let first = bob.upload_gif("Cat one", "", &["cats", "funny"]).await;
-    bob.upload_gif("Cat two", "", &["cats"]).await;
+    let second = bob.upload_gif("Cat two", "", &["cats"]).await;
     let _: GifDto = dto_of(bob.upload("p.png", png(300, 200), "A png", "", &["misc"]).await, StatusCode::CREATED).await;
     for _ in 0..2 {
         bob.gif(first.id).await;
     }
 
-    // The figures are a snapshot: the same until fresh ones are asked for (Refresh Data).
-    let snapshot: OverviewStats = admin.read("/api/stats").await;
-    assert_eq!((snapshot.total_gifs, &snapshot.last_updated), (0, &empty.last_updated));
-    let o: OverviewStats = admin.read("/api/stats?refresh=true").await;
+    // Read at once, with no Refresh Data: the uploads and views are in.
+    let o: OverviewStats = admin.read("/api/stats").await;
     assert!(o.last_updated >= empty.last_updated, "{} after {}", o.last_updated, empty.last_updated);
     assert_eq!((o.total_gifs, o.total_users, o.total_tags, o.empty_tags_count), (3, 2, 3, 0));
     assert_eq!((o.total_views, o.gifs_uploaded_today, o.gifs_uploaded_this_week), (2, 3, 3));
@@ -62,10 +83,7 @@ async fn admin_sees_text_counts_and_consistent_drill_downs(backend: Backend) {
     assert_eq!(by_type("image/png"), Some("1"));
 
     // Drill-downs number what the aggregates say.
-    for (label, count, _) in buckets {
-        let rows: Vec<GifStatRow> = admin.read(&format!("/api/stats/detailed/size/{label}")).await;
-        assert_eq!(rows.len().to_string(), *count, "{label}");
-    }
+    drill_downs_match(&admin).await;
     let cats: Vec<GifStatRow> = admin.read("/api/stats/detailed/tag/cats").await;
     assert_eq!(cats.len(), 2);
     assert_eq!((cats[0].title.as_str(), cats[0].views), ("Cat one", 2));
@@ -81,15 +99,35 @@ async fn admin_sees_text_counts_and_consistent_drill_downs(backend: Backend) {
         error_of(admin.get("/api/stats/detailed/activity/lazy").await, StatusCode::BAD_REQUEST, "validation").await;
     assert!(message.contains("inactive") && message.contains("power"), "{message}");
 
-    // The detailed figures are a snapshot too; Refresh Data (`refresh=true`) makes a fresh one.
-    bob.upload_gif("Cat three", "", &["cats"]).await;
-    let unchanged: DetailedStats = admin.read("/api/stats/detailed").await;
-    assert_eq!(unchanged.daily_uploads_last_week[6].1, "3");
+    // Every later change shows at once too, in every figure and drill-down; Refresh Data's
+    // `refresh=true` is still accepted (and gives the same exact figures).
+    let third = bob.upload_gif("Cat three", "", &["cats"]).await;
+    let now: DetailedStats = admin.read("/api/stats/detailed").await;
+    assert_eq!(now.daily_uploads_last_week[6].1, "4");
+    assert_eq!(count_of(&now.tag_distribution, "cats").as_deref(), Some("3"));
+    assert_eq!(admin.read::<OverviewStats>("/api/stats").await.total_gifs, 4);
+    assert_eq!(admin.read::<OverviewStats>("/api/stats?refresh=true").await.total_gifs, 4);
     let refreshed: DetailedStats = admin.read("/api/stats/detailed?refresh=true").await;
     assert_eq!(refreshed.daily_uploads_last_week[6].1, "4");
-    let overview: OverviewStats = admin.read("/api/stats").await;
-    assert_eq!(overview.total_gifs, 3, "the overview's snapshot stays until it is refreshed");
-    assert_eq!(admin.read::<OverviewStats>("/api/stats?refresh=true").await.total_gifs, 4);
+    drill_downs_match(&admin).await;
+    let edit = serde_json::json!({"title": "Cat three", "description": "", "tags": ["dogs"]});
+    assert!(bob.put_json(&format!("/api/gifs/{}", third.id), &edit).await.status().is_success());
+    let retagged: OverviewStats = admin.read("/api/stats").await;
+    assert_eq!(count_of(&retagged.most_used_tags, "cats").as_deref(), Some("2"));
+    assert_eq!(count_of(&retagged.most_used_tags, "dogs").as_deref(), Some("1"));
+    drill_downs_match(&admin).await;
+    let bulk = serde_json::json!({"ids": [second.id, third.id], "addTags": ["bulk"]});
+    assert!(bob.post_json("/api/gifs/bulk", &bulk).await.status().is_success());
+    let bulked: OverviewStats = admin.read("/api/stats").await;
+    assert_eq!(count_of(&bulked.most_used_tags, "bulk").as_deref(), Some("2"));
+    drill_downs_match(&admin).await;
+    assert!(bob.delete(&format!("/api/gifs/{}", first.id)).await.status().is_success());
+    let after: OverviewStats = admin.read("/api/stats").await;
+    assert_eq!((after.total_gifs, after.total_views, after.gifs_uploaded_today), (3, 0, 3));
+    assert_eq!(count_of(&after.most_used_tags, "funny"), None, "a tag of no GIF is not among the most used");
+    assert_eq!(after.empty_tags_count, 1);
+    drill_downs_match(&admin).await;
+    error_of(admin.get("/api/stats?refresh=maybe").await, StatusCode::BAD_REQUEST, "bad_request").await;
 
     let anonymous = app.anonymous();
     for path in [

@@ -3,7 +3,7 @@ import type { DetailedStats } from '@/api/generated/DetailedStats';
 import { apiRequest } from '@/lib/api-client';
 import { statsKeys } from './query-keys';
 
-/** GET /api/stats/detailed → the detailed statistics (admin only): the snapshot, or fresh figures with `fresh`. */
+/** GET /api/stats/detailed → the detailed statistics (admin only), exact on every read; `fresh` adds `?refresh=true` (Refresh Data). */
 export const getDetailedStats = (signal?: AbortSignal, fresh = false) =>
   apiRequest<DetailedStats>(fresh ? '/api/stats/detailed?refresh=true' : '/api/stats/detailed', {
     defaultError: 'Failed to fetch detailed stats',

@@ -131,7 +131,7 @@ function StatsHeader({ overview, refreshing, onRefresh }: StatsHeaderProps) {
 }
 
 /**
- * Refresh Data: the server answers from a snapshot, so this asks it for fresh figures, into the same
+ * Refresh Data: every read is exact; this reads the figures again (`?refresh=true`), into the same
  * queries (the detailed ones only once the Detailed tab has asked for them).
  */
 function useRefreshStats(detailedRequested: boolean) {
