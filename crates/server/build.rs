@@ -1,5 +1,9 @@
-//! The PostgreSQL halves of the tests run only when a server is configured; otherwise they are
+//! The PostgreSQL halves of the tests run only when a server is configured, and the video checks
+//! only where `ffmpeg` and `ffprobe` are found (see `../media/build_ffmpeg.rs`); otherwise they are
 //! compiled as ignored, so test runners report them as skipped, never as passed.
+
+#[path = "../media/build_ffmpeg.rs"]
+mod ffmpeg;
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(postgres_tests)");
@@ -7,4 +11,5 @@ fn main() {
     if std::env::var("GIFSHELF_TEST_POSTGRES_URL").is_ok_and(|url| !url.is_empty()) {
         println!("cargo::rustc-cfg=postgres_tests");
     }
+    ffmpeg::emit();
 }

@@ -15,7 +15,7 @@ use gifshelf_domain::RepoError;
 
 use crate::connection::{AnyConnection, Database};
 use crate::error::repo_error;
-use crate::gifs::library_size;
+use crate::gifs::listing::library_size;
 use crate::schema::{gif_tags, gifs, tags, users};
 
 #[derive(QueryableByName)]

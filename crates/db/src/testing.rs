@@ -215,7 +215,7 @@ pub fn execute(db: &Database, sql: &str) -> Result<(), String> {
             crate::connection::AnyConnection::Postgresql(pg) => pg.batch_execute(sql),
             crate::connection::AnyConnection::Sqlite(lite) => lite.batch_execute(sql),
         }
-        .map_err(|e| crate::DbError::Migrate(e.to_string()))
+        .map_err(|e| crate::DbError::Migrate(Box::new(e)))
     })
     .map_err(|e| e.to_string())
 }

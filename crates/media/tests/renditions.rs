@@ -1,8 +1,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed step should stop the test loudly
 //! Every rendition kind, made for real: sizes, aspect ratios, no upscaling, frame counts and
 //! durations of GIFs (decoded with the `gif` crate) and videos (`ffprobe`), the preferred file of
-//! photo-like and pixel-art GIFs, and the `ffmpeg` timeout. Needs `ffmpeg` and `ffprobe` (CI
-//! installs them); without them the video tests say "skipped" and pass.
+//! photo-like and pixel-art GIFs, and the `ffmpeg` timeout. The tests that need `ffmpeg` and
+//! `ffprobe` run with the ones found when they were built (the cfg `ffmpeg_tests`, set by the build
+//! script); without them they are compiled as ignored, and `ffmpeg_in_ci.rs` fails a CI run.
 
 use std::process::Command;
 use std::sync::Arc;
@@ -14,20 +15,19 @@ use gifshelf_domain::ports::MediaProcessor;
 use gifshelf_media::testing::{gif_with_delays, photo_gif, pixel_art_gif};
 use gifshelf_media::{Ffmpeg, Limits, MediaService};
 
-/// `ffmpeg` with both encoders and `ffprobe`, or `None` after saying the test is skipped.
-fn ffmpeg() -> Option<Ffmpeg> {
-    let ffprobe = Command::new("ffprobe").arg("-version").output().map(|o| o.status.success()).unwrap_or(false);
-    match Ffmpeg::detect(None) {
-        Ok(f) if ffprobe => Some(f),
-        Ok(_) => {
-            eprintln!("skipped: ffmpeg not installed (ffprobe is missing)");
-            None
-        }
-        Err(why) => {
-            eprintln!("skipped: ffmpeg not installed ({why})");
-            None
-        }
-    }
+/// The `ffmpeg` and `ffprobe` found when the tests were built (see `build_ffmpeg.rs`).
+const FFMPEG: &str = match option_env!("GIFSHELF_TEST_FFMPEG") {
+    Some(path) => path,
+    None => "ffmpeg",
+};
+const FFPROBE: &str = match option_env!("GIFSHELF_TEST_FFPROBE") {
+    Some(path) => path,
+    None => "ffprobe",
+};
+
+/// `ffmpeg` with both encoders; a test that calls it fails when it cannot be used.
+fn ffmpeg() -> Ffmpeg {
+    Ffmpeg::detect(Some(std::path::Path::new(FFMPEG))).unwrap_or_else(|why| panic!("{why}"))
 }
 
 fn service(ffmpeg: Option<Ffmpeg>) -> MediaService {
@@ -71,7 +71,7 @@ fn ffprobe(bytes: &[u8], ext: &str) -> VideoFigures {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(format!("v.{ext}"));
     std::fs::write(&path, bytes).unwrap();
-    let out = Command::new("ffprobe")
+    let out = Command::new(FFPROBE)
         .args(["-v", "error", "-count_frames", "-show_entries"])
         .arg("stream=codec_name,width,height,nb_read_frames,pix_fmt:format=duration")
         .args(["-of", "json"])
@@ -180,8 +180,12 @@ fn check_every_kind(p: &ProcessedMedia, gif: &[u8], frame_ms: u32) {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    not(ffmpeg_tests),
+    ignore = "ffmpeg or ffprobe was not found when the tests were built: the video tests did not run"
+)]
 async fn every_kind_has_its_size_frames_and_duration() {
-    let Some(ffmpeg) = ffmpeg() else { return };
+    let ffmpeg = ffmpeg();
     // Odd sizes: the MP4s round down to even ones.
     let gif = photo_gif(401, 301, 24);
     let p = all_kinds(&service(Some(ffmpeg)), &gif).await;
@@ -192,8 +196,12 @@ async fn every_kind_has_its_size_frames_and_duration() {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    not(ffmpeg_tests),
+    ignore = "ffmpeg or ffprobe was not found when the tests were built: the video tests did not run"
+)]
 async fn a_small_source_is_never_upscaled() {
-    let Some(ffmpeg) = ffmpeg() else { return };
+    let ffmpeg = ffmpeg();
     let gif = photo_gif(100, 80, 24);
     let p = all_kinds(&service(Some(ffmpeg)), &gif).await;
     let small = [RenditionKind::Tiny, RenditionKind::Nano, RenditionKind::FixedHeight, RenditionKind::Mp4Small];
@@ -204,8 +212,12 @@ async fn a_small_source_is_never_upscaled() {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    not(ffmpeg_tests),
+    ignore = "ffmpeg or ffprobe was not found when the tests were built: the video tests did not run"
+)]
 async fn a_video_keeps_variable_frame_timing_without_duplicated_frames() {
-    let Some(ffmpeg) = ffmpeg() else { return };
+    let ffmpeg = ffmpeg();
     let service = service(Some(ffmpeg));
     for delays in [[10u16, 10, 50, 10], [10, 10, 10, 50], [2, 0, 50, 7]] {
         let gif = gif_with_delays(64, 48, &delays);
@@ -247,8 +259,12 @@ const FULL: [RenditionKind; 4] =
 const SMALL: [RenditionKind; 3] = [RenditionKind::Thumbnail, RenditionKind::Mp4Small, RenditionKind::WebmSmall];
 
 #[tokio::test]
+#[cfg_attr(
+    not(ffmpeg_tests),
+    ignore = "ffmpeg or ffprobe was not found when the tests were built: the video tests did not run"
+)]
 async fn pixel_art_keeps_its_gif_and_a_photo_like_gif_plays_as_a_video() {
-    let Some(ffmpeg) = ffmpeg() else { return };
+    let ffmpeg = ffmpeg();
     let service = service(Some(ffmpeg));
 
     let art = pixel_art_gif(320, 240, 30);
@@ -287,8 +303,12 @@ fn zombies() -> usize {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    not(ffmpeg_tests),
+    ignore = "ffmpeg or ffprobe was not found when the tests were built: the video tests did not run"
+)]
 async fn a_video_past_its_timeout_is_killed_and_answered_timeout() {
-    let Some(ffmpeg) = ffmpeg() else { return };
+    let ffmpeg = ffmpeg();
     let service = service(Some(ffmpeg.with_timeout(Duration::from_millis(300))));
     let big = photo_gif(640, 480, 48);
     let start = Instant::now();
@@ -304,16 +324,22 @@ async fn a_video_past_its_timeout_is_killed_and_answered_timeout() {
 }
 
 #[tokio::test]
-async fn videos_need_ffmpeg_and_an_animation() {
+async fn without_ffmpeg_no_video_is_made() {
     let without = service(None);
     assert!(!without.can_make(RenditionKind::Mp4) && !without.can_make(RenditionKind::WebmSmall));
     assert!(without.can_make(RenditionKind::Tiny) && without.can_make(RenditionKind::Medium));
     let gif = gif_with_delays(32, 32, &[10, 10]);
-    let answer = without.process(Arc::new(gif.clone()), &[RenditionKind::Original, RenditionKind::Mp4]).await;
+    let answer = without.process(Arc::new(gif), &[RenditionKind::Original, RenditionKind::Mp4]).await;
     assert!(matches!(&answer, Err(MediaRejection::Internal(m)) if m.to_string().contains("ffmpeg")), "{answer:?}");
+}
 
-    let Some(ffmpeg) = ffmpeg() else { return };
-    let with = service(Some(ffmpeg));
+#[tokio::test]
+#[cfg_attr(
+    not(ffmpeg_tests),
+    ignore = "ffmpeg or ffprobe was not found when the tests were built: the video tests did not run"
+)]
+async fn a_video_needs_an_animation_and_other_kinds_of_a_still_are_images() {
+    let with = service(Some(ffmpeg()));
     assert!(with.can_make(RenditionKind::Mp4));
     let still = gif_with_delays(32, 32, &[10]);
     let answer = with.process(Arc::new(still.clone()), &[RenditionKind::Webm]).await;

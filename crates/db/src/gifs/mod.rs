@@ -4,7 +4,7 @@
 
 mod chat_feed;
 mod favourites;
-mod listing;
+pub(crate) mod listing;
 
 use std::collections::HashMap;
 

@@ -34,12 +34,14 @@ pub fn composited(bytes: &[u8]) -> Vec<image::RgbaImage> {
     d.into_frames().map(|f| f.unwrap().into_buffer()).collect()
 }
 
-/// The shared real-world corpus: `GIFSHELF_CORPUS`, or `../shared/corpus` beside the checkout.
-pub fn corpus_dir() -> Option<std::path::PathBuf> {
-    let candidates = [
-        std::env::var_os("GIFSHELF_CORPUS").map(std::path::PathBuf::from),
-        Some(std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")),
-        Some(std::path::PathBuf::from("/work/shared/corpus")),
-    ];
-    candidates.into_iter().flatten().find(|p| p.is_dir())
+/// The real-world GIFs kept in the repository (`testdata/corpus`, with their licences).
+pub const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/corpus");
+
+/// The names of the corpus's GIFs.
+pub const CORPUS_GIFS: [&str; 2] = ["moon_impact.gif", "sample_big.gif"];
+
+/// A GIF of the corpus; a missing one fails the test.
+pub fn corpus_gif(name: &str) -> Vec<u8> {
+    let path = std::path::Path::new(CORPUS).join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }

@@ -23,6 +23,13 @@ pub fn hashed_asset() -> String {
 pub const SECRET: &str = "test-secret-test-secret-test-secret-0123456789";
 pub const INDEX_HTML: &str = "<!doctype html><html><head><script>document.documentElement.dataset.theme='light'</script></head><body><div id=\"root\">gifshelf spa</div></body></html>";
 
+/// `GIFSHELF_FFMPEG` of the app: the `ffmpeg` found when the tests were built (the cfg
+/// `ffmpeg_tests`), else `off`, so what the tests expect of videos is fixed at build time.
+pub const FFMPEG: &str = match option_env!("GIFSHELF_TEST_FFMPEG") {
+    Some(path) => path,
+    None => "off",
+};
+
 #[derive(Clone, Copy, Debug)]
 pub enum Backend {
     Sqlite,
@@ -67,6 +74,7 @@ impl TestApp {
             ("GIFSHELF_WORKERS", "0".to_owned()),
             ("GIFSHELF_DB_MAX_CONNECTIONS", "4".to_owned()),
             ("GIFSHELF_JWT_SECRET", SECRET.to_owned()),
+            ("GIFSHELF_FFMPEG", FFMPEG.to_owned()),
         ]
         .into_iter()
         .map(|(k, v)| (k.to_owned(), v))

@@ -24,8 +24,16 @@ pub fn free_port() -> u16 {
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// `GIFSHELF_FFMPEG` for a server under test: the `ffmpeg` found when the tests were built (the
+/// cfg `ffmpeg_tests`), else `off`, so what the tests expect of videos is fixed at build time.
+pub const FFMPEG: &str = match option_env!("GIFSHELF_TEST_FFMPEG") {
+    Some(path) => path,
+    None => "off",
+};
+
 /// `gifshelf` with nothing from the test's environment but `PATH`: its data (and web) folder,
-/// `secret` to sign sessions, cheap password hashes, two HTTP workers and no job workers.
+/// `secret` to sign sessions, cheap password hashes, two HTTP workers, no job workers, and the
+/// [`FFMPEG`] of the tests.
 pub fn gifshelf(data: &Path, secret: &str) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_gifshelf"));
     command
@@ -37,6 +45,7 @@ pub fn gifshelf(data: &Path, secret: &str) -> Command {
         .env("GIFSHELF_BCRYPT_COST", "4")
         .env("GIFSHELF_HTTP_WORKERS", "2")
         .env("GIFSHELF_WORKERS", "0")
+        .env("GIFSHELF_FFMPEG", FFMPEG)
         .stdin(Stdio::null());
     command
 }
