@@ -5,7 +5,7 @@ use gifshelf_db::Database;
 use gifshelf_domain::gif::{
     Description, Fingerprint, GifEdit, GifId, NewGif, Rendition, RenditionKind, Renditions, TagName, Title,
 };
-use gifshelf_domain::ports::{GifRepository, StatsRepository, TagRepository, UserRepository};
+use gifshelf_domain::ports::{ChatFeedRepository, GifRepository, StatsRepository, TagRepository, UserRepository};
 use gifshelf_domain::stats::{ActivityLevel, SizeBucket};
 use gifshelf_domain::user::{Email, NewUser, PasswordHash, Role, UserId, Username};
 

@@ -5,6 +5,7 @@
 use std::io::Cursor;
 
 use gif::Repeat;
+#[allow(unused_imports)] // not every test file uses the builders
 pub use gifshelf_media::testing::*;
 use image::codecs::gif::GifDecoder;
 use image::AnimationDecoder;
