@@ -1,7 +1,8 @@
 //! Every unique constraint of the live schema, on both backends, is in the one list that tells
 //! conflicts apart (`gifshelf_db::UNIQUE_CONSTRAINTS`), and the list names nothing the schema lacks.
 //! The search indexes are not data: SQLite's `gifs_fts` and PostgreSQL's `gif_words` and
-//! `search_vocabulary` are written by triggers only, never by a write that could clash.
+//! `search_vocabulary` are written by triggers only, never by a write that could clash; so are the
+//! statistics' counters (`stats_*`, one row per key, upserted by the triggers that keep them).
 
 use std::collections::BTreeSet;
 
@@ -28,7 +29,7 @@ fn sqlite_unique_indexes_are_the_listed_ones() {
     let mut conn = SqliteConnection::establish(&path).unwrap_or_else(|e| panic!("{e}"));
     let tables: Vec<Name> = diesel::sql_query(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \
-         AND name NOT LIKE '__diesel%' AND name NOT LIKE 'gifs_fts%'",
+         AND name NOT LIKE '__diesel%' AND name NOT LIKE 'gifs_fts%' AND name NOT LIKE 'stats\\_%' ESCAPE '\\'",
     )
     .load(&mut conn)
     .unwrap_or_else(|e| panic!("{e}"));
@@ -63,7 +64,7 @@ fn postgres_unique_constraints_are_the_listed_ones() {
          JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid \
          JOIN pg_namespace n ON n.oid = t.relnamespace \
          WHERE x.indisunique AND n.nspname = current_schema() AND t.relname NOT LIKE '__diesel%' \
-         AND t.relname NOT IN ('gif_words', 'search_vocabulary') \
+         AND t.relname NOT IN ('gif_words', 'search_vocabulary') AND t.relname NOT LIKE 'stats\\_%' \
          AND NOT (x.indisprimary AND x.indnatts = 1 AND EXISTS (SELECT 1 FROM pg_attribute a \
              WHERE a.attrelid = t.oid AND a.attnum = x.indkey[0] AND a.attname = 'id'))",
     )
