@@ -92,6 +92,37 @@ struct Seeded {
     deleted_gif: GifId,
 }
 
+/// API keys of `owner` (one used, one never used) and two chat integrations with their secrets.
+async fn seed_keys_and_integrations(db: &Database, owner: UserId) {
+    // API keys, one used and one never used.
+    for (name, digest) in [("Zulip", "d1"), ("Team chat", "d2")] {
+        let key = NewApiKey {
+            owner,
+            name: ok(ApiKeyName::parse(name)),
+            prefix: format!("gs_{digest}"),
+            digest: digest.repeat(32),
+            created_at: t0() + Duration::minutes(50),
+        };
+        let key = ok(db.create_key(key).await);
+        if name == "Zulip" {
+            ok(db.touch_key(key.id, t0() + Duration::hours(3)).await);
+        }
+    }
+    // Chat integrations: a Slack signing secret and a Zulip token.
+    for (platform, name, secret) in [
+        (Platform::Slack, "Team Slack", "8f742231b10e8888abcd99yyyzzz85a5"),
+        (Platform::Zulip, "Zulip “bot”", "xvOzfurIutdRRVLz"),
+    ] {
+        let integration = NewIntegration {
+            platform,
+            name: ok(IntegrationName::parse(name)),
+            secret: ok(IntegrationSecret::parse(secret)),
+            created_at: t0() + Duration::minutes(55),
+        };
+        ok(db.create_integration(integration).await);
+    }
+}
+
 async fn seed(db: &Database) -> Seeded {
     let alice = ok(UserRepository::create(db, new_user("alice", "alice@example.com", 0), true).await);
     assert_eq!(alice.role, Role::Admin);
@@ -147,33 +178,7 @@ async fn seed(db: &Database) -> Seeded {
     gifs.pop();
     // A tag nobody uses any more.
     ok(TagRepository::create(db, &ok(TagName::parse("lonely")), t0()).await);
-    // API keys, one used and one never used.
-    for (name, digest) in [("Zulip", "d1"), ("Team chat", "d2")] {
-        let key = NewApiKey {
-            owner: alice.id,
-            name: ok(ApiKeyName::parse(name)),
-            prefix: format!("gs_{digest}"),
-            digest: digest.repeat(32),
-            created_at: t0() + Duration::minutes(50),
-        };
-        let key = ok(db.create_key(key).await);
-        if name == "Zulip" {
-            ok(db.touch_key(key.id, t0() + Duration::hours(3)).await);
-        }
-    }
-    // Chat integrations: a Slack signing secret and a Zulip token.
-    for (platform, name, secret) in [
-        (Platform::Slack, "Team Slack", "8f742231b10e8888abcd99yyyzzz85a5"),
-        (Platform::Zulip, "Zulip “bot”", "xvOzfurIutdRRVLz"),
-    ] {
-        let integration = NewIntegration {
-            platform,
-            name: ok(IntegrationName::parse(name)),
-            secret: ok(IntegrationSecret::parse(secret)),
-            created_at: t0() + Duration::minutes(55),
-        };
-        ok(db.create_integration(integration).await);
-    }
+    seed_keys_and_integrations(db, alice.id).await;
     Seeded { users: vec![alice.id, bob.id, carol.id, zoe.id], gifs, deleted_gif }
 }
 

@@ -46,6 +46,50 @@ fn start(log: &Path, data: &Path, port: u16, issuer: &str, dead_s3: u16) -> Proc
     Process(child)
 }
 
+/// Two uploads that fail on the dead object store: each a 5xx with an internal error code, no
+/// internals in the answer, and an X-Request-Id, whose values are returned.
+async fn failed_upload_request_ids(client: &reqwest::Client, base: &str, fresh: &str) -> Vec<String> {
+    let mut failed_ids = Vec::new();
+    for _ in 0..2 {
+        let part = reqwest::multipart::Part::bytes(tiny_gif(2))
+            .file_name("x.gif")
+            .mime_str("image/gif")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let form = reqwest::multipart::Form::new()
+            .part("file", part)
+            .text("gifData", json!({"title": "t", "description": "", "tags": []}).to_string());
+        let response = client
+            .post(format!("{base}/api/gifs"))
+            .bearer_auth(fresh)
+            .multipart(form)
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(response.status().is_server_error(), "{}", response.status());
+        let id = response.headers().get("x-request-id").and_then(|v| v.to_str().ok()).map(str::to_owned);
+        let body: ApiErrorBody = response.json().await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(body.code, ErrorCode::Internal, "{body:?}");
+        assert!(!body.error.contains("127.0.0.1"), "no internals in the answer: {body:?}");
+        failed_ids.push(id.unwrap_or_else(|| panic!("a 5xx without X-Request-Id")));
+    }
+    failed_ids
+}
+
+/// The captured log holds none of the secrets, and every 5xx request id on an error line.
+fn assert_log_is_clean(log: &Path, secrets: &[(String, String)], failed_ids: Vec<String>) {
+    let text = std::fs::read_to_string(log).unwrap_or_else(|e| panic!("{e}"));
+    assert!(text.contains("signed in"), "the log was captured: {} bytes", text.len());
+    for (name, secret) in secrets {
+        assert!(!secret.is_empty() && !text.contains(secret.as_str()), "the log contains the {name}");
+    }
+    for id in failed_ids {
+        assert!(
+            text.lines().any(|line| line.contains(&id) && (line.contains("ERROR") || line.contains("500"))),
+            "the 5xx with request id {id} is not in the log"
+        );
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn logs_hold_no_secrets_and_every_5xx_request_id() {
     let provider = FakeOidcProvider::start().await;
@@ -120,40 +164,8 @@ async fn logs_hold_no_secrets_and_every_5xx_request_id() {
     secrets.push(("ID token signature".into(), id_token.rsplit('.').next().unwrap_or_default().to_owned()));
 
     // Uploads fail on the dead object store: 5xx responses with request ids.
-    let mut failed_ids = Vec::new();
-    for _ in 0..2 {
-        let part = reqwest::multipart::Part::bytes(tiny_gif(2))
-            .file_name("x.gif")
-            .mime_str("image/gif")
-            .unwrap_or_else(|e| panic!("{e}"));
-        let form = reqwest::multipart::Form::new()
-            .part("file", part)
-            .text("gifData", json!({"title": "t", "description": "", "tags": []}).to_string());
-        let response = client
-            .post(format!("{base}/api/gifs"))
-            .bearer_auth(&fresh)
-            .multipart(form)
-            .send()
-            .await
-            .unwrap_or_else(|e| panic!("{e}"));
-        assert!(response.status().is_server_error(), "{}", response.status());
-        let id = response.headers().get("x-request-id").and_then(|v| v.to_str().ok()).map(str::to_owned);
-        let body: ApiErrorBody = response.json().await.unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(body.code, ErrorCode::Internal, "{body:?}");
-        assert!(!body.error.contains("127.0.0.1"), "no internals in the answer: {body:?}");
-        failed_ids.push(id.unwrap_or_else(|| panic!("a 5xx without X-Request-Id")));
-    }
+    let failed_ids = failed_upload_request_ids(&client, &base, &fresh).await;
     drop(server);
 
-    let text = std::fs::read_to_string(&log).unwrap_or_else(|e| panic!("{e}"));
-    assert!(text.contains("signed in"), "the log was captured: {} bytes", text.len());
-    for (name, secret) in &secrets {
-        assert!(!secret.is_empty() && !text.contains(secret.as_str()), "the log contains the {name}");
-    }
-    for id in failed_ids {
-        assert!(
-            text.lines().any(|line| line.contains(&id) && (line.contains("ERROR") || line.contains("500"))),
-            "the 5xx with request id {id} is not in the log"
-        );
-    }
+    assert_log_is_clean(&log, &secrets, failed_ids);
 }

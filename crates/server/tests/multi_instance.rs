@@ -187,6 +187,50 @@ fn titles(page: &PagedGifs) -> Vec<&str> {
     page.content.iter().map(|g| g.title.as_str()).collect()
 }
 
+/// The upload made through A is listed, found, opened and served (byte for byte) through B.
+async fn b_serves_what_a_uploaded(
+    client: &reqwest::Client,
+    a: &Instance,
+    b: &Instance,
+    token: &str,
+    id: i64,
+    original: &[u8],
+) {
+    let page: PagedGifs = get_json(client, b.url("/api/gifs/dtos?page=0&size=12"), token).await;
+    assert_eq!((titles(&page), page.total_elements), (vec!["Moon landing"], 1));
+    let found: PagedGifs = get_json(client, b.url("/api/gifs/dtos/search?q=moon&page=0&size=12"), token).await;
+    assert_eq!(titles(&found), ["Moon landing"]);
+    let detail: GifDto = get_json(client, b.url(&format!("/api/gifs/dto/{id}")), token).await;
+    assert_eq!((detail.title.as_str(), detail.uploaded_by.as_str()), ("Moon landing", "alice"));
+    assert_eq!(detail.tags.first().map(|t| t.name.as_str()), Some("space"));
+    for rendition in ["content", "thumbnail", "static-thumbnail"] {
+        let path = format!("/api/gifs/{rendition}/{id}");
+        let (status_b, from_b) = bytes(client, b.url(&path), token).await;
+        let (status_a, from_a) = bytes(client, a.url(&path), token).await;
+        assert_eq!((status_a, status_b), (StatusCode::OK, StatusCode::OK), "{rendition}");
+        assert!(!from_b.is_empty() && from_b == from_a, "{rendition}: B serves what A serves");
+    }
+    assert_eq!(
+        bytes(client, b.url(&format!("/api/gifs/content/{id}")), token).await.1,
+        original,
+        "the original, byte for byte"
+    );
+}
+
+/// An edit made through B is what A shows and finds.
+async fn edit_on_b_shows_on_a(client: &reqwest::Client, a: &Instance, b: &Instance, token: &str, id: i64) {
+    let edit = json!({"title": "Apollo 11", "description": "Tranquility base", "tags": ["space", "history"]});
+    let edited = client.put(b.url(&format!("/api/gifs/{id}"))).bearer_auth(token).json(&edit).send().await.unwrap();
+    let _: GifDto = dto_of(edited, StatusCode::OK).await;
+    let detail: GifDto = get_json(client, a.url(&format!("/api/gifs/dto/{id}")), token).await;
+    assert_eq!((detail.title.as_str(), detail.description.as_str()), ("Apollo 11", "Tranquility base"));
+    let mut tags: Vec<&str> = detail.tags.iter().map(|t| t.name.as_str()).collect();
+    tags.sort_unstable();
+    assert_eq!(tags, ["history", "space"]);
+    let found: PagedGifs = get_json(client, a.url("/api/gifs/dtos/search?q=apollo"), token).await;
+    assert_eq!(titles(&found), ["Apollo 11"]);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[cfg_attr(not(postgres_tests), ignore = "GIFSHELF_TEST_POSTGRES_URL is not set: the PostgreSQL half did not run")]
 async fn two_instances_share_one_database_and_one_bucket() {
@@ -240,37 +284,10 @@ async fn two_instances_share_one_database_and_one_bucket() {
     assert_eq!(objects.len(), 3, "original, thumbnail and still image in the bucket: {objects:?}");
 
     // Listed, found, opened and served through B.
-    let page: PagedGifs = get_json(&client, b.url("/api/gifs/dtos?page=0&size=12"), &token).await;
-    assert_eq!((titles(&page), page.total_elements), (vec!["Moon landing"], 1));
-    let found: PagedGifs = get_json(&client, b.url("/api/gifs/dtos/search?q=moon&page=0&size=12"), &token).await;
-    assert_eq!(titles(&found), ["Moon landing"]);
-    let detail: GifDto = get_json(&client, b.url(&format!("/api/gifs/dto/{id}")), &token).await;
-    assert_eq!((detail.title.as_str(), detail.uploaded_by.as_str()), ("Moon landing", "alice"));
-    assert_eq!(detail.tags.first().map(|t| t.name.as_str()), Some("space"));
-    for rendition in ["content", "thumbnail", "static-thumbnail"] {
-        let path = format!("/api/gifs/{rendition}/{id}");
-        let (status_b, from_b) = bytes(&client, b.url(&path), &token).await;
-        let (status_a, from_a) = bytes(&client, a.url(&path), &token).await;
-        assert_eq!((status_a, status_b), (StatusCode::OK, StatusCode::OK), "{rendition}");
-        assert!(!from_b.is_empty() && from_b == from_a, "{rendition}: B serves what A serves");
-    }
-    assert_eq!(
-        bytes(&client, b.url(&format!("/api/gifs/content/{id}")), &token).await.1,
-        original,
-        "the original, byte for byte"
-    );
+    b_serves_what_a_uploaded(&client, &a, &b, &token, id, &original).await;
 
     // Edited through B, seen through A.
-    let edit = json!({"title": "Apollo 11", "description": "Tranquility base", "tags": ["space", "history"]});
-    let edited = client.put(b.url(&format!("/api/gifs/{id}"))).bearer_auth(&token).json(&edit).send().await.unwrap();
-    let _: GifDto = dto_of(edited, StatusCode::OK).await;
-    let detail: GifDto = get_json(&client, a.url(&format!("/api/gifs/dto/{id}")), &token).await;
-    assert_eq!((detail.title.as_str(), detail.description.as_str()), ("Apollo 11", "Tranquility base"));
-    let mut tags: Vec<&str> = detail.tags.iter().map(|t| t.name.as_str()).collect();
-    tags.sort_unstable();
-    assert_eq!(tags, ["history", "space"]);
-    let found: PagedGifs = get_json(&client, a.url("/api/gifs/dtos/search?q=apollo"), &token).await;
-    assert_eq!(titles(&found), ["Apollo 11"]);
+    edit_on_b_shows_on_a(&client, &a, &b, &token, id).await;
 
     // Deleted through B: gone on A, and its objects gone from the bucket.
     let deleted = client.delete(b.url(&format!("/api/gifs/{id}"))).bearer_auth(&token).send().await.unwrap();

@@ -93,6 +93,34 @@ async fn empty_database_gives_zeros(db: &Database) {
     assert!(d.content_types.is_empty());
 }
 
+/// The fixture's drill-downs list what its aggregates count: per bucket, the cats tag, the PNGs and
+/// one user at each activity level.
+async fn fixture_drill_downs_agree(db: &Database) {
+    for (bucket, n) in SizeBucket::ALL.iter().zip([23, 1, 1, 1, 1]) {
+        assert_eq!(db.gifs_in_bucket(*bucket, 1000).await.map(|r| r.len()).ok(), Some(n), "{}", bucket.label());
+    }
+    let cats = db.gifs_with_tag(&TagName::from_trusted("cats".into()), 1000).await.unwrap_or_default();
+    assert_eq!(
+        cats.iter().map(|g| (g.title.as_str(), g.views)).collect::<Vec<_>>(),
+        [("gif 1", 3), ("gif 6", 1), ("gif 2", 0)]
+    );
+    let pngs = db.gifs_of_type("image/png", 1000).await.unwrap_or_default();
+    assert_eq!(
+        pngs.iter().map(|g| (g.title.as_str(), g.size_bytes)).collect::<Vec<_>>(),
+        [("gif 3", 700 * KB), ("gif 7", 20 * KB)]
+    );
+    for (level, who) in [
+        (ActivityLevel::Inactive, "carol"),
+        (ActivityLevel::Casual, "bob"),
+        (ActivityLevel::Active, "alice"),
+        (ActivityLevel::Power, "dave"),
+    ] {
+        let users = db.users_at_level(level, 1000).await.unwrap_or_default();
+        assert_eq!(users.iter().map(|u| u.username.as_str()).collect::<Vec<_>>(), [who], "{}", level.label());
+    }
+    assert_eq!(db.users_at_level(ActivityLevel::Power, 1000).await.unwrap_or_default()[0].gif_count, 20);
+}
+
 async fn aggregates_match_a_hand_computed_fixture(db: &Database) {
     // Users in every activity category: carol 0, bob 2 (casual), alice 5 (active), dave 20 (power).
     let alice = user(db, "alice").await;
@@ -153,29 +181,7 @@ async fn aggregates_match_a_hand_computed_fixture(db: &Database) {
     assert_eq!(d.tag_distribution, [("cats".to_owned(), 3), ("dogs".to_owned(), 1), ("funny".to_owned(), 1)]);
 
     // Drill-downs agree with the aggregates.
-    for (bucket, n) in SizeBucket::ALL.iter().zip([23, 1, 1, 1, 1]) {
-        assert_eq!(db.gifs_in_bucket(*bucket, 1000).await.map(|r| r.len()).ok(), Some(n), "{}", bucket.label());
-    }
-    let cats = db.gifs_with_tag(&TagName::from_trusted("cats".into()), 1000).await.unwrap_or_default();
-    assert_eq!(
-        cats.iter().map(|g| (g.title.as_str(), g.views)).collect::<Vec<_>>(),
-        [("gif 1", 3), ("gif 6", 1), ("gif 2", 0)]
-    );
-    let pngs = db.gifs_of_type("image/png", 1000).await.unwrap_or_default();
-    assert_eq!(
-        pngs.iter().map(|g| (g.title.as_str(), g.size_bytes)).collect::<Vec<_>>(),
-        [("gif 3", 700 * KB), ("gif 7", 20 * KB)]
-    );
-    for (level, who) in [
-        (ActivityLevel::Inactive, "carol"),
-        (ActivityLevel::Casual, "bob"),
-        (ActivityLevel::Active, "alice"),
-        (ActivityLevel::Power, "dave"),
-    ] {
-        let users = db.users_at_level(level, 1000).await.unwrap_or_default();
-        assert_eq!(users.iter().map(|u| u.username.as_str()).collect::<Vec<_>>(), [who], "{}", level.label());
-    }
-    assert_eq!(db.users_at_level(ActivityLevel::Power, 1000).await.unwrap_or_default()[0].gif_count, 20);
+    fixture_drill_downs_agree(db).await;
 }
 
 /// Each drill-down lists as many rows as the detailed figures count for its bucket, tag, level

@@ -365,6 +365,35 @@ async fn browsers_may_call_the_chat_apis_from_any_page_without_credentials(backe
     assert_eq!(header(&own, "access-control-allow-origin"), None);
 }
 
+/// One GIF object as Giphy shapes it: an embed URL ending in its id, no analytics, and every
+/// rendition with its url and sizes as strings.
+fn assert_giphy_gif_shape(gif: &serde_json::Value, id: &str) {
+    assert!(gif["embed_url"].as_str().is_some_and(|u| u.ends_with(&format!("/{id}"))), "{gif}");
+    assert!(
+        gif.get("analytics_response_payload").is_none()
+            && gif.get("analytics").is_none()
+            && gif.get("bottle_data").is_none()
+    );
+    for name in [
+        "original",
+        "fixed_width",
+        "fixed_height",
+        "fixed_width_small",
+        "fixed_height_small",
+        "downsized",
+        "downsized_medium",
+        "preview_gif",
+        "original_still",
+        "fixed_width_still",
+        "fixed_height_still",
+    ] {
+        let image = &gif["images"][name];
+        for field in ["url", "width", "height", "size"] {
+            assert!(image[field].is_string(), "{name}.{field} must be a string: {image}");
+        }
+    }
+}
+
 async fn giphy_answers_in_giphys_shapes(backend: Backend) {
     let app = app!(backend);
     let alice = app.user("alice").await;
@@ -388,30 +417,7 @@ async fn giphy_answers_in_giphys_shapes(backend: Backend) {
         assert_eq!(p["count"].as_u64(), Some(data.len() as u64));
         for gif in &data {
             let id = gif["id"].as_str().unwrap_or_default();
-            assert!(gif["embed_url"].as_str().is_some_and(|u| u.ends_with(&format!("/{id}"))), "{gif}");
-            assert!(
-                gif.get("analytics_response_payload").is_none()
-                    && gif.get("analytics").is_none()
-                    && gif.get("bottle_data").is_none()
-            );
-            for name in [
-                "original",
-                "fixed_width",
-                "fixed_height",
-                "fixed_width_small",
-                "fixed_height_small",
-                "downsized",
-                "downsized_medium",
-                "preview_gif",
-                "original_still",
-                "fixed_width_still",
-                "fixed_height_still",
-            ] {
-                let image = &gif["images"][name];
-                for field in ["url", "width", "height", "size"] {
-                    assert!(image[field].is_string(), "{name}.{field} must be a string: {image}");
-                }
-            }
+            assert_giphy_gif_shape(gif, id);
             assert!(seen.insert(id.to_owned()), "{id} twice");
         }
         offset += data.len() as u64;

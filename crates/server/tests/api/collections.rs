@@ -40,6 +40,26 @@ async fn tag_names(app: &TestApp, token: &str, gif: i64) -> Vec<String> {
     detail.tags.into_iter().map(|t| t.name).collect()
 }
 
+/// Names are 1 to 80 characters; visibility is team or private; anonymous callers are refused.
+async fn collection_input_is_validated(app: &TestApp, owner: &str) {
+    for body in [json!({"name": "   ", "visibility": "team"}), json!({"name": "n".repeat(81), "visibility": "team"})] {
+        error_of(
+            app.send_json(Method::POST, "/api/collections", Some(owner), &body).await,
+            StatusCode::BAD_REQUEST,
+            "validation",
+        )
+        .await;
+    }
+    let public = json!({"name": "x", "visibility": "public"});
+    error_of(
+        app.send_json(Method::POST, "/api/collections", Some(owner), &public).await,
+        StatusCode::BAD_REQUEST,
+        "bad_request",
+    )
+    .await;
+    error_of(app.get("/api/collections", None).await, StatusCode::UNAUTHORIZED, "unauthorized").await;
+}
+
 async fn owner_admin_and_others_on_team_and_private_collections(backend: Backend) {
     let app = app!(backend);
     let admin = app.signed_in("alice").await; // the first account is an admin
@@ -108,23 +128,7 @@ async fn owner_admin_and_others_on_team_and_private_collections(backend: Backend
     assert_eq!(send(&app, Method::DELETE, &path, &admin).await, StatusCode::NO_CONTENT);
     error_of(app.get(&path, Some(&owner)).await, StatusCode::NOT_FOUND, "not_found").await;
 
-    // Names are 1 to 80 characters; visibility is team or private.
-    for body in [json!({"name": "   ", "visibility": "team"}), json!({"name": "n".repeat(81), "visibility": "team"})] {
-        error_of(
-            app.send_json(Method::POST, "/api/collections", Some(&owner), &body).await,
-            StatusCode::BAD_REQUEST,
-            "validation",
-        )
-        .await;
-    }
-    let public = json!({"name": "x", "visibility": "public"});
-    error_of(
-        app.send_json(Method::POST, "/api/collections", Some(&owner), &public).await,
-        StatusCode::BAD_REQUEST,
-        "bad_request",
-    )
-    .await;
-    error_of(app.get("/api/collections", None).await, StatusCode::UNAUTHORIZED, "unauthorized").await;
+    collection_input_is_validated(&app, &owner).await;
 }
 
 async fn the_order_survives_a_reload_and_must_be_a_permutation(backend: Backend) {

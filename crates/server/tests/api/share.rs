@@ -1,7 +1,7 @@
 use gifshelf_http::dto::TokenResponse;
 use reqwest::{Method, StatusCode};
 
-use crate::helpers::{dto_of, send, Backend};
+use crate::helpers::{dto_of, send, Backend, TestApp};
 use crate::{app, on_both_backends};
 
 async fn share_page_unfurls_and_serves_the_raw_image_without_sign_in(backend: Backend) {
@@ -61,6 +61,26 @@ async fn share_links_use_the_request_origin_when_no_public_url_is_set(backend: B
     let html = app.anonymous().get(&format!("/s/{share}")).await.text().await.unwrap_or_default();
     let host = app.address.trim_start_matches("http://");
     assert!(html.contains(&format!("content=\"http://{host}/s/{share}.gif\"")), "{html}");
+}
+
+/// Every public share URL serves its type, cached for good and named after the share id (never the
+/// row id); anything else under the share id is not found.
+async fn assert_share_urls_serve_publicly(app: &TestApp, share: &str, id: i64, public: &[(String, &str)]) {
+    for (path, content_type) in public {
+        let response = app.anonymous().get(path).await;
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        let header =
+            |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
+        assert_eq!(header("content-type"), *content_type, "{path}");
+        assert_eq!(header("cache-control"), "public, max-age=31536000, immutable");
+        let disposition = header("content-disposition");
+        assert!(disposition.contains(share) && !disposition.contains(&format!("gif-{id}")), "{path}: {disposition}");
+    }
+    for wrong in
+        [format!("/s/{share}/thumbnail.png"), format!("/s/{share}/other.gif"), "/s/nope/thumbnail.gif".to_owned()]
+    {
+        assert_eq!(app.anonymous().get(&wrong).await.status(), StatusCode::NOT_FOUND, "{wrong}");
+    }
 }
 
 async fn media_is_private_except_under_share_ids(backend: Backend) {
@@ -136,21 +156,7 @@ async fn media_is_private_except_under_share_ids(backend: Backend) {
         (format!("/s/{share}/thumbnail.gif"), "image/gif"),
         (format!("/s/{share}/still.png"), "image/png"),
     ];
-    for (path, content_type) in &public {
-        let response = app.anonymous().get(path).await;
-        assert_eq!(response.status(), StatusCode::OK, "{path}");
-        let header =
-            |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
-        assert_eq!(header("content-type"), *content_type, "{path}");
-        assert_eq!(header("cache-control"), "public, max-age=31536000, immutable");
-        let disposition = header("content-disposition");
-        assert!(disposition.contains(&share) && !disposition.contains(&format!("gif-{id}")), "{path}: {disposition}");
-    }
-    for wrong in
-        [format!("/s/{share}/thumbnail.png"), format!("/s/{share}/other.gif"), "/s/nope/thumbnail.gif".to_owned()]
-    {
-        assert_eq!(app.anonymous().get(&wrong).await.status(), StatusCode::NOT_FOUND, "{wrong}");
-    }
+    assert_share_urls_serve_publicly(&app, &share, id, &public).await;
     // Deleted: every share URL answers 404 at once.
     assert_eq!(alice.delete(&format!("/api/gifs/{id}")).await.status(), StatusCode::NO_CONTENT);
     for (path, _) in &public {

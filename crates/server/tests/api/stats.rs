@@ -36,21 +36,8 @@ async fn drill_downs_match(admin: &Client) {
     }
 }
 
-async fn admin_sees_text_counts_and_consistent_drill_downs(backend: Backend) {
-    let app = app!(backend);
-    let admin = app.admin().await;
-    let bob = app.user("bob").await;
-    let empty: OverviewStats = admin.read("/api/stats").await;
-    assert_eq!((empty.total_gifs, empty.average_views_per_gif), (0, 0.0));
-
-    let first = bob.upload_gif("Cat one", "", &["cats", "funny"]).await;
-    let second = bob.upload_gif("Cat two", "", &["cats"]).await;
-    let _: GifDto = dto_of(bob.upload("p.png", png(300, 200), "A png", "", &["misc"]).await, StatusCode::CREATED).await;
-    for _ in 0..2 {
-        bob.gif(first.id).await;
-    }
-
-    // Read at once, with no Refresh Data: the uploads and views are in.
+/// The overview read at once after the uploads and views, with no Refresh Data.
+async fn assert_overview_counts(admin: &Client, empty: &OverviewStats) {
     let o: OverviewStats = admin.read("/api/stats").await;
     assert!(o.last_updated >= empty.last_updated, "{} after {}", o.last_updated, empty.last_updated);
     assert_eq!((o.total_gifs, o.total_users, o.total_tags, o.empty_tags_count), (3, 2, 3, 0));
@@ -62,7 +49,10 @@ async fn admin_sees_text_counts_and_consistent_drill_downs(backend: Backend) {
     assert_eq!(o.most_used_tags[0], pair("cats", "2"), "pairs carry text counts");
     assert_eq!(count_of(&o.top_users, "bob").as_deref(), Some("3"));
     assert_eq!(o.most_viewed_gifs[0], pair("Cat one", "2"));
+}
 
+/// The detailed figures after the uploads: a week of days, activity levels, size buckets, types.
+async fn assert_detailed_figures(admin: &Client) {
     let d: DetailedStats = admin.read("/api/stats/detailed").await;
     let days = &d.daily_uploads_last_week;
     assert_eq!(days.len(), 7);
@@ -81,9 +71,11 @@ async fn admin_sees_text_counts_and_consistent_drill_downs(backend: Backend) {
     };
     assert_eq!(by_type("image/gif"), Some("2"));
     assert_eq!(by_type("image/png"), Some("1"));
+}
 
-    // Drill-downs number what the aggregates say.
-    drill_downs_match(&admin).await;
+/// The drill-downs number what the aggregates say, and refuse unknown buckets and levels.
+async fn assert_drill_down_rows(admin: &Client) {
+    drill_downs_match(admin).await;
     let cats: Vec<GifStatRow> = admin.read("/api/stats/detailed/tag/cats").await;
     assert_eq!(cats.len(), 2);
     assert_eq!((cats[0].title.as_str(), cats[0].views), ("Cat one", 2));
@@ -98,9 +90,10 @@ async fn admin_sees_text_counts_and_consistent_drill_downs(backend: Backend) {
     let message =
         error_of(admin.get("/api/stats/detailed/activity/lazy").await, StatusCode::BAD_REQUEST, "validation").await;
     assert!(message.contains("inactive") && message.contains("power"), "{message}");
+}
 
-    // Every later change shows at once too, in every figure and drill-down; Refresh Data's
-    // `refresh=true` is still accepted (and gives the same exact figures).
+/// An upload, a retag, a bulk tag and a delete each show at once in every figure and drill-down.
+async fn later_changes_show_at_once(admin: &Client, bob: &Client, first: i64, second: i64) {
     let third = bob.upload_gif("Cat three", "", &["cats"]).await;
     let now: DetailedStats = admin.read("/api/stats/detailed").await;
     assert_eq!(now.daily_uploads_last_week[6].1, "4");
@@ -109,25 +102,52 @@ async fn admin_sees_text_counts_and_consistent_drill_downs(backend: Backend) {
     assert_eq!(admin.read::<OverviewStats>("/api/stats?refresh=true").await.total_gifs, 4);
     let refreshed: DetailedStats = admin.read("/api/stats/detailed?refresh=true").await;
     assert_eq!(refreshed.daily_uploads_last_week[6].1, "4");
-    drill_downs_match(&admin).await;
+    drill_downs_match(admin).await;
     let edit = serde_json::json!({"title": "Cat three", "description": "", "tags": ["dogs"]});
     assert!(bob.put_json(&format!("/api/gifs/{}", third.id), &edit).await.status().is_success());
     let retagged: OverviewStats = admin.read("/api/stats").await;
     assert_eq!(count_of(&retagged.most_used_tags, "cats").as_deref(), Some("2"));
     assert_eq!(count_of(&retagged.most_used_tags, "dogs").as_deref(), Some("1"));
-    drill_downs_match(&admin).await;
-    let bulk = serde_json::json!({"ids": [second.id, third.id], "addTags": ["bulk"]});
+    drill_downs_match(admin).await;
+    let bulk = serde_json::json!({"ids": [second, third.id], "addTags": ["bulk"]});
     assert!(bob.post_json("/api/gifs/bulk", &bulk).await.status().is_success());
     let bulked: OverviewStats = admin.read("/api/stats").await;
     assert_eq!(count_of(&bulked.most_used_tags, "bulk").as_deref(), Some("2"));
-    drill_downs_match(&admin).await;
-    assert!(bob.delete(&format!("/api/gifs/{}", first.id)).await.status().is_success());
+    drill_downs_match(admin).await;
+    assert!(bob.delete(&format!("/api/gifs/{}", first)).await.status().is_success());
     let after: OverviewStats = admin.read("/api/stats").await;
     assert_eq!((after.total_gifs, after.total_views, after.gifs_uploaded_today), (3, 0, 3));
     assert_eq!(count_of(&after.most_used_tags, "funny"), None, "a tag of no GIF is not among the most used");
     assert_eq!(after.empty_tags_count, 1);
-    drill_downs_match(&admin).await;
+    drill_downs_match(admin).await;
     error_of(admin.get("/api/stats?refresh=maybe").await, StatusCode::BAD_REQUEST, "bad_request").await;
+}
+
+async fn admin_sees_text_counts_and_consistent_drill_downs(backend: Backend) {
+    let app = app!(backend);
+    let admin = app.admin().await;
+    let bob = app.user("bob").await;
+    let empty: OverviewStats = admin.read("/api/stats").await;
+    assert_eq!((empty.total_gifs, empty.average_views_per_gif), (0, 0.0));
+
+    let first = bob.upload_gif("Cat one", "", &["cats", "funny"]).await;
+    let second = bob.upload_gif("Cat two", "", &["cats"]).await;
+    let _: GifDto = dto_of(bob.upload("p.png", png(300, 200), "A png", "", &["misc"]).await, StatusCode::CREATED).await;
+    for _ in 0..2 {
+        bob.gif(first.id).await;
+    }
+
+    // Read at once, with no Refresh Data: the uploads and views are in.
+    assert_overview_counts(&admin, &empty).await;
+
+    assert_detailed_figures(&admin).await;
+
+    // Drill-downs number what the aggregates say.
+    assert_drill_down_rows(&admin).await;
+
+    // Every later change shows at once too, in every figure and drill-down; Refresh Data's
+    // `refresh=true` is still accepted (and gives the same exact figures).
+    later_changes_show_at_once(&admin, &bob, first.id, second.id).await;
 
     let anonymous = app.anonymous();
     for path in [

@@ -215,6 +215,18 @@ async fn serve_process(database_url: &str, data: &std::path::Path) -> Process {
     process
 }
 
+/// Signs alice in on the server at `url` and returns her session token.
+async fn sign_in_alice(client: &reqwest::Client, url: &str) -> String {
+    let login = client
+        .post(format!("{url}/api/auth/login"))
+        .json(&json!({"username": "alice", "password": "secret1"}))
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let TokenResponse { token } = dto_of(login, StatusCode::OK).await;
+    token
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 pub(super) async fn reliability_sigterm_lets_the_in_flight_upload_finish() {
     let db = gifshelf_db::testing::TestDb::sqlite();
@@ -230,13 +242,7 @@ pub(super) async fn reliability_sigterm_lets_the_in_flight_upload_finish() {
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(registered.status(), StatusCode::CREATED);
-    let login = client
-        .post(format!("{}/api/auth/login", server.url))
-        .json(&json!({"username": "alice", "password": "secret1"}))
-        .send()
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
-    let TokenResponse { token } = dto_of(login, StatusCode::OK).await;
+    let token = sign_in_alice(&client, &server.url).await;
 
     // Half an upload is on the wire when SIGTERM arrives; the rest follows.
     let addr = server.url.trim_start_matches("http://").to_owned();
@@ -270,13 +276,7 @@ pub(super) async fn reliability_sigterm_lets_the_in_flight_upload_finish() {
 
     // The data is consistent: after a restart the GIF is listed and its files are served.
     let server = serve_process(&db.url, data.path()).await;
-    let login = client
-        .post(format!("{}/api/auth/login", server.url))
-        .json(&json!({"username": "alice", "password": "secret1"}))
-        .send()
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
-    let TokenResponse { token } = dto_of(login, StatusCode::OK).await;
+    let token = sign_in_alice(&client, &server.url).await;
     let page: PagedGifs = dto_of(
         client
             .get(format!("{}/api/gifs/dtos", server.url))
