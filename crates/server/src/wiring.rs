@@ -258,7 +258,12 @@ impl ChatParts {
                 settings.chat_api_anonymous,
                 Arc::new(SystemClock),
             )),
-            commands: Arc::new(CommandService::new(users.clone(), users.clone(), users.clone(), configured_commands(settings))),
+            commands: Arc::new(CommandService::new(
+                users.clone(),
+                users.clone(),
+                users.clone(),
+                configured_commands(settings),
+            )),
             integrations: Arc::new(IntegrationService::new(users.clone(), Arc::new(SystemClock))),
         }
     }

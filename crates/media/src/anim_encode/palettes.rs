@@ -73,7 +73,10 @@ impl Palettes {
 
     /// The transparent index of a frame with local table `local` (else the global one).
     pub(super) fn transparent_of(&self, local: Option<&Palette>) -> Result<u8, MediaRejection> {
-        local.or(self.global.as_ref()).map(Palette::transparent).ok_or_else(|| crate::error::internal("palette missing"))
+        local
+            .or(self.global.as_ref())
+            .map(Palette::transparent)
+            .ok_or_else(|| crate::error::internal("palette missing"))
     }
 }
 

@@ -167,8 +167,8 @@ fn connect(addr: &str) -> std::net::TcpStream {
     std::net::TcpStream::connect(addr).unwrap_or_else(|e| panic!("connect {addr}: {e}"))
 }
 
-mod accounts;
 mod access;
+mod accounts;
 mod files;
 mod reliability;
 mod serving;
