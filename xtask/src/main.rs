@@ -13,6 +13,8 @@
 //!   then `test`.
 //! - `fuzz [SECONDS]`: runs every cargo-fuzz target for SECONDS (default 60) each (nightly toolchain
 //!   and `cargo install cargo-fuzz`); findings land in `fuzz/artifacts/`.
+//! - `tidy`: the limits every source file keeps (600 lines a file, 80 a Rust function) and the
+//!   names docs/ARCHITECTURE.md must hold (every crate, port and job task; its recipes). Also a test.
 //! - `gen-types`: regenerate `frontend/src/api/generated` from the Rust DTOs.
 //! - `bench [media|api|serve|web] [ARGS]`: benchmarks that print figures next to their targets and
 //!   anchors (they never gate a test run); ARGS go to the bench (`bench api --gifs 1000000`). `media`
@@ -25,6 +27,7 @@
 mod deps;
 mod load;
 mod schemathesis;
+mod tidy;
 mod web;
 
 use std::path::{Path, PathBuf};
@@ -43,12 +46,13 @@ fn main() -> ExitCode {
         "ci" => ci(),
         "gen-types" => gen_types(),
         "deps" => deps::check(&root()),
+        "tidy" => tidy::check(&root()),
         "bench" => bench(rest),
         "load" => load_scenario(rest),
         "fuzz" => fuzz(rest),
         "schemathesis" => schemathesis::run(&built("debug", "gifshelf"), &target_dir().join("schemathesis")),
         _ => {
-            eprintln!("usage: cargo xtask <run|dev|test|ci|gen-types|bench|load|fuzz>");
+            eprintln!("usage: cargo xtask <run|dev|test|ci|tidy|gen-types|bench|load|fuzz>");
             return if task == "help" { ExitCode::SUCCESS } else { ExitCode::from(2) };
         }
     };
