@@ -6,6 +6,7 @@ import { AddGifToCollection } from '@/components/add-to-collection/add-to-collec
 import { viewsLabel } from '../gallery';
 import { AnimatedMedia, useMotionGate } from './animated-media';
 import { FavouriteStar } from './favourite-star';
+import { TagLinks } from './tag-links';
 
 /** In the gallery's "Select" mode: whether the card is picked, and what a click on it does. */
 export type CardSelection = { selected: boolean; onToggle: (event: MouseEvent) => void };
@@ -67,17 +68,7 @@ export function GifCard({
           </Link>
         </h2>
         {gif.description && <p className="gif-card__description">{gif.description}</p>}
-        {gif.tags.length > 0 && (
-          <ul className="tag-list gif-card__tags" aria-label="Tags">
-            {gif.tags.map((tag) => (
-              <li key={tag.id}>
-                <Link to={paths.tag(tag.name)} className="tag-pill">
-                  {tag.name}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        )}
+        <TagLinks tags={gif.tags} className="tag-list gif-card__tags" />
         <p className="gif-card__meta">
           <span>{viewsLabel(gif.viewCount)}</span>
           <span aria-hidden="true">·</span>

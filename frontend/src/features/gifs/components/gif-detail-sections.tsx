@@ -7,6 +7,7 @@ import { favouritesLabel, sharesLabel, viewsLabel } from '../gallery';
 import { videoFiles } from '../renditions';
 import { AnimatedMedia, type MotionGate } from './animated-media';
 import { FavouriteStar } from './favourite-star';
+import { TagLinks } from './tag-links';
 import type { Rendition } from './rendition-modal';
 
 type GifFigureProps = {
@@ -108,17 +109,7 @@ export function GifAbout({ gif }: { gif: GifDto }) {
   return (
     <section className="panel gif-detail__about">
       {gif.description && <p className="gif-detail__description">{gif.description}</p>}
-      {gif.tags.length > 0 && (
-        <ul className="tag-list" aria-label="Tags">
-          {gif.tags.map((tag) => (
-            <li key={tag.id}>
-              <Link to={paths.tag(tag.name)} className="tag-pill">
-                {tag.name}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
+      <TagLinks tags={gif.tags} className="tag-list" />
       <div className="gif-detail__favourite">
         <FavouriteStar gif={gif} />
         <span data-testid="favourite-count">{favouritesLabel(gif.favouriteCount)}</span>
