@@ -9,7 +9,7 @@ pub mod secret;
 pub mod testing;
 mod tokens;
 
-pub use clock::SystemClock;
+pub use clock::{ManualClock, SystemClock};
 pub use hasher::BcryptHasher;
 pub use ids::RandomIds;
 pub use oidc::{OidcVerifier, GOOGLE_ISSUER};

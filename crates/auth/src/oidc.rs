@@ -7,11 +7,12 @@
 //! else; `exp` and `iat` are checked with a small leeway. The HTTP client follows no redirects.
 
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use gifshelf_domain::auth::{ExternalIdentity, IdentityError};
-use gifshelf_domain::ports::IdentityVerifier;
+use gifshelf_domain::ports::{Clock, IdentityVerifier};
 use openidconnect::core::{
     CoreIdToken, CoreIdTokenVerifier, CoreJsonWebKeySet, CoreJwsSigningAlgorithm, CoreProviderMetadata,
 };
@@ -43,12 +44,14 @@ pub struct OidcVerifier {
     http: reqwest::Client,
     keys: Mutex<Option<Keys>>,
     last_forced_refetch: Mutex<Option<Instant>>,
+    /// What `exp` and `iat` are checked against.
+    clock: Arc<dyn Clock>,
 }
 
 impl OidcVerifier {
     /// # Errors
     /// A message when the issuer is not a URL or the HTTP client cannot be built.
-    pub fn new(issuer: &str, client_id: &str) -> Result<Self, String> {
+    pub fn new(issuer: &str, client_id: &str, clock: Arc<dyn Clock>) -> Result<Self, String> {
         let issuer = IssuerUrl::new(issuer.trim().to_owned()).map_err(|e| format!("OIDC issuer {issuer:?}: {e}"))?;
         let http = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
@@ -62,6 +65,7 @@ impl OidcVerifier {
             http,
             keys: Mutex::new(None),
             last_forced_refetch: Mutex::new(None),
+            clock,
         })
     }
 
@@ -104,11 +108,12 @@ impl OidcVerifier {
     }
 
     fn check(&self, token: &CoreIdToken, keys: CoreJsonWebKeySet) -> Result<ExternalIdentity, ClaimsVerificationError> {
+        let now = self.clock.now().and_utc();
         let verifier = CoreIdTokenVerifier::new_public_client(self.client_id.clone(), self.issuer.clone(), keys)
             .set_allowed_algs([CoreJwsSigningAlgorithm::RsaSsaPkcs1V15Sha256, CoreJwsSigningAlgorithm::EcdsaP256Sha256])
-            .set_time_fn(|| chrono::Utc::now() - LEEWAY)
-            .set_issue_time_verifier_fn(|iat| {
-                if iat > chrono::Utc::now() + LEEWAY {
+            .set_time_fn(move || now - LEEWAY)
+            .set_issue_time_verifier_fn(move |iat| {
+                if iat > now + LEEWAY {
                     Err(format!("issued in the future ({iat})"))
                 } else {
                     Ok(())

@@ -1,5 +1,7 @@
+use std::sync::Arc;
+
 use gifshelf_domain::auth::SessionClaims;
-use gifshelf_domain::ports::{SignError, TokenError, TokenService};
+use gifshelf_domain::ports::{Clock, SignError, TokenError, TokenService};
 use gifshelf_domain::user::Role;
 use jsonwebtoken::{decode, encode, errors::ErrorKind, Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use secrecy::{ExposeSecret, SecretSlice};
@@ -41,10 +43,12 @@ impl From<Claims> for SessionClaims {
 pub const LEEWAY_SECS: u64 = 5;
 
 /// HS256 session tokens. The algorithm is pinned: `alg: none`, RS256 and friends are refused.
+/// Expiry is checked against the application's clock, not the library's own reading of the time.
 pub struct JwtTokens {
     encoding: EncodingKey,
     decoding: DecodingKey,
     validation: Validation,
+    clock: Arc<dyn Clock>,
 }
 
 impl std::fmt::Debug for JwtTokens {
@@ -54,16 +58,23 @@ impl std::fmt::Debug for JwtTokens {
 }
 
 impl JwtTokens {
-    pub fn new(secret: &SecretSlice<u8>) -> Self {
+    pub fn new(secret: &SecretSlice<u8>, clock: Arc<dyn Clock>) -> Self {
         let mut validation = Validation::new(Algorithm::HS256);
-        validation.leeway = LEEWAY_SECS;
-        validation.validate_exp = true;
+        // `exp` is required and checked below, against `clock`.
+        validation.validate_exp = false;
         validation.set_required_spec_claims(&["exp", "iat", "sub"]);
         Self {
             encoding: EncodingKey::from_secret(secret.expose_secret()),
             decoding: DecodingKey::from_secret(secret.expose_secret()),
             validation,
+            clock,
         }
+    }
+}
+
+impl JwtTokens {
+    fn now(&self) -> i64 {
+        self.clock.now().and_utc().timestamp()
     }
 }
 
@@ -74,6 +85,9 @@ impl TokenService for JwtTokens {
 
     fn verify(&self, token: &str) -> Result<SessionClaims, TokenError> {
         match decode::<Claims>(token, &self.decoding, &self.validation) {
+            Ok(data) if data.claims.exp.saturating_add(LEEWAY_SECS.cast_signed()) < self.now() => {
+                Err(TokenError::Expired)
+            }
             Ok(data) => Ok(data.claims.into()),
             Err(err) if matches!(err.kind(), ErrorKind::ExpiredSignature) => Err(TokenError::Expired),
             Err(_) => Err(TokenError::Invalid),
@@ -89,7 +103,7 @@ mod tests {
     use super::*;
 
     fn tokens() -> JwtTokens {
-        JwtTokens::new(&SecretSlice::from(vec![7_u8; 32]))
+        JwtTokens::new(&SecretSlice::from(vec![7_u8; 32]), Arc::new(crate::SystemClock))
     }
 
     fn claims(exp_offset: i64) -> SessionClaims {
@@ -130,9 +144,24 @@ mod tests {
     }
 
     #[test]
+    fn expiry_follows_the_application_clock() {
+        let clock = crate::ManualClock::new();
+        let t = JwtTokens::new(&SecretSlice::from(vec![7_u8; 32]), Arc::new(clock.clone()));
+        let now = clock.now().and_utc().timestamp();
+        let session =
+            SessionClaims { username: "alice".into(), role: Role::User, issued_at: now, expires_at: now + 60 };
+        let token = t.issue(&session).unwrap_or_default();
+        assert!(t.verify(&token).is_ok());
+        clock.advance(chrono::Duration::seconds(60 + LEEWAY_SECS.cast_signed()));
+        assert!(t.verify(&token).is_ok(), "the leeway's last second");
+        clock.advance(chrono::Duration::seconds(1));
+        assert_eq!(t.verify(&token), Err(TokenError::Expired));
+    }
+
+    #[test]
     fn refuses_other_keys_alg_none_tampering_and_garbage() {
         let t = tokens();
-        let other = JwtTokens::new(&SecretSlice::from(vec![8_u8; 32]));
+        let other = JwtTokens::new(&SecretSlice::from(vec![8_u8; 32]), Arc::new(crate::SystemClock));
         let foreign = other.issue(&claims(3600)).unwrap_or_default();
         assert_eq!(t.verify(&foreign), Err(TokenError::Invalid));
 

@@ -1,9 +1,11 @@
 //! The OpenID verifier against the fake provider on loopback: what it accepts and what it refuses.
 
+use std::sync::Arc;
+
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use gifshelf_auth::testing::FakeOidcProvider;
-use gifshelf_auth::OidcVerifier;
+use gifshelf_auth::{OidcVerifier, SystemClock};
 use gifshelf_domain::auth::IdentityError;
 use gifshelf_domain::ports::IdentityVerifier;
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
@@ -13,7 +15,8 @@ const CLIENT: &str = "gifshelf-test.apps.example.com";
 
 async fn setup() -> (FakeOidcProvider, OidcVerifier) {
     let provider = FakeOidcProvider::start().await;
-    let verifier = OidcVerifier::new(provider.issuer(), CLIENT).unwrap_or_else(|e| panic!("{e}"));
+    let verifier =
+        OidcVerifier::new(provider.issuer(), CLIENT, Arc::new(SystemClock)).unwrap_or_else(|e| panic!("{e}"));
     (provider, verifier)
 }
 
@@ -138,7 +141,8 @@ async fn a_rotated_key_is_fetched_once_and_unknown_key_ids_do_not_hammer_the_pro
 async fn an_unreachable_provider_is_unavailable_not_a_refusal() {
     let closed =
         std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).unwrap_or_else(|e| panic!("{e}"));
-    let verifier = OidcVerifier::new(&format!("http://{closed}"), CLIENT).unwrap_or_else(|e| panic!("{e}"));
+    let verifier =
+        OidcVerifier::new(&format!("http://{closed}"), CLIENT, Arc::new(SystemClock)).unwrap_or_else(|e| panic!("{e}"));
     let provider = FakeOidcProvider::start().await;
     let token = provider.mint(&provider.claims(CLIENT, "s", "a@example.com", true));
     assert!(matches!(verifier.verify(&token).await, Err(IdentityError::Unavailable(_))));
@@ -146,5 +150,5 @@ async fn an_unreachable_provider_is_unavailable_not_a_refusal() {
 
 #[test]
 fn a_bad_issuer_is_a_configuration_error() {
-    assert!(OidcVerifier::new("not a url", CLIENT).is_err());
+    assert!(OidcVerifier::new("not a url", CLIENT, Arc::new(SystemClock)).is_err());
 }

@@ -184,7 +184,7 @@ async fn seed(db: &Database) -> Seeded {
 
 fn export(db: &Database) -> Vec<u8> {
     let mut file = Vec::new();
-    ok(transfer::export(db, &mut file, &mut |_: Progress<'_>| {}));
+    ok(transfer::export(db, &mut file, chrono::Utc::now().naive_utc(), &mut |_: Progress<'_>| {}));
     file
 }
 
@@ -472,14 +472,16 @@ async fn a_table_or_column_the_export_does_not_know_is_refused() {
     let path = source.url.trim_start_matches("sqlite://").to_owned();
     let mut raw = ok(diesel::sqlite::SqliteConnection::establish(&path));
     ok(raw.batch_execute("ALTER TABLE gifs ADD COLUMN mood TEXT"));
-    let result = transfer::export(&source.db, &mut Vec::new(), &mut |_: Progress<'_>| {});
+    let result =
+        transfer::export(&source.db, &mut Vec::new(), chrono::Utc::now().naive_utc(), &mut |_: Progress<'_>| {});
     assert!(matches!(&result, Err(TransferError::UnknownSchema(why)) if why.contains("mood")), "{result:?}");
 
     let other = TestDb::sqlite();
     let path = other.url.trim_start_matches("sqlite://").to_owned();
     let mut raw = ok(diesel::sqlite::SqliteConnection::establish(&path));
     ok(raw.batch_execute("CREATE TABLE moods (user_id BIGINT, gif_id BIGINT)"));
-    let result = transfer::export(&other.db, &mut Vec::new(), &mut |_: Progress<'_>| {});
+    let result =
+        transfer::export(&other.db, &mut Vec::new(), chrono::Utc::now().naive_utc(), &mut |_: Progress<'_>| {});
     assert!(matches!(&result, Err(TransferError::UnknownSchema(why)) if why.contains("moods")), "{result:?}");
 }
 
@@ -536,9 +538,10 @@ async fn rows_stream_in_pages_and_progress_is_reported() {
     ok(gifshelf_db::testing::seed(&source.db, 30, 1_234, 40));
     let mut seen = Vec::new();
     let mut file = Vec::new();
-    let summary = ok(transfer::export(&source.db, &mut file, &mut |p: Progress<'_>| {
-        seen.push((p.table.to_owned(), p.rows, p.done));
-    }));
+    let summary =
+        ok(transfer::export(&source.db, &mut file, chrono::Utc::now().naive_utc(), &mut |p: Progress<'_>| {
+            seen.push((p.table.to_owned(), p.rows, p.done));
+        }));
     assert_eq!(count(&summary, "gifs"), 1_234);
     assert!(seen.contains(&("gifs".to_owned(), 500, false)), "{seen:?}");
     assert!(seen.contains(&("gifs".to_owned(), 1_234, true)), "{seen:?}");

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use crate::dto::iso;
 use actix_web::web::Bytes;
+use chrono::NaiveDateTime;
 use futures_util::Stream;
 use gifshelf_app::gifs::GifService;
 use gifshelf_domain::gif::{Gif, GifFilter, GifSort, PageRequest, RenditionKind, MAX_PAGE_SIZE};
@@ -67,6 +68,8 @@ struct State {
     manifest: Vec<ManifestEntry>,
     missing: Vec<MissingEntry>,
     total: i64,
+    /// When the download began: the manifest's `exportedAt`.
+    started: NaiveDateTime,
 }
 
 /// A file name from a title: letters and digits kept, runs of anything else one `-`, at most 60.
@@ -179,7 +182,7 @@ impl State {
     /// `manifest.json` and the archive's end; `None` once they were written.
     fn finish(&mut self) -> Option<Result<Bytes, std::io::Error>> {
         let mut zip = self.zip.take()?;
-        let now = chrono::Utc::now().naive_utc();
+        let now = self.started;
         let manifest = Manifest {
             exported_at: iso(now),
             count: self.manifest.len(),
@@ -203,6 +206,7 @@ pub fn originals(
     gifs: Arc<GifService>,
     filter: GifFilter,
     progress: Option<Progress>,
+    started: NaiveDateTime,
 ) -> impl Stream<Item = Result<Bytes, std::io::Error>> + 'static {
     let state = State {
         gifs,
@@ -215,6 +219,7 @@ pub fn originals(
         manifest: Vec::new(),
         missing: Vec::new(),
         total: 0,
+        started,
     };
     futures_util::stream::unfold(state, |mut state| async move { state.next().await.map(|item| (item, state)) })
 }

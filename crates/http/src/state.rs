@@ -5,7 +5,7 @@ use gifshelf_app::auth::AuthService;
 use gifshelf_app::collections::CollectionService;
 use gifshelf_app::gifs::{GifService, UrlImport};
 use gifshelf_app::stats::StatsService;
-use gifshelf_domain::ports::UserRepository;
+use gifshelf_domain::ports::{Clock, UserRepository};
 
 /// What the HTTP layer needs from configuration.
 #[derive(Debug, Clone)]
@@ -79,4 +79,6 @@ pub struct AppState {
     pub integrations: Arc<gifshelf_app::integrations::IntegrationService>,
     pub users: Arc<dyn UserRepository>,
     pub settings: HttpSettings,
+    /// The one clock of the application: what handlers stamp and check times with.
+    pub clock: Arc<dyn Clock>,
 }

@@ -4,8 +4,11 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use std::sync::Arc;
+
 use clap::{Parser, Subcommand};
-use gifshelf_domain::ports::UserRepository;
+use gifshelf_auth::SystemClock;
+use gifshelf_domain::ports::{Clock, UserRepository};
 use gifshelf_domain::user::Role;
 use gifshelf_server::{config::Settings, Application};
 
@@ -152,18 +155,25 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // The one clock every part of this process reads the time from.
+    let clock: Arc<dyn Clock> = Arc::new(SystemClock);
     let result = match cli.command.unwrap_or(Command::Serve) {
-        Command::Serve => serve(&settings),
+        Command::Serve => serve(&settings, clock),
         Command::Migrate => migrate(&settings),
-        Command::Worker => worker(&settings),
-        Command::Renditions { action: RenditionsAction::Backfill { wait } } => backfill_renditions(&settings, wait),
+        Command::Worker => worker(&settings, &clock),
+        Command::Renditions { action: RenditionsAction::Backfill { wait } } => {
+            backfill_renditions(&settings, wait, &clock)
+        }
         Command::Admin { action } => admin(&settings, action),
-        Command::Fsck { dry_run } => fsck(&settings, dry_run),
+        Command::Fsck { dry_run } => fsck(&settings, dry_run, &clock),
         Command::MigrateStorage { from, to } => migrate_storage(&settings, &from, &to),
-        Command::Export { to, database } => export(database.as_deref().unwrap_or(&settings.database_url), &to),
+        Command::Export { to, database } => {
+            export(database.as_deref().unwrap_or(&settings.database_url), &to, clock.now())
+        }
         Command::Import { from, database } => import(database.as_deref().unwrap_or(&settings.database_url), &from),
         Command::ImportFolder { dir, user, tags_from_folders, dry_run } => import_folder(
             &settings,
+            &clock,
             &user,
             gifshelf_server::folder_import::ImportOptions {
                 dir,
@@ -172,7 +182,7 @@ fn main() -> ExitCode {
                 max_bytes: settings.max_upload_mb * 1024 * 1024,
             },
         ),
-        Command::ExportMedia { to } => export_media(&settings, &to),
+        Command::ExportMedia { to } => export_media(&settings, &to, &clock),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -183,9 +193,9 @@ fn main() -> ExitCode {
     }
 }
 
-fn serve(settings: &Settings) -> Result<(), String> {
+fn serve(settings: &Settings, clock: Arc<dyn Clock>) -> Result<(), String> {
     actix_web::rt::System::new().block_on(async {
-        let app = Application::build(settings).map_err(|e| e.to_string())?;
+        let app = Application::build_with_clock(settings, clock).map_err(|e| e.to_string())?;
         tracing::info!(
             url = %format!("http://{}", display_addr(&settings.bind, app.port())),
             database = %gifshelf_db::Database::describe(&settings.database_url),
@@ -209,17 +219,18 @@ async fn stop_signal() {
     }
 }
 
-fn worker(settings: &Settings) -> Result<(), String> {
+fn worker(settings: &Settings, clock: &Arc<dyn Clock>) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
     runtime.block_on(async {
         let db = gifshelf_server::open_database(settings).map_err(|e| e.to_string())?;
-        let library = gifshelf_server::library(settings, &db).map_err(|e| e.to_string())?;
+        let library = gifshelf_server::library(settings, &db, clock).map_err(|e| e.to_string())?;
         let workers = gifshelf_server::workers::Workers::start(
             settings.job_workers.max(1),
             std::sync::Arc::new(db),
             library.renditions,
             settings.jobs,
             settings.job_poll,
+            clock.clone(),
         );
         tracing::info!(database = %gifshelf_db::Database::describe(&settings.database_url), "gifshelf worker is running");
         stop_signal().await;
@@ -237,13 +248,13 @@ fn progress_bar(done: i64, total: i64, what: &str) -> String {
     format!("[{bar}] {done}/{total} {what}")
 }
 
-fn backfill_renditions(settings: &Settings, wait: bool) -> Result<(), String> {
+fn backfill_renditions(settings: &Settings, wait: bool, clock: &Arc<dyn Clock>) -> Result<(), String> {
     use gifshelf_domain::ports::JobQueue;
     use std::io::Write;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
     runtime.block_on(async {
         let db = gifshelf_server::open_database(settings).map_err(|e| e.to_string())?;
-        let library = gifshelf_server::library(settings, &db).map_err(|e| e.to_string())?;
+        let library = gifshelf_server::library(settings, &db, clock).map_err(|e| e.to_string())?;
         let report = library
             .renditions
             .backfill(|p| {
@@ -271,6 +282,7 @@ fn backfill_renditions(settings: &Settings, wait: bool) -> Result<(), String> {
             library.renditions,
             settings.jobs,
             std::time::Duration::from_millis(200),
+            clock.clone(),
         );
         loop {
             let left = i64::try_from(
@@ -338,11 +350,11 @@ fn admin(settings: &Settings, action: AdminAction) -> Result<(), String> {
     })
 }
 
-fn fsck(settings: &Settings, dry_run: bool) -> Result<(), String> {
+fn fsck(settings: &Settings, dry_run: bool, clock: &Arc<dyn Clock>) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
     runtime.block_on(async {
         let db = gifshelf_server::open_database(settings).map_err(|e| e.to_string())?;
-        let gifs = gifshelf_server::gif_service(settings, &db).map_err(|e| e.to_string())?;
+        let gifs = gifshelf_server::gif_service(settings, &db, clock).map_err(|e| e.to_string())?;
         let report = gifs.fsck(dry_run).await.map_err(|e| e.to_string())?;
         if !dry_run {
             let backfill = gifs.backfill_fingerprints().await.map_err(|e| e.to_string())?;
@@ -383,6 +395,7 @@ fn fsck(settings: &Settings, dry_run: bool) -> Result<(), String> {
 
 fn import_folder(
     settings: &Settings,
+    clock: &Arc<dyn Clock>,
     user: &str,
     options: gifshelf_server::folder_import::ImportOptions,
 ) -> Result<(), String> {
@@ -395,7 +408,7 @@ fn import_folder(
             Err(err) => return Err(err.to_string()),
         };
         let owner = gifshelf_app::auth::Actor::session(account.id, account.username, account.role);
-        let gifs = gifshelf_server::gif_service(settings, &db).map_err(|e| e.to_string())?;
+        let gifs = gifshelf_server::gif_service(settings, &db, clock).map_err(|e| e.to_string())?;
         let started = std::time::Instant::now();
         let summary = gifshelf_server::folder_import::import_folder(gifs, &owner, &options).await?;
         let verb = if options.dry_run { "Would import" } else { "Imported" };
@@ -417,12 +430,12 @@ fn import_folder(
     })
 }
 
-fn export_media(settings: &Settings, to: &std::path::Path) -> Result<(), String> {
+fn export_media(settings: &Settings, to: &std::path::Path, clock: &Arc<dyn Clock>) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
     runtime.block_on(async {
         let db = gifshelf_server::open_database(settings).map_err(|e| e.to_string())?;
-        let gifs = gifshelf_server::gif_service(settings, &db).map_err(|e| e.to_string())?;
-        let written = gifshelf_server::media_export::export_media(gifs, to).await?;
+        let gifs = gifshelf_server::gif_service(settings, &db, clock).map_err(|e| e.to_string())?;
+        let written = gifshelf_server::media_export::export_media(gifs, to, clock.now()).await?;
         println!("Wrote {} ({}).", to.display(), human_bytes(written));
         Ok(())
     })
@@ -508,7 +521,7 @@ fn counts_line(summary: &gifshelf_db::transfer::Summary) -> String {
     summary.counts.iter().map(|(table, n)| format!("{n} {table}")).collect::<Vec<_>>().join(", ")
 }
 
-fn export(url: &str, to: &std::path::Path) -> Result<(), String> {
+fn export(url: &str, to: &std::path::Path, exported_at: chrono::NaiveDateTime) -> Result<(), String> {
     use std::io::Write;
 
     let db = gifshelf_db::Database::connect(&gifshelf_db::DbConfig::new(url)).map_err(|e| e.to_string())?;
@@ -526,7 +539,7 @@ fn export(url: &str, to: &std::path::Path) -> Result<(), String> {
     })?;
     eprintln!("Exporting {source} to {}…", to.display());
     let mut out = std::io::BufWriter::new(file);
-    let result = gifshelf_db::transfer::export(&db, &mut out, &mut transfer_progress("exported"))
+    let result = gifshelf_db::transfer::export(&db, &mut out, exported_at, &mut transfer_progress("exported"))
         .map_err(|e| e.to_string())
         .and_then(|summary| {
             out.flush().map_err(|e| e.to_string())?;

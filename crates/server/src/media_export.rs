@@ -14,7 +14,7 @@ use gifshelf_domain::gif::GifFilter;
 /// # Errors
 /// When the file cannot be created or written, or a stored original cannot be read (the partial
 /// file is removed).
-pub async fn export_media(gifs: Arc<GifService>, to: &Path) -> Result<u64, String> {
+pub async fn export_media(gifs: Arc<GifService>, to: &Path, started: chrono::NaiveDateTime) -> Result<u64, String> {
     let file = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
@@ -40,7 +40,7 @@ pub async fn export_media(gifs: Arc<GifService>, to: &Path) -> Result<u64, Strin
             }
         }),
     };
-    let mut archive = Box::pin(gifshelf_http::archive::originals(gifs, GifFilter::All, Some(progress)));
+    let mut archive = Box::pin(gifshelf_http::archive::originals(gifs, GifFilter::All, Some(progress), started));
     let mut written = 0_u64;
     let result: Result<(), String> = async {
         while let Some(chunk) = archive.next().await {

@@ -13,6 +13,7 @@ use gifshelf_app::stats::StatsService;
 use gifshelf_auth::secret::{self, SecretSource};
 use gifshelf_auth::{BcryptHasher, JwtTokens, OidcVerifier, RandomIds, SystemClock};
 use gifshelf_db::{Database, DbConfig};
+use gifshelf_domain::ports::Clock;
 use gifshelf_http::{AppState, HttpSettings};
 
 use crate::Settings;
@@ -77,7 +78,7 @@ pub struct Library {
 
 /// # Errors
 /// When the storage URL (`file://` or `s3://`) is unsupported or unusable.
-pub fn library(settings: &Settings, db: &Database) -> Result<Library, StartupError> {
+pub fn library(settings: &Settings, db: &Database, clock: &Arc<dyn Clock>) -> Result<Library, StartupError> {
     let storage = gifshelf_storage::StorageOptions { s3: settings.s3.clone() };
     let blobs = gifshelf_storage::open(&settings.storage_url, &storage).map_err(StartupError::Other)?;
     let media = media_service(settings);
@@ -91,9 +92,9 @@ pub fn library(settings: &Settings, db: &Database) -> Result<Library, StartupErr
         blobs: blobs.clone(),
         media: media.clone(),
         ids: Arc::new(RandomIds),
-        clock: Arc::new(SystemClock),
+        clock: clock.clone(),
     });
-    let renditions = RenditionMaker::new(db.clone(), db.clone(), db, blobs, media, Arc::new(SystemClock));
+    let renditions = RenditionMaker::new(db.clone(), db.clone(), db, blobs, media, clock.clone());
     Ok(Library { gifs: Arc::new(gifs), renditions: Arc::new(renditions) })
 }
 
@@ -101,19 +102,27 @@ pub fn library(settings: &Settings, db: &Database) -> Result<Library, StartupErr
 ///
 /// # Errors
 /// When the storage URL (`file://` or `s3://`) is unsupported or unusable.
-pub fn gif_service(settings: &Settings, db: &Database) -> Result<Arc<GifService>, StartupError> {
-    library(settings, db).map(|library| library.gifs)
+pub fn gif_service(
+    settings: &Settings,
+    db: &Database,
+    clock: &Arc<dyn Clock>,
+) -> Result<Arc<GifService>, StartupError> {
+    library(settings, db, clock).map(|library| library.gifs)
 }
 
 /// The collection use cases on the configured database and blob store.
 ///
 /// # Errors
 /// When the storage URL is unsupported or unusable.
-pub fn collection_service(settings: &Settings, db: &Database) -> Result<CollectionService, StartupError> {
+pub fn collection_service(
+    settings: &Settings,
+    db: &Database,
+    clock: &Arc<dyn Clock>,
+) -> Result<CollectionService, StartupError> {
     let storage = gifshelf_storage::StorageOptions { s3: settings.s3.clone() };
     let blobs = gifshelf_storage::open(&settings.storage_url, &storage).map_err(StartupError::Other)?;
     let db = Arc::new(db.clone());
-    Ok(CollectionService::new(db.clone(), db, blobs, Arc::new(RandomIds), Arc::new(SystemClock)))
+    Ok(CollectionService::new(db.clone(), db, blobs, Arc::new(RandomIds), clock.clone()))
 }
 
 /// The slash command secrets of the configuration, as the use case takes them.
@@ -163,13 +172,14 @@ fn auth_service(
     settings: &Settings,
     users: &Arc<Database>,
     secret: &secrecy::SecretSlice<u8>,
+    clock: &Arc<dyn Clock>,
 ) -> Result<AuthService, StartupError> {
     let hasher = BcryptHasher::new(settings.bcrypt_cost).map_err(StartupError::Other)?;
     let auth = AuthService::new(
         users.clone(),
         Arc::new(hasher),
-        Arc::new(JwtTokens::new(secret)),
-        Arc::new(SystemClock),
+        Arc::new(JwtTokens::new(secret, clock.clone())),
+        clock.clone(),
         AuthConfig {
             token_ttl: chrono::Duration::hours(settings.token_ttl_hours),
             first_user_is_admin: true,
@@ -188,7 +198,8 @@ fn auth_service(
     );
     Ok(match &settings.google_client_id {
         Some(client_id) => {
-            let verifier = OidcVerifier::new(&settings.oidc_issuer, client_id).map_err(StartupError::Other)?;
+            let verifier =
+                OidcVerifier::new(&settings.oidc_issuer, client_id, clock.clone()).map_err(StartupError::Other)?;
             tracing::info!(issuer = %settings.oidc_issuer, "third-party sign-in enabled");
             auth.with_identity_verifier(Arc::new(verifier))
         }
@@ -230,12 +241,12 @@ struct ChatParts {
 }
 
 impl ChatParts {
-    fn new(settings: &Settings, users: &Arc<Database>) -> Self {
+    fn new(settings: &Settings, users: &Arc<Database>, clock: &Arc<dyn Clock>) -> Self {
         let keys = Arc::new(gifshelf_app::keys::ApiKeyService::new(
             users.clone(),
             users.clone(),
             Arc::new(RandomIds),
-            Arc::new(SystemClock),
+            clock.clone(),
         ));
         if settings.chat_api_anonymous {
             tracing::warn!(
@@ -250,13 +261,13 @@ impl ChatParts {
                 users.clone(),
                 users.clone(),
                 users.clone(),
-                Arc::new(SystemClock),
+                clock.clone(),
             )),
             gate: Arc::new(gifshelf_app::keys::ChatGate::new(
                 keys,
                 settings.chat_api_rate_limit,
                 settings.chat_api_anonymous,
-                Arc::new(SystemClock),
+                clock.clone(),
             )),
             commands: Arc::new(CommandService::new(
                 users.clone(),
@@ -264,21 +275,21 @@ impl ChatParts {
                 users.clone(),
                 configured_commands(settings),
             )),
-            integrations: Arc::new(IntegrationService::new(users.clone(), Arc::new(SystemClock))),
+            integrations: Arc::new(IntegrationService::new(users.clone(), clock.clone())),
         }
     }
 }
 
 /// The statistics, read exact from the counters the database keeps; an old refresh period is
 /// accepted and ignored.
-fn stats_service(settings: &Settings, users: &Arc<Database>) -> Arc<StatsService> {
+fn stats_service(settings: &Settings, users: &Arc<Database>, clock: &Arc<dyn Clock>) -> Arc<StatsService> {
     if let Some(secs) = settings.stats_refresh_secs {
         tracing::info!(
             secs,
             "GIFSHELF_STATS_REFRESH_SECS is ignored: the statistics are exact on every read, with no snapshot to refresh"
         );
     }
-    Arc::new(StatsService::new(users.clone(), Arc::new(SystemClock)))
+    Arc::new(StatsService::new(users.clone(), clock.clone()))
 }
 
 fn http_settings(settings: &Settings) -> HttpSettings {
@@ -307,6 +318,7 @@ pub struct Application {
     job_workers: usize,
     jobs: gifshelf_app::jobs::RunnerSettings,
     job_poll: std::time::Duration,
+    clock: Arc<dyn Clock>,
 }
 
 impl Application {
@@ -315,19 +327,27 @@ impl Application {
     /// # Errors
     /// When the database, the secret or the listener cannot be set up.
     pub fn build(settings: &Settings) -> Result<Self, StartupError> {
+        Self::build_with_clock(settings, Arc::new(SystemClock))
+    }
+
+    /// [`Self::build`] with the clock everything reads the time from (tests move a manual one).
+    ///
+    /// # Errors
+    /// When the database, the secret or the listener cannot be set up.
+    pub fn build_with_clock(settings: &Settings, clock: Arc<dyn Clock>) -> Result<Self, StartupError> {
         std::fs::create_dir_all(&settings.data_dir).map_err(|e| {
             StartupError::Other(format!("cannot create the data folder {}: {e}", settings.data_dir.display()))
         })?;
         let db = open_database(settings)?;
         let secret = signing_secret(settings, &db)?;
-        let Library { gifs, renditions } = library(settings, &db)?;
+        let Library { gifs, renditions } = library(settings, &db, &clock)?;
         let queue = Arc::new(db.clone());
-        let collections = Arc::new(collection_service(settings, &db)?);
+        let collections = Arc::new(collection_service(settings, &db, &clock)?);
         let users = Arc::new(db);
-        let auth = auth_service(settings, &users, &secret)?;
+        let auth = auth_service(settings, &users, &secret, &clock)?;
         log_media_offload(&settings.media_offload);
-        let stats = stats_service(settings, &users);
-        let chat = ChatParts::new(settings, &users);
+        let stats = stats_service(settings, &users, &clock);
+        let chat = ChatParts::new(settings, &users, &clock);
         let state = AppState {
             auth: Arc::new(auth),
             gifs: gifs.clone(),
@@ -341,6 +361,7 @@ impl Application {
             integrations: chat.integrations,
             users,
             settings: http_settings(settings),
+            clock: clock.clone(),
         };
 
         let listener = TcpListener::bind(&settings.bind)
@@ -357,6 +378,7 @@ impl Application {
             job_workers: settings.job_workers,
             jobs: settings.jobs,
             job_poll: settings.job_poll,
+            clock,
         })
     }
 
@@ -382,8 +404,14 @@ impl Application {
                 tokio::time::sleep(every).await;
             }
         });
-        let workers =
-            crate::workers::Workers::start(self.job_workers, self.queue, self.renditions, self.jobs, self.job_poll);
+        let workers = crate::workers::Workers::start(
+            self.job_workers,
+            self.queue,
+            self.renditions,
+            self.jobs,
+            self.job_poll,
+            self.clock,
+        );
         let served = self.server.await;
         sweeper.abort();
         workers.stop().await;

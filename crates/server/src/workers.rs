@@ -6,8 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use gifshelf_app::jobs::{JobRunner, RenditionMaker, RunnerSettings};
-use gifshelf_auth::SystemClock;
-use gifshelf_domain::ports::JobQueue;
+use gifshelf_domain::ports::{Clock, JobQueue};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
@@ -36,6 +35,7 @@ impl Workers {
         renditions: Arc<RenditionMaker>,
         settings: RunnerSettings,
         poll: Duration,
+        clock: Arc<dyn Clock>,
     ) -> Self {
         let (stop, stopped) = watch::channel(false);
         let process = process_name();
@@ -44,7 +44,7 @@ impl Workers {
                 let runner = JobRunner::new(
                     queue.clone(),
                     renditions.clone(),
-                    Arc::new(SystemClock),
+                    clock.clone(),
                     format!("{process}:{n}"),
                     settings,
                 );

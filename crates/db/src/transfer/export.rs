@@ -12,7 +12,8 @@ use crate::connection::{in_transaction, AnyConnection, Database};
 
 /// Writes every row of `db` to `out` as JSON Lines, from one consistent snapshot (a read
 /// transaction; REPEATABLE READ on PostgreSQL), a page at a time. The database must be at this
-/// binary's schema (run the migrations first). Blobs are not included.
+/// binary's schema (run the migrations first). Blobs are not included. `exported_at` is the
+/// header's stamp (the caller's clock).
 ///
 /// # Errors
 /// `UnknownSchema` when the database is not at this binary's schema, `Database`, or `Io` when
@@ -20,14 +21,17 @@ use crate::connection::{in_transaction, AnyConnection, Database};
 pub fn export(
     db: &Database,
     out: &mut dyn Write,
+    exported_at: chrono::NaiveDateTime,
     progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<Summary, TransferError> {
-    db.with_conn(|conn| Ok(export_on(conn, out, progress))).map_err(|e| TransferError::Database(Box::new(e)))?
+    db.with_conn(|conn| Ok(export_on(conn, out, exported_at, progress)))
+        .map_err(|e| TransferError::Database(Box::new(e)))?
 }
 
 fn export_on(
     conn: &mut AnyConnection,
     out: &mut dyn Write,
+    exported_at: chrono::NaiveDateTime,
     progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<Summary, TransferError> {
     let (begin, source) = match conn {
@@ -42,7 +46,7 @@ fn export_on(
             format: FORMAT.to_owned(),
             version: VERSION,
             schema: schema.clone(),
-            exported_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true),
+            exported_at: exported_at.and_utc().to_rfc3339_opts(chrono::SecondsFormat::Micros, true),
             source: source.to_owned(),
         };
         writer.line(&header, false)?;

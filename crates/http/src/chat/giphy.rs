@@ -45,15 +45,15 @@ struct Params {
 }
 
 /// A fresh id for `meta.response_id` (the SDK only needs it non-empty): the time and a counter.
-fn response_id() -> String {
+fn response_id(now: chrono::NaiveDateTime) -> String {
     static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let millis = chrono::Utc::now().timestamp_millis();
+    let millis = now.and_utc().timestamp_millis();
     format!("{millis:011x}{:05x}", n & 0xfffff)
 }
 
-fn meta() -> Value {
-    json!({"status": 200, "msg": "OK", "response_id": response_id()})
+fn meta(state: &AppState) -> Value {
+    json!({"status": 200, "msg": "OK", "response_id": response_id(state.clock.now())})
 }
 
 fn image(file: &MediaFile<'_>) -> Map<String, Value> {
@@ -149,7 +149,7 @@ fn list(req: &HttpRequest, state: &AppState, found: &Found, at: Window) -> HttpR
     answer(&json!({
         "data": found.gifs.iter().map(|g| gif_object(&origin, g)).collect::<Vec<_>>(),
         "pagination": {"total_count": found.total, "count": found.gifs.len(), "offset": at.offset},
-        "meta": meta(),
+        "meta": meta(state),
     }))
 }
 
@@ -187,7 +187,7 @@ async fn random(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResp
     let origin = origin(&req, &state.settings);
     Ok(HttpResponse::Ok()
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
-        .json(json!({"data": gif_object(&origin, &gif), "meta": meta()})))
+        .json(json!({"data": gif_object(&origin, &gif), "meta": meta(&state)})))
 }
 
 async fn categories(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ChatError> {
@@ -209,7 +209,7 @@ async fn categories(state: web::Data<AppState>, req: HttpRequest) -> Result<Http
     Ok(answer(&json!({
         "data": data,
         "pagination": {"total_count": all.len(), "count": data.len(), "offset": offset},
-        "meta": meta(),
+        "meta": meta(&state),
     })))
 }
 
@@ -222,7 +222,7 @@ async fn search_tags(state: web::Data<AppState>, req: HttpRequest) -> Result<Htt
     Ok(answer(&json!({
         "data": terms.iter().map(|t| json!({"name": t})).collect::<Vec<_>>(),
         "pagination": {"total_count": terms.len(), "count": terms.len(), "offset": 0},
-        "meta": meta(),
+        "meta": meta(&state),
     })))
 }
 
@@ -233,7 +233,7 @@ async fn by_id(state: web::Data<AppState>, req: HttpRequest, id: web::Path<Strin
     }
     let gif = state.chat.by_share_id(&id).await.or_chat(D)?;
     let origin = origin(&req, &state.settings);
-    Ok(answer(&json!({"data": gif_object(&origin, &gif), "meta": meta()})))
+    Ok(answer(&json!({"data": gif_object(&origin, &gif), "meta": meta(&state)})))
 }
 
 async fn by_ids(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ChatError> {
@@ -266,6 +266,6 @@ mod tests {
 
     #[test]
     fn response_ids_are_never_empty() {
-        assert_eq!(response_id().len(), 16);
+        assert_eq!(response_id(chrono::Utc::now().naive_utc()).len(), 16);
     }
 }

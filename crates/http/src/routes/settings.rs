@@ -33,13 +33,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 #[get("/settings/export.zip")]
 async fn export_zip(state: web::Data<AppState>, MediaViewer(user): MediaViewer) -> Result<HttpResponse, ApiError> {
     let filter = GifFilter::User(user.username.as_str().to_owned());
-    let date = chrono::Utc::now().format("%Y-%m-%d");
+    let now = state.clock.now();
+    let date = now.format("%Y-%m-%d");
     let name = format!("gifshelf-{date}.zip");
     Ok(HttpResponse::Ok()
         .insert_header((header::CONTENT_TYPE, "application/zip"))
         .insert_header((header::CONTENT_DISPOSITION, format!("attachment; filename=\"{name}\"")))
         .insert_header((header::CACHE_CONTROL, "private, no-store"))
-        .streaming(crate::archive::originals(state.gifs.clone(), filter, None)))
+        .streaming(crate::archive::originals(state.gifs.clone(), filter, None, now)))
 }
 
 #[utoipa::path(

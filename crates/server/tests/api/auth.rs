@@ -92,6 +92,11 @@ async fn failed_logins_are_throttled_per_account_with_retry_after(backend: Backe
     assert_eq!(message, "Too many failed login attempts. Try again in 60 seconds.");
     // Another account from the same address is not locked out.
     app.sign_in("bob", "secret1").await;
+    // A second before the minute is up alice is still locked out; once it is, she signs in.
+    app.pass_seconds(59);
+    error_of(app.login("alice", "secret1").await, StatusCode::TOO_MANY_REQUESTS, "too_many_requests").await;
+    app.pass_seconds(2);
+    app.sign_in("alice", "secret1").await;
 }
 
 async fn failed_logins_are_throttled_per_address(backend: Backend) {
@@ -103,6 +108,9 @@ async fn failed_logins_are_throttled_per_address(backend: Backend) {
     let blocked = app.login("alice", "secret1").await;
     assert!(blocked.headers().get("retry-after").is_some());
     error_of(blocked, StatusCode::TOO_MANY_REQUESTS, "too_many_requests").await;
+    // Once the window has passed, the address may sign in again.
+    app.pass_seconds(121);
+    app.sign_in("alice", "secret1").await;
 }
 
 on_both_backends!(

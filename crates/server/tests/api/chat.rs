@@ -312,6 +312,9 @@ async fn keys_open_the_chat_apis_and_nothing_else_opens_them(backend: Backend) {
     assert_eq!(body["meta"]["status"], 429, "{body}");
     let tenor_over = get(&app, &format!("/api/tenor/v2/search?q=party&key={key}"), StatusCode::TOO_MANY_REQUESTS).await;
     assert_eq!(tenor_over["error"]["status"], "RESOURCE_EXHAUSTED");
+    // A minute later the key has its rate again.
+    app.pass_seconds(61);
+    get(&app, &format!("/api/tenor/v2/search?q=party&key={key}"), StatusCode::OK).await;
     // Another key has its own rate.
     let second = key_of(&alice).await;
     get(&app, &format!("/api/tenor/v2/search?q=party&key={second}"), StatusCode::OK).await;

@@ -203,6 +203,12 @@ async fn unverifiable_commands_are_refused_with_401(backend: Backend) {
     let old = refused(slack(&app, SLACK_SECRET, now() - 6 * 60, "cat").await).await;
     assert!(old.contains("5 minutes"), "{old}");
     refused(slack(&app, SLACK_SECRET, now() + 6 * 60, "cat").await).await;
+    // A request signed now and replayed six minutes later, by the server's clock: refused.
+    let signed_at = now();
+    let _: SlashCommandReply = dto_of(slack(&app, SLACK_SECRET, signed_at, "cat").await, StatusCode::OK).await;
+    app.pass_seconds(6 * 60);
+    let replayed = refused(slack(&app, SLACK_SECRET, signed_at, "cat").await).await;
+    assert!(replayed.contains("5 minutes"), "{replayed}");
 
     // Mattermost and Zulip: a wrong token.
     refused(mattermost(&app, "pbte7m9wbbfbmjk1f4mhsibbzX", "cat").await).await;

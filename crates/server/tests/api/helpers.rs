@@ -2,7 +2,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
-use gifshelf_auth::Claims;
+use gifshelf_auth::{Claims, ManualClock};
 use gifshelf_db::testing::TestDb;
 use gifshelf_http::dto::{GifDto, LoginRequest, ProfileDto, RegisterRequest, TokenResponse};
 use gifshelf_server::{Application, Settings};
@@ -42,6 +42,8 @@ pub struct TestApp {
     /// A plain HTTP client (no redirects followed), for requests built entirely by hand.
     pub http: reqwest::Client,
     pub data_dir: std::path::PathBuf,
+    /// The server's clock: it follows the real time until a test moves it past a time window.
+    pub clock: ManualClock,
     /// GIFs `upload_gif` sent through any client of this app: each gets different pixels (the
     /// library refuses byte-identical uploads).
     gifs_sent: Arc<AtomicU32>,
@@ -83,7 +85,8 @@ impl TestApp {
             vars.insert((*k).to_owned(), (*v).to_owned());
         }
         let settings = Settings::from_sources(None, |name| vars.get(name).cloned()).unwrap_or_else(|e| panic!("{e}"));
-        let app = Application::build(&settings).unwrap_or_else(|e| panic!("{e}"));
+        let clock = ManualClock::running();
+        let app = Application::build_with_clock(&settings, Arc::new(clock.clone())).unwrap_or_else(|e| panic!("{e}"));
         let address = format!("http://127.0.0.1:{}", app.port());
         tokio::spawn(app.run_until_stopped());
         let http = reqwest::Client::builder()
@@ -91,7 +94,12 @@ impl TestApp {
             .build()
             .unwrap_or_else(|e| panic!("{e}"));
         let data_dir = data.path().join("data");
-        Some(Self { address, http, data_dir, gifs_sent: Arc::default(), _data: data, _db: db })
+        Some(Self { address, http, data_dir, clock, gifs_sent: Arc::default(), _data: data, _db: db })
+    }
+
+    /// Moves the server's clock `secs` seconds on, as if that much time had passed.
+    pub fn pass_seconds(&self, secs: i64) {
+        self.clock.advance(chrono::Duration::seconds(secs));
     }
 
     /// The app's database, for checks of what is stored (never to set up state an API can set up).
@@ -241,6 +249,33 @@ impl Client {
 }
 
 /// Sends a request built by hand.
+/// Runs `work` and, until it is done, `probe` again and again (at least once): for "the server
+/// keeps answering while …" checks that need no sleep to line the two up. Answers the work's
+/// output and the slowest probe.
+pub async fn probing_while<T, F: std::future::Future<Output = ()>>(
+    work: impl std::future::Future<Output = T>,
+    probe: impl Fn() -> F,
+) -> (T, std::time::Duration) {
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let work = async {
+        let out = work.await;
+        done.store(true, Ordering::SeqCst);
+        out
+    };
+    let probes = async {
+        let mut slowest = std::time::Duration::ZERO;
+        loop {
+            let asked = std::time::Instant::now();
+            probe().await;
+            slowest = slowest.max(asked.elapsed());
+            if done.load(Ordering::SeqCst) {
+                return slowest;
+            }
+        }
+    };
+    tokio::join!(work, probes)
+}
+
 pub async fn send(request: RequestBuilder) -> Response {
     let described = format!("{request:?}");
     request.send().await.unwrap_or_else(|e| panic!("{described}: {e}"))

@@ -92,7 +92,7 @@ async fn favourites_list_newest_favourited_first_and_only_your_own(backend: Back
     }
     for i in [2, 0, 3, 1] {
         favourite_ok(&app, &alice, gifs[i], true).await;
-        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        app.pass_seconds(1);
     }
     favourite_ok(&app, &bob, gifs[2], true).await;
 

@@ -51,8 +51,8 @@ async fn password_change_ends_other_sessions_and_keeps_this_one(backend: Backend
         alice.put_json("/api/settings/password", &json!({"newPassword": "abc", "confirmPassword": "abc"})).await;
     assert_eq!(error_of(short, StatusCode::BAD_REQUEST, "validation").await, "Password must be at least 6 characters");
 
-    // Tokens carry whole seconds: let the old one be strictly older than the change.
-    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    // Tokens carry whole seconds: the old one is strictly older than the change.
+    app.pass_seconds(2);
     let changed = alice
         .put_json("/api/settings/password", &json!({"newPassword": "newsecret", "confirmPassword": "newsecret"}))
         .await;

@@ -6,7 +6,7 @@ use serde_json::json;
 
 use gifshelf_http::dto::ProfileDto;
 
-use crate::helpers::{error_of, Backend, SECRET};
+use crate::helpers::{claims_of, error_of, Backend, SECRET};
 use crate::{app, on_both_backends};
 
 /// Claims as JSON, untyped on purpose: the tests forge tokens with claims ours never have.
@@ -60,6 +60,21 @@ async fn protected_calls_refuse_missing_and_bad_tokens(backend: Backend) {
     assert_eq!(minted.username, "alice");
 }
 
+async fn a_session_expires_when_its_lifetime_has_passed(backend: Backend) {
+    let app = app!(backend, &[("GIFSHELF_TOKEN_TTL_HOURS", "1")]);
+    let alice = app.user("alice").await;
+    let claims = claims_of(alice.token());
+    assert_eq!(claims.exp - claims.iat, 3600, "the configured lifetime");
+    app.pass_seconds(3600 - 60);
+    let _: ProfileDto = alice.read("/api/settings/profile").await;
+    app.pass_seconds(120);
+    let message = error_of(alice.get("/api/settings/profile").await, StatusCode::UNAUTHORIZED, "token_expired").await;
+    assert_eq!(message, "Token expired");
+    // Signing in again gives a session of the full lifetime from the server's time.
+    let again = app.sign_in("alice", "secret1").await;
+    let _: ProfileDto = again.read("/api/settings/profile").await;
+}
+
 async fn token_of_an_unknown_user_is_refused(backend: Backend) {
     let app = app!(backend);
     app.user("alice").await;
@@ -68,4 +83,8 @@ async fn token_of_an_unknown_user_is_refused(backend: Backend) {
     error_of(ghost.get("/api/settings/profile").await, StatusCode::UNAUTHORIZED, "unauthorized").await;
 }
 
-on_both_backends!(protected_calls_refuse_missing_and_bad_tokens, token_of_an_unknown_user_is_refused);
+on_both_backends!(
+    protected_calls_refuse_missing_and_bad_tokens,
+    a_session_expires_when_its_lifetime_has_passed,
+    token_of_an_unknown_user_is_refused
+);

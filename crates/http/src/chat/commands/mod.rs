@@ -62,7 +62,7 @@ pub(crate) async fn command(
     let incoming = Incoming::read(req.headers(), &body).map_err(refused)?;
     let platform = incoming.platform.as_str();
     let secrets = state.commands.secrets(incoming.platform).await?;
-    if let Err(refusal) = incoming.verify(&secrets, &body, chrono::Utc::now().timestamp()) {
+    if let Err(refusal) = incoming.verify(&secrets, &body, state.clock.now().and_utc().timestamp()) {
         tracing::info!(platform, ?refusal, "chat command refused");
         return Err(refused(refusal));
     }

@@ -153,13 +153,7 @@ pub(super) async fn accounts_brute_force_is_throttled_and_forwarded_for_trusted_
         let forwarded = format!("198.51.100.{}", 10 + i);
         async move { login_via(&format!("storm{i}"), "secret1", &forwarded).await.map(|r| r.status()) }
     }));
-    let health = async {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        let asked = Instant::now();
-        still_serving(&proxied).await;
-        asked.elapsed()
-    };
-    let (statuses, waited) = tokio::join!(storm, health);
+    let (statuses, waited) = probing_while(storm, || still_serving(&proxied)).await;
     assert!(statuses.iter().all(|s| s.as_ref().is_ok_and(|s| *s == StatusCode::UNAUTHORIZED)), "{statuses:?}");
     assert!(waited < Duration::from_secs(10), "health waited {waited:?}");
 }
@@ -249,7 +243,7 @@ pub(super) async fn accounts_stale_tokens_of_renamed_unknown_or_repassworded_use
     error_of(ghost.get("/api/gifs/dtos").await, StatusCode::UNAUTHORIZED, "unauthorized").await;
     // Issued before a password change: refused (tokens carry whole seconds).
     let second_session = app.sign_in("bob", "secret1").await;
-    tokio::time::sleep(Duration::from_millis(1100)).await;
+    app.pass_seconds(2);
     let changed = bob
         .put_json("/api/settings/password", &json!({"newPassword": "newsecret", "confirmPassword": "newsecret"}))
         .await;

@@ -51,7 +51,8 @@ use reqwest::{Method, Response, StatusCode};
 use serde_json::{json, Value};
 
 use crate::helpers::{
-    animated_gif, canvas_bomb, claims_of, dto_of, error_of, json_of, png, send, Backend, Client, TestApp, SECRET,
+    animated_gif, canvas_bomb, claims_of, dto_of, error_of, json_of, png, probing_while, send, Backend, Client,
+    TestApp, SECRET,
 };
 use crate::{app, on_both_backends};
 
@@ -165,6 +166,17 @@ fn read_response(stream: &mut std::net::TcpStream) -> (u16, String) {
 
 fn connect(addr: &str) -> std::net::TcpStream {
     std::net::TcpStream::connect(addr).unwrap_or_else(|e| panic!("connect {addr}: {e}"))
+}
+
+/// A connection the server has taken up: a health check was answered on it (kept alive).
+fn served_connection(addr: &str) -> std::net::TcpStream {
+    let mut stream = connect(addr);
+    stream
+        .write_all(format!("GET /api/health HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let (status, body) = read_response(&mut stream);
+    assert_eq!(status, 200, "{body}");
+    stream
 }
 
 mod access;
