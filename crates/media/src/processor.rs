@@ -40,6 +40,11 @@ impl MediaService {
         self.ffmpeg = ffmpeg.map(Arc::new);
         self
     }
+
+    /// How many jobs could start now without waiting for a slot.
+    pub fn free_slots(&self) -> usize {
+        self.slots.available_permits()
+    }
 }
 
 fn encoded(r: Rendition) -> EncodedImage {

@@ -49,7 +49,12 @@ async fn a_full_house_is_busy_not_queued_forever() {
         let big = big.clone();
         tokio::spawn(async move { service.process(big, &RenditionKind::AT_UPLOAD).await })
     };
-    tokio::time::sleep(Duration::from_millis(5)).await;
+    // The first holds the only slot before the second asks.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while service.free_slots() > 0 {
+        assert!(std::time::Instant::now() < deadline, "the first job never started");
+        tokio::task::yield_now().await;
+    }
     let second = service.process(big, &RenditionKind::AT_UPLOAD).await;
     assert!(matches!(second, Err(MediaRejection::Busy)), "{second:?}");
     assert!(first.await.map(|r| r.is_ok()).unwrap_or(false));

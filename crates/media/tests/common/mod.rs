@@ -21,9 +21,9 @@ pub struct GifMeta {
 pub fn gif_meta(bytes: &[u8]) -> GifMeta {
     let mut opts = gif::DecodeOptions::new();
     opts.set_color_output(gif::ColorOutput::Indexed);
-    let mut d = opts.read_info(bytes).unwrap();
+    let mut d = opts.read_info(bytes).unwrap_or_else(|e| panic!("{e}"));
     let mut delays = Vec::new();
-    while let Some(f) = d.read_next_frame().unwrap() {
+    while let Some(f) = d.read_next_frame().unwrap_or_else(|e| panic!("{e}")) {
         delays.push(f.delay);
     }
     GifMeta { width: d.width(), height: d.height(), delays, repeat: d.repeat() }
@@ -31,8 +31,8 @@ pub fn gif_meta(bytes: &[u8]) -> GifMeta {
 
 /// Fully composited RGBA frames (as the `image` crate renders them).
 pub fn composited(bytes: &[u8]) -> Vec<image::RgbaImage> {
-    let d = GifDecoder::new(Cursor::new(bytes)).unwrap();
-    d.into_frames().map(|f| f.unwrap().into_buffer()).collect()
+    let d = GifDecoder::new(Cursor::new(bytes)).unwrap_or_else(|e| panic!("{e}"));
+    d.into_frames().map(|f| f.unwrap_or_else(|e| panic!("{e}")).into_buffer()).collect()
 }
 
 /// The real-world GIFs kept in the repository (`testdata/corpus`, with their licences).

@@ -1,6 +1,7 @@
 //! Floods and forged headers against the real app: parallel guesses, registration floods, a spoofed
 //! `X-Forwarded-For`, and an upload body that never sends its boundary.
 
+use std::sync::atomic::Ordering::SeqCst;
 use std::time::{Duration, Instant};
 
 use futures_util::future::join_all;
@@ -8,7 +9,7 @@ use gifshelf_http::dto::HealthDto;
 use reqwest::{Method, StatusCode};
 use serde_json::json;
 
-use crate::helpers::{error_of, send, Backend};
+use crate::helpers::{error_of, probing_while, send, Backend};
 use crate::{app, on_both_backends};
 
 /// The resident memory of this process (the app runs inside it), in MiB.
@@ -41,18 +42,12 @@ async fn a_registration_flood_from_one_address_is_throttled_and_others_still_sig
         let app = &app;
         async move { app.register(&format!("bot{i}"), "secret1").await.status() }
     }));
-    let login = async {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-        let asked = Instant::now();
-        let status = app.login("alice", "secret1").await.status();
-        (status, asked.elapsed())
-    };
-    let (statuses, (login_status, waited)) = tokio::join!(flood, login);
+    let login = || async { assert_eq!(app.login("alice", "secret1").await.status(), StatusCode::OK) };
+    let (statuses, waited) = probing_while(flood, login).await;
     let created = statuses.iter().filter(|s| **s == StatusCode::CREATED).count();
     let refused = statuses.iter().filter(|s| **s == StatusCode::TOO_MANY_REQUESTS).count();
     assert_eq!((created, refused), (4, 36), "{statuses:?}");
-    assert_eq!(login_status, StatusCode::OK);
-    assert!(waited < Duration::from_secs(10), "the login waited {waited:?}");
+    assert!(waited < Duration::from_secs(10), "a login waited {waited:?}");
     let refused = app.register("late", "secret1").await;
     assert!(refused.headers().get("retry-after").is_some());
     error_of(refused, StatusCode::TOO_MANY_REQUESTS, "too_many_requests").await;
@@ -113,28 +108,58 @@ async fn orphan_blobs_are_swept_in_the_background_not_only_at_startup(backend: B
     let app = app!(backend, &[("GIFSHELF_SWEEP_INTERVAL_SECS", "1")]);
     let alice = app.user("alice").await;
     let kept = alice.upload_gif("kept", "", &[]).await;
-    // After the startup sweep: the leftovers of an upload that died an hour ago.
-    tokio::time::sleep(Duration::from_millis(300)).await;
     let dir = app.data_dir.join("media/gifs/0123456789abcdef0123456789abcdef");
     std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
-    let orphan = dir.join("original.gif");
-    std::fs::write(&orphan, b"GIF89a").unwrap_or_else(|e| panic!("{e}"));
-    let an_hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
-    std::fs::File::options()
-        .write(true)
-        .open(&orphan)
-        .and_then(|f| f.set_modified(an_hour_ago))
-        .unwrap_or_else(|e| panic!("{e}"));
-    // And a fresh one, which may belong to an upload in progress.
+    // A fresh file, which may belong to an upload in progress, stays through every sweep.
     let young = dir.join("thumbnail.gif");
     std::fs::write(&young, b"GIF89a").unwrap_or_else(|e| panic!("{e}"));
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while orphan.exists() && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(100)).await;
+    // The leftovers of an upload that died an hour ago, twice: the second is left only once the
+    // first is gone, so a sweep after it (not the one at startup) removes it.
+    for leftover in ["original.gif", "original.mp4"] {
+        let orphan = dir.join(leftover);
+        std::fs::write(&orphan, b"GIF89a").unwrap_or_else(|e| panic!("{e}"));
+        let an_hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+        std::fs::File::options()
+            .write(true)
+            .open(&orphan)
+            .and_then(|f| f.set_modified(an_hour_ago))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while orphan.exists() {
+            assert!(Instant::now() < deadline, "the old orphan {leftover} is still there");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
     }
-    assert!(!orphan.exists(), "the old orphan is still there");
     assert!(young.exists(), "a young blob was removed");
     assert_eq!(alice.get(&format!("/api/gifs/content/{}", kept.id)).await.status(), StatusCode::OK);
+}
+
+/// What the clients of the connection-drop test share: when to stop, and how many answers they had
+/// before the drop and to requests asked from a second after it.
+#[derive(Default)]
+struct Traffic {
+    stop: std::sync::atomic::AtomicBool,
+    recover_from: std::sync::OnceLock<Instant>,
+    before: std::sync::atomic::AtomicUsize,
+    after: std::sync::atomic::AtomicUsize,
+}
+
+impl Traffic {
+    fn answered(&self, asked: Instant) {
+        match self.recover_from.get() {
+            None => self.before.fetch_add(1, SeqCst),
+            Some(from) if asked > *from => self.after.fetch_add(1, SeqCst),
+            Some(_) => 0,
+        };
+    }
+
+    async fn wait_for(&self, count: &std::sync::atomic::AtomicUsize, at_least: usize) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while count.load(SeqCst) < at_least {
+            assert!(Instant::now() < deadline, "the clients had {} answers, not {at_least}", count.load(SeqCst));
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
 }
 
 /// PostgreSQL only: SQLite files do not drop their connections.
@@ -145,22 +170,24 @@ async fn requests_recover_at_once_when_postgres_drops_every_connection() {
         let app = app!(Backend::Postgres);
         let alice = app.user("alice").await;
         let url = app.database_url().to_owned();
-        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let traffic = std::sync::Arc::new(Traffic::default());
         // Eight clients page through the gallery while the database drops every connection.
         let clients = (0..8).map(|_| {
-            let (alice, stop) = (alice.clone(), stop.clone());
+            let (alice, traffic) = (alice.clone(), traffic.clone());
             tokio::spawn(async move {
                 let mut answers = Vec::new();
-                while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+                while !traffic.stop.load(SeqCst) {
                     let asked = Instant::now();
                     let status = alice.request(Method::GET, "/api/gifs/dtos").send().await.map(|r| r.status());
                     answers.push((asked, asked.elapsed(), status.map(|s| s.as_u16()).unwrap_or(0)));
+                    traffic.answered(asked);
                 }
                 answers
             })
         });
         let clients: Vec<_> = clients.collect();
-        tokio::time::sleep(Duration::from_millis(500)).await;
+        // Every client is under way before the drop.
+        traffic.wait_for(&traffic.before, 16).await;
         let dropped_at = Instant::now();
         tokio::task::spawn_blocking(move || {
             use diesel::connection::SimpleConnection;
@@ -177,8 +204,10 @@ async fn requests_recover_at_once_when_postgres_drops_every_connection() {
         })
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-        tokio::time::sleep(Duration::from_millis(2500)).await;
-        stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        let _ = traffic.recover_from.set(dropped_at + Duration::from_secs(1));
+        // Enough answers to requests asked a second after the drop to judge the recovery.
+        traffic.wait_for(&traffic.after, 16).await;
+        traffic.stop.store(true, SeqCst);
         let mut answers = Vec::new();
         for client in clients {
             answers.extend(client.await.unwrap_or_else(|e| panic!("{e}")));

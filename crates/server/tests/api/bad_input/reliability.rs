@@ -15,10 +15,9 @@ pub(super) async fn reliability_client_abort_or_failed_write_leaves_nothing(back
     let addr = app.socket_address().to_owned();
     let (head, half) = (upload_head(&addr, alice.token(), body.len()), body[..body.len() / 2].to_vec());
     tokio::task::spawn_blocking(move || {
-        let mut stream = connect(&addr);
+        let mut stream = served_connection(&addr);
         stream.write_all(&head).unwrap_or_else(|e| panic!("{e}"));
         stream.write_all(&half).unwrap_or_else(|e| panic!("{e}"));
-        std::thread::sleep(Duration::from_millis(200));
         let _ = stream.shutdown(std::net::Shutdown::Both);
     })
     .await
@@ -35,9 +34,8 @@ pub(super) async fn reliability_client_abort_or_failed_write_leaves_nothing(back
         .send()
         .await;
     assert!(failed.is_err(), "the request failed on the client side");
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    nothing_stored(&app, &alice).await;
     still_serving(&app).await;
+    nothing_stored(&app, &alice).await;
 
     // The disk refuses the write (here: the temp folder is not a folder): a 500, nothing left.
     let partial = app.data_dir.join("media").join(".partial");
@@ -249,13 +247,17 @@ pub(super) async fn reliability_sigterm_lets_the_in_flight_upload_finish() {
     let pid = server.child.id();
     let (status, body) = tokio::task::spawn_blocking(move || {
         let body = multipart(b"x.gif", &animated_gif(64, 48, 3), "in flight");
-        let mut stream = connect(&addr);
+        let mut stream = served_connection(&addr);
         stream.write_all(&upload_head(&addr, &token, body.len())).unwrap_or_else(|e| panic!("{e}"));
         stream.write_all(&body[..body.len() / 2]).unwrap_or_else(|e| panic!("{e}"));
-        std::thread::sleep(Duration::from_millis(300));
         let killed = std::process::Command::new("kill").args(["-TERM", &pid.to_string()]).status();
         assert!(killed.is_ok_and(|s| s.success()), "kill -TERM");
-        std::thread::sleep(Duration::from_millis(500));
+        // The server has taken the signal once it takes no new connection.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(&addr).is_ok() {
+            assert!(Instant::now() < deadline, "the server still takes connections after SIGTERM");
+            std::thread::sleep(Duration::from_millis(10));
+        }
         stream.write_all(&body[body.len() / 2..]).unwrap_or_else(|e| panic!("{e}"));
         read_response(&mut stream)
     })
