@@ -30,7 +30,7 @@ pub use keys::{ApiKeyDto, CreateApiKeyRequest, CreatedApiKeyDto};
 pub use meta::{HealthDto, PublicConfig};
 pub use settings::{ChangePasswordRequest, ProfileDto, UpdateProfileRequest};
 pub use share::OembedResponse;
-pub use stats::{DetailedStats, GifStatRow, OverviewStats, UserStatRow};
+pub use stats::{ActivityLevel, DetailedStats, GifStatRow, OverviewStats, SizeRange, UserStatRow};
 pub use tags::{DeletedTagsResponse, TagDto, TagRef};
 pub use upload::{FromUrlRequest, GifUploadData, UploadForm, UploadedGifDto};
 

@@ -39,6 +39,28 @@ impl utoipa::PartialSchema for TextTriple {
 
 impl utoipa::ToSchema for TextTriple {}
 
+/// The `{range}` of the size drill-down: one of the size buckets' labels.
+pub struct SizeRange;
+
+/// The `{level}` of the activity drill-down: one of the activity levels.
+pub struct ActivityLevel;
+
+fn one_of(labels: impl IntoIterator<Item = &'static str>) -> RefOr<Schema> {
+    ObjectBuilder::new().schema_type(Type::String).enum_values(Some(labels)).build().into()
+}
+
+impl utoipa::PartialSchema for SizeRange {
+    fn schema() -> RefOr<Schema> {
+        one_of(gifshelf_domain::stats::SizeBucket::ALL.map(|bucket| bucket.label()))
+    }
+}
+
+impl utoipa::PartialSchema for ActivityLevel {
+    fn schema() -> RefOr<Schema> {
+        one_of(gifshelf_domain::stats::ActivityLevel::ALL.map(|level| level.label()))
+    }
+}
+
 /// `GET /api/stats` (spec §3 "Application stats"). Pair lists are `[label, count as text]`.
 #[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
