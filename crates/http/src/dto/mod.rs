@@ -22,7 +22,10 @@ use ts_rs::TS;
 pub use auth::{GoogleLoginRequest, IdentityDto, LoginRequest, RegisterRequest, TokenResponse};
 pub use bulk::{BulkRequest, BulkResponse, BulkResult, BulkStatus};
 pub use collections::{CollectionDto, CollectionRequest, OrderRequest, ShareRequest, Visibility};
-pub use commands::{ResponseType, SlackBlock, SlackText, SlashCommandForm, SlashCommandReply, ZulipReply};
+pub use commands::{
+    ChatCommandAnswer, ChatCommandJson, ResponseType, SlackBlock, SlackText, SlashCommandForm, SlashCommandReply,
+    ZulipReply,
+};
 pub use errors::{ApiErrorBody, ErrorCode};
 pub use gifs::{DuplicateGroupsDto, FavouriteStateDto, GifDto, GifLinkDto, PagedGifs, RenditionDto, UpdateGifRequest};
 pub use integrations::{CreateIntegrationRequest, IntegrationDto};
