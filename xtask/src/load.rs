@@ -83,14 +83,23 @@ fn free_port() -> Result<u16> {
 }
 
 pub(crate) fn start(binary: &Path, dir: &Path) -> Result<Server> {
+    start_with(binary, dir, &[])
+}
+
+/// [`start`] with more environment variables (`GIFSHELF_…` settings) for the server.
+pub(crate) fn start_with(binary: &Path, dir: &Path, env: &[(&str, &str)]) -> Result<Server> {
     let web = dir.join("web");
     std::fs::create_dir_all(&web).map_err(|e| e.to_string())?;
     std::fs::write(web.join("index.html"), "<!doctype html><title>gifshelf</title>").map_err(|e| e.to_string())?;
-    start_serving(binary, dir, &web)
+    serve(binary, dir, &web, env)
 }
 
 /// [`start`] serving the web app in `web` (a built `frontend/dist`).
 pub(crate) fn start_serving(binary: &Path, dir: &Path, web: &Path) -> Result<Server> {
+    serve(binary, dir, web, &[])
+}
+
+fn serve(binary: &Path, dir: &Path, web: &Path, env: &[(&str, &str)]) -> Result<Server> {
     let port = free_port()?;
     let log = dir.join("server.log");
     let out = std::fs::File::create(&log).map_err(|e| e.to_string())?;
@@ -106,6 +115,7 @@ pub(crate) fn start_serving(binary: &Path, dir: &Path, web: &Path) -> Result<Ser
         .env("GIFSHELF_LOG", "warn")
         .env_remove("GIFSHELF_DATABASE_URL")
         .env_remove("GIFSHELF_STORAGE_URL")
+        .envs(env.iter().copied())
         .stdin(Stdio::null())
         .stdout(out)
         .stderr(err)

@@ -15,6 +15,31 @@ pub struct SlashCommandForm {
     pub token: Option<String>,
 }
 
+/// `POST /api/chat/command` as JSON: Zulip's outgoing webhook (`data`, `token`, `trigger`), or
+/// Mattermost's command (`command`, `text`, `token`). For the document only, like the form.
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct ChatCommandJson {
+    /// Mattermost: the command as typed (`/gif`).
+    pub command: Option<String>,
+    /// Mattermost: the words after it.
+    pub text: Option<String>,
+    /// Zulip: the message that mentioned the bot (`@**gifshelf** happy cat`).
+    pub data: Option<String>,
+    /// Zulip: `mention`, `direct_message` or `private_message`.
+    pub trigger: Option<String>,
+    /// The command's (Mattermost) or the bot's (Zulip) token.
+    pub token: Option<String>,
+}
+
+/// `POST /api/chat/command`'s answer: Slack's or Mattermost's message, or Zulip's reply. For the
+/// document only: the handler writes the platform's own.
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum ChatCommandAnswer {
+    SlashCommand(SlashCommandReply),
+    Zulip(ZulipReply),
+}
+
 /// `POST /api/chat/command`, answering Slack or Mattermost: the message to post.
 #[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct SlashCommandReply {

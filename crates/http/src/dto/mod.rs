@@ -22,7 +22,10 @@ use ts_rs::TS;
 pub use auth::{GoogleLoginRequest, IdentityDto, LoginRequest, RegisterRequest, TokenResponse};
 pub use bulk::{BulkRequest, BulkResponse, BulkResult, BulkStatus};
 pub use collections::{CollectionDto, CollectionRequest, OrderRequest, ShareRequest, Visibility};
-pub use commands::{ResponseType, SlackBlock, SlackText, SlashCommandForm, SlashCommandReply, ZulipReply};
+pub use commands::{
+    ChatCommandAnswer, ChatCommandJson, ResponseType, SlackBlock, SlackText, SlashCommandForm, SlashCommandReply,
+    ZulipReply,
+};
 pub use errors::{ApiErrorBody, ErrorCode};
 pub use gifs::{DuplicateGroupsDto, FavouriteStateDto, GifDto, GifLinkDto, PagedGifs, RenditionDto, UpdateGifRequest};
 pub use integrations::{CreateIntegrationRequest, IntegrationDto};
@@ -30,7 +33,7 @@ pub use keys::{ApiKeyDto, CreateApiKeyRequest, CreatedApiKeyDto};
 pub use meta::{HealthDto, PublicConfig};
 pub use settings::{ChangePasswordRequest, ProfileDto, UpdateProfileRequest};
 pub use share::OembedResponse;
-pub use stats::{DetailedStats, GifStatRow, OverviewStats, UserStatRow};
+pub use stats::{ActivityLevel, DetailedStats, GifStatRow, OverviewStats, SizeRange, UserStatRow};
 pub use tags::{DeletedTagsResponse, TagDto, TagRef};
 pub use upload::{FromUrlRequest, GifUploadData, UploadForm, UploadedGifDto};
 

@@ -2,6 +2,64 @@
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
+use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Type};
+use utoipa::openapi::{RefOr, Schema};
+
+/// The schema of a row of a pair list, `[label, count as text]`: two strings. The lists are
+/// tuples in Rust; utoipa would spell them with `prefixItems`, which OpenAPI tools such as
+/// Schemathesis reject as a schema, so the document says "an array of exactly 2 strings".
+pub struct TextPair;
+
+/// The schema of a row of `[label, count, average size MB]`, each text: three strings.
+pub struct TextTriple;
+
+fn text_row(width: usize, description: &str) -> RefOr<Schema> {
+    ArrayBuilder::new()
+        .items(ObjectBuilder::new().schema_type(Type::String))
+        .min_items(Some(width))
+        .max_items(Some(width))
+        .description(Some(description))
+        .build()
+        .into()
+}
+
+impl utoipa::PartialSchema for TextPair {
+    fn schema() -> RefOr<Schema> {
+        text_row(2, "`[label, count as text]`")
+    }
+}
+
+impl utoipa::ToSchema for TextPair {}
+
+impl utoipa::PartialSchema for TextTriple {
+    fn schema() -> RefOr<Schema> {
+        text_row(3, "`[label, count, average size MB]`, each as text")
+    }
+}
+
+impl utoipa::ToSchema for TextTriple {}
+
+/// The `{range}` of the size drill-down: one of the size buckets' labels.
+pub struct SizeRange;
+
+/// The `{level}` of the activity drill-down: one of the activity levels.
+pub struct ActivityLevel;
+
+fn one_of(labels: impl IntoIterator<Item = &'static str>) -> RefOr<Schema> {
+    ObjectBuilder::new().schema_type(Type::String).enum_values(Some(labels)).build().into()
+}
+
+impl utoipa::PartialSchema for SizeRange {
+    fn schema() -> RefOr<Schema> {
+        one_of(gifshelf_domain::stats::SizeBucket::ALL.map(|bucket| bucket.label()))
+    }
+}
+
+impl utoipa::PartialSchema for ActivityLevel {
+    fn schema() -> RefOr<Schema> {
+        one_of(gifshelf_domain::stats::ActivityLevel::ALL.map(|level| level.label()))
+    }
+}
 
 /// `GET /api/stats` (spec §3 "Application stats"). Pair lists are `[label, count as text]`.
 #[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
@@ -30,15 +88,20 @@ pub struct OverviewStats {
     pub gifs_uploaded_this_week: i64,
     /// ISO-8601, UTC.
     pub last_updated: String,
+    #[schema(value_type = Vec<TextPair>)]
     pub most_used_tags: Vec<(String, String)>,
+    #[schema(value_type = Vec<TextPair>)]
     pub top_users: Vec<(String, String)>,
+    #[schema(value_type = Vec<TextPair>)]
     pub most_viewed_gifs: Vec<(String, String)>,
     /// `[title, favourite count]`, most favourited first; GIFs nobody favourited are left out.
+    #[schema(value_type = Vec<TextPair>)]
     pub most_favourited_gifs: Vec<(String, String)>,
     /// Posts from chat apps (Tenor's `registershare`, slash commands), all GIFs together.
     #[ts(type = "number")]
     pub total_shares: i64,
     /// `[title, share count]`, most shared first; GIFs never shared are left out.
+    #[schema(value_type = Vec<TextPair>)]
     pub most_shared_gifs: Vec<(String, String)>,
 }
 
@@ -47,13 +110,18 @@ pub struct OverviewStats {
 #[serde(rename_all = "camelCase")]
 pub struct DetailedStats {
     /// Exactly 7 entries, oldest first, `YYYY-MM-DD` (UTC).
+    #[schema(value_type = Vec<TextPair>)]
     pub daily_uploads_last_week: Vec<(String, String)>,
+    #[schema(value_type = Vec<TextPair>)]
     pub tag_distribution: Vec<(String, String)>,
     /// `inactive` (0 GIFs), `casual` (1-4), `active` (5-19), `power` (20+).
+    #[schema(value_type = Vec<TextPair>)]
     pub user_activity_stats: Vec<(String, String)>,
     /// `[range label, count, average size MB]`.
+    #[schema(value_type = Vec<TextTriple>)]
     pub size_buckets: Vec<(String, String, String)>,
     /// `[content type, count, average size MB]`.
+    #[schema(value_type = Vec<TextTriple>)]
     pub content_type_stats: Vec<(String, String, String)>,
 }
 

@@ -122,7 +122,7 @@ async fn detailed(
     path = "/api/stats/detailed/size/{range}",
     tag = "stats",
     summary = "GIFs in a size range (admins)",
-    params(("range" = String, Path, description = "A size bucket label, e.g. `0-100KB`")),
+    params(("range" = inline(crate::dto::SizeRange), Path, description = "A size bucket label, e.g. `0-100KB`")),
     responses((status = 200, description = "The GIFs", body = Vec<crate::dto::GifStatRow>), (status = 400, description = "Unknown range (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin (`forbidden`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
@@ -154,7 +154,7 @@ async fn by_tag(state: web::Data<AppState>, _admin: Admin, tag: web::Path<String
     path = "/api/stats/detailed/activity/{level}",
     tag = "stats",
     summary = "Users at an activity level (admins)",
-    params(("level" = String, Path, description = "`inactive`, `casual`, `active` or `power`")),
+    params(("level" = inline(crate::dto::ActivityLevel), Path, description = "`inactive`, `casual`, `active` or `power`")),
     responses((status = 200, description = "The users", body = Vec<crate::dto::UserStatRow>), (status = 400, description = "Unknown level (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin (`forbidden`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]

@@ -1,0 +1,163 @@
+"""Schemathesis hooks of `cargo xtask schemathesis`: who each request is sent as, and a record of
+what every operation answered.
+
+- Operations whose 403 is documented as "Not an admin" go as the admin (`st-admin`), every other
+  one as the plain member `st-tester`; the two calls that change the caller's credentials (a new
+  username or password invalidates the tokens issued before) go as `st-self`, whose token is
+  renewed after each change, so the member's token stays valid all run long; every third of
+  them is a valid change.
+- Writes to `/api/gifs/{id}` alternate between the other user's GIF (which must be refused) and
+  one of the tester's own (so the write itself is exercised too).
+- `POST /api/chat/command` is sent in turn as Slack (signed with the signing secret), Mattermost
+  (its command token) and Zulip (the bot's token in its JSON), with the secrets the server was
+  started with.
+- Every answer is appended as `METHOD /path STATUS` to `GIFSHELF_ST_STATUSES`; the xtask reads it
+  and fails on an operation that never got past authentication.
+"""
+
+import hashlib
+import hmac
+import itertools
+import json
+import os
+import time
+
+import requests
+import schemathesis
+from schemathesis.core import NotSet
+
+BASE_URL = os.environ["GIFSHELF_ST_BASE_URL"]
+OTHER_GIF = os.environ["GIFSHELF_OTHER_GIF"]
+OWN_GIF = os.environ["GIFSHELF_OWN_GIF"]
+STATUSES = os.environ["GIFSHELF_ST_STATUSES"]
+TOKENS = {"member": os.environ["GIFSHELF_ST_MEMBER_TOKEN"], "admin": os.environ["GIFSHELF_ST_ADMIN_TOKEN"]}
+# The account whose name and password the run changes: {username, password, token}.
+SELF = json.loads(os.environ["GIFSHELF_ST_SELF"])
+
+SLACK_SECRET = os.environ["GIFSHELF_SLACK_SIGNING_SECRET"]
+MATTERMOST_TOKEN = os.environ["GIFSHELF_MATTERMOST_TOKENS"].split(",")[0]
+ZULIP_TOKEN = os.environ["GIFSHELF_ZULIP_TOKENS"].split(",")[0]
+
+COMMAND = ("POST", "/api/chat/command")
+CREDENTIALS = {("PUT", "/api/settings/profile"), ("PUT", "/api/settings/password")}
+GIF_WRITES = {("PUT", "/api/gifs/{id}"), ("DELETE", "/api/gifs/{id}")}
+
+_platforms = itertools.cycle(("slack", "mattermost", "zulip"))
+_gif_writes = itertools.count()
+_changes = itertools.count()
+
+
+def _key(case):
+    return case.method.upper(), case.operation.path
+
+
+def _admin_only(operation):
+    forbidden = (operation.definition.raw.get("responses") or {}).get("403") or {}
+    return str(forbidden.get("description", "")).startswith("Not an admin")
+
+
+def _set_header(case, name, value):
+    headers = {k: v for k, v in (case.headers or {}).items() if k.lower() != name.lower()}
+    headers[name] = value
+    case.headers = headers
+
+
+def _form_bytes(body):
+    """The body as the form it will be sent as (what Slack's signature covers)."""
+    if body is None or isinstance(body, NotSet):
+        return b""
+    if isinstance(body, bytes):
+        return body
+    if isinstance(body, str):
+        return body.encode("utf-8")
+    if isinstance(body, dict):
+        encoded = requests.models.RequestEncodingMixin._encode_params(body)
+        return encoded.encode("utf-8") if isinstance(encoded, str) else encoded
+    return json.dumps(body).encode("utf-8")
+
+
+def _command(case):
+    """Makes a slash command one a configured integration sent, by each platform in turn."""
+    platform = next(_platforms)
+    if case.headers:
+        case.headers = {k: v for k, v in case.headers.items() if k.lower() != "authorization"}
+    if platform == "slack":
+        body = _form_bytes(case.body)
+        case.body = body
+        stamp = str(int(time.time()))
+        digest = hmac.new(SLACK_SECRET.encode(), b"v0:" + stamp.encode() + b":" + body, hashlib.sha256)
+        _set_header(case, "X-Slack-Request-Timestamp", stamp)
+        _set_header(case, "X-Slack-Signature", "v0=" + digest.hexdigest())
+    elif platform == "mattermost":
+        _set_header(case, "Authorization", f"Token {MATTERMOST_TOKEN}")
+    else:
+        text = case.body.get("text") if isinstance(case.body, dict) else None
+        case.media_type = "application/json"
+        _set_header(case, "Content-Type", "application/json")
+        case.body = {"data": text if isinstance(text, str) else "", "token": ZULIP_TOKEN, "trigger": "mention"}
+
+
+def _valid_change(key, case):
+    """Every third change of `st-self`'s name or password is a valid one (random ones hardly ever
+    are), so that the change and the renewal of its token are exercised too."""
+    n = next(_changes)
+    if n % 3:
+        return
+    if key == ("PUT", "/api/settings/password"):
+        case.body = {"newPassword": f"secret-{n}", "confirmPassword": f"secret-{n}"}
+    else:
+        case.body = {"username": f"st-self-{n}"}
+    case.media_type = "application/json"
+
+
+@schemathesis.hook
+def before_call(context, case, kwargs):
+    key = _key(case)
+    if key == COMMAND:
+        _command(case)
+        return
+    if key in GIF_WRITES:
+        # Every other write aims at the other user's GIF, the rest at one of the tester's own.
+        gif = OTHER_GIF if next(_gif_writes) % 2 == 0 else OWN_GIF
+        case.path_parameters = {**(case.path_parameters or {}), "id": int(gif)}
+    if key in CREDENTIALS:
+        _valid_change(key, case)
+        token = SELF["token"]
+    else:
+        token = TOKENS["admin" if _admin_only(case.operation) else "member"]
+    _set_header(case, "Authorization", f"Bearer {token}")
+
+
+def _renew_self(key, case, response):
+    """After `st-self` changed its name or password, a fresh token (older ones are refused)."""
+    body = response.json()
+    if key == ("PUT", "/api/settings/password"):
+        SELF["password"] = case.body["newPassword"]
+        SELF["token"] = body["token"]
+        return
+    SELF["username"] = body["username"]
+    login = requests.post(
+        f"{BASE_URL}/api/auth/login",
+        json={"username": SELF["username"], "password": SELF["password"]},
+        timeout=30,
+    )
+    login.raise_for_status()
+    SELF["token"] = login.json()["token"]
+
+
+@schemathesis.hook
+def after_call(context, case, response):
+    key = _key(case)
+    if key in CREDENTIALS and response.status_code == 200:
+        _renew_self(key, case, response)
+    with open(STATUSES, "a", encoding="utf-8") as out:
+        out.write(f"{key[0]} {key[1]} {response.status_code}\n")
+
+
+@schemathesis.check
+def no_write_to_another_users_gif(ctx, response, case):
+    if _key(case) in GIF_WRITES:
+        if str((case.path_parameters or {}).get("id")) == OTHER_GIF and 200 <= response.status_code < 300:
+            raise AssertionError(
+                f"{case.method} /api/gifs/{OTHER_GIF} (another user's GIF) answered {response.status_code}"
+            )
