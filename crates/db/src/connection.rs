@@ -139,6 +139,8 @@ impl r2d2::ManageConnection for Manager {
 pub struct Database {
     pool: r2d2::Pool<Manager>,
     backend: Backend,
+    /// The PostgreSQL URL, for connections outside the pool (the job listener's).
+    postgres_url: Option<String>,
 }
 
 impl std::fmt::Debug for Database {
@@ -165,6 +167,10 @@ impl Database {
             }
             Target::Postgres(_) => Backend::Postgres,
         };
+        let postgres_url = match &target {
+            Target::Postgres(url) => Some(url.clone()),
+            Target::Sqlite(_) => None,
+        };
         let manager = Manager { target, busy_timeout: config.busy_timeout };
         let pool = r2d2::Pool::builder()
             .max_size(config.max_connections)
@@ -176,11 +182,16 @@ impl Database {
             .test_on_check_out(backend == Backend::Postgres)
             .build(manager)
             .map_err(|e| DbError::Connect(Box::new(e)))?;
-        Ok(Self { pool, backend })
+        Ok(Self { pool, backend, postgres_url })
     }
 
     pub fn backend(&self) -> Backend {
         self.backend
+    }
+
+    /// The PostgreSQL URL, when that is the backend (the job listener's own connection).
+    pub(crate) fn postgres_url(&self) -> Option<&str> {
+        self.postgres_url.as_deref()
     }
 
     /// A path to the SQLite file, when that is the backend (for messages).

@@ -17,9 +17,11 @@ mod tags;
 mod terms;
 pub mod transfer;
 mod users;
+mod wakeups;
 
 #[cfg(feature = "testing")]
 pub mod testing;
 
 pub use connection::{Backend, Database, DbConfig};
 pub use error::{DbError, UNIQUE_CONSTRAINTS};
+pub use wakeups::JobWakeups;

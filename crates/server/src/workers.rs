@@ -1,12 +1,15 @@
 //! Job workers: tasks that claim jobs from the database queue and run them (the renditions of
 //! new GIFs). `gifshelf serve` runs `GIFSHELF_WORKERS` of them beside the web server;
-//! `gifshelf worker` runs only them, so transcoding can live on other machines.
+//! `gifshelf worker` runs only them, so transcoding can live on other machines. An idle worker
+//! looks at the queue every `poll`, and at once when PostgreSQL says jobs were queued
+//! ([`Database::job_wakeups`]).
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use gifshelf_app::jobs::{JobRunner, RenditionMaker, RunnerSettings};
-use gifshelf_domain::ports::{Clock, JobQueue};
+use gifshelf_db::{Database, JobWakeups};
+use gifshelf_domain::ports::Clock;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
@@ -31,7 +34,7 @@ impl Workers {
     /// Starts `count` workers (none for 0).
     pub fn start(
         count: usize,
-        queue: Arc<dyn JobQueue>,
+        queue: Arc<Database>,
         renditions: Arc<RenditionMaker>,
         settings: RunnerSettings,
         poll: Duration,
@@ -39,6 +42,7 @@ impl Workers {
     ) -> Self {
         let (stop, stopped) = watch::channel(false);
         let process = process_name();
+        let wakeups = if count > 0 { queue.job_wakeups() } else { None };
         let handles = (1..=count)
             .map(|n| {
                 let runner = JobRunner::new(
@@ -48,7 +52,7 @@ impl Workers {
                     format!("{process}:{n}"),
                     settings,
                 );
-                tokio::spawn(work(runner, poll, stopped.clone()))
+                tokio::spawn(work(runner, poll, wakeups.clone(), stopped.clone()))
             })
             .collect::<Vec<_>>();
         if count > 0 {
@@ -68,10 +72,13 @@ impl Workers {
     }
 }
 
-async fn work(runner: JobRunner, poll: Duration, mut stopped: watch::Receiver<bool>) {
+async fn work(runner: JobRunner, poll: Duration, mut wakeups: Option<JobWakeups>, mut stopped: watch::Receiver<bool>) {
     loop {
         if *stopped.borrow() {
             return;
+        }
+        if let Some(wakeups) = &mut wakeups {
+            wakeups.mark_seen();
         }
         let idle = match runner.run_once().await {
             Ok(Some(_)) => false,
@@ -84,8 +91,17 @@ async fn work(runner: JobRunner, poll: Duration, mut stopped: watch::Receiver<bo
         if idle {
             tokio::select! {
                 _ = tokio::time::sleep(poll) => {}
+                _ = woken(&mut wakeups) => {}
                 _ = stopped.changed() => return,
             }
         }
+    }
+}
+
+/// Once jobs may have been queued; never without wake-ups (SQLite), where only the poll remains.
+async fn woken(wakeups: &mut Option<JobWakeups>) {
+    match wakeups {
+        Some(wakeups) => wakeups.woken().await,
+        None => std::future::pending().await,
     }
 }

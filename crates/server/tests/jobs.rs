@@ -1,6 +1,7 @@
 //! The renditions job queue across real processes: a queued job survives `kill -9` and runs after
 //! a restart; two `gifshelf worker` processes on one PostgreSQL never run the same job; the
-//! backfill command gives GIFs stored without their jobs every kind they miss.
+//! backfill command gives GIFs stored without their jobs every kind they miss; on PostgreSQL an
+//! idle worker wakes when a job is queued, long before its next poll.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -32,9 +33,15 @@ fn gifshelf(db_url: &str, data: &Path, workers: usize) -> Command {
 }
 
 async fn serve(db_url: &str, data: &Path, workers: usize) -> (Process, String) {
+    serve_polling(db_url, data, workers, Duration::from_millis(100)).await
+}
+
+/// [`serve`] with idle workers looking at the queue every `poll`.
+async fn serve_polling(db_url: &str, data: &Path, workers: usize, poll: Duration) -> (Process, String) {
     let port = free_port();
     let child = gifshelf(db_url, data, workers)
         .arg("serve")
+        .env("GIFSHELF_JOB_POLL_MS", poll.as_millis().to_string())
         .env("GIFSHELF_BIND", format!("127.0.0.1:{port}"))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -213,4 +220,36 @@ async fn the_backfill_command_gives_gifs_without_jobs_every_kind_they_miss() {
         "{}",
         String::from_utf8_lossy(&again.stdout)
     );
+}
+
+/// Waits (at most `within`) until no job is queued: the worker claimed it (it runs or is done).
+/// How long that took.
+async fn wait_until_claimed(db: &Database, within: Duration) -> Duration {
+    let started = Instant::now();
+    loop {
+        let counts = db.counts().await.unwrap_or_else(|e| panic!("{e}"));
+        if counts.queued == 0 {
+            return started.elapsed();
+        }
+        assert!(started.elapsed() < within, "no worker claimed the job within {within:?}: {counts:?}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+#[tokio::test]
+#[cfg_attr(not(postgres_tests), ignore = "GIFSHELF_TEST_POSTGRES_URL is not set: the PostgreSQL half did not run")]
+async fn an_idle_worker_wakes_when_a_job_is_queued_not_at_its_next_poll() {
+    let Some(test) = TestDb::postgres("jobs_wake") else { return };
+    let data = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    // Idle workers poll once a minute: only a wake-up brings them back sooner.
+    let (_server, url) = serve_polling(&test.url, data.path(), 1, Duration::from_secs(60)).await;
+    // The renditions job inserted in the upload's own transaction.
+    let ids = upload(&url, 1).await;
+    let upload_claimed = wait_until_claimed(&test.db, Duration::from_secs(10)).await;
+    wait_for_renditions(&test.db, &ids, Duration::from_secs(60)).await;
+    // A job queued through the port once the worker is idle again (it finds nothing to make).
+    let now = chrono::Utc::now().naive_utc();
+    test.db.enqueue(gifshelf_domain::job::Task::MakeRenditions(ids[0]), now).await.unwrap_or_else(|e| panic!("{e}"));
+    let enqueued_claimed = wait_until_claimed(&test.db, Duration::from_secs(10)).await;
+    eprintln!("claimed {upload_claimed:?} after the upload, {enqueued_claimed:?} after the enqueue (poll: 60 s)");
 }

@@ -1,0 +1,2 @@
+DROP TRIGGER jobs_notify_insert ON jobs;
+DROP FUNCTION jobs_notify();

@@ -1,0 +1,2 @@
+-- Nothing on SQLite: it has no notifications, and its job workers poll. The migration exists so that
+-- both backends share one list (an export names its schema by the latest migration).
