@@ -240,4 +240,16 @@ mod tests {
         let port = listener.local_addr().unwrap_or_else(|e| panic!("{e}")).port();
         assert!(super::listening_ports(std::process::id()).contains(&port));
     }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_server_that_exits_is_reported_with_its_log() {
+        let dir = std::env::temp_dir().join(format!("gifshelf-testkit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let env = crate::ServerEnv::new(&dir, &dir, "sqlite://nowhere");
+        // `sh serve`: no such script, so it complains and exits.
+        let error = env.spawn("sh", &dir.join("sh.log")).err().unwrap_or_default();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(error.starts_with("the server exited") && error.contains("serve"), "{error}");
+    }
 }
