@@ -182,6 +182,11 @@ impl ServerProcess {
         self.process.wait()
     }
 
+    /// Its exit status if it has exited, without waiting.
+    pub fn exited(&mut self) -> Option<ExitStatus> {
+        self.process.exited()
+    }
+
     /// Its memory now (see [`Memory::of`]).
     pub fn memory(&self) -> Memory {
         self.process.memory()
