@@ -1,6 +1,8 @@
 //! The dependency rule of docs/ARCHITECTURE.md, checked from `cargo metadata`:
 //! `domain` knows no framework and none of our crates; `app` knows only `domain`; adapters know
-//! `domain` (and `http` also `app`) but never each other; only `server` knows everyone.
+//! `domain` (and `http` also `app`) but never each other; only `server` knows everyone. The test
+//! harness `testkit` knows none of them (and no framework), and only xtask has it as a normal
+//! dependency: in `server` it is a dev-dependency, never part of the binary.
 
 use std::path::Path;
 use std::process::Command;
@@ -10,6 +12,10 @@ use serde_json::Value;
 /// Normal (non-dev) dependencies each inner crate may have, besides its allowed crates of ours.
 const DOMAIN_ALLOWED: &[&str] = &["serde", "thiserror", "async-trait", "chrono", "time", "uuid", "mockall"];
 const APP_EXTRA: &[&str] = &["tracing"];
+/// Normal dependencies the test harness may have: std is enough.
+const TESTKIT_ALLOWED: &[&str] = &[];
+/// The only package with the test harness as a normal dependency.
+const TESTKIT_USER: &str = "xtask";
 
 fn ours_allowed(package: &str) -> Option<&'static [&'static str]> {
     Some(match package {
@@ -19,7 +25,8 @@ fn ours_allowed(package: &str) -> Option<&'static [&'static str]> {
             &["gifshelf-domain"]
         }
         "gifshelf-http" => &["gifshelf-domain", "gifshelf-app"],
-        _ => return None, // server and xtask may depend on anything
+        "gifshelf-testkit" => &[],
+        _ => return None, // server and xtask may depend on anything (server on testkit for tests only)
     })
 }
 
@@ -47,14 +54,20 @@ fn violations(metadata: &Value) -> Vec<String> {
     let packages = metadata["packages"].as_array().cloned().unwrap_or_default();
     for package in &packages {
         let name = package["name"].as_str().unwrap_or_default();
+        let normal = package["dependencies"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|dep| dep["kind"].is_null()) // dev- and build-dependencies are not part of the layering
+            .map(|dep| dep["name"].as_str().unwrap_or_default());
         let Some(allowed_ours) = ours_allowed(name) else {
+            if name != TESTKIT_USER {
+                let testkit = normal.filter(|dep| *dep == "gifshelf-testkit");
+                problems.extend(testkit.map(|dep| format!("{name} must not depend on {dep} (a dev-dependency only)")));
+            }
             continue;
         };
-        for dep in package["dependencies"].as_array().into_iter().flatten() {
-            if !dep["kind"].is_null() {
-                continue; // dev- and build-dependencies are not part of the layering
-            }
-            let dep_name = dep["name"].as_str().unwrap_or_default();
+        for dep_name in normal {
             let ours = dep_name.starts_with("gifshelf-");
             let ok = if ours {
                 allowed_ours.contains(&dep_name)
@@ -62,6 +75,7 @@ fn violations(metadata: &Value) -> Vec<String> {
                 match name {
                     "gifshelf-domain" => DOMAIN_ALLOWED.contains(&dep_name),
                     "gifshelf-app" => DOMAIN_ALLOWED.contains(&dep_name) || APP_EXTRA.contains(&dep_name),
+                    "gifshelf-testkit" => TESTKIT_ALLOWED.contains(&dep_name),
                     _ => true,
                 }
             };
@@ -108,5 +122,19 @@ mod tests {
         );
         assert!(violations(&metadata("gifshelf-app", &[("gifshelf-domain", None), ("tokio", Some("dev"))])).is_empty());
         assert!(violations(&metadata("gifshelf-server", &[("gifshelf-db", None), ("actix-web", None)])).is_empty());
+    }
+
+    #[test]
+    fn the_test_harness_stays_bare_and_out_of_the_binary() {
+        assert_eq!(
+            violations(&metadata("gifshelf-testkit", &[("actix-web", None), ("gifshelf-db", None)])),
+            vec!["gifshelf-testkit must not depend on actix-web", "gifshelf-testkit must not depend on gifshelf-db"]
+        );
+        assert_eq!(
+            violations(&metadata("gifshelf-server", &[("gifshelf-testkit", None)])),
+            vec!["gifshelf-server must not depend on gifshelf-testkit (a dev-dependency only)"]
+        );
+        assert!(violations(&metadata("gifshelf-server", &[("gifshelf-testkit", Some("dev"))])).is_empty());
+        assert!(violations(&metadata("xtask", &[("gifshelf-testkit", None)])).is_empty());
     }
 }

@@ -9,10 +9,11 @@ use std::fmt::Write as _;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 use gifshelf_media::testing::tiny_gif;
+use gifshelf_testkit::{ServerEnv, ServerProcess};
 
 use crate::Result;
 
@@ -64,72 +65,37 @@ impl Report {
     }
 }
 
-/// A running server, killed on drop.
-pub(crate) struct Server {
-    child: Child,
-    pub(crate) port: u16,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn free_port() -> Result<u16> {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| format!("no free port: {e}"))?;
-    Ok(listener.local_addr().map_err(|e| e.to_string())?.port())
-}
-
-pub(crate) fn start(binary: &Path, dir: &Path) -> Result<Server> {
+/// A server as the load mix needs it, in `dir` (its data, and its log in `server.log`) with a bare
+/// web app: see [`serve`].
+pub(crate) fn start(binary: &Path, dir: &Path) -> Result<ServerProcess> {
     start_with(binary, dir, &[])
 }
 
 /// [`start`] with more environment variables (`GIFSHELF_…` settings) for the server.
-pub(crate) fn start_with(binary: &Path, dir: &Path, env: &[(&str, &str)]) -> Result<Server> {
-    let web = dir.join("web");
-    std::fs::create_dir_all(&web).map_err(|e| e.to_string())?;
-    std::fs::write(web.join("index.html"), "<!doctype html><title>gifshelf</title>").map_err(|e| e.to_string())?;
+pub(crate) fn start_with(binary: &Path, dir: &Path, env: &[(&str, &str)]) -> Result<ServerProcess> {
+    let web = gifshelf_testkit::bare_web_dir(dir).map_err(|e| e.to_string())?;
     serve(binary, dir, &web, env)
 }
 
 /// [`start`] serving the web app in `web` (a built `frontend/dist`).
-pub(crate) fn start_serving(binary: &Path, dir: &Path, web: &Path) -> Result<Server> {
+pub(crate) fn start_serving(binary: &Path, dir: &Path, web: &Path) -> Result<ServerProcess> {
     serve(binary, dir, web, &[])
 }
 
-fn serve(binary: &Path, dir: &Path, web: &Path, env: &[(&str, &str)]) -> Result<Server> {
-    let port = free_port()?;
-    let log = dir.join("server.log");
-    let out = std::fs::File::create(&log).map_err(|e| e.to_string())?;
-    let err = out.try_clone().map_err(|e| e.to_string())?;
-    let child = Command::new(binary)
-        .arg("serve")
-        .env("GIFSHELF_BIND", format!("127.0.0.1:{port}"))
-        .env("GIFSHELF_DATA_DIR", dir.join("data"))
-        .env("GIFSHELF_WEB_DIR", web)
-        .env("GIFSHELF_BCRYPT_COST", "4")
+/// `binary serve` on the embedded defaults (SQLite and a media folder under `dir/data`) serving the
+/// web app in `web`, with the settings of a server under test (`gifshelf_testkit`) but its own HTTP
+/// and job workers as in production, logging warnings to `dir/server.log`, and `extra` on top;
+/// ready once it answers its health check.
+fn serve(binary: &Path, dir: &Path, web: &Path, extra: &[(&str, &str)]) -> Result<ServerProcess> {
+    let data = dir.join("data");
+    let env = ServerEnv::new(&data, web, &gifshelf_testkit::sqlite_url(&data))
+        .unset("GIFSHELF_HTTP_WORKERS")
+        .unset("GIFSHELF_WORKERS")
         // Every simulated client registers from this one address.
-        .env("GIFSHELF_REGISTER_MAX_PER_ADDRESS", "100000")
-        .env("GIFSHELF_LOG", "warn")
-        .env_remove("GIFSHELF_DATABASE_URL")
-        .env_remove("GIFSHELF_STORAGE_URL")
-        .envs(env.iter().copied())
-        .stdin(Stdio::null())
-        .stdout(out)
-        .stderr(err)
-        .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", binary.display()))?;
-    let server = Server { child, port };
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while http(port, "GET", "/api/health", &[], b"").map(|(status, _)| status) != Ok(200) {
-        if Instant::now() > deadline {
-            return Err("the server did not come up within 60 s".into());
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    Ok(server)
+        .set("GIFSHELF_REGISTER_MAX_PER_ADDRESS", "100000")
+        .set("GIFSHELF_LOG", "warn");
+    let env = extra.iter().fold(env, |env, (key, value)| env.set(key, *value));
+    env.spawn(binary, &dir.join("server.log"))
 }
 
 /// One HTTP/1.1 request over a fresh connection; `(status, body)`.
@@ -333,7 +299,7 @@ pub fn run(binary: &Path, seconds: u32, connections: u32) -> Result<Report> {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let server = start(binary, &dir)?;
-    let (token, ids) = seed(server.port)?;
+    let (token, ids) = seed(server.port())?;
     if ids.is_empty() {
         return Err("seeding left no GIFs to view".into());
     }
@@ -342,7 +308,7 @@ pub fn run(binary: &Path, seconds: u32, connections: u32) -> Result<Report> {
     let output = Command::new("wrk")
         .args(["-t", "2", "-c", &connections.to_string(), "-d", &format!("{seconds}s"), "--timeout", "30s", "-s"])
         .arg(&lua)
-        .arg(format!("http://127.0.0.1:{}", server.port))
+        .arg(server.url())
         .output()
         .map_err(|e| format!("wrk: {e}"))?;
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();

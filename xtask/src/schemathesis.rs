@@ -187,7 +187,7 @@ pub fn run(binary: &Path, venv: &Path) -> Result {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let server = start_with(binary, &dir, &SERVER_ENV)?;
-    let port = server.port;
+    let port = server.port();
     let seed = seed(port)?;
     let operations = operations(port)?;
     std::fs::write(dir.join("gifshelf_st_hooks.py"), HOOKS).map_err(|e| e.to_string())?;

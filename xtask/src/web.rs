@@ -30,7 +30,7 @@ pub fn bench() -> Result {
                 .current_dir(frontend())
                 .arg("scripts/lighthouse.mjs")
                 .arg("--base")
-                .arg(format!("http://127.0.0.1:{}", server.port))
+                .arg(server.url())
                 .arg("--corpus")
                 .arg(&corpus)
                 .arg("--runs")

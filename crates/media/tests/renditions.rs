@@ -1,13 +1,14 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed step should stop the test loudly
 //! Every rendition kind, made for real: sizes, aspect ratios, no upscaling, frame counts and
 //! durations of GIFs (decoded with the `gif` crate) and videos (`ffprobe`), the preferred file of
-//! photo-like and pixel-art GIFs, and the `ffmpeg` timeout. The tests that need `ffmpeg` and
-//! `ffprobe` run with the ones found when they were built (the cfg `ffmpeg_tests`, set by the build
-//! script); without them they are compiled as ignored, and `ffmpeg_in_ci.rs` fails a CI run.
+//! photo-like and pixel-art GIFs (the `ffmpeg` timeout is `video_timeout.rs`, alone in its process).
+//! The tests that need `ffmpeg` and `ffprobe` run with the ones found when they were built (the cfg
+//! `ffmpeg_tests`, set by the build script); without them they are compiled as ignored, and
+//! `ffmpeg_in_ci.rs` fails a CI run.
 
 use std::process::Command;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use gifshelf_domain::gif::{Rendition as Stored, RenditionKind, Renditions};
 use gifshelf_domain::media::{EncodedImage, MediaRejection, ProcessedMedia};
@@ -285,42 +286,6 @@ async fn pixel_art_keeps_its_gif_and_a_photo_like_gif_plays_as_a_video() {
     assert!(preferred(&set, &SMALL).is_video());
     let best = get(&p, full).bytes.len();
     assert!(best * 4 <= photo.len(), "the best video is {best} B, the GIF {} B", photo.len());
-}
-
-/// Children of this process that are zombies (exited, never reaped).
-fn zombies() -> usize {
-    let me = std::process::id().to_string();
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .filter_map(|e| std::fs::read_to_string(e.ok()?.path().join("stat")).ok())
-        .filter(|stat| {
-            // pid (comm) state ppid …: the fields after the last ')'.
-            let rest: Vec<&str> =
-                stat.rsplit_once(')').map(|(_, r)| r.split_whitespace().collect()).unwrap_or_default();
-            rest.first() == Some(&"Z") && rest.get(1) == Some(&me.as_str())
-        })
-        .count()
-}
-
-#[tokio::test]
-#[cfg_attr(
-    not(ffmpeg_tests),
-    ignore = "ffmpeg or ffprobe was not found when the tests were built: the video tests did not run"
-)]
-async fn a_video_past_its_timeout_is_killed_and_answered_timeout() {
-    let ffmpeg = ffmpeg();
-    let service = service(Some(ffmpeg.with_timeout(Duration::from_millis(300))));
-    let big = photo_gif(640, 480, 48);
-    let start = Instant::now();
-    let answer = service.process(Arc::new(big), &[RenditionKind::Mp4, RenditionKind::Webm]).await;
-    assert!(matches!(answer, Err(MediaRejection::ImageTooComplex)), "{answer:?}");
-    assert!(start.elapsed() < Duration::from_secs(20), "the job was not stopped: {:?}", start.elapsed());
-    // Another test's child may have exited a moment ago and be reaped shortly; a leaked one stays.
-    let reaped = (0..100).any(|_| {
-        std::thread::sleep(Duration::from_millis(20));
-        zombies() == 0
-    });
-    assert!(reaped, "an ffmpeg child was left unreaped");
 }
 
 #[tokio::test]

@@ -90,15 +90,7 @@ async fn run(name: &str, test_db: TestDb, gifs: usize, only: Option<&str>) {
 /// Starts the server on the seeded database and signs an admin in: the client, the base URL and
 /// the admin's token.
 async fn start(test_db: &TestDb, data: &std::path::Path) -> (reqwest::Client, String, String) {
-    let vars: HashMap<&str, String> = [
-        ("GIFSHELF_BIND", "127.0.0.1:0".to_owned()),
-        ("GIFSHELF_DATA_DIR", data.display().to_string()),
-        ("GIFSHELF_DATABASE_URL", test_db.url.clone()),
-        ("GIFSHELF_WEB_DIR", data.display().to_string()),
-        ("GIFSHELF_BCRYPT_COST", "4".to_owned()),
-    ]
-    .into_iter()
-    .collect();
+    let vars: HashMap<String, String> = gifshelf_testkit::base_vars(data, data, &test_db.url).into_iter().collect();
     let settings = Settings::from_sources(None, |k| vars.get(k).cloned()).unwrap();
     let app = Application::build(&settings).unwrap();
     let base = format!("http://127.0.0.1:{}", app.port());

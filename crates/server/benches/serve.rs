@@ -18,73 +18,51 @@ use std::time::{Duration, Instant};
 
 use gifshelf_db::testing::{seed, TestDb};
 use gifshelf_media::testing::noisy_gif;
+use gifshelf_testkit::{ServerEnv, ServerProcess};
 
-const SECRET: &str = "bench-serve-secret-bench-serve-secret-0123456789";
 const DURATION: &str = "10s";
 /// Connections in all, whatever the number of instances.
 const CONNECTIONS: usize = 16;
 const GALLERY: &str = "/api/gifs/dtos?page=0&size=12";
 
-/// A child process, stopped when dropped.
-struct Process {
+/// nginx, stopped (`nginx -s stop`) when dropped.
+struct Nginx {
     child: Child,
-    stop: Option<Command>,
+    stop: Command,
 }
 
-impl Drop for Process {
+impl Drop for Nginx {
     fn drop(&mut self) {
-        let stopped = self.stop.as_mut().is_some_and(|cmd| cmd.status().is_ok_and(|s| s.success()));
-        if !stopped {
+        if !self.stop.status().is_ok_and(|s| s.success()) {
             let _ = self.child.kill();
         }
         let _ = self.child.wait();
     }
 }
 
-/// A `gifshelf serve` on a free port.
+/// A `gifshelf serve` as it runs in production (its own HTTP and job workers, on the embedded
+/// defaults unless given a database), started with testkit.
 struct Server {
     base: String,
     data: PathBuf,
-    _process: Process,
+    process: ServerProcess,
     _dir: tempfile::TempDir,
 }
 
 impl Server {
-    async fn start(database_url: Option<&str>) -> Self {
+    fn start(database_url: Option<&str>) -> Self {
         let dir = tempfile::tempdir().unwrap();
-        let web = dir.path().join("web");
-        std::fs::create_dir_all(&web).unwrap();
-        std::fs::write(web.join("index.html"), "<!doctype html><title>gifshelf</title>").unwrap();
+        let web = gifshelf_testkit::bare_web_dir(dir.path()).unwrap();
         let data = dir.path().join("data");
-        let port = free_port();
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_gifshelf"));
-        for (key, _) in std::env::vars_os() {
-            let key = key.to_string_lossy();
-            if key.starts_with("GIFSHELF_") || key.starts_with("AWS_") {
-                cmd.env_remove(&*key);
-            }
-        }
-        cmd.arg("serve")
-            .env("GIFSHELF_BIND", format!("127.0.0.1:{port}"))
-            .env("GIFSHELF_DATA_DIR", &data)
-            .env("GIFSHELF_WEB_DIR", &web)
-            .env("GIFSHELF_JWT_SECRET", SECRET)
-            .env("GIFSHELF_BCRYPT_COST", "4")
-            .env("GIFSHELF_LOG", "warn")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null());
-        if let Some(url) = database_url {
-            cmd.env("GIFSHELF_DATABASE_URL", url);
-        }
-        let child = cmd.spawn().expect("the gifshelf binary");
-        let base = format!("http://127.0.0.1:{port}");
-        wait_for(&format!("{base}/api/health"), "gifshelf").await;
-        Self { base, data, _process: Process { child, stop: None }, _dir: dir }
+        let database_url = database_url.map_or_else(|| gifshelf_testkit::sqlite_url(&data), str::to_owned);
+        let process = ServerEnv::new(&data, &web, &database_url)
+            .unset("GIFSHELF_HTTP_WORKERS")
+            .unset("GIFSHELF_WORKERS")
+            .set("GIFSHELF_LOG", "warn")
+            .spawn(env!("CARGO_BIN_EXE_gifshelf"), &dir.path().join("gifshelf.log"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        Self { base: process.url(), data, process, _dir: dir }
     }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 fn on_path(program: &str) -> Option<PathBuf> {
@@ -95,7 +73,7 @@ fn on_path(program: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// Polls `url` until it answers 200, for at most 30 s.
+/// Polls `url` (nginx's) until it answers 200, for at most 30 s.
 async fn wait_for(url: &str, what: &str) {
     let client = reqwest::Client::new();
     let deadline = Instant::now() + Duration::from_secs(30);
@@ -185,8 +163,9 @@ fn find_original(dir: &Path) -> Option<PathBuf> {
 }
 
 /// nginx on a free port with `root` as its document root, from a generated minimal config.
-fn start_nginx(nginx: &Path, root: &Path, dir: &Path) -> (Process, String) {
-    let port = free_port();
+fn start_nginx(nginx: &Path, root: &Path, dir: &Path) -> (Nginx, String) {
+    // nginx cannot say which port it took: one free a moment ago.
+    let port = gifshelf_testkit::free_port();
     let conf = dir.join("nginx.conf");
     std::fs::write(
         &conf,
@@ -227,14 +206,14 @@ http {{
     let mut stop = Command::new(nginx);
     args(&mut stop);
     stop.args(["-s", "stop"]).stderr(Stdio::null());
-    (Process { child, stop: Some(stop) }, format!("http://127.0.0.1:{port}"))
+    (Nginx { child, stop }, format!("http://127.0.0.1:{port}"))
 }
 
 /// The byte range of the ranged run: 1 MiB from an odd offset.
 const RANGE: (u64, u64) = (12_345, 12_345 + (1 << 20) - 1);
 
 async fn media() {
-    let server = Server::start(None).await;
+    let server = Server::start(None);
     let client = reqwest::Client::new();
     let token = sign_in(&client, &server.base).await;
     let gif = noisy_gif(400, 300, 10);
@@ -277,8 +256,7 @@ async fn media() {
         }
         None => None,
     };
-    let pid = server._process.child.id();
-    let idle = resident(pid, "VmRSS:");
+    let idle = server.process.memory().resident_kib;
     for (name, url, header, bytes) in cases {
         let ours = wrk_result(wrk_with(url, CONNECTIONS, header));
         let Some((_, base)) = &nginx else {
@@ -300,21 +278,12 @@ async fn media() {
             note(theirs)
         );
     }
-    if let (Some(idle), Some(peak)) = (idle, resident(pid, "VmHWM:")) {
-        println!(
-            "serve: media  gifshelf resident memory {:.0} MB before the runs, peak {:.0} MB ({CONNECTIONS} connections)",
-            idle as f64 / 1e6,
-            peak as f64 / 1e6
-        );
-    }
-}
-
-/// A process's resident memory now (`VmRSS:`) or at its peak (`VmHWM:`), in bytes, where `/proc`
-/// has it.
-fn resident(pid: u32, field: &str) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let kib = status.lines().find_map(|l| l.strip_prefix(field))?.trim().strip_suffix("kB")?.trim().parse::<u64>();
-    kib.ok().map(|k| k * 1024)
+    let peak = server.process.memory().peak_kib;
+    println!(
+        "serve: media  gifshelf resident memory {:.0} MB before the runs, peak {:.0} MB ({CONNECTIONS} connections)",
+        (idle * 1024) as f64 / 1e6,
+        (peak * 1024) as f64 / 1e6
+    );
 }
 
 async fn gallery() {
@@ -324,7 +293,7 @@ async fn gallery() {
     };
     let (users, gifs, tags) = (500, 10_000, 100);
     seed(&test_db.db, users, gifs, tags).unwrap();
-    let a = Server::start(Some(&test_db.url)).await;
+    let a = Server::start(Some(&test_db.url));
     let client = reqwest::Client::new();
     let token = sign_in(&client, &a.base).await;
     let page = client.get(format!("{}{GALLERY}", a.base)).bearer_auth(&token).send().await.unwrap();
@@ -332,7 +301,7 @@ async fn gallery() {
     println!("serve: gallery  PostgreSQL, {gifs} GIFs, GET {GALLERY} with a session, {CONNECTIONS} connections in all");
 
     let one = wrk_result(wrk(&format!("{}{GALLERY}", a.base), CONNECTIONS, Some(&token)));
-    let b = Server::start(Some(&test_db.url)).await;
+    let b = Server::start(Some(&test_db.url));
     // One wrk per instance, half the connections each, run together; their rates add up.
     let runs: Vec<Child> =
         [&a, &b].iter().map(|s| wrk(&format!("{}{GALLERY}", s.base), CONNECTIONS / 2, Some(&token))).collect();

@@ -20,23 +20,14 @@ async fn main() {
     // 1280×720, 200 frames, about 10.8 MB.
     let gif = hd_scene_gif(200);
     let data = tempfile::tempdir().unwrap();
-    let web = data.path().join("web");
-    std::fs::create_dir_all(&web).unwrap();
-    std::fs::write(web.join("index.html"), "<!doctype html>").unwrap();
-    let vars: HashMap<&str, String> = [
-        ("GIFSHELF_BIND", "127.0.0.1:0".to_owned()),
-        ("GIFSHELF_DATA_DIR", data.path().join("data").display().to_string()),
-        ("GIFSHELF_DATABASE_URL", format!("sqlite://{}", data.path().join("bench.db").display())),
-        ("GIFSHELF_WEB_DIR", web.display().to_string()),
-        ("GIFSHELF_BCRYPT_COST", "4".to_owned()),
-        // The generated file is 10.8 MB, just above the default 10 MB limit.
-        ("GIFSHELF_MAX_UPLOAD_MB", "11".to_owned()),
-        // The renditions job runs after the response; none here, so it does not share the
-        // cores with the uploads timed.
-        ("GIFSHELF_WORKERS", "0".to_owned()),
-    ]
-    .into_iter()
-    .collect();
+    let web = gifshelf_testkit::bare_web_dir(data.path()).unwrap();
+    let files = data.path().join("data");
+    // No job workers (testkit's default): the renditions job runs after the response, and none
+    // here shares the cores with the uploads timed.
+    let mut vars: HashMap<String, String> =
+        gifshelf_testkit::base_vars(&files, &web, &gifshelf_testkit::sqlite_url(&files)).into_iter().collect();
+    // The generated file is 10.8 MB, just above the default 10 MB limit.
+    vars.insert("GIFSHELF_MAX_UPLOAD_MB".to_owned(), "11".to_owned());
     let settings = Settings::from_sources(None, |k| vars.get(k).cloned()).unwrap();
     let app = Application::build(&settings).unwrap();
     let base = format!("http://127.0.0.1:{}", app.port());

@@ -5,7 +5,7 @@
 //! covered by the API suite.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use chrono::NaiveDate;
 use gifshelf_db::testing::TestDb;
@@ -13,27 +13,21 @@ use gifshelf_domain::gif::{GifFilter, GifSort, PageRequest};
 use gifshelf_domain::ports::{GifRepository, UserRepository};
 use gifshelf_domain::user::{Email, NewUser, PasswordHash, Role, UserId, Username};
 use gifshelf_media::testing::animated_gif;
+use gifshelf_testkit::ServerEnv;
 
 fn ok<T, E: std::fmt::Display>(result: Result<T, E>) -> T {
     result.unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// Runs the binary with only the settings given: nothing from the developer's shell.
+/// Runs the binary with the settings of a server under test on `db_url` and `data`: nothing from
+/// the developer's shell.
+fn run(db_url: &str, data: &Path, args: &[&str]) -> Output {
+    ok(ServerEnv::new(data, data, db_url).command(env!("CARGO_BIN_EXE_gifshelf")).args(args).output())
+}
+
+/// [`run`], which must succeed.
 fn gifshelf(db_url: &str, data: &Path, args: &[&str]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gifshelf"));
-    for (key, _) in std::env::vars_os() {
-        let key = key.to_string_lossy();
-        if key.starts_with("GIFSHELF_") || key.starts_with("AWS_") {
-            cmd.env_remove(&*key);
-        }
-    }
-    let output = ok(cmd
-        .args(args)
-        .env("GIFSHELF_DATABASE_URL", db_url)
-        .env("GIFSHELF_DATA_DIR", data)
-        .env("GIFSHELF_JWT_SECRET", "cli-test-secret-cli-test-secret-cli-test-secret-0")
-        .env("NO_COLOR", "1")
-        .output());
+    let output = run(db_url, data, args);
     assert!(
         output.status.success(),
         "gifshelf {args:?} failed: {}\n{}",
@@ -131,11 +125,6 @@ async fn import_folder_counts_every_kind_of_file_and_a_rerun_imports_nothing_twi
     assert!(holds(&gif(1)) && holds(&gif(2)), "the originals are in the archive as stored");
     assert!(holds(b"manifest.json") && holds(b"\"happy dance\""));
     // It never overwrites a file.
-    let refused = ok(Command::new(env!("CARGO_BIN_EXE_gifshelf"))
-        .args(["export-media", "--to", &zip_arg])
-        .env("GIFSHELF_DATABASE_URL", &url)
-        .env("GIFSHELF_DATA_DIR", &data)
-        .env("GIFSHELF_JWT_SECRET", "cli-test-secret-cli-test-secret-cli-test-secret-0")
-        .output());
+    let refused = run(&url, &data, &["export-media", "--to", &zip_arg]);
     assert!(!refused.status.success());
 }

@@ -6,7 +6,6 @@
 use std::collections::BTreeSet;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::{Duration, SystemTime};
 
 use gifshelf_db::testing::TestDb;
@@ -14,37 +13,26 @@ use gifshelf_domain::failpoint::{BLOB_AFTER_RENAME, BLOB_AFTER_WRITE, UPLOAD_AFT
 use gifshelf_domain::ports::{BlobKeyIndex, BlobStore};
 use gifshelf_http::dto::PagedGifs;
 use gifshelf_media::testing::animated_gif;
+use gifshelf_testkit::{ServerEnv, ServerProcess};
 use serde_json::json;
 
 mod common;
 
-use common::{free_port, sign_in_alice, wait_healthy, Process};
+use common::{sign_in_alice, GIFSHELF};
 
-const SECRET: &str = "crash-test-secret-crash-test-secret-0123456789";
-
-/// A `gifshelf serve` process; killed on drop.
-struct Server {
-    process: Process,
-    url: String,
+/// The settings of the server and of fsck: the test's database, `data` for its files.
+fn env(db_url: &str, data: &Path) -> ServerEnv {
+    ServerEnv::new(data, data, db_url).set("GIFSHELF_LOG", "warn")
 }
 
-fn gifshelf(db_url: &str, data: &Path) -> Command {
-    let mut command = common::gifshelf(data, SECRET);
-    command.env("GIFSHELF_DATABASE_URL", db_url).env("GIFSHELF_LOG", "warn");
-    command
-}
-
-async fn start(db_url: &str, data: &Path, fail_at: Option<&str>) -> Server {
-    let port = free_port();
-    let mut command = gifshelf(db_url, data);
-    command.arg("serve").env("GIFSHELF_BIND", format!("127.0.0.1:{port}")).stdout(Stdio::null());
-    if let Some(point) = fail_at {
-        command.env("GIFSHELF_FAIL_AT", point);
-    }
-    let child = command.spawn().unwrap_or_else(|e| panic!("spawn gifshelf: {e}"));
-    let server = Server { process: Process(child), url: format!("http://127.0.0.1:{port}") };
-    wait_healthy(&server.url).await;
-    server
+/// A `gifshelf serve` killed with SIGKILL at `fail_at`, if given; ready to be asked. Its log is
+/// `server.log` in `data`.
+fn start(db_url: &str, data: &Path, fail_at: Option<&str>) -> ServerProcess {
+    let env = match fail_at {
+        Some(point) => env(db_url, data).set("GIFSHELF_FAIL_AT", point),
+        None => env(db_url, data),
+    };
+    env.spawn(GIFSHELF, &data.join("server.log")).unwrap_or_else(|e| panic!("{e}"))
 }
 
 async fn upload(client: &reqwest::Client, url: &str, token: &str) -> reqwest::Result<reqwest::Response> {
@@ -85,18 +73,18 @@ fn files_in(dir: &Path) -> Vec<PathBuf> {
 async fn crash_at(db: &TestDb, point: &str) -> usize {
     let data = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let client = reqwest::Client::new();
-    let mut server = start(&db.url, data.path(), Some(point)).await;
-    let token = sign_in_alice(&client, &server.url).await;
+    let mut server = start(&db.url, data.path(), Some(point));
+    let token = sign_in_alice(&client, &server.url()).await;
     // The process dies mid-request: the client sees the connection go, never an answer.
-    let answer = upload(&client, &server.url, &token).await;
+    let answer = upload(&client, &server.url(), &token).await;
     assert!(answer.is_err(), "{point}: the upload was answered: {answer:?}");
-    let status = server.process.0.wait().unwrap_or_else(|e| panic!("{e}"));
+    let status = server.wait().unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(status.signal(), Some(9), "{point}: killed by SIGKILL at the fail point");
 
     // Later: an operator (or the next start) runs fsck.
     let media = data.path().join("media");
     age(&media);
-    let fsck = gifshelf(&db.url, data.path()).arg("fsck").output().unwrap_or_else(|e| panic!("{e}"));
+    let fsck = env(&db.url, data.path()).command(GIFSHELF).arg("fsck").output().unwrap_or_else(|e| panic!("{e}"));
     assert!(fsck.status.success(), "{point}: fsck failed: {}", String::from_utf8_lossy(&fsck.stderr));
 
     // Rows and blobs match exactly, and no temp file is left.
@@ -109,9 +97,9 @@ async fn crash_at(db: &TestDb, point: &str) -> usize {
     assert_eq!(files_in(&media.join(".partial")), Vec::<PathBuf>::new(), "{point}: temp files left");
 
     // A restarted server serves whatever survived, completely.
-    let server = start(&db.url, data.path(), None).await;
+    let server = start(&db.url, data.path(), None);
     let page: PagedGifs = client
-        .get(format!("{}/api/gifs/dtos?page=0&size=10", server.url))
+        .get(format!("{}/api/gifs/dtos?page=0&size=10", server.url()))
         .bearer_auth(&token)
         .send()
         .await
@@ -122,7 +110,7 @@ async fn crash_at(db: &TestDb, point: &str) -> usize {
     let gifs = page.content;
     for gif in &gifs {
         for rendition in ["content", "thumbnail", "static-thumbnail"] {
-            let url = format!("{}/api/gifs/{rendition}/{}", server.url, gif.id);
+            let url = format!("{}/api/gifs/{rendition}/{}", server.url(), gif.id);
             let response = client.get(&url).bearer_auth(&token).send().await.unwrap_or_else(|e| panic!("{e}"));
             assert!(response.status().is_success(), "{point}: {url} is {}", response.status());
         }

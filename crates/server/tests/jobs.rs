@@ -5,7 +5,6 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use gifshelf_db::testing::TestDb;
@@ -14,43 +13,26 @@ use gifshelf_domain::gif::{GifId, RenditionKind};
 use gifshelf_domain::ports::{GifRepository, JobQueue};
 use gifshelf_http::dto::GifDto;
 use gifshelf_media::testing::animated_gif;
+use gifshelf_testkit::{Process, ServerEnv, ServerProcess};
 use serde_json::json;
 
 mod common;
 
-use common::{free_port, sign_in_alice, wait_healthy, Process};
+use common::{sign_in_alice, GIFSHELF};
 
-const SECRET: &str = "jobs-test-secret-jobs-test-secret-0123456789";
-
-fn gifshelf(db_url: &str, data: &Path, workers: usize) -> Command {
-    let mut command = common::gifshelf(data, SECRET);
-    command
-        .env("GIFSHELF_DATABASE_URL", db_url)
-        .env("GIFSHELF_WORKERS", workers.to_string())
-        .env("GIFSHELF_JOB_POLL_MS", "100")
-        .env("GIFSHELF_LOG", "info");
-    command
+/// The settings of every process of a test: its database, `data` for its files, `workers` job
+/// workers looking for work every 100 ms, and logs at `info` (each claimed job is logged).
+fn env(db_url: &str, data: &Path, workers: usize) -> ServerEnv {
+    ServerEnv::new(data, data, db_url)
+        .set("GIFSHELF_WORKERS", workers.to_string())
+        .set("GIFSHELF_JOB_POLL_MS", "100")
+        .set("GIFSHELF_LOG", "info")
 }
 
-async fn serve(db_url: &str, data: &Path, workers: usize) -> (Process, String) {
-    serve_polling(db_url, data, workers, Duration::from_millis(100)).await
-}
-
-/// [`serve`] with idle workers looking at the queue every `poll`.
-async fn serve_polling(db_url: &str, data: &Path, workers: usize, poll: Duration) -> (Process, String) {
-    let port = free_port();
-    let child = gifshelf(db_url, data, workers)
-        .arg("serve")
-        .env("GIFSHELF_JOB_POLL_MS", poll.as_millis().to_string())
-        .env("GIFSHELF_BIND", format!("127.0.0.1:{port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("spawn gifshelf: {e}"));
-    let process = Process(child);
-    let url = format!("http://127.0.0.1:{port}");
-    wait_healthy(&url).await;
-    (process, url)
+/// `gifshelf serve` with `workers` job workers, ready to be asked; killed (SIGKILL) on drop. Its
+/// log is `serve.log` in `data`.
+fn serve(db_url: &str, data: &Path, workers: usize) -> ServerProcess {
+    env(db_url, data, workers).spawn(GIFSHELF, &data.join("serve.log")).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Uploads `n` different animated GIFs; their ids.
@@ -108,14 +90,14 @@ async fn wait_for_renditions(db: &Database, ids: &[GifId], within: Duration) {
 
 async fn a_queued_job_survives_kill_9_and_runs_after_restart(test: TestDb) {
     let data = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let (server, url) = serve(&test.url, data.path(), 0).await;
-    let ids = upload(&url, 3).await;
+    let server = serve(&test.url, data.path(), 0);
+    let ids = upload(&server.url(), 3).await;
     assert_eq!(
         test.db.pending(gifshelf_domain::job::Task::MAKE_RENDITIONS).await.unwrap_or_else(|e| panic!("{e}")).len(),
         3
     );
     drop(server); // SIGKILL: nothing graceful.
-    let (_server, _url) = serve(&test.url, data.path(), 1).await;
+    let _server = serve(&test.url, data.path(), 1);
     wait_for_renditions(&test.db, &ids, Duration::from_secs(120)).await;
 }
 
@@ -132,55 +114,26 @@ async fn a_queued_job_survives_kill_9_and_runs_after_restart_postgres() {
     }
 }
 
-/// The log without its terminal colour codes (`ESC [ … m`).
-fn without_colours(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' {
-            for c in chars.by_ref() {
-                if c == 'm' {
-                    break;
-                }
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 #[tokio::test]
 #[cfg_attr(not(postgres_tests), ignore = "GIFSHELF_TEST_POSTGRES_URL is not set: the PostgreSQL half did not run")]
 async fn two_worker_processes_never_run_the_same_job() {
     let Some(test) = TestDb::postgres("jobs_two") else { return };
     let data = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let (server, url) = serve(&test.url, data.path(), 0).await;
-    let ids = upload(&url, 12).await;
+    let server = serve(&test.url, data.path(), 0);
+    let ids = upload(&server.url(), 12).await;
     drop(server);
-    let logs: Vec<_> = (0..2).map(|n| data.path().join(format!("worker{n}.log"))).collect();
-    let workers: Vec<Process> = logs
-        .iter()
-        .map(|log| {
-            let file = std::fs::File::create(log).unwrap_or_else(|e| panic!("{e}"));
-            let err = file.try_clone().unwrap_or_else(|e| panic!("{e}"));
-            Process(
-                gifshelf(&test.url, data.path(), 2)
-                    .arg("worker")
-                    .stdout(file)
-                    .stderr(err)
-                    .spawn()
-                    .unwrap_or_else(|e| panic!("spawn gifshelf worker: {e}")),
-            )
+    let workers: Vec<Process> = (0..2)
+        .map(|n| {
+            let log = data.path().join(format!("worker{n}.log"));
+            Process::start(env(&test.url, data.path(), 2).command(GIFSHELF).arg("worker"), &log)
+                .unwrap_or_else(|e| panic!("{e}"))
         })
         .collect();
     wait_for_renditions(&test.db, &ids, Duration::from_secs(180)).await;
-    drop(workers);
     // Every claim is logged with its job id: each job was claimed exactly once in all.
     let mut claims: HashMap<String, usize> = HashMap::new();
-    for log in &logs {
-        let text = without_colours(&std::fs::read_to_string(log).unwrap_or_else(|e| panic!("{e}")));
-        for line in text.lines().filter(|l| l.contains("job claimed")) {
+    for worker in &workers {
+        for line in worker.log().lines().filter(|l| l.contains("job claimed")) {
             let id = line.split("job_id=").nth(1).and_then(|rest| rest.split_whitespace().next()).unwrap_or("?");
             *claims.entry(id.to_owned()).or_default() += 1;
         }
@@ -193,8 +146,8 @@ async fn two_worker_processes_never_run_the_same_job() {
 async fn the_backfill_command_gives_gifs_without_jobs_every_kind_they_miss() {
     let test = TestDb::sqlite();
     let data = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let (server, url) = serve(&test.url, data.path(), 0).await;
-    let ids = upload(&url, 2).await;
+    let server = serve(&test.url, data.path(), 0);
+    let ids = upload(&server.url(), 2).await;
     drop(server);
     // As if stored before renditions were made by jobs: no job for them.
     let now = chrono::Utc::now().naive_utc();
@@ -203,7 +156,8 @@ async fn the_backfill_command_gives_gifs_without_jobs_every_kind_they_miss() {
     {
         assert!(test.db.complete(job.id, "test").await.unwrap_or_else(|e| panic!("{e}")));
     }
-    let output = gifshelf(&test.url, data.path(), 1)
+    let output = env(&test.url, data.path(), 1)
+        .command(GIFSHELF)
         .args(["renditions", "backfill", "--wait"])
         .output()
         .unwrap_or_else(|e| panic!("{e}"));
@@ -213,8 +167,11 @@ async fn the_backfill_command_gives_gifs_without_jobs_every_kind_they_miss() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("2/2 GIFs with their renditions made"));
     wait_for_renditions(&test.db, &ids, Duration::from_secs(5)).await;
     // A second run finds nothing to do.
-    let again =
-        gifshelf(&test.url, data.path(), 1).args(["renditions", "backfill"]).output().unwrap_or_else(|e| panic!("{e}"));
+    let again = env(&test.url, data.path(), 1)
+        .command(GIFSHELF)
+        .args(["renditions", "backfill"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
     assert!(
         String::from_utf8_lossy(&again.stdout).contains("2 GIFs looked at: 0 queued"),
         "{}",
@@ -242,7 +199,11 @@ async fn an_idle_worker_wakes_when_a_job_is_queued_not_at_its_next_poll() {
     let Some(test) = TestDb::postgres("jobs_wake") else { return };
     let data = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     // Idle workers poll once a minute: only a wake-up brings them back sooner.
-    let (_server, url) = serve_polling(&test.url, data.path(), 1, Duration::from_secs(60)).await;
+    let server = env(&test.url, data.path(), 1)
+        .set("GIFSHELF_JOB_POLL_MS", "60000")
+        .spawn(GIFSHELF, &data.path().join("serve.log"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let url = server.url();
     // The renditions job inserted in the upload's own transaction.
     let ids = upload(&url, 1).await;
     let upload_claimed = wait_until_claimed(&test.db, Duration::from_secs(10)).await;

@@ -3,47 +3,35 @@
 //! checked to hold the request id of every 5xx response.
 
 use std::path::Path;
-use std::process::Stdio;
-use std::time::{Duration, Instant};
 
 use gifshelf_auth::testing::FakeOidcProvider;
 use gifshelf_http::dto::{ApiErrorBody, ErrorCode, TokenResponse};
 use gifshelf_media::testing::tiny_gif;
+use gifshelf_testkit::{free_port, ServerEnv, ServerProcess, SECRET as JWT_SECRET};
 use serde_json::{json, Value};
 
-mod common;
-
-use common::{free_port, Process};
-
 const CLIENT_ID: &str = "log-test.apps.example.com";
-const JWT_SECRET: &str = "log-test-secret-log-test-secret-0123456789abcdef";
 const PASSWORD: &str = "hunter2-Sup3r-Secret";
 const NEW_PASSWORD: &str = "c0rrect-H0rse-Battery";
 const S3_SECRET: &str = "s3-secret-key-never-logged-0123456789";
 
-fn start(log: &Path, data: &Path, port: u16, issuer: &str, dead_s3: u16) -> Process {
-    let log_file = std::fs::File::create(log).unwrap_or_else(|e| panic!("{e}"));
-    let err_file = log_file.try_clone().unwrap_or_else(|e| panic!("{e}"));
-    let child = common::gifshelf(data, JWT_SECRET)
-        .arg("serve")
-        .env("GIFSHELF_BIND", format!("127.0.0.1:{port}"))
+/// The server, its log at `debug` in `log`, its sessions signed with [`JWT_SECRET`], signing in
+/// with `issuer`, and its media on an S3 endpoint nobody listens on.
+fn start(log: &Path, data: &Path, issuer: &str) -> ServerProcess {
+    ServerEnv::new(data, data, &gifshelf_testkit::sqlite_url(data))
         // As chatty as an operator would run it when debugging.
-        .env("GIFSHELF_LOG", "debug")
-        .env("GIFSHELF_GOOGLE_CLIENT_ID", CLIENT_ID)
-        .env("GIFSHELF_OIDC_ISSUER", issuer)
+        .set("GIFSHELF_LOG", "debug")
+        .set("GIFSHELF_GOOGLE_CLIENT_ID", CLIENT_ID)
+        .set("GIFSHELF_OIDC_ISSUER", issuer)
         // Media go to an S3 endpoint nobody listens on: uploads fail with a 500.
-        .env("GIFSHELF_STORAGE_URL", "s3://media-bucket/gifs")
-        .env("AWS_ENDPOINT_URL", format!("http://127.0.0.1:{dead_s3}"))
-        .env("AWS_ACCESS_KEY_ID", "AKIALOGTEST")
-        .env("AWS_SECRET_ACCESS_KEY", S3_SECRET)
-        .env("GIFSHELF_S3_FORCE_PATH_STYLE", "true")
-        .env("GIFSHELF_S3_ALLOW_HTTP", "true")
-        .stdin(Stdio::null())
-        .stdout(log_file)
-        .stderr(err_file)
-        .spawn()
-        .unwrap_or_else(|e| panic!("spawn gifshelf: {e}"));
-    Process(child)
+        .set("GIFSHELF_STORAGE_URL", "s3://media-bucket/gifs")
+        .set("AWS_ENDPOINT_URL", format!("http://127.0.0.1:{}", free_port()))
+        .set("AWS_ACCESS_KEY_ID", "AKIALOGTEST")
+        .set("AWS_SECRET_ACCESS_KEY", S3_SECRET)
+        .set("GIFSHELF_S3_FORCE_PATH_STYLE", "true")
+        .set("GIFSHELF_S3_ALLOW_HTTP", "true")
+        .spawn(env!("CARGO_BIN_EXE_gifshelf"), log)
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Two uploads that fail on the dead object store: each a 5xx with an internal error code, no
@@ -95,15 +83,9 @@ async fn logs_hold_no_secrets_and_every_5xx_request_id() {
     let provider = FakeOidcProvider::start().await;
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let log = dir.path().join("server.log");
-    let port = free_port();
-    let base = format!("http://127.0.0.1:{port}");
-    let server = start(&log, dir.path(), port, provider.issuer(), free_port());
+    let server = start(&log, dir.path(), provider.issuer());
+    let base = server.url();
     let client = reqwest::Client::new();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !client.get(format!("{base}/api/health")).send().await.is_ok_and(|r| r.status().is_success()) {
-        assert!(Instant::now() < deadline, "the server did not come up");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
 
     let post = |path: &str, body: Value, token: Option<&str>| {
         let mut request = client.post(format!("{base}{path}")).json(&body);

@@ -3,12 +3,11 @@
 //! once; then whatever is done through one is seen, served and deletable through the other.
 //!
 //! Runs when `GIFSHELF_TEST_POSTGRES_URL` is set (always in CI); the bucket is the loopback S3 test
-//! server. Each process logs to a file that is printed when the test fails.
+//! server. Each process logs to a file whose end is printed when the test fails.
 #![allow(clippy::unwrap_used)]
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::time::Duration;
 
 use diesel::connection::SimpleConnection;
 use diesel::{Connection, PgConnection, RunQueryDsl};
@@ -17,118 +16,76 @@ use gifshelf_http::dto::{GifDto, HealthDto, PagedGifs, ProfileDto, TokenResponse
 use gifshelf_media::testing::animated_gif;
 use gifshelf_storage::testing::S3TestServer;
 use gifshelf_storage::StorageOptions;
+use gifshelf_testkit::{ServerEnv, ServerProcess, Starting};
 use reqwest::StatusCode;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
-const SECRET: &str = "multi-instance-secret-multi-instance-secret-0123";
 const PREFIX: &str = "media";
 
-/// One `gifshelf serve` child process; killed when dropped (also when the test panics, and then
-/// its log is printed).
+/// One `gifshelf serve` child process with its own data folder; killed when dropped (also when
+/// the test panics, and then the end of its log is printed).
 struct Instance {
     name: &'static str,
-    base: String,
-    log: PathBuf,
-    child: Child,
+    server: ServerProcess,
     _dir: tempfile::TempDir,
 }
 
-impl Instance {
-    /// Starts the binary on a free port with its own data folder; `secret: None` leaves
-    /// `GIFSHELF_JWT_SECRET` unset. Returns at once: see [`Instance::wait_healthy`].
-    fn spawn(name: &'static str, db_url: &str, s3: &S3TestServer, secret: Option<&str>) -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let web = dir.path().join("web");
-        std::fs::create_dir_all(&web).unwrap();
-        std::fs::write(web.join("index.html"), "<!doctype html><title>gifshelf</title><div id=\"root\"></div>")
-            .unwrap();
-        let log = dir.path().join("gifshelf.log");
-        let out = std::fs::File::create(&log).unwrap();
-        let err = out.try_clone().unwrap();
-        let port = free_port();
+/// An instance started, not yet ready: see [`Instance::ready`].
+struct Launched {
+    name: &'static str,
+    starting: Starting,
+    dir: tempfile::TempDir,
+}
 
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_gifshelf"));
-        // Only the settings below: nothing from the developer's shell.
-        for (key, _) in std::env::vars_os() {
-            let key = key.to_string_lossy();
-            if key.starts_with("GIFSHELF_") || key.starts_with("AWS_") {
-                cmd.env_remove(&*key);
-            }
-        }
-        cmd.arg("serve")
-            .envs([
-                ("GIFSHELF_BIND", format!("127.0.0.1:{port}")),
-                ("GIFSHELF_DATA_DIR", dir.path().join("data").display().to_string()),
-                ("GIFSHELF_WEB_DIR", web.display().to_string()),
-                ("GIFSHELF_DATABASE_URL", db_url.to_owned()),
-                ("GIFSHELF_STORAGE_URL", s3.url(PREFIX)),
-                ("AWS_ENDPOINT_URL", s3.endpoint.clone()),
-                ("AWS_REGION", "us-east-1".to_owned()),
-                ("AWS_ACCESS_KEY_ID", s3.access_key.clone()),
-                ("AWS_SECRET_ACCESS_KEY", s3.secret_key.clone()),
-                ("GIFSHELF_S3_FORCE_PATH_STYLE", "true".to_owned()),
-                ("GIFSHELF_S3_ALLOW_HTTP", "true".to_owned()),
-                ("GIFSHELF_BCRYPT_COST", "4".to_owned()),
-                ("GIFSHELF_HTTP_WORKERS", "2".to_owned()),
-                // No job workers unless a test asks: renditions tests do, and wait for them.
-                ("GIFSHELF_WORKERS", "0".to_owned()),
-                ("GIFSHELF_MEDIA_WORKERS", "1".to_owned()),
-                ("GIFSHELF_DB_MAX_CONNECTIONS", "3".to_owned()),
-                ("GIFSHELF_LOG", "info".to_owned()),
-                ("NO_COLOR", "1".to_owned()),
-            ])
-            .stdin(Stdio::null())
-            .stdout(out)
-            .stderr(err);
-        if let Some(secret) = secret {
-            cmd.env("GIFSHELF_JWT_SECRET", secret);
-        }
-        let child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start {}: {e}", env!("CARGO_BIN_EXE_gifshelf")));
-        Self { name, base: format!("http://127.0.0.1:{port}"), log, child, _dir: dir }
+impl Instance {
+    /// Starts the binary on the shared database and bucket; `shared_secret: false` leaves
+    /// `GIFSHELF_JWT_SECRET` unset. Returns at once: see [`Instance::ready`].
+    fn launch(name: &'static str, db_url: &str, s3: &S3TestServer, shared_secret: bool) -> Launched {
+        let dir = tempfile::tempdir().unwrap();
+        let web = gifshelf_testkit::bare_web_dir(dir.path()).unwrap();
+        let env = ServerEnv::new(&dir.path().join("data"), &web, db_url)
+            .set("GIFSHELF_STORAGE_URL", s3.url(PREFIX))
+            .set("AWS_ENDPOINT_URL", s3.endpoint.clone())
+            .set("AWS_REGION", "us-east-1")
+            .set("AWS_ACCESS_KEY_ID", s3.access_key.clone())
+            .set("AWS_SECRET_ACCESS_KEY", s3.secret_key.clone())
+            .set("GIFSHELF_S3_FORCE_PATH_STYLE", "true")
+            .set("GIFSHELF_S3_ALLOW_HTTP", "true")
+            .set("GIFSHELF_MEDIA_WORKERS", "1")
+            .set("GIFSHELF_DB_MAX_CONNECTIONS", "3")
+            .set("GIFSHELF_LOG", "info");
+        let env = if shared_secret { env } else { env.unset("GIFSHELF_JWT_SECRET") };
+        let starting = env.start(env!("CARGO_BIN_EXE_gifshelf"), &dir.path().join("gifshelf.log")).unwrap();
+        Launched { name, starting, dir }
+    }
+
+    /// Waits until it answers its health check, which must say the database is ok too.
+    async fn ready(launched: Launched, client: &reqwest::Client) -> Self {
+        let Launched { name, starting, dir } = launched;
+        let server = starting.ready().unwrap_or_else(|e| panic!("instance {name}: {e}"));
+        let instance = Self { name, server, _dir: dir };
+        let health: HealthDto =
+            dto_of(client.get(instance.url("/api/health")).send().await.unwrap(), StatusCode::OK).await;
+        assert_eq!((health.status.as_str(), health.database.as_str()), ("ok", "ok"), "instance {name}");
+        instance
     }
 
     fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.base)
+        format!("{}{path}", self.server.url())
     }
 
     fn log(&self) -> String {
-        std::fs::read_to_string(&self.log).unwrap_or_default()
-    }
-
-    /// Polls `/api/health` until it answers ok; fails early when the process exits.
-    async fn wait_healthy(&mut self, client: &reqwest::Client) {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                panic!("instance {} exited ({status}) before it was healthy:\n{}", self.name, self.log());
-            }
-            if let Ok(response) = client.get(self.url("/api/health")).send().await {
-                if response.status() == StatusCode::OK {
-                    let body: HealthDto = response.json().await.unwrap();
-                    assert_eq!((body.status.as_str(), body.database.as_str()), ("ok", "ok"), "instance {}", self.name);
-                    return;
-                }
-            }
-            assert!(Instant::now() < deadline, "instance {} not healthy after 60 s:\n{}", self.name, self.log());
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        self.server.log()
     }
 }
 
 impl Drop for Instance {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
         if std::thread::panicking() {
-            eprintln!("---- log of instance {} ({}) ----\n{}", self.name, self.base, self.log());
+            eprintln!("instance {} is pid {}: the end of its log follows", self.name, self.server.pid());
         }
     }
-}
-
-fn free_port() -> u16 {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.local_addr().unwrap().port()
 }
 
 /// Empties the test database (it comes migrated), so the instances find a fresh one.
@@ -240,10 +197,8 @@ async fn two_instances_share_one_database_and_one_bucket() {
     let client = reqwest::Client::builder().timeout(Duration::from_secs(30)).build().unwrap();
 
     // Both start at the same moment on the empty database.
-    let mut a = Instance::spawn("A", &test_db.url, &s3, Some(SECRET));
-    let mut b = Instance::spawn("B", &test_db.url, &s3, Some(SECRET));
-    a.wait_healthy(&client).await;
-    b.wait_healthy(&client).await;
+    let (a, b) = (Instance::launch("A", &test_db.url, &s3, true), Instance::launch("B", &test_db.url, &s3, true));
+    let (a, b) = (Instance::ready(a, &client).await, Instance::ready(b, &client).await);
     assert_eq!(applied_migrations(&test_db.url), expected_migrations(), "each migration applied once");
     let migrated = [&a, &b].iter().filter(|i| i.log().contains("database migrated")).count();
     assert_eq!(migrated, 1, "exactly one instance ran the migrations:\nA:\n{}\nB:\n{}", a.log(), b.log());
@@ -301,8 +256,7 @@ async fn two_instances_share_one_database_and_one_bucket() {
     assert!(left.is_empty(), "no objects left in the bucket: {left:?}");
 
     // A third instance without the shared secret warns at startup, and refuses A's session.
-    let mut c = Instance::spawn("C", &test_db.url, &s3, None);
-    c.wait_healthy(&client).await;
+    let c = Instance::ready(Instance::launch("C", &test_db.url, &s3, false), &client).await;
     let warning = c.log().lines().find(|l| l.contains("GIFSHELF_JWT_SECRET is not set")).map(str::to_owned);
     assert!(warning.is_some_and(|l| l.contains("WARN")), "the startup warning:\n{}", c.log());
     let refused = client.get(c.url("/api/settings/profile")).bearer_auth(&token).send().await.unwrap();

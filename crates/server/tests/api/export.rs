@@ -106,18 +106,17 @@ async fn the_archive_holds_every_original_of_the_user_and_a_manifest(backend: Ba
     assert_eq!(empty.keys().collect::<Vec<_>>(), ["manifest.json"]);
 }
 
-/// The resident memory of this process (the app runs inside it), in MiB.
+/// The resident memory of this process (the app runs inside it), in MiB. A test that reads it runs
+/// alone in a process of its own (`gifshelf_testkit::alone`): no other test's memory counts.
 fn rss_mib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .unwrap_or(0)
-        / 1024
+    gifshelf_testkit::Memory::of_this_process().resident_kib / 1024
 }
 
 async fn a_200_mb_archive_streams_with_flat_memory(backend: Backend) {
+    // It measures the memory of its process: alone in one, no other test beside it.
+    if !gifshelf_testkit::alone() {
+        return;
+    }
     let app = app!(backend);
     let token = app.signed_in("alice").await;
     // Ten GIFs whose stored originals are then swapped for 20 MB files on disk: 200 MB to send

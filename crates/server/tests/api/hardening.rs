@@ -12,15 +12,10 @@ use serde_json::json;
 use crate::helpers::{error_of, probing_while, send, Backend};
 use crate::{app, on_both_backends};
 
-/// The resident memory of this process (the app runs inside it), in MiB.
+/// The resident memory of this process (the app runs inside it), in MiB. A test that reads it runs
+/// alone in a process of its own (`gifshelf_testkit::alone`): no other test's memory counts.
 fn rss_mib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .unwrap_or(0)
-        / 1024
+    gifshelf_testkit::Memory::of_this_process().resident_kib / 1024
 }
 
 async fn fifty_parallel_wrong_logins_pass_at_most_the_limit(backend: Backend) {
@@ -82,6 +77,10 @@ async fn a_spoofed_leftmost_forwarded_for_does_not_change_the_throttled_address(
 }
 
 async fn an_upload_body_without_a_boundary_is_cut_off_and_memory_stays_flat(backend: Backend) {
+    // It measures the memory of its process: alone in one, no other test beside it.
+    if !gifshelf_testkit::alone() {
+        return;
+    }
     let app = app!(backend);
     let alice = app.user("alice").await;
     let before = rss_mib();

@@ -23,13 +23,6 @@ pub fn hashed_asset() -> String {
 pub const SECRET: &str = "test-secret-test-secret-test-secret-0123456789";
 pub const INDEX_HTML: &str = "<!doctype html><html><head><script>document.documentElement.dataset.theme='light'</script></head><body><div id=\"root\">gifshelf spa</div></body></html>";
 
-/// `GIFSHELF_FFMPEG` of the app: the `ffmpeg` found when the tests were built (the cfg
-/// `ffmpeg_tests`), else `off`, so what the tests expect of videos is fixed at build time.
-pub const FFMPEG: &str = match option_env!("GIFSHELF_TEST_FFMPEG") {
-    Some(path) => path,
-    None => "off",
-};
-
 #[derive(Clone, Copy, Debug)]
 pub enum Backend {
     Sqlite,
@@ -65,22 +58,12 @@ impl TestApp {
         std::fs::write(web.join("app.js"), "console.log('hi')").unwrap_or_else(|e| panic!("{e}"));
         std::fs::create_dir_all(web.join("assets")).unwrap_or_else(|e| panic!("{e}"));
         std::fs::write(web.join("assets").join(HASHED_ASSET), hashed_asset()).unwrap_or_else(|e| panic!("{e}"));
-        let mut vars: HashMap<String, String> = [
-            ("GIFSHELF_BIND", "127.0.0.1:0".to_owned()),
-            ("GIFSHELF_DATA_DIR", data.path().join("data").display().to_string()),
-            ("GIFSHELF_DATABASE_URL", db.url.clone()),
-            ("GIFSHELF_WEB_DIR", web.display().to_string()),
-            ("GIFSHELF_BCRYPT_COST", "4".to_owned()),
-            ("GIFSHELF_HTTP_WORKERS", "2".to_owned()),
-            // No job workers unless a test asks: renditions tests do, and wait for them.
-            ("GIFSHELF_WORKERS", "0".to_owned()),
-            ("GIFSHELF_DB_MAX_CONNECTIONS", "4".to_owned()),
-            ("GIFSHELF_JWT_SECRET", SECRET.to_owned()),
-            ("GIFSHELF_FFMPEG", FFMPEG.to_owned()),
-        ]
-        .into_iter()
-        .map(|(k, v)| (k.to_owned(), v))
-        .collect();
+        // The settings of every server under test (no job workers unless a test asks: renditions
+        // tests do, and wait for them), a small pool, and the secret the tests sign tokens with.
+        let mut vars: HashMap<String, String> =
+            gifshelf_testkit::base_vars(&data.path().join("data"), &web, &db.url).into_iter().collect();
+        vars.insert("GIFSHELF_DB_MAX_CONNECTIONS".to_owned(), "4".to_owned());
+        vars.insert("GIFSHELF_JWT_SECRET".to_owned(), SECRET.to_owned());
         for (k, v) in extra {
             vars.insert((*k).to_owned(), (*v).to_owned());
         }

@@ -5,7 +5,7 @@
 //! place: the bytes in the media folder and the size in the database.
 
 use std::io::{Read, Write};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use diesel::connection::SimpleConnection;
 use diesel::Connection;
@@ -87,11 +87,10 @@ async fn large_files_answer_ranges_at_any_offset(backend: Backend) {
     }
 }
 
-/// This process's resident memory (the server runs in it), in bytes.
-fn resident() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let kib = status.lines().find_map(|l| l.strip_prefix("VmRSS:"))?.trim().strip_suffix("kB")?.trim().parse::<u64>();
-    kib.ok().map(|k| k * 1024)
+/// This process's resident memory (the server runs in it), in bytes. A test that reads it runs
+/// alone in a process of its own (`gifshelf_testkit::alone`): no other test's memory counts.
+fn resident() -> u64 {
+    gifshelf_testkit::Memory::of_this_process().resident_kib * 1024
 }
 
 /// A client that asks for the file, reads the headers and a little, then stops reading: the server
@@ -107,31 +106,50 @@ fn slow_download(address: &str, path: &str, token: &str) -> std::net::TcpStream 
     stream
 }
 
+/// Waits (at most 30 s) until the server has pushed all it can to the stalled `clients`: what waits
+/// unread in each one's socket (seen with `look`, as much as it holds) stopped growing.
+fn wait_until_stalled(clients: &[std::net::TcpStream], look: &mut [u8]) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let (mut unread, mut unchanged) = (Vec::new(), 0);
+    while unchanged < 5 {
+        assert!(Instant::now() < deadline, "the downloads still moved after 30 s: {unread:?} bytes unread");
+        std::thread::sleep(Duration::from_millis(100));
+        let now: Vec<usize> = clients.iter().map(|client| client.peek(look).unwrap_or(0)).collect();
+        unchanged = if now == unread && now.iter().all(|&n| n > 0) { unchanged + 1 } else { 0 };
+        unread = now;
+    }
+}
+
 async fn slow_downloads_of_a_large_file_hold_little_memory(backend: Backend) {
     const CLIENTS: usize = 8;
+    // It measures the memory of its process: alone in one, no other test beside it.
+    if !gifshelf_testkit::alone() {
+        return;
+    }
     let app = app!(backend);
     let alice = app.user("alice").await;
     let gif = alice.upload_gif("large", "", &[]).await;
     grow_the_original(&app, gif.id);
-    let Some(before) = resident() else {
-        return; // Not Linux: no /proc to read.
-    };
+    // Filled now, so that looking into the sockets later adds nothing to the memory measured.
+    let mut look = vec![1_u8; 8 << 20];
+    let before = resident();
     let (address, token) = (app.socket_address().to_owned(), alice.token().to_owned());
     let path = format!("/api/gifs/content/{}", gif.id);
     let clients = tokio::task::spawn_blocking(move || {
-        (0..CLIENTS).map(|_| slow_download(&address, &path, &token)).collect::<Vec<_>>()
+        let clients: Vec<_> = (0..CLIENTS).map(|_| slow_download(&address, &path, &token)).collect();
+        // The server fills every socket buffer and its own, then waits.
+        wait_until_stalled(&clients, &mut look);
+        clients
     })
     .await
     .unwrap_or_else(|e| panic!("{e}"));
-    // Long enough for the server to fill every socket buffer and its own.
-    tokio::time::sleep(Duration::from_secs(2)).await;
-    let during = resident().unwrap_or(before);
+    let during = resident();
     drop(clients);
     let growth = during.saturating_sub(before);
     let fetched = (CLIENTS * LARGE) as u64;
     println!("{CLIENTS} stalled downloads of {} MiB: resident memory grew {} KiB", LARGE >> 20, growth >> 10);
     // Whole files in memory would be 384 MiB, a chunk or two each a few MiB; the margin is for the
-    // other tests running in this process meanwhile.
+    // clients and the server's ordinary work.
     assert!(growth < fetched / 4, "resident memory grew {growth} bytes for {CLIENTS} downloads of {LARGE}");
 }
 

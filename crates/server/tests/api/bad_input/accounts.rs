@@ -209,16 +209,11 @@ pub(super) async fn accounts_jwt_forged_or_expired_tokens_are_401_and_weak_secre
 
     // A configured secret under 256 bits stops startup with a clear message.
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let vars = [
-        ("GIFSHELF_BIND", "127.0.0.1:0".to_owned()),
-        ("GIFSHELF_DATA_DIR", dir.path().display().to_string()),
-        ("GIFSHELF_DATABASE_URL", format!("sqlite://{}", dir.path().join("weak.db").display())),
-        ("GIFSHELF_JWT_SECRET", "short-secret-0123456789".to_owned()),
-    ];
-    let settings = gifshelf_server::Settings::from_sources(None, |name: &str| {
-        vars.iter().find(|(k, _)| *k == name).map(|(_, v)| v.clone())
-    })
-    .unwrap_or_else(|e| panic!("{e}"));
+    let db_url = gifshelf_testkit::sqlite_url(dir.path());
+    let vars = gifshelf_testkit::ServerEnv::new(dir.path(), dir.path(), &db_url)
+        .set("GIFSHELF_JWT_SECRET", "short-secret-0123456789");
+    let settings = gifshelf_server::Settings::from_sources(None, |name: &str| vars.get(name).map(str::to_owned))
+        .unwrap_or_else(|e| panic!("{e}"));
     match gifshelf_server::Application::build(&settings) {
         Ok(_) => panic!("a weak secret was accepted"),
         Err(err) => assert!(err.to_string().contains("too weak") && err.to_string().contains("256 bits"), "{err}"),

@@ -85,18 +85,14 @@ fn header(response: &Response, name: &str) -> String {
     response.headers().get(name).and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned()
 }
 
-/// The test process's peak resident memory (the server runs inside it), in KiB.
+/// The peak resident memory of this process (the server runs inside it), in KiB. A test that reads
+/// it runs alone in a process of its own (`gifshelf_testkit::alone`): no other test's memory counts.
 fn peak_rss_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
+    gifshelf_testkit::Memory::of_this_process().peak_kib
 }
 
-/// An allocation for any of the bombs below would be gigabytes; a small margin is left for the
-/// other tests that run at the same time in this process.
+/// An allocation for any of the bombs below would be gigabytes; the margin is for the test's client
+/// and the server's ordinary work.
 const MEMORY_MARGIN_KIB: u64 = 1024 * 1024;
 
 // ---------------------------------------------------------------------------------------------

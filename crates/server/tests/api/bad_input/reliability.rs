@@ -165,52 +165,16 @@ pub(super) async fn reliability_pool_exhausted_is_a_fast_503(backend: Backend) {
     still_serving(&app).await;
 }
 
-/// A `gifshelf serve` process of the SIGTERM row; killed on drop if still running.
-struct Process {
-    child: std::process::Child,
-    url: String,
-}
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-async fn serve_process(database_url: &str, data: &std::path::Path) -> Process {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .unwrap_or_else(|e| panic!("{e}"));
+/// A `gifshelf serve` process of the SIGTERM row on `database_url`, its files and its log
+/// (`server.log`) in `data`; killed on drop if still running.
+fn serve_process(database_url: &str, data: &std::path::Path) -> gifshelf_testkit::ServerProcess {
     let web = data.join("web");
     std::fs::create_dir_all(&web).unwrap_or_else(|e| panic!("{e}"));
     std::fs::write(web.join("index.html"), crate::helpers::INDEX_HTML).unwrap_or_else(|e| panic!("{e}"));
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_gifshelf"))
-        .arg("serve")
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("GIFSHELF_BIND", format!("127.0.0.1:{port}"))
-        .env("GIFSHELF_DATABASE_URL", database_url)
-        .env("GIFSHELF_DATA_DIR", data.join("data"))
-        .env("GIFSHELF_WEB_DIR", &web)
-        .env("GIFSHELF_JWT_SECRET", SECRET)
-        .env("GIFSHELF_BCRYPT_COST", "4")
-        .env("GIFSHELF_HTTP_WORKERS", "2")
-        .env("GIFSHELF_WORKERS", "0")
-        .env("GIFSHELF_LOG", "warn")
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("spawn gifshelf: {e}"));
-    let process = Process { child, url: format!("http://127.0.0.1:{port}") };
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !reqwest::get(format!("{}/api/health", process.url)).await.is_ok_and(|r| r.status().is_success()) {
-        assert!(Instant::now() < deadline, "the server did not come up");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    process
+    gifshelf_testkit::ServerEnv::new(&data.join("data"), &web, database_url)
+        .set("GIFSHELF_LOG", "warn")
+        .spawn(env!("CARGO_BIN_EXE_gifshelf"), &data.join("server.log"))
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Signs alice in on the server at `url` and returns her session token.
@@ -229,22 +193,22 @@ async fn sign_in_alice(client: &reqwest::Client, url: &str) -> String {
 pub(super) async fn reliability_sigterm_lets_the_in_flight_upload_finish() {
     let db = gifshelf_db::testing::TestDb::sqlite();
     let data = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let mut server = serve_process(&db.url, data.path()).await;
+    let mut server = serve_process(&db.url, data.path());
     let client = reqwest::Client::new();
     let account =
         json!({"username": "alice", "email": "alice@example.com", "password": "secret1", "confirmPassword": "secret1"});
     let registered = client
-        .post(format!("{}/api/auth/register", server.url))
+        .post(format!("{}/api/auth/register", server.url()))
         .json(&account)
         .send()
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(registered.status(), StatusCode::CREATED);
-    let token = sign_in_alice(&client, &server.url).await;
+    let token = sign_in_alice(&client, &server.url()).await;
 
     // Half an upload is on the wire when SIGTERM arrives; the rest follows.
-    let addr = server.url.trim_start_matches("http://").to_owned();
-    let pid = server.child.id();
+    let addr = server.url().trim_start_matches("http://").to_owned();
+    let pid = server.pid();
     let (status, body) = tokio::task::spawn_blocking(move || {
         let body = multipart(b"x.gif", &animated_gif(64, 48, 3), "in flight");
         let mut stream = served_connection(&addr);
@@ -268,7 +232,7 @@ pub(super) async fn reliability_sigterm_lets_the_in_flight_upload_finish() {
     // Then the server exits, cleanly.
     let deadline = Instant::now() + Duration::from_secs(40);
     let exit = loop {
-        if let Some(exit) = server.child.try_wait().unwrap_or_else(|e| panic!("{e}")) {
+        if let Some(exit) = server.exited() {
             break exit;
         }
         assert!(Instant::now() < deadline, "the server did not exit after SIGTERM");
@@ -277,11 +241,11 @@ pub(super) async fn reliability_sigterm_lets_the_in_flight_upload_finish() {
     assert!(exit.success(), "{exit:?}");
 
     // The data is consistent: after a restart the GIF is listed and its files are served.
-    let server = serve_process(&db.url, data.path()).await;
-    let token = sign_in_alice(&client, &server.url).await;
+    let server = serve_process(&db.url, data.path());
+    let token = sign_in_alice(&client, &server.url()).await;
     let page: PagedGifs = dto_of(
         client
-            .get(format!("{}/api/gifs/dtos", server.url))
+            .get(format!("{}/api/gifs/dtos", server.url()))
             .bearer_auth(&token)
             .send()
             .await
@@ -293,7 +257,7 @@ pub(super) async fn reliability_sigterm_lets_the_in_flight_upload_finish() {
     let id = page.content[0].id;
     for path in ["content", "thumbnail", "static-thumbnail"] {
         let served = client
-            .get(format!("{}/api/gifs/{path}/{id}", server.url))
+            .get(format!("{}/api/gifs/{path}/{id}", server.url()))
             .bearer_auth(&token)
             .send()
             .await

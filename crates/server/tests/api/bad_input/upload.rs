@@ -150,6 +150,10 @@ pub(super) async fn upload_corrupt_files_are_400_invalid_image(backend: Backend)
 }
 
 pub(super) async fn upload_canvas_bomb_is_400_and_memory_stays_flat(backend: Backend) {
+    // It measures the memory of its process: alone in one, no other test beside it.
+    if !gifshelf_testkit::alone() {
+        return;
+    }
     let app = app!(backend);
     let alice = app.user("alice").await;
     let bomb = canvas_bomb();
@@ -163,6 +167,10 @@ pub(super) async fn upload_canvas_bomb_is_400_and_memory_stays_flat(backend: Bac
 }
 
 pub(super) async fn upload_pixel_flood_png_is_400_before_any_allocation(backend: Backend) {
+    // It measures the memory of its process: alone in one, no other test beside it.
+    if !gifshelf_testkit::alone() {
+        return;
+    }
     let app = app!(backend);
     let alice = app.user("alice").await;
     let flood = png_pixel_flood();
@@ -175,6 +183,10 @@ pub(super) async fn upload_pixel_flood_png_is_400_before_any_allocation(backend:
 }
 
 pub(super) async fn upload_frame_flood_is_400_at_the_frame_cap(backend: Backend) {
+    // It measures the memory of its process: alone in one, no other test beside it.
+    if !gifshelf_testkit::alone() {
+        return;
+    }
     let app = app!(backend);
     let alice = app.user("alice").await;
     // 3000 real 512×512 frames (each decodes to its full size): a few MB of file.
@@ -188,6 +200,10 @@ pub(super) async fn upload_frame_flood_is_400_at_the_frame_cap(backend: Backend)
 }
 
 pub(super) async fn upload_animated_webp_canvas_is_400_by_our_header_check(backend: Backend) {
+    // It measures the memory of its process: alone in one, no other test beside it.
+    if !gifshelf_testkit::alone() {
+        return;
+    }
     let app = app!(backend);
     let alice = app.user("alice").await;
     let before = peak_rss_kib();
@@ -382,6 +398,10 @@ pub(super) async fn upload_slow_decode_leaves_other_requests_unaffected() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 pub(super) async fn upload_parallel_uploads_are_bounded_and_the_excess_gets_503() {
+    // It measures the memory of its process: alone in one, no other test beside it.
+    if !gifshelf_testkit::alone() {
+        return;
+    }
     let app = app!(Backend::Sqlite, &[("GIFSHELF_MEDIA_WORKERS", "1"), ("GIFSHELF_MAX_UPLOAD_MB", "2")]);
     let alice = app.user("alice").await;
     // 20 uploads of the size limit at once, each a couple of seconds of decoding: one decodes at a
