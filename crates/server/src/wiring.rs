@@ -220,7 +220,7 @@ fn log_media_offload(offload: &gifshelf_http::MediaOffload) {
 }
 
 /// "From a link": the fetcher with its allowed ranges, then the upload.
-fn url_import(settings: &Settings, gifs: &Arc<GifService>) -> UrlImport {
+fn url_import(settings: &Settings, gifs: &Arc<GifService>, clock: &Arc<dyn Clock>) -> UrlImport {
     let fetcher = gifshelf_fetch::LinkFetcher::new(gifshelf_fetch::FetchOptions {
         allow: settings.url_fetch_allow.clone(),
         timeout: std::time::Duration::from_secs(settings.url_fetch_timeout_secs),
@@ -228,7 +228,13 @@ fn url_import(settings: &Settings, gifs: &Arc<GifService>) -> UrlImport {
     if !settings.url_fetch_allow.is_empty() {
         tracing::warn!(allow = ?settings.url_fetch_allow, "links may reach these address ranges despite the rules");
     }
-    UrlImport::new(gifs.clone(), Arc::new(fetcher), settings.max_upload_bytes())
+    UrlImport::new(
+        gifs.clone(),
+        Arc::new(fetcher),
+        settings.max_upload_bytes(),
+        settings.url_fetch_limits,
+        clock.clone(),
+    )
 }
 
 /// The chat APIs, their keys and gate, slash commands and the integrations admins keep.
@@ -352,7 +358,7 @@ impl Application {
             auth: Arc::new(auth),
             gifs: gifs.clone(),
             collections,
-            url_import: Arc::new(url_import(settings, &gifs)),
+            url_import: Arc::new(url_import(settings, &gifs, &clock)),
             stats,
             keys: chat.keys,
             chat: chat.chat,

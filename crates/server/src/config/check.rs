@@ -91,6 +91,16 @@ impl Settings {
                 "it must be at least 1 request a minute (keys are revoked in Settings, not by a zero rate)",
             );
         }
+        let limits = &self.url_fetch_limits;
+        for (name, value) in [
+            ("GIFSHELF_URL_FETCH_CONCURRENCY", limits.concurrent),
+            ("GIFSHELF_URL_FETCH_PER_USER", limits.per_user_concurrent),
+            ("GIFSHELF_URL_FETCH_PER_HOUR", usize::try_from(limits.per_user_per_hour).unwrap_or(usize::MAX)),
+        ] {
+            if value == 0 {
+                return invalid(name, "0".into(), "it must be at least 1");
+            }
+        }
         if self.url_fetch_timeout_secs == 0 || self.url_fetch_timeout_secs > 300 {
             return invalid(
                 "GIFSHELF_URL_FETCH_TIMEOUT_SECS",

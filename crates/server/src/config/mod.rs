@@ -78,6 +78,9 @@ pub struct Settings {
     /// The time limit of connecting to and of each read from a link, in seconds (the whole
     /// fetch may take four times this).
     pub url_fetch_timeout_secs: u64,
+    /// Links fetched at once over everyone (`GIFSHELF_URL_FETCH_CONCURRENCY`), per person
+    /// (`GIFSHELF_URL_FETCH_PER_USER`) and started per person an hour (`GIFSHELF_URL_FETCH_PER_HOUR`).
+    pub url_fetch_limits: gifshelf_app::gifs::FetchLimits,
     /// Requests per minute each API key (or, anonymously, each address) may make of the chat APIs.
     pub chat_api_rate_limit: u32,
     /// Whether the chat APIs answer without a key (`GIFSHELF_CHAT_API_ANONYMOUS`).
@@ -169,6 +172,7 @@ impl Settings {
             media_offload: src.media_offload()?,
             url_fetch_allow: src.url_fetch_allow()?,
             url_fetch_timeout_secs: src.number("GIFSHELF_URL_FETCH_TIMEOUT_SECS", f.url_fetch_timeout_secs, 10)?,
+            url_fetch_limits: src.url_fetch_limits()?,
             chat_api_rate_limit: src.number("GIFSHELF_CHAT_API_RATE_LIMIT", f.chat_api_rate_limit, 100)?,
             chat_api_anonymous: src.number("GIFSHELF_CHAT_API_ANONYMOUS", f.chat_api_anonymous, false)?,
             chat_commands: src.chat_commands()?,
