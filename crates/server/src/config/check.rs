@@ -32,6 +32,9 @@ impl Settings {
                 "workers and connections must be at least 1",
             );
         }
+        if self.job_media_workers == 0 {
+            return invalid("GIFSHELF_JOB_MEDIA_WORKERS", "0".into(), "it must be at least 1");
+        }
         if self.jobs.lease.as_secs() < 1 || self.jobs.max_attempts < 1 || self.job_poll.is_zero() {
             return invalid(
                 "GIFSHELF_JOB_LEASE_SECS",

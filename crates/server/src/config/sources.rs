@@ -52,6 +52,7 @@ pub(super) struct FileSettings {
     pub(super) video_memory_mb: Option<u64>,
     pub(super) db_max_connections: Option<u32>,
     pub(super) media_workers: Option<usize>,
+    pub(super) job_media_workers: Option<usize>,
     pub(super) media_offload: Option<String>,
     pub(super) media_offload_prefix: Option<String>,
     pub(super) media_presign_secs: Option<u64>,
