@@ -10,6 +10,7 @@ test('settings shows the profile; password change, then log in with the new pass
   await expect(page.getByText('Beware: If Google Login is used, changing this Email will break it.')).toBeVisible();
   await screenshots(page, 'settings');
 
+  await page.getByLabel('Current Password').fill('wrong-password');
   await page.getByLabel('New Password', { exact: true }).fill('newsecret1');
   await page.getByLabel('Confirm New Password').fill('newsecret2');
   await page.getByRole('button', { name: 'Change Password' }).click();
@@ -18,7 +19,12 @@ test('settings shows the profile; password change, then log in with the new pass
 
   await page.getByLabel('Confirm New Password').fill('newsecret1');
   await page.getByRole('button', { name: 'Change Password' }).click();
+  await expect(page.locator('.form-message--error')).toHaveText('Current password is incorrect');
+
+  await page.getByLabel('Current Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Change Password' }).click();
   await expect(page.locator('.form-message--success')).toHaveText('Password changed successfully');
+  await expect(page.getByLabel('Current Password')).toHaveValue('');
   await expect(page.getByLabel('New Password', { exact: true })).toHaveValue('');
   await expect(page.getByLabel('Confirm New Password')).toHaveValue('');
 

@@ -104,7 +104,11 @@ def _valid_change(key, case):
     if n % 3:
         return
     if key == ("PUT", "/api/settings/password"):
-        case.body = {"newPassword": f"secret-{n}", "confirmPassword": f"secret-{n}"}
+        case.body = {
+            "currentPassword": SELF["password"],
+            "newPassword": f"secret-{n}",
+            "confirmPassword": f"secret-{n}",
+        }
     else:
         case.body = {"username": f"st-self-{n}"}
     case.media_type = "application/json"

@@ -1,6 +1,7 @@
 //! API keys: a signed-in person makes (shown once), lists and revokes them; the chat APIs turn a
 //! presented key into its owner.
 
+use std::net::IpAddr;
 use std::sync::Arc;
 
 use gifshelf_domain::api_key::{ApiKey, ApiKeyId, ApiKeyName, NewApiKey, API_KEYS_PER_USER};
@@ -86,7 +87,8 @@ impl ApiKeyService {
     /// The key's owner, for a presented key.
     ///
     /// # Errors
-    /// `Unauthorized` for an unknown or revoked key (or one whose owner is gone).
+    /// `Unauthorized` for an unknown or revoked key, one whose owner is gone, and one made before its
+    /// owner's credentials last changed (a password change or a rename, which also end sessions).
     pub async fn authenticate(&self, secret: &str) -> Result<(ApiKey, User), AppError> {
         let unauthorized = || AppError::Unauthorized("API key not valid. Please pass a valid API key.".into());
         if !secret.starts_with("gs_") || secret.len() > 100 {
@@ -102,6 +104,10 @@ impl ApiKeyService {
             Err(RepoError::NotFound) => return Err(unauthorized()),
             Err(other) => return Err(AppError::from_repo(other)),
         };
+        if key.created_at < owner.credentials_changed_at {
+            tracing::info!(key_id = key.id.0, "refused an API key made before its owner's credentials changed");
+            return Err(unauthorized());
+        }
         let now = self.clock.now();
         if key.last_used_at.is_none_or(|at| now - at >= TOUCH_EVERY) {
             if let Err(err) = self.keys.touch_key(key.id, now).await {
@@ -111,6 +117,10 @@ impl ApiKeyService {
         Ok((key, owner))
     }
 }
+
+/// Failed key attempts an address (an IPv6 /64) may make a minute; past them its keys are not
+/// even looked up (a guessing run costs it a 429, and the database nothing).
+pub const FAILED_KEYS_PER_MINUTE: u32 = 20;
 
 /// Who called a chat API.
 #[derive(Debug, Clone)]
@@ -122,42 +132,64 @@ pub enum ChatCaller {
 }
 
 /// Lets a chat API request in: a valid key (or none, when anonymous use is on), within its rate.
+///
+/// The rate is per owner, over all of their keys (more keys do not buy more requests), and,
+/// anonymously, per address: IPv4 as is, IPv6 per /64 (one host holds a whole /64). Unknown or
+/// revoked keys count against the presenting address; past [`FAILED_KEYS_PER_MINUTE`] its
+/// requests are refused before any lookup.
 pub struct ChatGate {
     keys: Arc<ApiKeyService>,
     limiter: RateLimiter<String>,
+    failures: RateLimiter<String>,
     anonymous: bool,
     clock: Arc<dyn Clock>,
 }
 
 impl ChatGate {
-    /// `per_minute` requests per key (or, anonymously, per client address).
+    /// `per_minute` requests per key owner (or, anonymously, per client address).
     pub fn new(keys: Arc<ApiKeyService>, per_minute: u32, anonymous: bool, clock: Arc<dyn Clock>) -> Self {
-        Self { keys, limiter: RateLimiter::new(per_minute, chrono::Duration::minutes(1)), anonymous, clock }
+        let minute = chrono::Duration::minutes(1);
+        Self {
+            keys,
+            limiter: RateLimiter::new(per_minute, minute),
+            failures: RateLimiter::new(FAILED_KEYS_PER_MINUTE, minute),
+            anonymous,
+            clock,
+        }
     }
 
     /// # Errors
     /// `Unauthorized` for a missing (unless anonymous use is on), unknown or revoked key;
-    /// `RateLimited` past the rate.
-    pub async fn admit(&self, key: Option<&str>, client: &str) -> Result<ChatCaller, AppError> {
-        let caller = match key.filter(|k| !k.is_empty()) {
+    /// `RateLimited` past the rate, or past the failed keys of the address.
+    pub async fn admit(&self, key: Option<&str>, client: Option<IpAddr>) -> Result<ChatCaller, AppError> {
+        let address = client.map(crate::auth::address_key).map_or_else(|| "unknown".to_owned(), |ip| ip.to_string());
+        let limited = |retry_after_secs| AppError::RateLimited { retry_after_secs };
+        let (caller, bucket) = match key.filter(|k| !k.is_empty()) {
             Some(secret) => {
-                let (key, owner) = self.keys.authenticate(secret).await?;
-                ChatCaller::Key { key, owner }
+                self.failures.check(&address, self.clock.now()).map_err(limited)?;
+                let (key, owner) = match self.keys.authenticate(secret).await {
+                    Ok(found) => found,
+                    Err(err @ AppError::Unauthorized(_)) => {
+                        tracing::info!(%address, "refused an API key");
+                        let _ = self.failures.hit(&address, self.clock.now());
+                        return Err(err);
+                    }
+                    Err(other) => return Err(other),
+                };
+                let bucket = format!("owner:{}", owner.id.0);
+                (ChatCaller::Key { key, owner }, bucket)
             }
-            None if self.anonymous => ChatCaller::Anonymous { client: client.to_owned() },
+            None if self.anonymous => {
+                let bucket = format!("client:{address}");
+                (ChatCaller::Anonymous { client: address }, bucket)
+            }
             None => {
                 return Err(AppError::Unauthorized(
                     "API key missing. Make one in gifshelf under Settings, API keys, and pass it as the key.".into(),
                 ))
             }
         };
-        let bucket = match &caller {
-            ChatCaller::Key { key, .. } => format!("key:{}", key.id.0),
-            ChatCaller::Anonymous { client } => format!("client:{client}"),
-        };
-        self.limiter
-            .hit(&bucket, self.clock.now())
-            .map_err(|retry_after_secs| AppError::RateLimited { retry_after_secs })?;
+        self.limiter.hit(&bucket, self.clock.now()).map_err(limited)?;
         Ok(caller)
     }
 }
@@ -221,32 +253,91 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn the_gate_wants_a_key_unless_anonymous_use_is_on_and_limits_each_caller() {
+    async fn keys_made_before_the_owners_credentials_changed_are_refused() {
+        let mut keys = MockApiKeyRepository::new();
+        keys.expect_key_by_digest().returning(|_| Ok(key(1, Some(now()))));
+        let mut minter = MockKeyMinter::new();
+        minter.expect_digest().returning(|k| format!("digest-of-{k}"));
+        let mut clock = MockClock::new();
+        clock.expect_now().return_const(now());
+        let mut users = MockUserRepository::new();
+        users.expect_find_by_id().returning(|_| {
+            let mut owner = crate::auth::test_support::user("alice", Role::User);
+            owner.credentials_changed_at = now() + chrono::Duration::milliseconds(1);
+            Ok(owner)
+        });
+        let service = ApiKeyService::new(Arc::new(keys), Arc::new(users), Arc::new(minter), Arc::new(clock));
+        assert!(matches!(service.authenticate("gs_known").await, Err(AppError::Unauthorized(_))));
+    }
+
+    fn ip(text: &str) -> Option<IpAddr> {
+        text.parse().ok()
+    }
+
+    fn fixed_clock() -> Arc<MockClock> {
+        let mut clock = MockClock::new();
+        clock.expect_now().return_const(now());
+        Arc::new(clock)
+    }
+
+    #[tokio::test]
+    async fn the_gate_wants_a_key_unless_anonymous_use_is_on_and_limits_each_owner() {
         let mut keys = MockApiKeyRepository::new();
         keys.expect_key_by_digest().withf(|d| d == "digest-of-gs_known").returning(|_| Ok(key(1, Some(now()))));
+        keys.expect_key_by_digest()
+            .withf(|d| d == "digest-of-gs_second")
+            .returning(|_| Ok(ApiKey { id: ApiKeyId(4), ..key(1, Some(now())) }));
         keys.expect_key_by_digest().returning(|_| Err(RepoError::NotFound));
         let service = Arc::new(service(keys));
-        let clock = || {
-            let mut clock = MockClock::new();
-            clock.expect_now().return_const(now());
-            Arc::new(clock)
-        };
-        let closed = ChatGate::new(service.clone(), 2, false, clock());
-        assert!(matches!(closed.admit(None, "10.0.0.1").await, Err(AppError::Unauthorized(_))));
-        assert!(matches!(closed.admit(Some("gs_wrong"), "10.0.0.1").await, Err(AppError::Unauthorized(_))));
-        assert!(matches!(closed.admit(Some("gs_known"), "10.0.0.1").await, Ok(ChatCaller::Key { .. })));
-        assert!(closed.admit(Some("gs_known"), "10.0.0.2").await.is_ok(), "a key's rate is the key's");
-        assert!(matches!(
-            closed.admit(Some("gs_known"), "10.0.0.3").await,
-            Err(AppError::RateLimited { retry_after_secs: 60 })
-        ));
-        let open = ChatGate::new(service, 1, true, clock());
-        assert!(matches!(open.admit(None, "10.0.0.1").await, Ok(ChatCaller::Anonymous { .. })));
+        let closed = ChatGate::new(service.clone(), 2, false, fixed_clock());
+        assert!(matches!(closed.admit(None, ip("10.0.0.1")).await, Err(AppError::Unauthorized(_))));
+        assert!(matches!(closed.admit(Some("gs_wrong"), ip("10.0.0.1")).await, Err(AppError::Unauthorized(_))));
+        assert!(matches!(closed.admit(Some("gs_known"), ip("10.0.0.1")).await, Ok(ChatCaller::Key { .. })));
+        assert!(closed.admit(Some("gs_known"), ip("10.0.0.2")).await.is_ok(), "a key's rate is not the address's");
         assert!(
-            matches!(open.admit(Some("gs_wrong"), "10.0.0.1").await, Err(AppError::Unauthorized(_))),
+            matches!(
+                closed.admit(Some("gs_second"), ip("10.0.0.3")).await,
+                Err(AppError::RateLimited { retry_after_secs: 60 })
+            ),
+            "another key of the same owner shares the owner's rate"
+        );
+        let open = ChatGate::new(service, 1, true, fixed_clock());
+        assert!(matches!(open.admit(None, ip("10.0.0.1")).await, Ok(ChatCaller::Anonymous { .. })));
+        assert!(
+            matches!(open.admit(Some("gs_wrong"), ip("10.0.0.1")).await, Err(AppError::Unauthorized(_))),
             "a wrong key is still wrong"
         );
-        assert!(matches!(open.admit(None, "10.0.0.1").await, Err(AppError::RateLimited { .. })));
-        assert!(open.admit(None, "10.0.0.2").await.is_ok(), "anonymous callers are limited by address");
+        assert!(matches!(open.admit(None, ip("10.0.0.1")).await, Err(AppError::RateLimited { .. })));
+        assert!(open.admit(None, ip("10.0.0.2")).await.is_ok(), "anonymous callers are limited by address");
+        assert!(open.admit(None, ip("2001:db8:1:2::1")).await.is_ok());
+        assert!(
+            matches!(open.admit(None, ip("2001:db8:1:2:ffff::9")).await, Err(AppError::RateLimited { .. })),
+            "IPv6 callers are limited per /64"
+        );
+        assert!(open.admit(None, ip("2001:db8:1:3::1")).await.is_ok(), "the next /64 is another caller");
+    }
+
+    #[tokio::test]
+    async fn failed_keys_are_counted_per_address_and_then_not_even_looked_up() {
+        let mut keys = MockApiKeyRepository::new();
+        keys.expect_key_by_digest().withf(|d| d == "digest-of-gs_known").returning(|_| Ok(key(1, Some(now()))));
+        let limit = usize::try_from(FAILED_KEYS_PER_MINUTE).unwrap_or(usize::MAX);
+        // Two addresses' failures are looked up (one /64, one IPv4); the attempts past them are not.
+        keys.expect_key_by_digest().times(limit * 2).returning(|_| Err(RepoError::NotFound));
+        let gate = ChatGate::new(Arc::new(service(keys)), 1000, false, fixed_clock());
+        for n in 0..FAILED_KEYS_PER_MINUTE {
+            let guess = format!("gs_guess{n}");
+            let addr = ip(&format!("2001:db8::{n:x}")); // all in one /64
+            assert!(matches!(gate.admit(Some(&guess), addr).await, Err(AppError::Unauthorized(_))));
+        }
+        for (key, addr) in [("gs_guess", "2001:db8::ffff"), ("gs_known", "2001:db8::1")] {
+            let refused = gate.admit(Some(key), ip(addr)).await;
+            assert!(matches!(refused, Err(AppError::RateLimited { retry_after_secs: 60 })), "{refused:?}");
+        }
+        assert!(gate.admit(Some("gs_known"), ip("10.0.0.1")).await.is_ok(), "other addresses go on");
+        for _ in 0..FAILED_KEYS_PER_MINUTE {
+            let _ = gate.admit(Some("gs_wrong"), ip("10.0.0.2")).await;
+        }
+        assert!(matches!(gate.admit(Some("gs_known"), ip("10.0.0.2")).await, Err(AppError::RateLimited { .. })));
     }
 }

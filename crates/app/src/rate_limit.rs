@@ -27,6 +27,21 @@ impl<K: Clone + Eq + Hash> RateLimiter<K> {
         Self { limit, window, windows: Mutex::default() }
     }
 
+    /// Whether `key` may act now, without counting anything.
+    ///
+    /// # Errors
+    /// The seconds until the key may act again, when it used up its window.
+    pub fn check(&self, key: &K, now: NaiveDateTime) -> Result<(), u64> {
+        let windows = self.windows.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        match windows.map.get(key) {
+            Some(w) if w.start + self.window > now && w.count >= self.limit => {
+                let wait = (w.start + self.window - now).num_milliseconds().max(0);
+                Err(u64::try_from((wait + 999) / 1000).unwrap_or(1).max(1))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Counts one event for `key`.
     ///
     /// # Errors
@@ -67,6 +82,8 @@ mod tests {
             assert_eq!(limiter.hit(&"a", at(0)), Ok(()));
         }
         assert_eq!(limiter.hit(&"a", at(10)), Err(50));
+        assert_eq!(limiter.check(&"a", at(10)), Err(50), "checking counts nothing and tells the same");
+        assert_eq!(limiter.check(&"b", at(10)), Ok(()));
         assert_eq!(limiter.hit(&"b", at(10)), Ok(()), "keys are apart");
         assert_eq!(limiter.hit(&"a", at(60)), Ok(()), "a new window");
     }

@@ -234,6 +234,29 @@ async fn a_video_keeps_variable_frame_timing_without_duplicated_frames() {
     }
 }
 
+/// Delays of 655.35 s (the most a GIF can say) next to short ones: the raw input the video is
+/// made of stays within its budget of writes, so the video is made in seconds, not minutes, and
+/// holds no more frames than the GIF.
+#[tokio::test]
+#[cfg_attr(
+    not(ffmpeg_tests),
+    ignore = "ffmpeg or ffprobe was not found when the tests were built: the video tests did not run"
+)]
+async fn frames_held_for_minutes_make_a_video_within_the_budget() {
+    let service = service(Some(ffmpeg()));
+    let delays: Vec<u16> = (0..6).map(|i| if i % 2 == 0 { 65535 } else { 7 }).collect();
+    let gif = gif_with_delays(1000, 1000, &delays);
+    let start = Instant::now();
+    let p = service.process(Arc::new(gif), &[RenditionKind::Mp4, RenditionKind::Webm]).await;
+    let p = p.unwrap_or_else(|e| panic!("{e}"));
+    assert!(start.elapsed() < Duration::from_secs(10), "took {:?}", start.elapsed());
+    for kind in [RenditionKind::Mp4, RenditionKind::Webm] {
+        let ext = if kind == RenditionKind::Mp4 { "mp4" } else { "webm" };
+        let v = ffprobe(&get(&p, kind).bytes, ext);
+        assert!((1..=7).contains(&v.frames), "{kind:?}: {} frames", v.frames);
+    }
+}
+
 /// The stored renditions the app would keep, with their `preferred` flags.
 fn stored(p: &ProcessedMedia) -> Renditions {
     Renditions::new(p.renditions.iter().map(|(kind, r)| Stored {

@@ -45,11 +45,9 @@ pub fn open_database(settings: &Settings) -> Result<Database, StartupError> {
     Ok(db)
 }
 
-/// The media pipeline, with video renditions when `ffmpeg` is usable (one log line when not).
-pub fn media_service(settings: &Settings) -> Arc<gifshelf_media::MediaService> {
-    let limits = gifshelf_media::Limits::default();
-    let media = gifshelf_media::MediaService::new(limits, settings.media_workers, std::time::Duration::from_secs(10));
-    let ffmpeg = match &settings.ffmpeg {
+/// The `ffmpeg` videos are made with, when it is usable (one log line when not).
+fn video_maker(settings: &Settings) -> Option<gifshelf_media::Ffmpeg> {
+    match &settings.ffmpeg {
         None => {
             tracing::info!("video renditions are off (GIFSHELF_FFMPEG=off)");
             None
@@ -65,7 +63,17 @@ pub fn media_service(settings: &Settings) -> Arc<gifshelf_media::MediaService> {
                 None
             }
         },
-    };
+    }
+}
+
+/// The media pipeline with `workers` jobs at once (each waiting at most `wait` for its slot), and
+/// video renditions when `ffmpeg` is given.
+pub fn media_service(
+    workers: usize,
+    wait: std::time::Duration,
+    ffmpeg: Option<gifshelf_media::Ffmpeg>,
+) -> Arc<gifshelf_media::MediaService> {
+    let media = gifshelf_media::MediaService::new(gifshelf_media::Limits::default(), workers, wait);
     Arc::new(media.with_video(ffmpeg))
 }
 
@@ -81,7 +89,11 @@ pub struct Library {
 pub fn library(settings: &Settings, db: &Database, clock: &Arc<dyn Clock>) -> Result<Library, StartupError> {
     let storage = gifshelf_storage::StorageOptions { s3: settings.s3.clone() };
     let blobs = gifshelf_storage::open(&settings.storage_url, &storage).map_err(StartupError::Other)?;
-    let media = media_service(settings);
+    // Uploads and background jobs have their own slots: a slow video never holds up an upload.
+    let ffmpeg = video_maker(settings);
+    let media = media_service(settings.media_workers, std::time::Duration::from_secs(10), ffmpeg.clone());
+    let job_wait = std::time::Duration::from_secs(settings.video_timeout_secs.saturating_mul(2));
+    let job_media = media_service(settings.job_media_workers, job_wait, ffmpeg);
     let db = Arc::new(db.clone());
     let gifs = GifService::new(GifPorts {
         gifs: db.clone(),
@@ -94,7 +106,7 @@ pub fn library(settings: &Settings, db: &Database, clock: &Arc<dyn Clock>) -> Re
         ids: Arc::new(RandomIds),
         clock: clock.clone(),
     });
-    let renditions = RenditionMaker::new(db.clone(), db.clone(), db, blobs, media, clock.clone());
+    let renditions = RenditionMaker::new(db.clone(), db.clone(), db, blobs, job_media, clock.clone());
     Ok(Library { gifs: Arc::new(gifs), renditions: Arc::new(renditions) })
 }
 
@@ -220,7 +232,7 @@ fn log_media_offload(offload: &gifshelf_http::MediaOffload) {
 }
 
 /// "From a link": the fetcher with its allowed ranges, then the upload.
-fn url_import(settings: &Settings, gifs: &Arc<GifService>) -> UrlImport {
+fn url_import(settings: &Settings, gifs: &Arc<GifService>, clock: &Arc<dyn Clock>) -> UrlImport {
     let fetcher = gifshelf_fetch::LinkFetcher::new(gifshelf_fetch::FetchOptions {
         allow: settings.url_fetch_allow.clone(),
         timeout: std::time::Duration::from_secs(settings.url_fetch_timeout_secs),
@@ -228,7 +240,13 @@ fn url_import(settings: &Settings, gifs: &Arc<GifService>) -> UrlImport {
     if !settings.url_fetch_allow.is_empty() {
         tracing::warn!(allow = ?settings.url_fetch_allow, "links may reach these address ranges despite the rules");
     }
-    UrlImport::new(gifs.clone(), Arc::new(fetcher), settings.max_upload_bytes())
+    UrlImport::new(
+        gifs.clone(),
+        Arc::new(fetcher),
+        settings.max_upload_bytes(),
+        settings.url_fetch_limits,
+        clock.clone(),
+    )
 }
 
 /// The chat APIs, their keys and gate, slash commands and the integrations admins keep.
@@ -352,7 +370,7 @@ impl Application {
             auth: Arc::new(auth),
             gifs: gifs.clone(),
             collections,
-            url_import: Arc::new(url_import(settings, &gifs)),
+            url_import: Arc::new(url_import(settings, &gifs, &clock)),
             stats,
             keys: chat.keys,
             chat: chat.chat,

@@ -13,6 +13,7 @@ use gifshelf_domain::ports::{Clock, IdentityVerifier, PasswordHasher, TokenServi
 use gifshelf_domain::user::{Role, UserId, Username};
 
 pub use external::{GOOGLE_LOGIN_FAILED, GOOGLE_NOT_CONFIGURED, NO_LINKED_ACCOUNT};
+pub(crate) use throttle::address_key;
 pub use throttle::{LoginThrottle, ThrottleConfig};
 
 use crate::rate_limit::RateLimiter;
@@ -93,7 +94,7 @@ pub struct AuthService {
     pub(crate) clock: Arc<dyn Clock>,
     /// Third-party sign-in; `None` when no client id is configured.
     identities: Option<Arc<dyn IdentityVerifier>>,
-    throttle: LoginThrottle,
+    pub(crate) throttle: LoginThrottle,
     registrations: RateLimiter<std::net::IpAddr>,
     config: AuthConfig,
 }

@@ -21,7 +21,7 @@ use gifshelf_domain::RepoError;
 
 pub use duplicates::BackfillReport;
 pub use favourites::FavouriteState;
-pub use from_url::{UrlImport, UrlUploadInput};
+pub use from_url::{FetchLimits, UrlImport, UrlUploadInput, FETCH_BUSY};
 pub use fsck::FsckReport;
 pub(crate) use upload::rendition_of;
 pub use upload::{UploadInput, Uploaded, LIKELY_DUPLICATES_MAX};

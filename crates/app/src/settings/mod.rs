@@ -9,4 +9,6 @@ mod profile;
 pub struct Profile {
     pub username: String,
     pub email: String,
+    /// False for an account made by a third-party sign-in that never set a password.
+    pub has_password: bool,
 }

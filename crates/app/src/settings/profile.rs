@@ -1,4 +1,4 @@
-use gifshelf_domain::user::{Email, Username};
+use gifshelf_domain::user::{Email, PasswordHash, Username};
 use gifshelf_domain::{RepoError, Unique};
 
 use super::Profile;
@@ -10,7 +10,11 @@ impl AuthService {
     /// `Unauthorized` when the account no longer exists.
     pub async fn profile(&self, current: &Actor) -> Result<Profile, AppError> {
         let user = self.users.find_by_id(current.id).await.map_err(account_gone)?;
-        Ok(Profile { username: user.username.into_inner(), email: user.email.as_str().to_owned() })
+        Ok(Profile {
+            has_password: user.password_hash != PasswordHash::unusable(),
+            username: user.username.into_inner(),
+            email: user.email.as_str().to_owned(),
+        })
     }
 
     /// Changes the username (3 to 50 characters, unique) and, when given, the email (well-formed,
@@ -43,7 +47,11 @@ impl AuthService {
         if renamed {
             tracing::info!(from = %existing.username, to = %updated.username, "username changed");
         }
-        Ok(Profile { username: updated.username.into_inner(), email: updated.email.as_str().to_owned() })
+        Ok(Profile {
+            has_password: updated.password_hash != PasswordHash::unusable(),
+            username: updated.username.into_inner(),
+            email: updated.email.as_str().to_owned(),
+        })
     }
 }
 

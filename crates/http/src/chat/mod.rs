@@ -226,9 +226,8 @@ fn presented_key(req: &HttpRequest, dialect: Dialect) -> Option<String> {
 
 /// Lets the request in (a valid key within its rate, or anonymous use when it is on).
 pub(crate) async fn admit(state: &AppState, req: &HttpRequest, dialect: Dialect) -> Result<ChatCaller, ChatError> {
-    let client =
-        crate::client::client_ip(req, &state.settings).map_or_else(|| "unknown".to_owned(), |ip| ip.to_string());
-    state.chat_gate.admit(presented_key(req, dialect).as_deref(), &client).await.or_chat(dialect)
+    let client = crate::client::client_ip(req, &state.settings);
+    state.chat_gate.admit(presented_key(req, dialect).as_deref(), client).await.or_chat(dialect)
 }
 
 /// The query string as `T` (unknown parameters ignored); a malformed one is a 400 in the dialect.

@@ -29,8 +29,11 @@ async fn register(
     let registration = Registration::parse(&body.username, &body.email, &body.password, &body.confirm_password)
         .map_err(gifshelf_app::AppError::from)?;
     let user = state.auth.register(registration, client_ip(&req, &state.settings)).await?;
-    Ok(HttpResponse::Created()
-        .json(ProfileDto { username: user.username.into_inner(), email: user.email.as_str().to_owned() }))
+    Ok(HttpResponse::Created().json(ProfileDto {
+        username: user.username.into_inner(),
+        email: user.email.as_str().to_owned(),
+        has_password: true,
+    }))
 }
 
 #[utoipa::path(

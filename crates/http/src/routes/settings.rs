@@ -54,7 +54,11 @@ async fn export_zip(state: web::Data<AppState>, MediaViewer(user): MediaViewer) 
 #[get("/settings/profile")]
 async fn get_profile(state: web::Data<AppState>, SignedIn(user): SignedIn) -> Result<HttpResponse, ApiError> {
     let profile = state.auth.profile(&user).await?;
-    Ok(HttpResponse::Ok().json(ProfileDto { username: profile.username, email: profile.email }))
+    Ok(HttpResponse::Ok().json(ProfileDto {
+        username: profile.username,
+        email: profile.email,
+        has_password: profile.has_password,
+    }))
 }
 
 /// Changing the username ends every session of the account (spec §4: the client logs out).
@@ -74,7 +78,11 @@ async fn update_profile(
     body: web::Json<UpdateProfileRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let profile = state.auth.update_profile(&user, &body.username, body.email.as_deref()).await?;
-    Ok(HttpResponse::Ok().json(ProfileDto { username: profile.username, email: profile.email }))
+    Ok(HttpResponse::Ok().json(ProfileDto {
+        username: profile.username,
+        email: profile.email,
+        has_password: profile.has_password,
+    }))
 }
 
 /// Other sessions end; the caller gets a fresh token and stays signed in.
@@ -82,9 +90,9 @@ async fn update_profile(
     put,
     path = "/api/settings/password",
     tag = "settings",
-    summary = "Change your password (other sessions end)",
+    summary = "Change your password (other sessions and older API keys end)",
     request_body = crate::dto::ChangePasswordRequest,
-    responses((status = 415, description = "The body is not JSON (`unsupported_media_type`)", body = crate::dto::ApiErrorBody), (status = 200, description = "A fresh token for this session", body = crate::dto::TokenResponse), (status = 400, description = "Invalid paging or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody)),
+    responses((status = 415, description = "The body is not JSON (`unsupported_media_type`)", body = crate::dto::ApiErrorBody), (status = 200, description = "A fresh token for this session", body = crate::dto::TokenResponse), (status = 400, description = "A rule failed, or the current password is missing or wrong (`validation`, field `currentPassword`: \"Current password is incorrect\")", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 429, description = "Too many wrong current passwords; see Retry-After (`too_many_requests`)", body = crate::dto::ApiErrorBody), (status = 503, description = "Password hashing is saturated (`unavailable`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
 #[put("/settings/password")]
@@ -94,7 +102,10 @@ async fn change_password(
     req: HttpRequest,
     body: web::Json<ChangePasswordRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let token = state.auth.change_password(&user, &body.new_password, &body.confirm_password).await?;
+    let token = state
+        .auth
+        .change_password(&user, body.current_password.as_deref(), &body.new_password, &body.confirm_password)
+        .await?;
     // The old cookie names a token the change just ended.
     Ok(HttpResponse::Ok()
         .insert_header(crate::session_cookie::set(&req, &state.settings, &token))

@@ -307,6 +307,8 @@ struct Job {
     watchdog: Option<JoinHandle<(Option<ExitStatus>, bool)>>,
     stderr: Option<JoinHandle<String>>,
     abort: Arc<AtomicBool>,
+    /// When the watchdog kills the child: writing stops then too, not only when a write fails.
+    deadline: Instant,
 }
 
 impl Job {
@@ -348,12 +350,16 @@ impl Job {
         let stdin = child.stdin.take();
         let stderr = child.stderr.take().map(drain_stderr);
         let abort = Arc::new(AtomicBool::new(false));
-        let watchdog = watch(Arc::new(Mutex::new(child)), Instant::now() + ffmpeg.timeout(), abort.clone());
-        Ok(Job { dir, stdin, watchdog: Some(watchdog), stderr, abort })
+        let deadline = Instant::now() + ffmpeg.timeout();
+        let watchdog = watch(Arc::new(Mutex::new(child)), deadline, abort.clone());
+        Ok(Job { dir, stdin, watchdog: Some(watchdog), stderr, abort, deadline })
     }
 
     /// Writes one raw frame; a failed write ends the job and says why.
     fn write(&mut self, rgba: &[u8]) -> Result<(), MediaRejection> {
+        if Instant::now() >= self.deadline {
+            return Err(MediaRejection::ImageTooComplex);
+        }
         let written = match self.stdin.as_mut() {
             Some(stdin) => stdin.write_all(rgba),
             None => return Err(ffmpeg_err("the input was already closed")),

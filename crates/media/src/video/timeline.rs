@@ -34,9 +34,11 @@ pub(crate) struct Timeline {
 
 impl Timeline {
     /// The grid is the delays' greatest common divisor, unless it would write more than about
-    /// three copies per frame (delays such as 7 and 10 give a grid of 1): then the coarsest of
-    /// 2, 5, 10 … hundredths under that bound, frame starts rounded onto it (every frame still
-    /// starts within half a step of its time, and the total stays within half a step).
+    /// three copies per frame (delays such as 7 and 10 give a grid of 1): then the finest of
+    /// 2, 5, 10 … 100 hundredths under that bound, frame starts rounded onto it (every frame still
+    /// starts within half a step of its time, and the total stays within half a step). Past a
+    /// second, the step grows in whole seconds until the bound holds: the writes, which are the
+    /// work, never pass `3 × frames + 100`, whatever the delays.
     pub(crate) fn new(delays: &[u16]) -> Self {
         let shown: Vec<u32> = delays.iter().map(|&d| shown_delay(d)).collect();
         let total: u32 = shown.iter().sum();
@@ -45,7 +47,9 @@ impl Timeline {
         let step = std::iter::once(exact)
             .chain([2, 4, 5, 10, 20, 25, 50, 100].into_iter().filter(|&s| s > exact))
             .find(|&s| total.div_ceil(s) <= budget)
-            .unwrap_or(100);
+            // Holds of minutes (a delay may be 655.35 s): whole seconds per step, as many as
+            // keep the writes within the budget. Frames shorter than half a step then vanish.
+            .unwrap_or_else(|| total.div_ceil(budget).next_multiple_of(100));
         let mut writes = Vec::with_capacity(shown.len());
         let (mut at, mut start) = (0u32, 0u32);
         for d in shown {
@@ -144,5 +148,22 @@ mod tests {
         assert!(t.total_writes() <= 3 * 300 + 100);
         let exact = duration_ms(&delays);
         assert!(t.duration_ms().abs_diff(exact) <= t.step * 10 / 2, "{} vs {exact}", t.duration_ms());
+    }
+
+    #[test]
+    fn holds_of_minutes_never_pass_the_write_budget() {
+        for delays in [
+            vec![65535u16, 10, 65535, 7],
+            vec![65535, 3],
+            (0..50).map(|i| if i % 2 == 0 { 65535 } else { 7 }).collect(),
+        ] {
+            let t = Timeline::new(&delays);
+            let budget = 3 * delays.len() as u32 + 100;
+            assert!(t.total_writes() <= budget, "{} writes for {} frames", t.total_writes(), delays.len());
+            assert!(t.total_writes() > 0 && t.step.is_multiple_of(100), "{t:?}");
+            let exact = duration_ms(&delays);
+            assert!(t.duration_ms().abs_diff(exact) <= t.step * 10 / 2, "{} vs {exact}", t.duration_ms());
+        }
+        assert_eq!(Timeline::new(&[65535, 65535]).writes, [1, 1], "even holds keep their one write each");
     }
 }

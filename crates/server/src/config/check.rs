@@ -32,6 +32,9 @@ impl Settings {
                 "workers and connections must be at least 1",
             );
         }
+        if self.job_media_workers == 0 {
+            return invalid("GIFSHELF_JOB_MEDIA_WORKERS", "0".into(), "it must be at least 1");
+        }
         if self.jobs.lease.as_secs() < 1 || self.jobs.max_attempts < 1 || self.job_poll.is_zero() {
             return invalid(
                 "GIFSHELF_JOB_LEASE_SECS",
@@ -90,6 +93,16 @@ impl Settings {
                 "0".into(),
                 "it must be at least 1 request a minute (keys are revoked in Settings, not by a zero rate)",
             );
+        }
+        let limits = &self.url_fetch_limits;
+        for (name, value) in [
+            ("GIFSHELF_URL_FETCH_CONCURRENCY", limits.concurrent),
+            ("GIFSHELF_URL_FETCH_PER_USER", limits.per_user_concurrent),
+            ("GIFSHELF_URL_FETCH_PER_HOUR", usize::try_from(limits.per_user_per_hour).unwrap_or(usize::MAX)),
+        ] {
+            if value == 0 {
+                return invalid(name, "0".into(), "it must be at least 1");
+            }
         }
         if self.url_fetch_timeout_secs == 0 || self.url_fetch_timeout_secs > 300 {
             return invalid(

@@ -71,6 +71,9 @@ pub struct Settings {
     pub video_memory_mb: u64,
     pub db_max_connections: u32,
     pub media_workers: usize,
+    /// Media jobs at once of the background runner (video renditions), apart from uploads' slots
+    /// (`GIFSHELF_JOB_MEDIA_WORKERS`).
+    pub job_media_workers: usize,
     /// Who sends media bytes after the access check (`GIFSHELF_MEDIA_OFFLOAD`).
     pub media_offload: gifshelf_http::MediaOffload,
     /// Address ranges "From a link" may reach despite the rules (`GIFSHELF_URL_FETCH_ALLOW`).
@@ -78,6 +81,9 @@ pub struct Settings {
     /// The time limit of connecting to and of each read from a link, in seconds (the whole
     /// fetch may take four times this).
     pub url_fetch_timeout_secs: u64,
+    /// Links fetched at once over everyone (`GIFSHELF_URL_FETCH_CONCURRENCY`), per person
+    /// (`GIFSHELF_URL_FETCH_PER_USER`) and started per person an hour (`GIFSHELF_URL_FETCH_PER_HOUR`).
+    pub url_fetch_limits: gifshelf_app::gifs::FetchLimits,
     /// Requests per minute each API key (or, anonymously, each address) may make of the chat APIs.
     pub chat_api_rate_limit: u32,
     /// Whether the chat APIs answer without a key (`GIFSHELF_CHAT_API_ANONYMOUS`).
@@ -162,13 +168,15 @@ impl Settings {
             jobs: src.jobs()?,
             job_poll: std::time::Duration::from_millis(src.number("GIFSHELF_JOB_POLL_MS", f.job_poll_ms, 1000)?),
             ffmpeg: src.ffmpeg(),
-            video_timeout_secs: src.number("GIFSHELF_VIDEO_TIMEOUT_SECS", f.video_timeout_secs, 300)?,
+            video_timeout_secs: src.number("GIFSHELF_VIDEO_TIMEOUT_SECS", f.video_timeout_secs, 60)?,
             video_memory_mb: src.number("GIFSHELF_VIDEO_MEMORY_MB", f.video_memory_mb, 1024)?,
             db_max_connections: src.number("GIFSHELF_DB_MAX_CONNECTIONS", f.db_max_connections, 10)?,
             media_workers: src.number("GIFSHELF_MEDIA_WORKERS", f.media_workers, sources::default_media_workers())?,
+            job_media_workers: src.number("GIFSHELF_JOB_MEDIA_WORKERS", f.job_media_workers, 1)?,
             media_offload: src.media_offload()?,
             url_fetch_allow: src.url_fetch_allow()?,
             url_fetch_timeout_secs: src.number("GIFSHELF_URL_FETCH_TIMEOUT_SECS", f.url_fetch_timeout_secs, 10)?,
+            url_fetch_limits: src.url_fetch_limits()?,
             chat_api_rate_limit: src.number("GIFSHELF_CHAT_API_RATE_LIMIT", f.chat_api_rate_limit, 100)?,
             chat_api_anonymous: src.number("GIFSHELF_CHAT_API_ANONYMOUS", f.chat_api_anonymous, false)?,
             chat_commands: src.chat_commands()?,

@@ -52,11 +52,15 @@ pub(super) struct FileSettings {
     pub(super) video_memory_mb: Option<u64>,
     pub(super) db_max_connections: Option<u32>,
     pub(super) media_workers: Option<usize>,
+    pub(super) job_media_workers: Option<usize>,
     pub(super) media_offload: Option<String>,
     pub(super) media_offload_prefix: Option<String>,
     pub(super) media_presign_secs: Option<u64>,
     pub(super) url_fetch_allow: Option<String>,
     pub(super) url_fetch_timeout_secs: Option<u64>,
+    pub(super) url_fetch_concurrency: Option<usize>,
+    pub(super) url_fetch_per_user: Option<usize>,
+    pub(super) url_fetch_per_hour: Option<u32>,
     pub(super) chat_api_rate_limit: Option<u32>,
     pub(super) chat_api_anonymous: Option<bool>,
     pub(super) slack_signing_secret: Option<String>,
@@ -154,6 +158,20 @@ impl<E: Fn(&str) -> Option<String>> Sources<E> {
             self.text("GIFSHELF_MEDIA_OFFLOAD_PREFIX", &f.media_offload_prefix),
             self.number("GIFSHELF_MEDIA_PRESIGN_SECS", f.media_presign_secs, 300)?,
         )
+    }
+
+    pub(super) fn url_fetch_limits(&self) -> Result<gifshelf_app::gifs::FetchLimits, ConfigError> {
+        let d = gifshelf_app::gifs::FetchLimits::default();
+        let f = &self.file;
+        Ok(gifshelf_app::gifs::FetchLimits {
+            concurrent: self.number("GIFSHELF_URL_FETCH_CONCURRENCY", f.url_fetch_concurrency, d.concurrent)?,
+            per_user_concurrent: self.number(
+                "GIFSHELF_URL_FETCH_PER_USER",
+                f.url_fetch_per_user,
+                d.per_user_concurrent,
+            )?,
+            per_user_per_hour: self.number("GIFSHELF_URL_FETCH_PER_HOUR", f.url_fetch_per_hour, d.per_user_per_hour)?,
+        })
     }
 
     pub(super) fn url_fetch_allow(&self) -> Result<Vec<gifshelf_fetch::Cidr>, ConfigError> {

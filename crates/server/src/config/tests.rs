@@ -158,3 +158,17 @@ fn the_link_fetch_allow_list_is_parsed_or_named() {
     let err = Settings::from_sources(None, with(&[("GIFSHELF_URL_FETCH_ALLOW", "intranet")])).err();
     assert!(matches!(err, Some(ConfigError::Invalid { name: "GIFSHELF_URL_FETCH_ALLOW", .. })));
 }
+
+#[test]
+fn link_fetch_limits_have_defaults_and_refuse_zero() {
+    let s = Settings::from_sources(None, with(&[])).unwrap_or_else(|e| panic!("{e}"));
+    let l = s.url_fetch_limits;
+    assert_eq!((l.concurrent, l.per_user_concurrent, l.per_user_per_hour), (4, 2, 30));
+    let s = Settings::from_sources(None, with(&[("GIFSHELF_URL_FETCH_CONCURRENCY", "8")]))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s.url_fetch_limits.concurrent, 8);
+    for name in ["GIFSHELF_URL_FETCH_CONCURRENCY", "GIFSHELF_URL_FETCH_PER_USER", "GIFSHELF_URL_FETCH_PER_HOUR"] {
+        let err = Settings::from_sources(None, with(&[(name, "0")])).err();
+        assert!(matches!(err, Some(ConfigError::Invalid { name: n, .. }) if n == name), "{name}: {err:?}");
+    }
+}

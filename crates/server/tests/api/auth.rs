@@ -18,7 +18,7 @@ async fn register_then_login_and_first_account_is_admin(backend: Backend) {
     let app = app!(backend);
     // The exact answer of a registration, keys included.
     let body = json_of(app.register("alice", "secret1").await, StatusCode::CREATED).await;
-    assert_eq!(body, json!({"username": "alice", "email": "alice@example.com"}));
+    assert_eq!(body, json!({"username": "alice", "email": "alice@example.com", "hasPassword": true}));
     let _: ProfileDto = dto_of(app.register("bob", "secret1").await, StatusCode::CREATED).await;
 
     let alice: TokenResponse = dto_of(app.login("alice", "secret1").await, StatusCode::OK).await;

@@ -186,6 +186,13 @@ async fn the_only_way_in_cannot_be_disconnected(backend: Backend) {
     let message = error_of(refused, StatusCode::CONFLICT, "last_sign_in_method").await;
     assert_eq!(message, "This is your only way to sign in. Set a password in Settings before you disconnect it.");
     signs_in(&app, &provider.mint(&provider.claims(CLIENT, "sub-g", "gina@example.com", true))).await;
+    // Her first password needs no current one (she has none), and then the profile says so.
+    let profile: ProfileDto = gina.read("/api/settings/profile").await;
+    assert!(!profile.has_password);
+    let first = json!({"newPassword": "first-pw", "confirmPassword": "first-pw"});
+    let fresh: TokenResponse = dto_of(gina.put_json("/api/settings/password", &first).await, StatusCode::OK).await;
+    let profile: ProfileDto = app.with_token(&fresh.token).read("/api/settings/profile").await;
+    assert!(profile.has_password);
 }
 
 async fn without_signup_a_first_google_sign_in_creates_nothing(backend: Backend) {

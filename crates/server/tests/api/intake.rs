@@ -277,6 +277,56 @@ async fn a_slow_server_runs_into_the_time_limit(backend: Backend) {
     nothing_stored(&app, &token).await;
 }
 
+async fn timed(app: &TestApp, token: &str, url: String) -> (reqwest::Response, Duration) {
+    let started = Instant::now();
+    let answer = from_url(app, token, &url).await;
+    (answer, started.elapsed())
+}
+
+async fn fetches_are_bounded_per_person_and_over_everyone_without_queueing(backend: Backend) {
+    let app = app!(backend, &[("GIFSHELF_URL_FETCH_ALLOW", "127.0.0.0/8"), ("GIFSHELF_URL_FETCH_CONCURRENCY", "3")]);
+    let alice = app.signed_in("alice").await;
+    let bob = app.signed_in("bob").await;
+    let paths: Vec<String> = (0..7).map(|n| format!("/slow{n}.gif")).collect();
+    let slow = |n: u16| Reply { delay: Duration::from_secs(3), ..Reply::ok("image/gif", animated_gif(40 + n, 30, 3)) };
+    let origin = Origin::start(paths.iter().zip(0..).map(|(path, n)| (path.as_str(), slow(n))).collect()).await;
+    // alice starts four at once: two run (her share), two are told at once to come back.
+    let alices = futures_util::future::join_all((0..4).map(|n| timed(&app, &alice, origin.url(&paths[n]))));
+    // Once hers reach the origin, bob starts two: one takes the server's last slot, one is a 503.
+    let bobs = async {
+        while origin.hits() < 2 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        futures_util::future::join_all((4..6).map(|n| timed(&app, &bob, origin.url(&paths[n])))).await
+    };
+    let (alices, bobs) = tokio::join!(alices, bobs);
+    let mut refused = 0;
+    for (answer, took) in alices {
+        if answer.status() == StatusCode::TOO_MANY_REQUESTS {
+            assert!(took < Duration::from_secs(2), "refused after {took:?}");
+            assert!(answer.headers().contains_key("retry-after"));
+            refused += 1;
+        } else {
+            let _: GifDto = dto_of(answer, StatusCode::CREATED).await;
+        }
+    }
+    assert_eq!(refused, 2, "alice's fetches past her two");
+    let mut busy = 0;
+    for (answer, took) in bobs {
+        if answer.status() == StatusCode::SERVICE_UNAVAILABLE {
+            assert!(took < Duration::from_secs(2), "refused after {took:?}");
+            let message = error_of(answer, StatusCode::SERVICE_UNAVAILABLE, "unavailable").await;
+            assert!(message.contains("busy"), "{message}");
+            busy += 1;
+        } else {
+            let _: GifDto = dto_of(answer, StatusCode::CREATED).await;
+        }
+    }
+    assert_eq!((busy, origin.hits()), (1, 3), "nothing queued: the refused fetches never reached the origin");
+    // Ended fetches free their slots.
+    let _: GifDto = dto_of(from_url(&app, &alice, &origin.url(&paths[6])).await, StatusCode::CREATED).await;
+}
+
 async fn non_images_error_answers_and_bad_forms_are_refused(backend: Backend) {
     let app = app!(backend, LOOPBACK_ALLOWED);
     let token = app.signed_in("alice").await;
@@ -377,6 +427,7 @@ on_both_backends!(
     redirects_are_checked_again_and_limited,
     bodies_over_the_cap_are_refused_with_and_without_length,
     a_slow_server_runs_into_the_time_limit,
+    fetches_are_bounded_per_person_and_over_everyone_without_queueing,
     non_images_error_answers_and_bad_forms_are_refused,
     oembed_describes_share_pages_only
 );

@@ -7,7 +7,7 @@ use reqwest::StatusCode;
 use serde_json::json;
 use sha2::Digest;
 
-use crate::helpers::{dto_of, error_of, Backend};
+use crate::helpers::{dto_of, error_of, send, Backend, TestApp};
 use crate::{app, on_both_backends};
 
 async fn keys_are_made_once_listed_without_the_secret_and_revoked_by_their_owner(backend: Backend) {
@@ -80,7 +80,57 @@ async fn a_person_holds_at_most_twenty_keys(backend: Backend) {
     assert!(over.error.contains("Revoke one"), "{over:?}");
 }
 
+/// A Tenor search with `key` (none when empty) from `address`, as a trusted proxy reports it.
+async fn search_from(app: &TestApp, key: &str, address: &str) -> StatusCode {
+    let path = if key.is_empty() {
+        "/api/tenor/v2/search?q=x".to_owned()
+    } else {
+        format!("/api/tenor/v2/search?q=x&key={key}")
+    };
+    let request = app.anonymous().request(reqwest::Method::GET, &path).header("x-forwarded-for", address);
+    send(request).await.status()
+}
+
+async fn chat_rates_are_per_owner_per_64_and_failed_keys_per_address(backend: Backend) {
+    let app = app!(
+        backend,
+        &[
+            ("GIFSHELF_CHAT_API_RATE_LIMIT", "2"),
+            ("GIFSHELF_CHAT_API_ANONYMOUS", "true"),
+            ("GIFSHELF_TRUST_PROXY", "true")
+        ]
+    );
+    let alice = app.user("alice").await;
+    let mut keys = Vec::new();
+    for name in ["one", "two"] {
+        let created: CreatedApiKeyDto =
+            dto_of(alice.post_json("/api/keys", &json!({"name": name})).await, StatusCode::CREATED).await;
+        keys.push(created.key);
+    }
+    // One owner, one rate: a second key does not double it.
+    assert_eq!(search_from(&app, &keys[0], "203.0.113.1").await, StatusCode::OK);
+    assert_eq!(search_from(&app, &keys[1], "203.0.113.2").await, StatusCode::OK);
+    assert_eq!(search_from(&app, &keys[1], "203.0.113.3").await, StatusCode::TOO_MANY_REQUESTS);
+    // Anonymous callers count per IPv6 /64: other addresses of the block share its rate.
+    assert_eq!(search_from(&app, "", "2001:db8:5:6::1").await, StatusCode::OK);
+    assert_eq!(search_from(&app, "", "2001:db8:5:6::2").await, StatusCode::OK);
+    assert_eq!(search_from(&app, "", "2001:db8:5:6:ffff::3").await, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(search_from(&app, "", "2001:db8:5:7::1").await, StatusCode::OK);
+    // Guessed keys count against the guessing block; past twenty a minute even a good key is
+    // refused from there (not looked up), and nowhere else.
+    app.pass_seconds(61);
+    for n in 0..20 {
+        let guess = format!("gs_guess{n}");
+        assert_eq!(search_from(&app, &guess, &format!("2001:db8:9:9::{n:x}")).await, StatusCode::UNAUTHORIZED);
+    }
+    assert_eq!(search_from(&app, &keys[0], "2001:db8:9:9::abc").await, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(search_from(&app, &keys[0], "2001:db8:9:a::1").await, StatusCode::OK);
+    app.pass_seconds(61);
+    assert_eq!(search_from(&app, &keys[0], "2001:db8:9:9::abc").await, StatusCode::OK);
+}
+
 on_both_backends!(
     keys_are_made_once_listed_without_the_secret_and_revoked_by_their_owner,
-    a_person_holds_at_most_twenty_keys
+    a_person_holds_at_most_twenty_keys,
+    chat_rates_are_per_owner_per_64_and_failed_keys_per_address
 );

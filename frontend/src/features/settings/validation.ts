@@ -1,4 +1,3 @@
-import type { ChangePasswordRequest } from '@/api/generated/ChangePasswordRequest';
 import { PASSWORD_MIN_CHARS, USERNAME_MAX, USERNAME_MIN } from '@/lib/limits';
 import type { FieldErrors } from '@/lib/validation';
 
@@ -12,14 +11,20 @@ export function validateUsername(value: string): string | null {
   return null;
 }
 
-export type PasswordField = keyof ChangePasswordRequest;
+/** The password form: the current password is asked only of accounts that have one. */
+export type PasswordForm = { currentPassword: string; newPassword: string; confirmPassword: string };
+export type PasswordField = keyof PasswordForm;
 
 /** Field errors for the password form; a mismatch is reported separately (nothing is sent). */
-export function validatePasswordChange(form: ChangePasswordRequest): {
+export function validatePasswordChange(
+  form: PasswordForm,
+  hasPassword: boolean,
+): {
   fields: FieldErrors<PasswordField>;
   mismatch: boolean;
 } {
   const fields: FieldErrors<PasswordField> = {};
+  if (hasPassword && !form.currentPassword) fields.currentPassword = 'Current password is required';
   if (!form.newPassword) fields.newPassword = 'New password is required';
   else if (form.newPassword.length < PASSWORD_MIN_CHARS)
     fields.newPassword = `Password must be at least ${PASSWORD_MIN_CHARS} characters`;

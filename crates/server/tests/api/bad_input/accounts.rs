@@ -51,7 +51,7 @@ pub(super) async fn accounts_long_passwords_are_refused_never_truncated(backend:
     error_of(app.login("alice", &format!("{exact}x")).await, StatusCode::UNAUTHORIZED, "unauthorized").await;
     error_of(app.login("alice", &exact[..71]).await, StatusCode::UNAUTHORIZED, "unauthorized").await;
     // The same rule when the password changes.
-    let change = json!({"newPassword": too_long, "confirmPassword": too_long});
+    let change = json!({"currentPassword": exact, "newPassword": too_long, "confirmPassword": too_long});
     let message =
         error_of(alice.put_json("/api/settings/password", &change).await, StatusCode::BAD_REQUEST, "validation").await;
     assert_eq!(message, "Password must be at most 72 bytes");
@@ -240,7 +240,10 @@ pub(super) async fn accounts_stale_tokens_of_renamed_unknown_or_repassworded_use
     let second_session = app.sign_in("bob", "secret1").await;
     app.pass_seconds(2);
     let changed = bob
-        .put_json("/api/settings/password", &json!({"newPassword": "newsecret", "confirmPassword": "newsecret"}))
+        .put_json(
+            "/api/settings/password",
+            &json!({"currentPassword": "secret1", "newPassword": "newsecret", "confirmPassword": "newsecret"}),
+        )
         .await;
     let fresh: TokenResponse = dto_of(changed, StatusCode::OK).await;
     for stale in [&bob, &second_session] {

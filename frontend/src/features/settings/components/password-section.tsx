@@ -6,15 +6,22 @@ import { errorMessage } from '@/lib/api-client';
 import { PASSWORD_MIN_CHARS } from '@/lib/limits';
 import type { FieldErrors } from '@/lib/validation';
 import { useChangePassword } from '../api/change-password';
-import { MSG_NEW_PASSWORDS_DO_NOT_MATCH, validatePasswordChange, type PasswordField } from '../validation';
+import {
+  MSG_NEW_PASSWORDS_DO_NOT_MATCH,
+  validatePasswordChange,
+  type PasswordField,
+  type PasswordForm,
+} from '../validation';
 
 export const MSG_PASSWORD_CHANGED = 'Password changed successfully';
 
-const empty: ChangePasswordRequest = { newPassword: '', confirmPassword: '' };
+const empty: PasswordForm = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
-export function PasswordSection() {
+/** `hasPassword` false: an account made by a third-party sign-in sets its first password, and
+ * has no current one to give. */
+export function PasswordSection({ hasPassword }: { hasPassword: boolean }) {
   const change = useChangePassword();
-  const [form, setForm] = useState<ChangePasswordRequest>(empty);
+  const [form, setForm] = useState<PasswordForm>(empty);
   const [errors, setErrors] = useState<FieldErrors<PasswordField>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
@@ -30,7 +37,7 @@ export function PasswordSection() {
     if (change.isPending) return;
     setSuccess(null);
     change.reset();
-    const { fields, mismatch } = validatePasswordChange(form);
+    const { fields, mismatch } = validatePasswordChange(form, hasPassword);
     setErrors(fields);
     if (Object.values(fields).some(Boolean)) return;
     if (mismatch) {
@@ -38,7 +45,12 @@ export function PasswordSection() {
       return;
     }
     setFormError(null);
-    change.mutate(form, {
+    const request: ChangePasswordRequest = {
+      newPassword: form.newPassword,
+      confirmPassword: form.confirmPassword,
+      ...(hasPassword ? { currentPassword: form.currentPassword } : {}),
+    };
+    change.mutate(request, {
       onSuccess: () => {
         setSuccess(MSG_PASSWORD_CHANGED);
         setForm(empty);
@@ -52,28 +64,7 @@ export function PasswordSection() {
         Change Password
       </h2>
       <form className="form" onSubmit={onSubmit} noValidate>
-        <TextField
-          label="New Password"
-          name="newPassword"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={PASSWORD_MIN_CHARS}
-          value={form.newPassword}
-          onValueChange={set('newPassword')}
-          error={errors.newPassword}
-        />
-        <TextField
-          label="Confirm New Password"
-          name="confirmPassword"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={PASSWORD_MIN_CHARS}
-          value={form.confirmPassword}
-          onValueChange={set('confirmPassword')}
-          error={errors.confirmPassword}
-        />
+        <PasswordFields hasPassword={hasPassword} form={form} errors={errors} set={set} />
         {formError && <FormMessage kind="error">{formError}</FormMessage>}
         {change.isError && (
           <FormMessage kind="error">
@@ -88,5 +79,54 @@ export function PasswordSection() {
         </div>
       </form>
     </section>
+  );
+}
+
+type FieldsProps = {
+  hasPassword: boolean;
+  form: PasswordForm;
+  errors: FieldErrors<PasswordField>;
+  set: (field: PasswordField) => (value: string) => void;
+};
+
+/** The current password (only when the account has one), then the new one twice. */
+function PasswordFields({ hasPassword, form, errors, set }: FieldsProps) {
+  return (
+    <>
+      {hasPassword && (
+        <TextField
+          label="Current Password"
+          name="currentPassword"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={form.currentPassword}
+          onValueChange={set('currentPassword')}
+          error={errors.currentPassword}
+        />
+      )}
+      <TextField
+        label="New Password"
+        name="newPassword"
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={PASSWORD_MIN_CHARS}
+        value={form.newPassword}
+        onValueChange={set('newPassword')}
+        error={errors.newPassword}
+      />
+      <TextField
+        label="Confirm New Password"
+        name="confirmPassword"
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={PASSWORD_MIN_CHARS}
+        value={form.confirmPassword}
+        onValueChange={set('confirmPassword')}
+        error={errors.confirmPassword}
+      />
+    </>
   );
 }

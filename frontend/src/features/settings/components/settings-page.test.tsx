@@ -26,7 +26,8 @@ function serve(handlers: Record<string, Handler>) {
     return handler(init);
   }));
 }
-const profile: Handler = () => json(200, { username: 'alice', email: 'alice@example.com' });
+const profile: Handler = () =>
+  json(200, { username: 'alice', email: 'alice@example.com', hasPassword: true });
 const callsTo = (key: string) =>
   fetchMock.mock.calls.filter(([url, init]) => `${init?.method ?? 'GET'} ${urlOf(url)}` === key);
 
@@ -132,6 +133,7 @@ describe('SettingsPage', () => {
     serve({ 'GET /api/settings/profile': profile });
     renderWithProviders(<SettingsPage />, { route: '/settings' });
     await screen.findByLabelText('New Password');
+    change('Current Password', 'oldpass1');
     change('New Password', 'newpass1');
     change('Confirm New Password', 'newpass2');
     fireEvent.submit(screen.getByLabelText('Confirm New Password'));
@@ -139,13 +141,14 @@ describe('SettingsPage', () => {
     expect(callsTo('PUT /api/settings/password')).toHaveLength(0);
   });
 
-  it('requires both passwords of at least 6 characters', async () => {
+  it('requires the current password and both new ones of at least 6 characters', async () => {
     serve({ 'GET /api/settings/profile': profile });
     renderWithProviders(<SettingsPage />, { route: '/settings' });
     await screen.findByLabelText('New Password');
     change('New Password', '123');
     fireEvent.click(screen.getByRole('button', { name: 'Change Password' }));
     expect(await screen.findByText('Password must be at least 6 characters')).toBeInTheDocument();
+    expect(screen.getByText('Current password is required')).toBeInTheDocument();
     expect(screen.getByText('Please confirm the new password')).toBeInTheDocument();
     expect(callsTo('PUT /api/settings/password')).toHaveLength(0);
   });
@@ -158,13 +161,16 @@ describe('SettingsPage', () => {
     });
     renderWithProviders(<SettingsPage />, { route: '/settings' });
     await screen.findByLabelText('New Password');
+    change('Current Password', 'oldpass1');
     change('New Password', 'newpass1');
     change('Confirm New Password', 'newpass1');
     fireEvent.click(screen.getByRole('button', { name: 'Change Password' }));
     expect(await screen.findByText('Password changed successfully')).toBeInTheDocument();
+    expect(screen.getByLabelText('Current Password')).toHaveValue('');
     expect(screen.getByLabelText('New Password')).toHaveValue('');
     expect(screen.getByLabelText('Confirm New Password')).toHaveValue('');
     expect(sentJson(callsTo('PUT /api/settings/password')[0]?.[1])).toEqual({
+      currentPassword: 'oldpass1',
       newPassword: 'newpass1',
       confirmPassword: 'newpass1',
     });
@@ -180,10 +186,46 @@ describe('SettingsPage', () => {
     });
     renderWithProviders(<SettingsPage />, { route: '/settings' });
     await screen.findByLabelText('New Password');
+    change('Current Password', 'oldpass1');
     change('New Password', 'newpass1');
     change('Confirm New Password', 'newpass1');
     fireEvent.click(screen.getByRole('button', { name: 'Change Password' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to change password');
+  });
+
+  it('shows the server\'s "Current password is incorrect" as the form message', async () => {
+    serve({
+      'GET /api/settings/profile': profile,
+      'PUT /api/settings/password': () =>
+        json(400, { error: 'Current password is incorrect', code: 'validation' }),
+    });
+    renderWithProviders(<SettingsPage />, { route: '/settings' });
+    await screen.findByLabelText('Current Password');
+    change('Current Password', 'wrongpass');
+    change('New Password', 'newpass1');
+    change('Confirm New Password', 'newpass1');
+    fireEvent.click(screen.getByRole('button', { name: 'Change Password' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Current password is incorrect');
+  });
+
+  it('an account without a password sets its first one without a current one', async () => {
+    const fresh = tokenFor('alice', 7200);
+    serve({
+      'GET /api/settings/profile': () =>
+        json(200, { username: 'alice', email: 'alice@example.com', hasPassword: false }),
+      'PUT /api/settings/password': () => json(200, { token: fresh }),
+    });
+    renderWithProviders(<SettingsPage />, { route: '/settings' });
+    await screen.findByLabelText('New Password');
+    expect(screen.queryByLabelText('Current Password')).not.toBeInTheDocument();
+    change('New Password', 'newpass1');
+    change('Confirm New Password', 'newpass1');
+    fireEvent.click(screen.getByRole('button', { name: 'Change Password' }));
+    expect(await screen.findByText('Password changed successfully')).toBeInTheDocument();
+    expect(sentJson(callsTo('PUT /api/settings/password')[0]?.[1])).toEqual({
+      newPassword: 'newpass1',
+      confirmPassword: 'newpass1',
+    });
   });
 });
 

@@ -27,7 +27,7 @@ export function SettingsPage() {
       ) : (
         <div className="settings__sections">
           <ProfileSection profile={profile.data} />
-          <PasswordSection />
+          <PasswordSection hasPassword={profile.data.hasPassword} />
           <ConnectedSignInSection googleClientId={config.data?.googleClientId ?? null} />
           <ApiKeysSection />
           {isAdmin && <IntegrationsSection />}
