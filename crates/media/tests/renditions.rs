@@ -8,7 +8,7 @@
 
 use std::process::Command;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use gifshelf_domain::gif::{Rendition as Stored, RenditionKind, Renditions};
 use gifshelf_domain::media::{EncodedImage, MediaRejection, ProcessedMedia};
