@@ -19,7 +19,7 @@ use actix_web::{web, App, HttpServer};
 
 pub use error::ApiError;
 pub use routes::openapi_json;
-pub use state::{AppState, HttpSettings, MediaOffload};
+pub use state::{AppState, ChatCors, HttpSettings, MediaOffload};
 
 /// Builds the actix server on an already bound listener (tests bind port 0 and read the port).
 ///

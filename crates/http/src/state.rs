@@ -27,6 +27,19 @@ pub struct HttpSettings {
     pub workers: usize,
     /// Who sends the bytes of an allowed media request (see [`MediaOffload`]).
     pub media_offload: MediaOffload,
+    /// Which web pages may read the chat APIs' answers (CORS).
+    pub chat_cors: ChatCors,
+}
+
+/// Which pages of other sites may read the chat APIs' answers (`Access-Control-Allow-Origin`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum ChatCors {
+    /// Any page (`*`): the APIs need a key, which the page must hold.
+    #[default]
+    AnyOrigin,
+    /// Only pages of these origins (lower-case `scheme://host[:port]`): the APIs answer
+    /// anonymously, so any page a member opens could otherwise read an intranet library.
+    Origins(Vec<String>),
 }
 
 /// Who sends the bytes of a media request once gifshelf has checked who may see them.
@@ -55,6 +68,7 @@ impl HttpSettings {
             public_url: None,
             workers: 1,
             media_offload: MediaOffload::Stream,
+            chat_cors: ChatCors::AnyOrigin,
         }
     }
 }

@@ -303,6 +303,11 @@ fn http_settings(settings: &Settings) -> HttpSettings {
         public_url: settings.public_url.clone(),
         workers: settings.http_workers,
         media_offload: settings.media_offload.clone(),
+        chat_cors: if settings.chat_api_anonymous {
+            gifshelf_http::ChatCors::Origins(settings.chat_api_cors_origins.clone())
+        } else {
+            gifshelf_http::ChatCors::AnyOrigin
+        },
     }
 }
 

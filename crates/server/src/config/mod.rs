@@ -82,6 +82,9 @@ pub struct Settings {
     pub chat_api_rate_limit: u32,
     /// Whether the chat APIs answer without a key (`GIFSHELF_CHAT_API_ANONYMOUS`).
     pub chat_api_anonymous: bool,
+    /// Origins whose pages may read the chat APIs when they answer anonymously
+    /// (`GIFSHELF_CHAT_API_CORS_ORIGINS`); with keys, any page may.
+    pub chat_api_cors_origins: Vec<String>,
     /// The secrets slash commands may prove themselves with, beside those admins add in the app.
     pub chat_commands: ChatCommandSecrets,
 }
@@ -171,6 +174,7 @@ impl Settings {
             url_fetch_timeout_secs: src.number("GIFSHELF_URL_FETCH_TIMEOUT_SECS", f.url_fetch_timeout_secs, 10)?,
             chat_api_rate_limit: src.number("GIFSHELF_CHAT_API_RATE_LIMIT", f.chat_api_rate_limit, 100)?,
             chat_api_anonymous: src.number("GIFSHELF_CHAT_API_ANONYMOUS", f.chat_api_anonymous, false)?,
+            chat_api_cors_origins: src.chat_api_cors_origins()?,
             chat_commands: src.chat_commands()?,
             data_dir,
         };

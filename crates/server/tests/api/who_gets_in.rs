@@ -1,0 +1,74 @@
+//! The findings of the "Who gets in" audit: CORS of the anonymous chat APIs, absolute URLs built
+//! from the `Host` header, the registration allowance's message and views counted once per client
+//! and day.
+
+use reqwest::{Method, Response, StatusCode};
+
+use crate::helpers::{send, Backend, TestApp};
+use crate::{app, on_both_backends};
+
+fn header(response: &Response, name: &str) -> Option<String> {
+    response.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_owned)
+}
+
+/// `GET path` (or a preflight) from a page of `origin`.
+async fn from_page(app: &TestApp, method: Method, path: &str, origin: &str) -> Response {
+    send(
+        app.anonymous()
+            .request(method, path)
+            .header("Origin", origin)
+            .header("Access-Control-Request-Method", "GET")
+            .header("Access-Control-Request-Headers", "x-session-token"),
+    )
+    .await
+}
+
+async fn anonymous_chat_apis_let_only_listed_pages_read_them(backend: Backend) {
+    let app = app!(
+        backend,
+        &[
+            ("GIFSHELF_CHAT_API_ANONYMOUS", "true"),
+            ("GIFSHELF_CHAT_API_CORS_ORIGINS", "https://chat.example.com, http://10.0.0.5:8080/")
+        ]
+    );
+    let alice = app.user("alice").await;
+    let gif = alice.upload_gif("Party parrot", "", &["party"]).await;
+    let paths = [
+        "/api/tenor/v2/featured".to_owned(),
+        "/proxy/klipy/api/v2/search?q=party".to_owned(),
+        "/api/giphy/v1/gifs/trending".to_owned(),
+        format!("/proxy/klipy/media/s/{}/original.gif", gif.share_id),
+    ];
+    for path in &paths {
+        for method in [Method::GET, Method::OPTIONS] {
+            // Any page a member visits: answered (the member's browser may reach the server), but
+            // never readable by the page.
+            let foreign = from_page(&app, method.clone(), path, "https://evil.example").await;
+            assert!(foreign.status().is_success(), "{method} {path}: {}", foreign.status());
+            assert_eq!(header(&foreign, "access-control-allow-origin"), None, "{method} {path}");
+            assert!(header(&foreign, "vary").is_some_and(|v| v.contains("Origin")), "{method} {path}");
+            for listed in ["https://chat.example.com", "http://10.0.0.5:8080"] {
+                let answer = from_page(&app, method.clone(), path, listed).await;
+                assert_eq!(header(&answer, "access-control-allow-origin").as_deref(), Some(listed), "{method} {path}");
+                assert_eq!(header(&answer, "access-control-allow-credentials"), None);
+            }
+        }
+        let no_origin = app.anonymous().get(path).await;
+        assert_eq!(no_origin.status(), StatusCode::OK, "{path}");
+        assert_eq!(header(&no_origin, "access-control-allow-origin"), None, "{path}");
+    }
+}
+
+async fn anonymous_chat_apis_without_a_list_are_readable_by_no_page(backend: Backend) {
+    let app = app!(backend, &[("GIFSHELF_CHAT_API_ANONYMOUS", "true")]);
+    for method in [Method::GET, Method::OPTIONS] {
+        let answer = from_page(&app, method.clone(), "/api/tenor/v2/featured", "https://evil.example").await;
+        assert!(answer.status().is_success(), "{method}: {}", answer.status());
+        assert_eq!(header(&answer, "access-control-allow-origin"), None, "{method}");
+    }
+}
+
+on_both_backends!(
+    anonymous_chat_apis_let_only_listed_pages_read_them,
+    anonymous_chat_apis_without_a_list_are_readable_by_no_page
+);
