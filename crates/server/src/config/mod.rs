@@ -30,6 +30,8 @@ pub struct Settings {
     /// How to reach an `s3://` storage URL's service (the `AWS_*` and `GIFSHELF_S3_*` variables).
     pub s3: gifshelf_storage::S3Options,
     pub public_url: Option<String>,
+    /// Hosts a request may name for the links built from it (`GIFSHELF_ALLOWED_HOSTS`).
+    pub allowed_hosts: Vec<String>,
     pub jwt_secret: Option<SecretString>,
     pub google_client_id: Option<String>,
     pub oidc_issuer: String,
@@ -119,8 +121,10 @@ impl Settings {
             .map(PathBuf::from)
             .or_else(|| f.data_dir.clone())
             .unwrap_or_else(|| "./data".into());
+        let bind = src.text("GIFSHELF_BIND", &f.bind).unwrap_or_else(|| "127.0.0.1:8080".into());
         let settings = Self {
-            bind: src.text("GIFSHELF_BIND", &f.bind).unwrap_or_else(|| "127.0.0.1:8080".into()),
+            allowed_hosts: src.allowed_hosts(&bind)?,
+            bind,
             database_url: src
                 .text("GIFSHELF_DATABASE_URL", &f.database_url)
                 .unwrap_or_else(|| format!("sqlite://{}", data_dir.join("gifshelf.db").display())),

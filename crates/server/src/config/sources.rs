@@ -60,6 +60,7 @@ pub(super) struct FileSettings {
     pub(super) chat_api_rate_limit: Option<u32>,
     pub(super) chat_api_anonymous: Option<bool>,
     pub(super) chat_api_cors_origins: Option<String>,
+    pub(super) allowed_hosts: Option<String>,
     pub(super) slack_signing_secret: Option<String>,
     pub(super) mattermost_tokens: Option<String>,
     pub(super) zulip_tokens: Option<String>,
@@ -183,6 +184,38 @@ impl<E: Fn(&str) -> Option<String>> Sources<E> {
                     value: origin.to_owned(),
                     reason: "each entry is a web origin: http:// or https://, a host and an optional port, no path",
                 })
+            })
+            .collect()
+    }
+
+    /// `GIFSHELF_ALLOWED_HOSTS`: the hosts (`gifs.example.com`, or with a port to allow only that
+    /// port) a request may name for links built from it; by default the bind address's host,
+    /// `localhost`, `127.0.0.1` and `[::1]`.
+    pub(super) fn allowed_hosts(&self, bind: &str) -> Result<Vec<String>, ConfigError> {
+        let Some(list) = self.text("GIFSHELF_ALLOWED_HOSTS", &self.file.allowed_hosts) else {
+            let bind_host = bind.rsplit_once(':').map_or(bind, |(host, _)| host).to_ascii_lowercase();
+            let mut hosts = vec![bind_host];
+            for host in ["localhost", "127.0.0.1", "[::1]"] {
+                if !hosts.iter().any(|h| h == host) {
+                    hosts.push(host.to_owned());
+                }
+            }
+            return Ok(hosts);
+        };
+        list.split(',')
+            .map(str::trim)
+            .filter(|h| !h.is_empty())
+            .map(|host| {
+                let valid = host.bytes().all(|b| b.is_ascii_alphanumeric() || b"-.:[]".contains(&b));
+                if valid {
+                    Ok(host.to_ascii_lowercase())
+                } else {
+                    Err(ConfigError::Invalid {
+                        name: "GIFSHELF_ALLOWED_HOSTS",
+                        value: host.to_owned(),
+                        reason: "each entry is a host name or address, with an optional port (gifs.example.com:8443)",
+                    })
+                }
             })
             .collect()
     }

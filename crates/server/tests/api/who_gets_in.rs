@@ -68,7 +68,57 @@ async fn anonymous_chat_apis_without_a_list_are_readable_by_no_page(backend: Bac
     }
 }
 
+/// The headers and text `path` answers (200) when the request says `headers`.
+async fn text_with(app: &TestApp, path: &str, headers: &[(&str, &str)]) -> (reqwest::header::HeaderMap, String) {
+    let mut request = app.anonymous().request(Method::GET, path);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = send(request).await;
+    assert_eq!(response.status(), StatusCode::OK, "{path} {headers:?}");
+    let head = response.headers().clone();
+    (head, response.text().await.unwrap_or_default())
+}
+
+async fn links_are_never_built_on_a_host_the_request_made_up(backend: Backend) {
+    let app = app!(backend, &[("GIFSHELF_CHAT_API_ANONYMOUS", "true")]);
+    let alice = app.user("alice").await;
+    let gif = alice.upload_gif("Party parrot", "", &["party"]).await;
+    let evil = [("Host", "evil.example")];
+    let page_url = format!("{}/s/{}", app.address, gif.share_id);
+    let (_, page) = text_with(&app, &format!("/s/{}", gif.share_id), &evil).await;
+    assert!(!page.contains("evil.example") && page.contains(&page_url), "{page}");
+    let oembed = format!("/api/oembed?url={page_url}");
+    let (head, answer) = text_with(&app, &oembed, &evil).await;
+    assert!(!answer.contains("evil.example") && answer.contains(&page_url), "{answer}");
+    assert_eq!(head.get("cache-control").and_then(|v| v.to_str().ok()), Some("no-cache"));
+    let (_, results) = text_with(&app, "/api/tenor/v2/featured", &evil).await;
+    assert!(!results.contains("evil.example") && results.contains(&page_url), "{results}");
+    // Hosts the request may name: the bind address's, localhost (with any port).
+    let port = app.address.rsplit(':').next().unwrap_or_default();
+    let local = format!("localhost:{port}");
+    let (_, page) = text_with(&app, &format!("/s/{}", gif.share_id), &[("Host", &local)]).await;
+    assert!(page.contains(&format!("http://{local}/s/{}", gif.share_id)), "{page}");
+}
+
+async fn configured_hosts_are_honoured_and_forwarded_hosts_pass_the_same_list(backend: Backend) {
+    let app = app!(backend, &[("GIFSHELF_ALLOWED_HOSTS", "gifs.example.com"), ("GIFSHELF_TRUST_PROXY", "true")]);
+    let alice = app.user("alice").await;
+    let gif = alice.upload_gif("Party parrot", "", &["party"]).await;
+    let path = format!("/s/{}", gif.share_id);
+    let (_, page) = text_with(&app, &path, &[("Host", "gifs.example.com")]).await;
+    assert!(page.contains(&format!("http://gifs.example.com/s/{}", gif.share_id)), "{page}");
+    let forwarded = [("X-Forwarded-Host", "gifs.example.com"), ("X-Forwarded-Proto", "https")];
+    let (_, page) = text_with(&app, &path, &forwarded).await;
+    assert!(page.contains(&format!("https://gifs.example.com/s/{}", gif.share_id)), "{page}");
+    let spoofed = [("Host", "evil.example"), ("X-Forwarded-Host", "evil.example"), ("X-Forwarded-Proto", "https")];
+    let (_, page) = text_with(&app, &path, &spoofed).await;
+    assert!(!page.contains("evil.example") && page.contains(&format!("{}/s/", app.address)), "{page}");
+}
+
 on_both_backends!(
     anonymous_chat_apis_let_only_listed_pages_read_them,
-    anonymous_chat_apis_without_a_list_are_readable_by_no_page
+    anonymous_chat_apis_without_a_list_are_readable_by_no_page,
+    links_are_never_built_on_a_host_the_request_made_up,
+    configured_hosts_are_honoured_and_forwarded_hosts_pass_the_same_list
 );
