@@ -8,6 +8,7 @@ pub mod dto;
 mod error;
 pub mod extract;
 mod headers;
+mod request_log;
 mod routes;
 mod session_cookie;
 mod spa;
@@ -41,7 +42,7 @@ pub fn serve(listener: std::net::TcpListener, state: AppState) -> std::io::Resul
             .configure(|cfg| spa::configure(cfg, &data.settings))
             .wrap(headers::security_headers(&data.settings, &inline_hashes))
             .wrap(actix_web::middleware::from_fn(headers::request_id))
-            .wrap(tracing_actix_web::TracingLogger::default())
+            .wrap(tracing_actix_web::TracingLogger::<request_log::RedactingRootSpan>::new())
     })
     .workers(workers)
     .shutdown_timeout(30)
