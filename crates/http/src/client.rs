@@ -34,6 +34,27 @@ pub fn client_ip(req: &HttpRequest, settings: &HttpSettings) -> Option<IpAddr> {
     entries.len().checked_sub(hops).and_then(|i| parse_address(entries[i])).or(peer)
 }
 
+/// The digest a view is counted under (once a day each): the signed-in user, else the client's
+/// IPv4 address or IPv6 /64 (one household or host holds a whole /64). A hash, so that no address
+/// is stored.
+pub fn viewer_key(user: Option<gifshelf_domain::user::UserId>, ip: Option<IpAddr>) -> String {
+    use sha2::Digest;
+    let ip = ip.map(|ip| match ip {
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(IpAddr::V6(v6), IpAddr::V4),
+        v4 => v4,
+    });
+    let named = match (user, ip) {
+        (Some(user), _) => format!("user:{}", user.0),
+        (None, Some(IpAddr::V4(v4))) => format!("ip:{v4}"),
+        (None, Some(IpAddr::V6(v6))) => {
+            let [a, b, c, d, ..] = v6.segments();
+            format!("net:{a:x}:{b:x}:{c:x}:{d:x}::/64")
+        }
+        (None, None) => "unknown".to_owned(),
+    };
+    hex::encode(sha2::Sha256::digest(named.as_bytes()))
+}
+
 /// An address as proxies write it: `192.0.2.1`, `2001:db8::1`, `[2001:db8::1]:443`, `192.0.2.1:80`.
 fn parse_address(text: &str) -> Option<IpAddr> {
     text.parse::<IpAddr>().ok().or_else(|| text.parse::<SocketAddr>().ok().map(|a| a.ip()))
@@ -167,6 +188,17 @@ mod tests {
         for (headers, hops, expected) in cases {
             assert_eq!(client_ip(&request(headers), &settings(true, *hops)), ip(expected), "{headers:?} hops {hops}");
         }
+    }
+
+    #[test]
+    fn views_are_counted_per_user_address_or_ipv6_64() {
+        let key = |user: Option<i64>, ip: &str| viewer_key(user.map(gifshelf_domain::user::UserId), ip.parse().ok());
+        assert_eq!(key(None, "2001:db8:1:2::1"), key(None, "2001:db8:1:2:ffff::9"), "one /64");
+        assert_ne!(key(None, "2001:db8:1:2::1"), key(None, "2001:db8:1:3::1"));
+        assert_eq!(key(None, "203.0.113.7"), key(None, "::ffff:203.0.113.7"));
+        assert_ne!(key(None, "203.0.113.7"), key(None, "203.0.113.8"));
+        assert_eq!(key(Some(4), "203.0.113.7"), key(Some(4), "198.51.100.1"), "a user anywhere");
+        assert!(!key(None, "203.0.113.7").contains("203"), "no address in the digest");
     }
 
     #[test]

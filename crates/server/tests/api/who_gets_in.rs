@@ -116,9 +116,48 @@ async fn configured_hosts_are_honoured_and_forwarded_hosts_pass_the_same_list(ba
     assert!(!page.contains("evil.example") && page.contains(&format!("{}/s/", app.address)), "{page}");
 }
 
+/// The GIF's all-time views, read from the database (the detail endpoint would count one).
+async fn views_of(app: &TestApp, id: i64) -> i64 {
+    let gif = gifshelf_domain::ports::GifRepository::find(app.database(), gifshelf_domain::gif::GifId(id)).await;
+    gif.unwrap_or_else(|e| panic!("{e}")).view_count
+}
+
+async fn a_share_page_counts_one_view_per_client_and_day(backend: Backend) {
+    let app = app!(backend, &[("GIFSHELF_TRUST_PROXY", "true")]);
+    let alice = app.user("alice").await;
+    let bob = app.user("bob").await;
+    let gif = alice.upload_gif("Party parrot", "", &["party"]).await;
+    let page = format!("/s/{}", gif.share_id);
+    let view = |address: &str, cookie: Option<&str>| {
+        let mut request = app.anonymous().request(Method::GET, &page).header("X-Forwarded-For", address);
+        if let Some(token) = cookie {
+            request = request.header("Cookie", format!("gifshelf_session={token}"));
+        }
+        async move { assert_eq!(send(request).await.status(), StatusCode::OK) }
+    };
+    for _ in 0..5 {
+        view("203.0.113.7", None).await;
+    }
+    assert_eq!(views_of(&app, gif.id).await, 1, "five reloads are one view");
+    view("198.51.100.9", None).await;
+    assert_eq!(views_of(&app, gif.id).await, 2, "another address");
+    view("2001:db8:1:2::1", None).await;
+    view("2001:db8:1:2:ffff::9", None).await;
+    assert_eq!(views_of(&app, gif.id).await, 3, "one IPv6 /64 is one client");
+    // A signed-in member counts once wherever they are.
+    view("192.0.2.1", Some(bob.token())).await;
+    view("192.0.2.2", Some(bob.token())).await;
+    assert_eq!(views_of(&app, gif.id).await, 4);
+    app.pass_seconds(86_400);
+    view("203.0.113.7", None).await;
+    view("203.0.113.7", None).await;
+    assert_eq!(views_of(&app, gif.id).await, 5, "the next day counts again");
+}
+
 on_both_backends!(
     anonymous_chat_apis_let_only_listed_pages_read_them,
     anonymous_chat_apis_without_a_list_are_readable_by_no_page,
     links_are_never_built_on_a_host_the_request_made_up,
-    configured_hosts_are_honoured_and_forwarded_hosts_pass_the_same_list
+    configured_hosts_are_honoured_and_forwarded_hosts_pass_the_same_list,
+    a_share_page_counts_one_view_per_client_and_day
 );
