@@ -52,6 +52,14 @@ pub enum Conflict {
 /// What a use case can answer besides success. The HTTP adapter maps each variant to a status and
 /// the `{error, code}` body; messages are sentences a user may read, except `Internal`'s, which only
 /// goes to the log.
+/// A wait as people say it: whole minutes, rounded up ("1 minute", "10 minutes").
+fn in_minutes(secs: u64) -> String {
+    match secs.div_ceil(60).max(1) {
+        1 => "1 minute".to_owned(),
+        n => format!("{n} minutes"),
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
     #[error(transparent)]
@@ -69,6 +77,9 @@ pub enum AppError {
     Conflict(#[from] Conflict),
     #[error("Too many failed login attempts. Try again in {retry_after_secs} seconds.")]
     TooManyRequests { retry_after_secs: u64 },
+    /// The registration allowance of one client address is used up.
+    #[error("Too many accounts were registered from this address. Try again in {}.", in_minutes(*retry_after_secs))]
+    TooManyRegistrations { retry_after_secs: u64 },
     /// Too many requests from one caller of the chat APIs.
     #[error("Too many requests. Try again in {retry_after_secs} seconds.")]
     RateLimited { retry_after_secs: u64 },

@@ -169,6 +169,17 @@ diesel::table! {
 
 diesel::joinable!(gif_daily_views -> gifs (gif_id));
 
+// Who viewed a GIF's share page on a day (a digest, never an address; migration 000016).
+diesel::table! {
+    gif_viewers (gif_id, day, viewer) {
+        gif_id -> BigInt,
+        day -> Timestamp,
+        viewer -> Text,
+    }
+}
+
+diesel::joinable!(gif_viewers -> gifs (gif_id));
+
 diesel::table! {
     search_terms (term, day) {
         term -> Text,
@@ -198,6 +209,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     jobs,
     api_keys,
     gif_daily_views,
+    gif_viewers,
     search_terms,
     integrations,
     gif_count

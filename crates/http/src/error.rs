@@ -53,10 +53,13 @@ impl From<AppError> for ApiError {
                 retry_after: Some(retry_after_secs),
                 ..Self::new(StatusCode::TOO_MANY_REQUESTS, ErrorCode::TooManyRequests, err.to_string())
             },
-            err @ AppError::RateLimited { retry_after_secs } => Self {
-                retry_after: Some(retry_after_secs),
-                ..Self::new(StatusCode::TOO_MANY_REQUESTS, ErrorCode::TooManyRequests, err.to_string())
-            },
+            err
+            @ (AppError::TooManyRegistrations { retry_after_secs } | AppError::RateLimited { retry_after_secs }) => {
+                Self {
+                    retry_after: Some(retry_after_secs),
+                    ..Self::new(StatusCode::TOO_MANY_REQUESTS, ErrorCode::TooManyRequests, err.to_string())
+                }
+            }
             AppError::Unavailable(m) => Self::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Unavailable, m),
             AppError::NotConfigured(m) => Self::new(StatusCode::NOT_FOUND, ErrorCode::NotConfigured, m),
             AppError::UrlRefused(m) => Self::new(StatusCode::BAD_REQUEST, ErrorCode::UrlRefused, m),

@@ -8,6 +8,7 @@ pub mod dto;
 mod error;
 pub mod extract;
 mod headers;
+mod request_log;
 mod routes;
 mod session_cookie;
 mod spa;
@@ -19,7 +20,7 @@ use actix_web::{web, App, HttpServer};
 
 pub use error::ApiError;
 pub use routes::openapi_json;
-pub use state::{AppState, HttpSettings, MediaOffload};
+pub use state::{AppState, ChatCors, HttpSettings, MediaOffload};
 
 /// Builds the actix server on an already bound listener (tests bind port 0 and read the port).
 ///
@@ -41,7 +42,7 @@ pub fn serve(listener: std::net::TcpListener, state: AppState) -> std::io::Resul
             .configure(|cfg| spa::configure(cfg, &data.settings))
             .wrap(headers::security_headers(&data.settings, &inline_hashes))
             .wrap(actix_web::middleware::from_fn(headers::request_id))
-            .wrap(tracing_actix_web::TracingLogger::default())
+            .wrap(tracing_actix_web::TracingLogger::<request_log::RedactingRootSpan>::new())
     })
     .workers(workers)
     .shutdown_timeout(30)

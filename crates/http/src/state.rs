@@ -24,9 +24,28 @@ pub struct HttpSettings {
     pub trusted_proxy_hops: usize,
     /// The public origin for share links (`https://gifs.example.com`); else taken from the request.
     pub public_url: Option<String>,
+    /// Without a public URL: the hosts (lower-case; with a port, only that port) a request's `Host`
+    /// (or trusted `X-Forwarded-Host`) may name for links to be built on it.
+    pub allowed_hosts: Vec<String>,
+    /// Without a public URL: the origin of links when the request names no allowed host (the
+    /// address the server listens on).
+    pub fallback_origin: String,
     pub workers: usize,
     /// Who sends the bytes of an allowed media request (see [`MediaOffload`]).
     pub media_offload: MediaOffload,
+    /// Which web pages may read the chat APIs' answers (CORS).
+    pub chat_cors: ChatCors,
+}
+
+/// Which pages of other sites may read the chat APIs' answers (`Access-Control-Allow-Origin`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum ChatCors {
+    /// Any page (`*`): the APIs need a key, which the page must hold.
+    #[default]
+    AnyOrigin,
+    /// Only pages of these origins (lower-case `scheme://host[:port]`): the APIs answer
+    /// anonymously, so any page a member opens could otherwise read an intranet library.
+    Origins(Vec<String>),
 }
 
 /// Who sends the bytes of a media request once gifshelf has checked who may see them.
@@ -53,8 +72,11 @@ impl HttpSettings {
             trust_forwarded_for: false,
             trusted_proxy_hops: 1,
             public_url: None,
+            allowed_hosts: vec!["localhost".into(), "127.0.0.1".into()],
+            fallback_origin: "http://localhost".into(),
             workers: 1,
             media_offload: MediaOffload::Stream,
+            chat_cors: ChatCors::AnyOrigin,
         }
     }
 }

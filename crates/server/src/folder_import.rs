@@ -42,7 +42,9 @@ pub struct ImportSummary {
     pub look_alikes: usize,
 }
 
-/// Every regular file below `dir`, sorted, symbolic links not followed.
+/// Every file below `dir` that is not a folder, sorted; folders behind symbolic links are not
+/// entered. Links and other non-regular entries are listed: opening them refuses them, so that they
+/// are reported, and one swapped in after the listing is refused the same way.
 fn files_below(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     let mut pending = vec![dir.to_path_buf()];
@@ -52,7 +54,7 @@ fn files_below(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
             let kind = entry.file_type()?;
             if kind.is_dir() {
                 pending.push(entry.path());
-            } else if kind.is_file() {
+            } else {
                 files.push(entry.path());
             }
         }
@@ -61,19 +63,41 @@ fn files_below(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// Whether the file starts like a GIF, PNG, JPEG or WebP.
-fn is_image(path: &Path) -> std::io::Result<bool> {
-    use std::io::Read;
-    let mut head = [0_u8; 16];
-    let mut file = std::fs::File::open(path)?;
-    let mut read = 0;
-    while read < head.len() {
-        match file.read(&mut head[read..])? {
-            0 => break,
-            n => read += n,
+/// What opening a listed file gave.
+enum Read {
+    Bytes(Vec<u8>),
+    /// Refused before any byte was read, or at the limit: the reason.
+    Refused(String),
+}
+
+/// Opens `path` once, never following a symbolic link (nor blocking on a FIFO), checks on the
+/// opened handle that it is a regular file within `max_bytes`, and reads at most `max_bytes + 1`
+/// bytes of it: a link or a larger file swapped in after the listing is refused, never read whole.
+fn read_capped(path: &Path, max_bytes: u64) -> std::io::Result<Read> {
+    use std::io::Read as _;
+    use std::os::unix::fs::OpenOptionsExt;
+    let too_large = || Read::Refused(format!("the file is larger than the {} MB limit", max_bytes / (1024 * 1024)));
+    let file = match std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path)
+    {
+        Ok(file) => file,
+        Err(err) if err.raw_os_error() == Some(libc::ELOOP) => {
+            return Ok(Read::Refused("a symbolic link, not followed".into()))
         }
+        Err(err) => return Err(err),
+    };
+    let metadata = file.metadata()?;
+    if !metadata.file_type().is_file() {
+        return Ok(Read::Refused("not a regular file".into()));
     }
-    Ok(gifshelf_media::sniff(&head[..read]).is_some())
+    if metadata.len() > max_bytes {
+        return Ok(too_large());
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
+    file.take(max_bytes + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max_bytes {
+        return Ok(too_large());
+    }
+    Ok(Read::Bytes(bytes))
 }
 
 /// The title from a file name: its stem, `_` as spaces, at most 100 characters.
@@ -212,17 +236,13 @@ async fn import_one(
     path: &Path,
     seen: &mut HashSet<(usize, u64)>,
 ) -> Result<Outcome, String> {
-    if !is_image(path).map_err(|e| e.to_string())? {
+    let bytes = match read_capped(path, options.max_bytes).map_err(|e| e.to_string())? {
+        Read::Bytes(bytes) => bytes,
+        Read::Refused(reason) => return Ok(Outcome::Refused(reason)),
+    };
+    if gifshelf_media::sniff(&bytes[..bytes.len().min(16)]).is_none() {
         return Ok(Outcome::NotAnImage);
     }
-    let size = std::fs::metadata(path).map_err(|e| e.to_string())?.len();
-    if size > options.max_bytes {
-        return Ok(Outcome::Refused(format!(
-            "the file is larger than the {} MB limit",
-            options.max_bytes / (1024 * 1024)
-        )));
-    }
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
     if options.dry_run {
         let mut hasher = DefaultHasher::new();
         bytes.hash(&mut hasher);
@@ -262,7 +282,36 @@ fn refusal(err: AppError) -> Result<Outcome, String> {
 mod tests {
     use std::path::Path;
 
-    use super::{tags_of, title_of};
+    use super::{read_capped, tags_of, title_of, Read};
+
+    fn refusal(path: &Path, max: u64) -> Option<String> {
+        match read_capped(path, max).unwrap_or_else(|e| panic!("{}: {e}", path.display())) {
+            Read::Refused(reason) => Some(reason),
+            Read::Bytes(_) => None,
+        }
+    }
+
+    #[test]
+    fn links_devices_and_files_over_the_limit_are_refused_unread() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let file = dir.path().join("a.gif");
+        std::fs::write(&file, [7_u8; 1000]).unwrap_or_else(|e| panic!("{e}"));
+        assert!(matches!(read_capped(&file, 1000), Ok(Read::Bytes(b)) if b.len() == 1000));
+        assert_eq!(refusal(&file, 999).as_deref(), Some("the file is larger than the 0 MB limit"));
+        let link = dir.path().join("link.gif");
+        std::os::unix::fs::symlink(&file, &link).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(refusal(&link, 1000).as_deref(), Some("a symbolic link, not followed"));
+        // An endless file (a device a link could have pointed to) is never read: its size says 0.
+        assert_eq!(refusal(Path::new("/dev/zero"), 1000).as_deref(), Some("not a regular file"));
+        let fifo = dir.path().join("fifo.gif");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        assert_eq!(
+            refusal(&fifo, 1000).as_deref(),
+            Some("not a regular file"),
+            "no writer: would block without O_NONBLOCK"
+        );
+    }
 
     #[test]
     fn titles_and_tags_come_from_names() {

@@ -310,7 +310,14 @@ fn stats_service(settings: &Settings, users: &Arc<Database>, clock: &Arc<dyn Clo
     Arc::new(StatsService::new(users.clone(), clock.clone()))
 }
 
-fn http_settings(settings: &Settings) -> HttpSettings {
+/// What the HTTP layer needs, for a server listening on `listening`.
+fn http_settings(settings: &Settings, listening: std::net::SocketAddr) -> HttpSettings {
+    // An unspecified address (0.0.0.0, ::) is no host a link could name.
+    let fallback_origin = if listening.ip().is_unspecified() {
+        format!("http://localhost:{}", listening.port())
+    } else {
+        format!("http://{listening}")
+    };
     HttpSettings {
         web_dir: settings.web_dir.clone(),
         google_client_id: settings.google_client_id.clone(),
@@ -319,8 +326,15 @@ fn http_settings(settings: &Settings) -> HttpSettings {
         trust_forwarded_for: settings.trust_proxy,
         trusted_proxy_hops: settings.trusted_proxy_hops,
         public_url: settings.public_url.clone(),
+        allowed_hosts: settings.allowed_hosts.clone(),
+        fallback_origin,
         workers: settings.http_workers,
         media_offload: settings.media_offload.clone(),
+        chat_cors: if settings.chat_api_anonymous {
+            gifshelf_http::ChatCors::Origins(settings.chat_api_cors_origins.clone())
+        } else {
+            gifshelf_http::ChatCors::AnyOrigin
+        },
     }
 }
 
@@ -366,6 +380,10 @@ impl Application {
         log_media_offload(&settings.media_offload);
         let stats = stats_service(settings, &users, &clock);
         let chat = ChatParts::new(settings, &users, &clock);
+        let listener = TcpListener::bind(&settings.bind)
+            .map_err(|source| StartupError::Bind { addr: settings.bind.clone(), source })?;
+        let listening = listener.local_addr().map_err(|e| StartupError::Other(e.to_string()))?;
+        let port = listening.port();
         let state = AppState {
             auth: Arc::new(auth),
             gifs: gifs.clone(),
@@ -378,13 +396,10 @@ impl Application {
             commands: chat.commands,
             integrations: chat.integrations,
             users,
-            settings: http_settings(settings),
+            settings: http_settings(settings, listening),
             clock: clock.clone(),
         };
 
-        let listener = TcpListener::bind(&settings.bind)
-            .map_err(|source| StartupError::Bind { addr: settings.bind.clone(), source })?;
-        let port = listener.local_addr().map_err(|e| StartupError::Other(e.to_string()))?.port();
         let server = gifshelf_http::serve(listener, state).map_err(|e| StartupError::Other(e.to_string()))?;
         Ok(Self {
             port,

@@ -1,5 +1,5 @@
 //! The library commands of the binary, run as an operator runs them: `gifshelf import-folder` on a
-//! tree with nested folders, a copy of a file, a broken image and a text file (counts, tags from
+//! tree with nested folders, a copy of a file, a broken image, a text file and a symbolic link (counts, tags from
 //! folders, a dry run, a re-run that imports nothing twice), then `gifshelf export-media` writing
 //! every original and a manifest to a ZIP. SQLite; the PostgreSQL path of the same use cases is
 //! covered by the API suite.
@@ -75,13 +75,16 @@ async fn import_folder_counts_every_kind_of_file_and_a_rerun_imports_nothing_twi
     broken.truncate(40);
     ok(std::fs::write(tree.join("Cats/broken.gif"), broken));
     ok(std::fs::write(tree.join("notes.txt"), "not a GIF"));
+    // A link to a file outside the folder (one swapped in after the listing alike) is never followed.
+    ok(std::fs::write(work.path().join("private.gif"), gif(9)));
+    ok(std::os::unix::fs::symlink(work.path().join("private.gif"), tree.join("outside.gif")));
     let dir = tree.display().to_string();
     let url = test_db.url.clone();
 
     // A dry run counts what would happen and stores nothing, copies within the folder included.
     let dry = stdout(&gifshelf(&url, &data, &["import-folder", &dir, "--user", "importer", "--dry-run"]));
     assert!(dry.contains("Would import 2 GIF(s)"), "{dry}");
-    assert!(dry.contains("1 already in the library, 1 refused, 1 not images."), "{dry}");
+    assert!(dry.contains("1 already in the library, 2 refused, 1 not images."), "{dry}");
     let all = || async {
         let page = ok(PageRequest::new(Some(0), Some(50)));
         ok(test_db.db.list(&GifFilter::All, GifSort::Title, page).await)
@@ -90,8 +93,9 @@ async fn import_folder_counts_every_kind_of_file_and_a_rerun_imports_nothing_twi
 
     let first = stdout(&gifshelf(&url, &data, &["import-folder", &dir, "--user", "importer", "--tags-from-folders"]));
     assert!(first.contains("Imported 2 GIF(s)"), "{first}");
-    assert!(first.contains("1 already in the library, 1 refused, 1 not images."), "{first}");
+    assert!(first.contains("1 already in the library, 2 refused, 1 not images."), "{first}");
     assert!(first.contains("refused Cats/broken.gif"), "the refused file is named: {first}");
+    assert!(first.contains("refused outside.gif: a symbolic link, not followed"), "{first}");
     let stored = all().await;
     let found: Vec<(String, Vec<String>)> = stored
         .items
@@ -109,7 +113,7 @@ async fn import_folder_counts_every_kind_of_file_and_a_rerun_imports_nothing_twi
     // Interrupted or not, running it again imports nothing twice.
     let again = stdout(&gifshelf(&url, &data, &["import-folder", &dir, "--user", "importer"]));
     assert!(again.contains("Imported 0 GIF(s)"), "{again}");
-    assert!(again.contains("3 already in the library, 1 refused, 1 not images."), "{again}");
+    assert!(again.contains("3 already in the library, 2 refused, 1 not images."), "{again}");
     assert_eq!(all().await.total, 2);
 
     // export-media: both originals, byte for byte, and the manifest.

@@ -63,10 +63,39 @@ async fn failed_upload_request_ids(client: &reqwest::Client, base: &str, fresh: 
     failed_ids
 }
 
+/// An API key, then chat API requests carrying it in the query (Tenor's `key`, GIPHY's `api_key`)
+/// and in the path (`/api/k/{key}/…`), answered and refused: returns the key.
+async fn chat_requests_with_a_key(client: &reqwest::Client, base: &str, token: &str) -> String {
+    let created: Value = client
+        .post(format!("{base}/api/keys"))
+        .bearer_auth(token)
+        .json(&json!({"name": "log test"}))
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+        .json()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let key = created["key"].as_str().unwrap_or_default().to_owned();
+    assert!(key.starts_with("gs_"), "{created}");
+    for path in [
+        format!("/api/tenor/v2/search?q=cat&key={key}"),
+        format!("/api/giphy/v1/gifs/trending?api_key={key}"),
+        format!("/api/k/{key}/gifbox/trending"),
+        format!("/api/k/{key}x/tenor/v2/featured"),
+        format!("/api/tenor/v2/featured?key={key}x"),
+    ] {
+        let answer = client.get(format!("{base}{path}")).send().await.unwrap_or_else(|e| panic!("{e}"));
+        assert!(answer.status().is_success() || answer.status() == 401, "{path}: {}", answer.status());
+    }
+    key
+}
+
 /// The captured log holds none of the secrets, and every 5xx request id on an error line.
 fn assert_log_is_clean(log: &Path, secrets: &[(String, String)], failed_ids: Vec<String>) {
     let text = std::fs::read_to_string(log).unwrap_or_else(|e| panic!("{e}"));
     assert!(text.contains("signed in"), "the log was captured: {} bytes", text.len());
+    assert!(text.contains("/api/k/[redacted]/") && text.contains("key=[redacted]"), "request targets are logged");
     for (name, secret) in secrets {
         assert!(!secret.is_empty() && !text.contains(secret.as_str()), "the log contains the {name}");
     }
@@ -145,6 +174,7 @@ async fn logs_hold_no_secrets_and_every_5xx_request_id() {
     secrets.push(("ID token".into(), id_token.clone()));
     secrets.push(("ID token signature".into(), id_token.rsplit('.').next().unwrap_or_default().to_owned()));
 
+    secrets.push(("API key".into(), chat_requests_with_a_key(&client, &base, &fresh).await));
     // Uploads fail on the dead object store: 5xx responses with request ids.
     let failed_ids = failed_upload_request_ids(&client, &base, &fresh).await;
     drop(server);

@@ -16,14 +16,14 @@ impl AuthService {
     /// little, and bcrypt runs only for accounts that can be created.
     ///
     /// # Errors
-    /// `TooManyRequests` past the address's allowance; `Conflict` when the username or email is
+    /// `TooManyRegistrations` past the address's allowance; `Conflict` when the username or email is
     /// taken; `Unavailable` when hashing is saturated; `Internal` when hashing or storage fails.
     #[tracing::instrument(skip_all, fields(username = %registration.username))]
     pub async fn register(&self, registration: Registration, client: Option<IpAddr>) -> Result<User, AppError> {
         if let Some(ip) = client {
             if let Err(retry_after_secs) = self.registrations.hit(&address_key(ip), self.clock.now()) {
                 tracing::warn!(?client, "registrations throttled");
-                return Err(AppError::TooManyRequests { retry_after_secs });
+                return Err(AppError::TooManyRegistrations { retry_after_secs });
             }
         }
         let taken = |what: Unique| match what {
@@ -152,6 +152,11 @@ mod tests {
             assert!(service.register(registration(), Some(ip)).await.is_ok());
         }
         let third = service.register(registration(), Some(ip)).await;
-        assert!(matches!(third, Err(AppError::TooManyRequests { retry_after_secs: 600 })), "{third:?}");
+        assert!(matches!(third, Err(AppError::TooManyRegistrations { retry_after_secs: 600 })), "{third:?}");
+        let message = third.map(drop).err().map(|e| e.to_string());
+        assert_eq!(
+            message.as_deref(),
+            Some("Too many accounts were registered from this address. Try again in 10 minutes.")
+        );
     }
 }

@@ -47,15 +47,17 @@ impl GifService {
         Ok(gif)
     }
 
-    /// Opens a GIF through its public share link, which counts as a view. Unknown and deleted
-    /// share ids are the same "not found".
+    /// Opens a GIF through its public share link, which counts as a view once a day per client:
+    /// `viewer` is a digest naming the client (a signed-in user, else an address), so that
+    /// reloading a public page cannot inflate the views every "featured" list ranks by. Unknown
+    /// and deleted share ids are the same "not found".
     ///
     /// # Errors
     /// `NotFound`.
-    pub async fn view_shared(&self, share_id: &str) -> Result<Gif, AppError> {
+    pub async fn view_shared(&self, share_id: &str, viewer: &str) -> Result<Gif, AppError> {
         let gif = self.gifs.find_by_share_id(share_id).await.map_err(gif_not_found)?;
-        self.gifs.add_view(gif.id, self.clock.now().date()).await.map_err(gif_not_found)?;
-        Ok(Gif { view_count: gif.view_count + 1, ..gif })
+        let counted = self.gifs.add_view_once(gif.id, viewer, self.clock.now().date()).await.map_err(gif_not_found)?;
+        Ok(Gif { view_count: gif.view_count + i64::from(counted), ..gif })
     }
 
     /// A shared GIF without counting a view (its raw image is fetched by the page that already
@@ -126,7 +128,7 @@ mod tests {
         m.gifs.expect_find_by_share_id().returning(|_| Err(RepoError::NotFound));
         let service = m.service();
         assert!(matches!(service.view(UserId(1), GifId(3)).await, Err(AppError::NotFound(m)) if m == "GIF not found"));
-        assert!(matches!(service.view_shared("nope").await, Err(AppError::NotFound(_))));
+        assert!(matches!(service.view_shared("nope", "viewer").await, Err(AppError::NotFound(_))));
     }
 
     #[tokio::test]

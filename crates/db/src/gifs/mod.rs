@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Timestamp};
+use diesel::sql_types::{BigInt, Text, Timestamp};
 use gifshelf_domain::gif::{
     Description, Gif, GifEdit, GifFilter, GifId, GifSort, NewGif, Page, PageRequest, Rendition, RenditionKind,
     Renditions, TagId, TagName, TagRef, Title,
@@ -224,6 +224,69 @@ fn count_in_day(conn: &mut AnyConnection, gif_id: i64, day: NaiveDateTime) -> Re
     .map_err(repo_error)
 }
 
+/// One more view of the GIF, all-time and on `day`.
+fn count_view(conn: &mut AnyConnection, gif_id: i64, day: NaiveDateTime) -> Result<(), RepoError> {
+    // A view is not worth waiting for the disk: on PostgreSQL its commit returns before the WAL is
+    // flushed (a crash may forget the last fraction of a second of views, never corrupt anything).
+    // Every other write still waits.
+    if let AnyConnection::Postgresql(pg) = conn {
+        diesel::sql_query("SET LOCAL synchronous_commit = off").execute(pg).map_err(repo_error)?;
+    }
+    let updated = diesel::update(gifs::table.find(gif_id))
+        .set(gifs::view_count.eq(gifs::view_count + 1_i64))
+        .execute(conn)
+        .map_err(repo_error)?;
+    if updated == 0 {
+        return Err(RepoError::NotFound);
+    }
+    count_in_day(conn, gif_id, day)
+}
+
+/// Records that `viewer` viewed the GIF on `day` (forgetting its viewers of days before
+/// yesterday); whether this is the first such view. A GIF deleted meanwhile records nothing.
+fn first_view_of_day(
+    conn: &mut AnyConnection,
+    gif_id: i64,
+    viewer: &str,
+    day: NaiveDateTime,
+) -> Result<bool, RepoError> {
+    const FORGET: &str = "DELETE FROM gif_viewers WHERE gif_id = {1} AND day < {2}";
+    const RECORD: &str = "INSERT INTO gif_viewers (gif_id, day, viewer) SELECT {1}, {2}, {3} \
+                          WHERE EXISTS (SELECT 1 FROM gifs WHERE id = {1}) ON CONFLICT DO NOTHING";
+    let sql = |text: &str, mark: &str| {
+        text.replace("{1}", &format!("{mark}1")).replace("{2}", &format!("{mark}2")).replace("{3}", &format!("{mark}3"))
+    };
+    let yesterday = day - chrono::Duration::days(1);
+    let recorded = match conn {
+        AnyConnection::Sqlite(c) => {
+            diesel::sql_query(sql(FORGET, "?"))
+                .bind::<BigInt, _>(gif_id)
+                .bind::<Timestamp, _>(yesterday)
+                .execute(c)
+                .map_err(repo_error)?;
+            diesel::sql_query(sql(RECORD, "?"))
+                .bind::<BigInt, _>(gif_id)
+                .bind::<Timestamp, _>(day)
+                .bind::<Text, _>(viewer)
+                .execute(c)
+        }
+        AnyConnection::Postgresql(c) => {
+            diesel::sql_query(sql(FORGET, "$"))
+                .bind::<BigInt, _>(gif_id)
+                .bind::<Timestamp, _>(yesterday)
+                .execute(c)
+                .map_err(repo_error)?;
+            diesel::sql_query(sql(RECORD, "$"))
+                .bind::<BigInt, _>(gif_id)
+                .bind::<Timestamp, _>(day)
+                .bind::<Text, _>(viewer)
+                .execute(c)
+        }
+    }
+    .map_err(repo_error)?;
+    Ok(recorded == 1)
+}
+
 #[async_trait]
 impl GifRepository for Database {
     async fn insert(&self, gif: NewGif) -> Result<Gif, RepoError> {
@@ -345,22 +408,18 @@ impl GifRepository for Database {
 
     async fn add_view(&self, id: GifId, day: NaiveDate) -> Result<(), RepoError> {
         let day = day.and_time(NaiveTime::MIN);
+        self.run(move |conn| write_tx(conn, |conn| count_view(conn, id.0, day))).await
+    }
+
+    async fn add_view_once(&self, id: GifId, viewer: &str, day: NaiveDate) -> Result<bool, RepoError> {
+        let viewer = viewer.to_owned();
+        let day = day.and_time(NaiveTime::MIN);
         self.run(move |conn| {
             write_tx(conn, |conn| {
-                // A view is not worth waiting for the disk: on PostgreSQL its commit returns before
-                // the WAL is flushed (a crash may forget the last fraction of a second of views, never
-                // corrupt anything). Every other write still waits.
-                if let AnyConnection::Postgresql(pg) = conn {
-                    diesel::sql_query("SET LOCAL synchronous_commit = off").execute(pg).map_err(repo_error)?;
+                if !first_view_of_day(conn, id.0, &viewer, day)? {
+                    return Ok(false);
                 }
-                let updated = diesel::update(gifs::table.find(id.0))
-                    .set(gifs::view_count.eq(gifs::view_count + 1_i64))
-                    .execute(conn)
-                    .map_err(repo_error)?;
-                if updated == 0 {
-                    return Err(RepoError::NotFound);
-                }
-                count_in_day(conn, id.0, day)
+                count_view(conn, id.0, day).map(|()| true)
             })
         })
         .await

@@ -44,6 +44,9 @@ const SKIPPED: &[Skip] = &[
     Skip::Named("stats_content_types"),
     Skip::Named("stats_users"),
     Skip::Named("stats_tags"),
+    // Who viewed a share page today and yesterday (digests), so that a client counts once a day:
+    // the counts it guards travel in gifs and gif_daily_views.
+    Skip::Named("gif_viewers"),
     // Work in flight, not library data: `gifshelf renditions backfill` re-enqueues whatever a
     // GIF of the imported library is missing.
     Skip::Named("jobs"),

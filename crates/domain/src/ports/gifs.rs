@@ -62,4 +62,12 @@ pub trait GifRepository: Send + Sync {
     /// # Errors
     /// `NotFound` when no GIF has this id.
     async fn add_view(&self, id: GifId, day: NaiveDate) -> Result<(), RepoError>;
+
+    /// Adds one view as [`Self::add_view`] does, unless `viewer` (a digest naming a client, never an
+    /// address) already viewed the GIF on `day`; answers whether it counted. Earlier days' viewers
+    /// of the GIF may be forgotten.
+    ///
+    /// # Errors
+    /// Storage errors (a GIF deleted meanwhile is a view that does not count).
+    async fn add_view_once(&self, id: GifId, viewer: &str, day: NaiveDate) -> Result<bool, RepoError>;
 }

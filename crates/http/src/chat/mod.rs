@@ -39,29 +39,58 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 }
 
 /// Browser clients (Zulip, Jitsi, Stoat's web client, GIPHY's SDK) call these APIs from their own
-/// pages: anyone may read the answers, never with cookies; a preflight may ask for any header
-/// (Stoat sends `X-Session-Token`), since no credential of gifshelf's travels in a header here.
+/// pages: never with cookies; a preflight may ask for any header (Stoat sends `X-Session-Token`),
+/// since no credential of gifshelf's travels in a header here. With keys, any page may read the
+/// answers (`*`: the page must hold a key). Anonymously, only pages of the configured origins may
+/// (`GIFSHELF_CHAT_API_CORS_ORIGINS`), or else any page a member visits could read the library of
+/// an intranet server through the member's browser.
 async fn cors(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let cors = req.app_data::<web::Data<AppState>>().map(|state| state.settings.chat_cors.clone()).unwrap_or_default();
+    let allowed = allowed_origin(&req, &cors);
+    let listed = matches!(cors, crate::ChatCors::Origins(_));
     if req.method() == Method::OPTIONS {
         let asked = req.headers().get(header::ACCESS_CONTROL_REQUEST_HEADERS).cloned();
         let mut response = HttpResponse::NoContent();
-        response
-            .insert_header((header::ACCESS_CONTROL_ALLOW_ORIGIN, "*"))
-            .insert_header((header::ACCESS_CONTROL_ALLOW_METHODS, "GET, OPTIONS"))
-            .insert_header((header::ACCESS_CONTROL_MAX_AGE, "86400"));
-        if let Some(asked) = asked {
-            response.insert_header((header::ACCESS_CONTROL_ALLOW_HEADERS, asked));
+        if let Some(origin) = &allowed {
+            response
+                .insert_header((header::ACCESS_CONTROL_ALLOW_ORIGIN, origin.clone()))
+                .insert_header((header::ACCESS_CONTROL_ALLOW_METHODS, "GET, OPTIONS"))
+                .insert_header((header::ACCESS_CONTROL_MAX_AGE, "86400"));
+            if let Some(asked) = asked {
+                response.insert_header((header::ACCESS_CONTROL_ALLOW_HEADERS, asked));
+            }
+        }
+        if listed {
+            response.insert_header((header::VARY, "Origin"));
         }
         return Ok(req.into_response(response.finish()).map_into_right_body());
     }
     let mut response = next.call(req).await?;
     let headers = response.headers_mut();
-    headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
-    headers.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, HeaderValue::from_static("Retry-After"));
+    if let Some(origin) = allowed {
+        headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
+        headers.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, HeaderValue::from_static("Retry-After"));
+    }
+    if listed {
+        headers.append(header::VARY, HeaderValue::from_static("Origin"));
+    }
     Ok(response.map_into_left_body())
+}
+
+/// The `Access-Control-Allow-Origin` a request gets: `*` with keys; anonymously, its own `Origin`
+/// when that is listed, else none.
+fn allowed_origin(req: &ServiceRequest, cors: &crate::ChatCors) -> Option<HeaderValue> {
+    match cors {
+        crate::ChatCors::AnyOrigin => Some(HeaderValue::from_static("*")),
+        crate::ChatCors::Origins(list) => {
+            let origin = req.headers().get(header::ORIGIN)?;
+            let text = origin.to_str().ok()?.to_ascii_lowercase();
+            list.contains(&text).then(|| origin.clone())
+        }
+    }
 }
 
 /// Which API answers, and so in which shape its errors go.

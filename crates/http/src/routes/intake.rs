@@ -1,6 +1,6 @@
 //! Getting GIFs in from a link (`POST /api/gifs/from-url`) and out as embeds (`GET /api/oembed`).
 
-use actix_web::http::StatusCode;
+use actix_web::http::{header, StatusCode};
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use gifshelf_app::gifs::UrlUploadInput;
 use gifshelf_app::AppError;
@@ -98,7 +98,8 @@ async fn oembed(
     let (width, height) = original
         .map_or((1, 1), |r| (u32::try_from(r.width).unwrap_or(1).max(1), u32::try_from(r.height).unwrap_or(1).max(1)));
     let (width, height) = fit(width, height, query.maxwidth, query.maxheight);
-    Ok(HttpResponse::Ok().json(OembedResponse {
+    // Built on the request's origin: no cache may keep one answer for other requests.
+    Ok(HttpResponse::Ok().insert_header((header::CACHE_CONTROL, "no-cache")).json(OembedResponse {
         version: "1.0".into(),
         kind: "photo".into(),
         url: format!("{origin}/s/{}.{ext}", gif.share_id),

@@ -12,7 +12,8 @@ use gifshelf_domain::gif::{Gif, PageRequest};
 use gifshelf_domain::gif::RenditionKind;
 
 use super::media::{kind_of_file, serve, Audience};
-use crate::client::origin;
+use crate::client::{client_ip, origin, viewer_key};
+use crate::extract::MediaViewer;
 use crate::{ApiError, AppState};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -122,6 +123,7 @@ async fn share_link(
     state: web::Data<AppState>,
     req: HttpRequest,
     tail: web::Path<String>,
+    signed_in: Option<MediaViewer>,
 ) -> Result<HttpResponse, ApiError> {
     let tail = tail.into_inner();
     let (share_id, raw) = match tail.split_once('.') {
@@ -139,7 +141,8 @@ async fn share_link(
             Err(other) => Err(other.into()),
         };
     }
-    match state.gifs.view_shared(&share_id).await {
+    let viewer = viewer_key(signed_in.map(|MediaViewer(actor)| actor.id), client_ip(&req, &state.settings));
+    match state.gifs.view_shared(&share_id, &viewer).await {
         Ok(gif) => Ok(HttpResponse::Ok()
             .content_type("text/html; charset=utf-8")
             .insert_header((header::CACHE_CONTROL, "no-cache"))

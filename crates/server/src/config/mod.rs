@@ -30,6 +30,8 @@ pub struct Settings {
     /// How to reach an `s3://` storage URL's service (the `AWS_*` and `GIFSHELF_S3_*` variables).
     pub s3: gifshelf_storage::S3Options,
     pub public_url: Option<String>,
+    /// Hosts a request may name for the links built from it (`GIFSHELF_ALLOWED_HOSTS`).
+    pub allowed_hosts: Vec<String>,
     pub jwt_secret: Option<SecretString>,
     pub google_client_id: Option<String>,
     pub oidc_issuer: String,
@@ -88,6 +90,9 @@ pub struct Settings {
     pub chat_api_rate_limit: u32,
     /// Whether the chat APIs answer without a key (`GIFSHELF_CHAT_API_ANONYMOUS`).
     pub chat_api_anonymous: bool,
+    /// Origins whose pages may read the chat APIs when they answer anonymously
+    /// (`GIFSHELF_CHAT_API_CORS_ORIGINS`); with keys, any page may.
+    pub chat_api_cors_origins: Vec<String>,
     /// The secrets slash commands may prove themselves with, beside those admins add in the app.
     pub chat_commands: ChatCommandSecrets,
 }
@@ -122,8 +127,10 @@ impl Settings {
             .map(PathBuf::from)
             .or_else(|| f.data_dir.clone())
             .unwrap_or_else(|| "./data".into());
+        let bind = src.text("GIFSHELF_BIND", &f.bind).unwrap_or_else(|| "127.0.0.1:8080".into());
         let settings = Self {
-            bind: src.text("GIFSHELF_BIND", &f.bind).unwrap_or_else(|| "127.0.0.1:8080".into()),
+            allowed_hosts: src.allowed_hosts(&bind)?,
+            bind,
             database_url: src
                 .text("GIFSHELF_DATABASE_URL", &f.database_url)
                 .unwrap_or_else(|| format!("sqlite://{}", data_dir.join("gifshelf.db").display())),
@@ -179,6 +186,7 @@ impl Settings {
             url_fetch_limits: src.url_fetch_limits()?,
             chat_api_rate_limit: src.number("GIFSHELF_CHAT_API_RATE_LIMIT", f.chat_api_rate_limit, 100)?,
             chat_api_anonymous: src.number("GIFSHELF_CHAT_API_ANONYMOUS", f.chat_api_anonymous, false)?,
+            chat_api_cors_origins: src.chat_api_cors_origins()?,
             chat_commands: src.chat_commands()?,
             data_dir,
         };

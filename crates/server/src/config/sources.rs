@@ -63,6 +63,8 @@ pub(super) struct FileSettings {
     pub(super) url_fetch_per_hour: Option<u32>,
     pub(super) chat_api_rate_limit: Option<u32>,
     pub(super) chat_api_anonymous: Option<bool>,
+    pub(super) chat_api_cors_origins: Option<String>,
+    pub(super) allowed_hosts: Option<String>,
     pub(super) slack_signing_secret: Option<String>,
     pub(super) mattermost_tokens: Option<String>,
     pub(super) zulip_tokens: Option<String>,
@@ -185,6 +187,57 @@ impl<E: Fn(&str) -> Option<String>> Sources<E> {
         }
     }
 
+    /// `GIFSHELF_CHAT_API_CORS_ORIGINS`: web origins (`https://chat.example.com`) whose pages may
+    /// read the chat APIs when they answer anonymously.
+    pub(super) fn chat_api_cors_origins(&self) -> Result<Vec<String>, ConfigError> {
+        let Some(list) = self.text("GIFSHELF_CHAT_API_CORS_ORIGINS", &self.file.chat_api_cors_origins) else {
+            return Ok(Vec::new());
+        };
+        list.split(',')
+            .map(str::trim)
+            .filter(|o| !o.is_empty())
+            .map(|origin| {
+                web_origin(origin).ok_or_else(|| ConfigError::Invalid {
+                    name: "GIFSHELF_CHAT_API_CORS_ORIGINS",
+                    value: origin.to_owned(),
+                    reason: "each entry is a web origin: http:// or https://, a host and an optional port, no path",
+                })
+            })
+            .collect()
+    }
+
+    /// `GIFSHELF_ALLOWED_HOSTS`: the hosts (`gifs.example.com`, or with a port to allow only that
+    /// port) a request may name for links built from it; by default the bind address's host,
+    /// `localhost`, `127.0.0.1` and `[::1]`.
+    pub(super) fn allowed_hosts(&self, bind: &str) -> Result<Vec<String>, ConfigError> {
+        let Some(list) = self.text("GIFSHELF_ALLOWED_HOSTS", &self.file.allowed_hosts) else {
+            let bind_host = bind.rsplit_once(':').map_or(bind, |(host, _)| host).to_ascii_lowercase();
+            let mut hosts = vec![bind_host];
+            for host in ["localhost", "127.0.0.1", "[::1]"] {
+                if !hosts.iter().any(|h| h == host) {
+                    hosts.push(host.to_owned());
+                }
+            }
+            return Ok(hosts);
+        };
+        list.split(',')
+            .map(str::trim)
+            .filter(|h| !h.is_empty())
+            .map(|host| {
+                let valid = host.bytes().all(|b| b.is_ascii_alphanumeric() || b"-.:[]".contains(&b));
+                if valid {
+                    Ok(host.to_ascii_lowercase())
+                } else {
+                    Err(ConfigError::Invalid {
+                        name: "GIFSHELF_ALLOWED_HOSTS",
+                        value: host.to_owned(),
+                        reason: "each entry is a host name or address, with an optional port (gifs.example.com:8443)",
+                    })
+                }
+            })
+            .collect()
+    }
+
     pub(super) fn chat_commands(&self) -> Result<ChatCommandSecrets, ConfigError> {
         let f = &self.file;
         let secrets = |name: &'static str, from_file: &Option<String>, list: bool| {
@@ -255,6 +308,17 @@ fn chat_secrets(name: &'static str, raw: Option<String>, list: bool) -> Result<V
                 })
         })
         .collect()
+}
+
+/// An origin as browsers send it (`https://chat.example.com`, `http://10.0.0.5:8080`), lower-cased;
+/// `None` for anything else (a path, a user name, another scheme).
+fn web_origin(text: &str) -> Option<String> {
+    let text = text.trim_end_matches('/').to_ascii_lowercase();
+    let host = text.strip_prefix("https://").or_else(|| text.strip_prefix("http://"))?;
+    let valid = !host.is_empty()
+        && host.bytes().all(|b| b.is_ascii_alphanumeric() || b"-.:[]".contains(&b))
+        && !host.starts_with(':');
+    valid.then_some(text)
 }
 
 /// Image jobs at once: one per core, at most four (each may hold a large canvas in memory).

@@ -26,3 +26,4 @@ mod share;
 mod stats;
 mod tags;
 mod tokens;
+mod who_gets_in;

@@ -76,6 +76,25 @@ describe('RegisterPage', () => {
     await user.keyboard('{Enter}');
     expect(await screen.findByRole('alert')).toHaveTextContent('Username already taken');
   });
+
+  it("shows the registration allowance's own message on a 429", async () => {
+    const message = 'Too many accounts were registered from this address. Try again in 10 minutes.';
+    fetchMock.mockResolvedValueOnce(
+      new Response(JSON.stringify({ error: message, code: 'too_many_requests' }), {
+        status: 429,
+        headers: { 'Retry-After': '600' },
+      }),
+    );
+    renderWithProviders(<RegisterPage />, { route: '/register' });
+    const user = await fill({
+      username: 'alice',
+      email: 'alice@example.com',
+      password: 'secret1',
+      confirm: 'secret1',
+    });
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+  });
 });
 
 describe('validateRegister', () => {
