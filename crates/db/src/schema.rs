@@ -169,7 +169,7 @@ diesel::table! {
 
 diesel::joinable!(gif_daily_views -> gifs (gif_id));
 
-// Who viewed a GIF's share page on a day (a digest, never an address; migration 000016).
+// Who viewed a GIF's share page on a day (a digest, never an address; migration 000017).
 diesel::table! {
     gif_viewers (gif_id, day, viewer) {
         gif_id -> BigInt,
