@@ -31,6 +31,7 @@ pub const UNIQUE_CONSTRAINTS: &[(&str, &str, Unique)] = &[
     ("api_keys_digest_uq", "api_keys.digest", Unique::ApiKey),
     ("gif_daily_views_pkey", "gif_daily_views.gif_id, gif_daily_views.day", Unique::DayCount),
     ("search_terms_pkey", "search_terms.term, search_terms.day", Unique::DayCount),
+    ("gif_viewers_pkey", "gif_viewers.gif_id, gif_viewers.day, gif_viewers.viewer", Unique::DayCount),
     ("jobs_dedup_uq", "jobs.dedup_key", Unique::Job),
 ];
 
