@@ -8,7 +8,7 @@ const ALONE: &str = "GIFSHELF_TEST_ALONE";
 /// Whether the calling test runs alone in a process of its own; call it first thing in a test that
 /// measures its whole process (its memory, its children), and return when it answers `false`:
 ///
-/// ```ignore
+/// ```text
 /// if !gifshelf_testkit::alone() {
 ///     return;
 /// }
