@@ -6,9 +6,10 @@
 use std::sync::Arc;
 
 use gifshelf_domain::gif::{Gif, GifFilter, GifSort, PageRequest};
-use gifshelf_domain::integration::{IntegrationSecret, Platform};
+use gifshelf_domain::integration::{IntegrationSecret, Platform, SecretCheck};
 use gifshelf_domain::ports::{ChatFeedRepository, GifRepository, IntegrationRepository};
 
+use crate::integrations::SecretKeeping;
 use crate::AppError;
 
 /// The secrets the server's configuration gives each platform (beside those admins store).
@@ -47,6 +48,7 @@ pub struct CommandService {
     feed: Arc<dyn ChatFeedRepository>,
     integrations: Arc<dyn IntegrationRepository>,
     configured: ConfiguredSecrets,
+    keeping: SecretKeeping,
 }
 
 impl CommandService {
@@ -55,18 +57,20 @@ impl CommandService {
         feed: Arc<dyn ChatFeedRepository>,
         integrations: Arc<dyn IntegrationRepository>,
         configured: ConfiguredSecrets,
+        keeping: SecretKeeping,
     ) -> Self {
-        Self { gifs, feed, integrations, configured }
+        Self { gifs, feed, integrations, configured, keeping }
     }
 
     /// Every secret a request of `platform` may prove itself with: the configured ones, then those
-    /// admins added.
+    /// admins added (a token's digest, a signing secret's opened seal).
     ///
     /// # Errors
     /// Storage errors.
-    pub async fn secrets(&self, platform: Platform) -> Result<Vec<IntegrationSecret>, AppError> {
+    pub async fn secrets(&self, platform: Platform) -> Result<Vec<SecretCheck>, AppError> {
         let stored = self.integrations.integrations_of(platform).await?;
-        Ok(self.configured.of(platform).iter().cloned().chain(stored.into_iter().map(|i| i.secret)).collect())
+        let configured = self.configured.of(platform).iter().cloned().map(SecretCheck::Clear);
+        Ok(configured.chain(stored.iter().filter_map(|i| self.keeping.check(i))).collect())
     }
 
     /// Answers the text of a command (`cats`, `@**gifshelf** /gif cats`): the most viewed GIF
@@ -119,8 +123,10 @@ pub fn command_words(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use gifshelf_domain::gif::Page;
-    use gifshelf_domain::integration::{Integration, IntegrationId, IntegrationName};
-    use gifshelf_domain::ports::{MockChatFeedRepository, MockGifRepository, MockIntegrationRepository};
+    use gifshelf_domain::integration::{Integration, IntegrationId, IntegrationName, SealError, StoredSecret};
+    use gifshelf_domain::ports::{
+        MockChatFeedRepository, MockGifRepository, MockIntegrationRepository, MockKeyMinter, MockSecretSealer,
+    };
 
     use super::*;
     use crate::gifs::test_support::{gif, now};
@@ -135,7 +141,10 @@ mod tests {
         integrations: MockIntegrationRepository,
     ) -> CommandService {
         let configured = ConfiguredSecrets { slack: vec![secret("from-the-environment")], ..Default::default() };
-        CommandService::new(Arc::new(gifs), Arc::new(feed), Arc::new(integrations), configured)
+        let mut sealer = MockSecretSealer::new();
+        sealer.expect_open().returning(|s| s.strip_prefix("sealed:").map(secret).ok_or(SealError));
+        let keeping = SecretKeeping::new(Arc::new(MockKeyMinter::new()), Some(Arc::new(sealer)));
+        CommandService::new(Arc::new(gifs), Arc::new(feed), Arc::new(integrations), configured, keeping)
     }
 
     fn page(items: Vec<Gif>) -> Page<Gif> {
@@ -197,19 +206,33 @@ mod tests {
     #[tokio::test]
     async fn the_secrets_of_a_platform_are_the_configured_ones_then_the_stored_ones() {
         let mut integrations = MockIntegrationRepository::new();
-        integrations.expect_integrations_of().withf(|p| *p == Platform::Slack).returning(|platform| {
-            Ok(vec![Integration {
-                id: IntegrationId(1),
-                platform,
-                name: IntegrationName::from_trusted("Team Slack".into()),
-                secret: secret("stored-by-an-admin"),
-                created_at: now(),
-            }])
+        let stored = |id, platform, secret| Integration {
+            id: IntegrationId(id),
+            platform,
+            name: IntegrationName::from_trusted("Team".into()),
+            secret,
+            hint: String::new(),
+            created_at: now(),
+        };
+        integrations.expect_integrations_of().withf(|p| *p == Platform::Slack).returning(move |platform| {
+            Ok(vec![
+                stored(1, platform, StoredSecret::Sealed("sealed:stored-by-an-admin".into())),
+                stored(2, platform, StoredSecret::Sealed("sealed-with-another-key".into())),
+            ])
         });
+        integrations
+            .expect_integrations_of()
+            .withf(|p| *p == Platform::Zulip)
+            .returning(move |platform| Ok(vec![stored(3, platform, StoredSecret::Digest("ab12".into()))]));
         integrations.expect_integrations_of().returning(|_| Ok(Vec::new()));
         let service = service(MockGifRepository::new(), MockChatFeedRepository::new(), integrations);
         let slack = service.secrets(Platform::Slack).await.unwrap_or_default();
-        assert_eq!(slack, [secret("from-the-environment"), secret("stored-by-an-admin")]);
-        assert!(service.secrets(Platform::Zulip).await.unwrap_or_default().is_empty());
+        assert_eq!(
+            slack,
+            [SecretCheck::Clear(secret("from-the-environment")), SecretCheck::Clear(secret("stored-by-an-admin"))],
+            "a seal this key cannot open checks nothing"
+        );
+        assert_eq!(service.secrets(Platform::Zulip).await.unwrap_or_default(), [SecretCheck::Digest("ab12".into())]);
+        assert!(service.secrets(Platform::Mattermost).await.unwrap_or_default().is_empty());
     }
 }

@@ -1,20 +1,82 @@
 //! Chat integrations (Settings, "Integrations"): admins add, list and remove the Slack signing
 //! secrets and the Mattermost and Zulip tokens with which slash commands prove where they come from.
+//!
+//! A secret is never stored as typed ([`SecretKeeping`]): a token becomes its digest; a signing
+//! secret is sealed with the server's secrets key, and without one it is refused (it can still come
+//! from the configuration). Rows stored in clear by an earlier version are converted at start
+//! ([`IntegrationService::protect_stored`]).
 
 use std::sync::Arc;
 
+use gifshelf_domain::audit::AuditAction;
 use gifshelf_domain::integration::{
-    Integration, IntegrationId, IntegrationName, IntegrationSecret, NewIntegration, Platform, INTEGRATIONS_MAX,
+    Integration, IntegrationId, IntegrationName, IntegrationSecret, NewIntegration, Platform, SecretCheck,
+    StoredSecret, INTEGRATIONS_MAX,
 };
-use gifshelf_domain::ports::{Clock, IntegrationRepository};
-use gifshelf_domain::RepoError;
+use gifshelf_domain::ports::{Clock, IntegrationRepository, KeyMinter, SecretSealer};
+use gifshelf_domain::{RepoError, ValidationError};
 
+use crate::audit::Audit;
 use crate::auth::Actor;
 use crate::{AppError, Conflict};
+
+/// Why a Slack signing secret cannot be stored on a server without a secrets key.
+pub const NO_SECRETS_KEY: &str =
+    "This server keeps Slack signing secrets only when GIFSHELF_SECRETS_KEY is set: set it, or \
+                                  give the secret in GIFSHELF_SLACK_SIGNING_SECRET.";
+
+/// How secrets are kept and read back: the digest of a token, the seal of a signing secret.
+#[derive(Clone)]
+pub struct SecretKeeping {
+    minter: Arc<dyn KeyMinter>,
+    sealer: Option<Arc<dyn SecretSealer>>,
+}
+
+impl SecretKeeping {
+    /// `sealer` is `None` on a server without `GIFSHELF_SECRETS_KEY`.
+    pub fn new(minter: Arc<dyn KeyMinter>, sealer: Option<Arc<dyn SecretSealer>>) -> Self {
+        Self { minter, sealer }
+    }
+
+    /// The form in which `platform`'s `secret` is stored; `None` when it needs a seal and there is
+    /// no key.
+    pub fn keep(&self, platform: Platform, secret: &IntegrationSecret) -> Option<StoredSecret> {
+        if platform.signs_requests() {
+            self.sealer.as_ref().map(|sealer| StoredSecret::Sealed(sealer.seal(secret)))
+        } else {
+            Some(StoredSecret::Digest(self.minter.digest(secret.expose())))
+        }
+    }
+
+    /// What a request is checked against for a stored secret; `None` for a seal this server
+    /// cannot open (logged).
+    pub fn check(&self, integration: &Integration) -> Option<SecretCheck> {
+        match &integration.secret {
+            StoredSecret::Clear(secret) => Some(SecretCheck::Clear(secret.clone())),
+            StoredSecret::Digest(digest) => Some(SecretCheck::Digest(digest.clone())),
+            StoredSecret::Sealed(sealed) => {
+                let opened = self.sealer.as_ref().ok_or(None).and_then(|sealer| sealer.open(sealed).map_err(Some));
+                match opened {
+                    Ok(secret) => Some(SecretCheck::Clear(secret)),
+                    Err(err) => {
+                        tracing::warn!(
+                            integration_id = integration.id.0,
+                            error = err.map_or_else(|| "no GIFSHELF_SECRETS_KEY".to_owned(), |e| e.to_string()),
+                            "a stored signing secret cannot be opened: its requests are refused"
+                        );
+                        None
+                    }
+                }
+            }
+        }
+    }
+}
 
 pub struct IntegrationService {
     integrations: Arc<dyn IntegrationRepository>,
     clock: Arc<dyn Clock>,
+    keeping: SecretKeeping,
+    audit: Audit,
 }
 
 /// What an admin typed into the form, unchecked (no `Debug`: it holds the secret).
@@ -26,27 +88,35 @@ pub struct IntegrationForm<'a> {
 }
 
 impl IntegrationService {
-    pub fn new(integrations: Arc<dyn IntegrationRepository>, clock: Arc<dyn Clock>) -> Self {
-        Self { integrations, clock }
+    pub fn new(
+        integrations: Arc<dyn IntegrationRepository>,
+        clock: Arc<dyn Clock>,
+        keeping: SecretKeeping,
+        audit: Audit,
+    ) -> Self {
+        Self { integrations, clock, keeping, audit }
     }
 
     /// # Errors
-    /// `Forbidden` unless the actor is an admin; `Validation` for the platform, name or secret;
-    /// `Conflict` past [`INTEGRATIONS_MAX`] integrations.
+    /// `Forbidden` unless the actor is an admin; `Validation` for the platform, name or secret (a
+    /// signing secret on a server without a secrets key too); `Conflict` past
+    /// [`INTEGRATIONS_MAX`] integrations.
     #[tracing::instrument(skip_all, fields(user_id = actor.id.0, platform = form.platform))]
     pub async fn create(&self, actor: &Actor, form: IntegrationForm<'_>) -> Result<Integration, AppError> {
         actor.require_admin()?;
-        let new = NewIntegration {
-            platform: Platform::parse(form.platform)?,
-            name: IntegrationName::parse(form.name)?,
-            secret: IntegrationSecret::parse(form.secret)?,
-            created_at: self.clock.now(),
-        };
+        let platform = Platform::parse(form.platform)?;
+        let name = IntegrationName::parse(form.name)?;
+        let secret = IntegrationSecret::parse(form.secret)?;
+        let stored =
+            self.keeping.keep(platform, &secret).ok_or_else(|| ValidationError::new("secret", NO_SECRETS_KEY))?;
+        let new = NewIntegration { platform, name, secret: stored, hint: secret.hint(), created_at: self.clock.now() };
         if self.integrations.integrations().await?.len() >= INTEGRATIONS_MAX {
             return Err(AppError::Conflict(Conflict::IntegrationLimit));
         }
         let integration = self.integrations.create_integration(new).await?;
         tracing::info!(integration_id = integration.id.0, "chat integration added");
+        let target = format!("{} ({}, #{})", integration.name.as_str(), platform.as_str(), integration.id.0);
+        self.audit.record(actor, AuditAction::IntegrationAdded, target, format!("secret …{}", integration.hint)).await;
         Ok(integration)
     }
 
@@ -64,18 +134,67 @@ impl IntegrationService {
     #[tracing::instrument(skip_all, fields(user_id = actor.id.0, integration_id = id.0))]
     pub async fn remove(&self, actor: &Actor, id: IntegrationId) -> Result<(), AppError> {
         actor.require_admin()?;
+        let known = self.integrations.integrations().await?.into_iter().find(|i| i.id == id);
         self.integrations.delete_integration(id).await.map_err(|err| match err {
             RepoError::NotFound => AppError::NotFound("Integration not found".into()),
             other => AppError::from_repo(other),
         })?;
         tracing::info!("chat integration removed");
+        let target = known.map_or_else(
+            || format!("#{}", id.0),
+            |i| format!("{} ({}, #{})", i.name.as_str(), i.platform.as_str(), id.0),
+        );
+        self.audit.record(actor, AuditAction::IntegrationRemoved, target, "").await;
         Ok(())
+    }
+
+    /// Converts the secrets an earlier version stored in clear: tokens to their digests, signing
+    /// secrets to seals, or, on a server without a secrets key, removes them (each logged and
+    /// audited). Returns how many rows changed.
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub async fn protect_stored(&self) -> Result<usize, AppError> {
+        let mut changed = 0;
+        for integration in self.integrations.integrations().await? {
+            let StoredSecret::Clear(secret) = &integration.secret else { continue };
+            let target =
+                format!("{} ({}, #{})", integration.name.as_str(), integration.platform.as_str(), integration.id.0);
+            match self.keeping.keep(integration.platform, secret) {
+                Some(stored) => {
+                    self.integrations.replace_integration_secret(integration.id, stored, secret.hint()).await?;
+                    tracing::info!(
+                        integration_id = integration.id.0,
+                        "an integration secret stored in clear is now protected"
+                    );
+                }
+                None => {
+                    self.integrations.delete_integration(integration.id).await?;
+                    tracing::warn!(
+                        integration_id = integration.id.0,
+                        name = integration.name.as_str(),
+                        "a Slack signing secret was stored in clear and this server has no GIFSHELF_SECRETS_KEY to seal it: \
+                         the integration was removed; set the key and add it again, or set GIFSHELF_SLACK_SIGNING_SECRET"
+                    );
+                    self.audit
+                        .record_system(
+                            AuditAction::IntegrationSecretRemoved,
+                            target,
+                            "stored in clear; no GIFSHELF_SECRETS_KEY to seal it",
+                        )
+                        .await;
+                }
+            }
+            changed += 1;
+        }
+        Ok(changed)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use gifshelf_domain::ports::{MockClock, MockIntegrationRepository};
+    use gifshelf_domain::integration::SealError;
+    use gifshelf_domain::ports::{MockAuditLog, MockClock, MockIntegrationRepository, MockKeyMinter, MockSecretSealer};
     use gifshelf_domain::user::{Role, UserId, Username};
 
     use super::*;
@@ -90,22 +209,54 @@ mod tests {
             id: IntegrationId(id),
             platform: Platform::Slack,
             name: IntegrationName::from_trusted("Team Slack".into()),
-            secret: IntegrationSecret::from_trusted("8f742231b10e8888abcd99yyyzzz85a5".into()),
+            secret: StoredSecret::Sealed("sealed:8f74".into()),
+            hint: "85a5".into(),
             created_at: now(),
         }
     }
 
-    fn service(integrations: MockIntegrationRepository) -> IntegrationService {
+    fn sealer() -> MockSecretSealer {
+        let mut sealer = MockSecretSealer::new();
+        sealer.expect_seal().returning(|s| format!("sealed:{}", s.expose()));
+        sealer.expect_open().returning(|s| {
+            s.strip_prefix("sealed:").map(|v| IntegrationSecret::from_trusted(v.into())).ok_or(SealError)
+        });
+        sealer
+    }
+
+    fn keeping(sealer: Option<MockSecretSealer>) -> SecretKeeping {
+        let mut minter = MockKeyMinter::new();
+        minter.expect_digest().returning(|k| format!("digest:{k}"));
+        SecretKeeping::new(Arc::new(minter), sealer.map(|s| Arc::new(s) as Arc<dyn SecretSealer>))
+    }
+
+    fn audit(expected_events: usize) -> Audit {
         let mut clock = MockClock::new();
         clock.expect_now().return_const(now());
-        IntegrationService::new(Arc::new(integrations), Arc::new(clock))
+        let mut log = MockAuditLog::new();
+        log.expect_record().times(expected_events).returning(|_| Ok(()));
+        Audit::new(Arc::new(log), Arc::new(clock))
+    }
+
+    fn service_with(
+        integrations: MockIntegrationRepository,
+        sealer: Option<MockSecretSealer>,
+        events: usize,
+    ) -> IntegrationService {
+        let mut clock = MockClock::new();
+        clock.expect_now().return_const(now());
+        IntegrationService::new(Arc::new(integrations), Arc::new(clock), keeping(sealer), audit(events))
+    }
+
+    fn service(integrations: MockIntegrationRepository) -> IntegrationService {
+        service_with(integrations, Some(sealer()), 0)
     }
 
     const FORM: IntegrationForm<'static> =
         IntegrationForm { platform: "slack", name: " Team Slack ", secret: "8f742231b10e8888abcd99yyyzzz85a5" };
 
     #[tokio::test]
-    async fn an_admin_adds_a_checked_integration() {
+    async fn an_admin_adds_a_signing_secret_sealed_and_the_event_is_audited() {
         let mut integrations = MockIntegrationRepository::new();
         integrations.expect_integrations().returning(|| Ok(Vec::new()));
         integrations
@@ -113,12 +264,100 @@ mod tests {
             .withf(|i| {
                 i.platform == Platform::Slack
                     && i.name.as_str() == "Team Slack"
-                    && i.secret.expose() == "8f742231b10e8888abcd99yyyzzz85a5"
+                    && i.secret == StoredSecret::Sealed("sealed:8f742231b10e8888abcd99yyyzzz85a5".into())
+                    && i.hint == "85a5"
                     && i.created_at == now()
             })
             .returning(|_| Ok(stored(1)));
-        let created = service(integrations).create(&actor(Role::Admin), FORM).await;
+        let created = service_with(integrations, Some(sealer()), 1).create(&actor(Role::Admin), FORM).await;
         assert_eq!(created.map(|i| i.id).ok(), Some(IntegrationId(1)));
+    }
+
+    #[tokio::test]
+    async fn tokens_are_stored_as_their_digest_with_or_without_a_key() {
+        for sealer in [None, Some(sealer())] {
+            let mut integrations = MockIntegrationRepository::new();
+            integrations.expect_integrations().returning(|| Ok(Vec::new()));
+            integrations
+                .expect_create_integration()
+                .withf(|i| i.secret == StoredSecret::Digest("digest:xvOzfurIutdRRVLz".into()) && i.hint == "RVLz")
+                .returning(|_| Ok(stored(2)));
+            let form = IntegrationForm { platform: "zulip", name: "Zulip", secret: "xvOzfurIutdRRVLz" };
+            assert!(service_with(integrations, sealer, 1).create(&actor(Role::Admin), form).await.is_ok());
+        }
+    }
+
+    #[tokio::test]
+    async fn without_a_secrets_key_a_signing_secret_is_refused_not_stored() {
+        let mut integrations = MockIntegrationRepository::new();
+        integrations.expect_integrations().returning(|| Ok(Vec::new()));
+        integrations.expect_create_integration().never();
+        match service_with(integrations, None, 0).create(&actor(Role::Admin), FORM).await {
+            Err(AppError::Validation(v)) => assert_eq!((v.field, v.message.as_str()), ("secret", NO_SECRETS_KEY)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn clear_rows_are_converted_at_start_or_removed_without_a_key() {
+        let clear = |id, platform, secret: &str| Integration {
+            platform,
+            secret: StoredSecret::Clear(IntegrationSecret::from_trusted(secret.into())),
+            hint: String::new(),
+            ..stored(id)
+        };
+        let rows = vec![
+            clear(1, Platform::Slack, "slack-secret-1234"),
+            clear(2, Platform::Mattermost, "mm-token-5678"),
+            stored(3),
+        ];
+        for with_key in [true, false] {
+            let mut integrations = MockIntegrationRepository::new();
+            let listed = rows.clone();
+            integrations.expect_integrations().returning(move || Ok(listed.clone()));
+            integrations
+                .expect_replace_integration_secret()
+                .withf(|id, secret, hint| {
+                    *id == IntegrationId(2)
+                        && *secret == StoredSecret::Digest("digest:mm-token-5678".into())
+                        && hint == "5678"
+                })
+                .times(1)
+                .returning(|_, _, _| Ok(()));
+            if with_key {
+                integrations
+                    .expect_replace_integration_secret()
+                    .withf(|id, secret, _| {
+                        *id == IntegrationId(1) && *secret == StoredSecret::Sealed("sealed:slack-secret-1234".into())
+                    })
+                    .times(1)
+                    .returning(|_, _, _| Ok(()));
+                integrations.expect_delete_integration().never();
+            } else {
+                integrations
+                    .expect_delete_integration()
+                    .withf(|id| *id == IntegrationId(1))
+                    .times(1)
+                    .returning(|_| Ok(()));
+            }
+            let service = service_with(integrations, with_key.then(sealer), usize::from(!with_key));
+            assert_eq!(service.protect_stored().await.ok(), Some(2), "with key: {with_key}");
+        }
+    }
+
+    #[test]
+    fn a_seal_is_opened_for_checking_and_a_foreign_one_checks_nothing() {
+        let keeping = keeping(Some(sealer()));
+        let sealed = Integration { secret: StoredSecret::Sealed("sealed:abc12345".into()), ..stored(1) };
+        assert_eq!(
+            keeping.check(&sealed),
+            Some(SecretCheck::Clear(IntegrationSecret::from_trusted("abc12345".into())))
+        );
+        let foreign = Integration { secret: StoredSecret::Sealed("other-key".into()), ..stored(1) };
+        assert_eq!(keeping.check(&foreign), None);
+        assert_eq!(self::keeping(None).check(&sealed), None);
+        let digest = Integration { secret: StoredSecret::Digest("d".into()), ..stored(1) };
+        assert_eq!(keeping.check(&digest), Some(SecretCheck::Digest("d".into())));
     }
 
     #[tokio::test]

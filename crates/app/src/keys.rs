@@ -5,10 +5,12 @@ use std::net::IpAddr;
 use std::sync::Arc;
 
 use gifshelf_domain::api_key::{ApiKey, ApiKeyId, ApiKeyName, NewApiKey, API_KEYS_PER_USER};
+use gifshelf_domain::audit::AuditAction;
 use gifshelf_domain::ports::{ApiKeyRepository, Clock, KeyMinter, UserRepository};
 use gifshelf_domain::user::User;
 use gifshelf_domain::RepoError;
 
+use crate::audit::Audit;
 use crate::auth::Actor;
 use crate::rate_limit::RateLimiter;
 use crate::{AppError, Conflict};
@@ -24,6 +26,7 @@ pub struct ApiKeyService {
     users: Arc<dyn UserRepository>,
     minter: Arc<dyn KeyMinter>,
     clock: Arc<dyn Clock>,
+    audit: Option<Audit>,
 }
 
 /// A new key with its secret, which is never shown again.
@@ -47,7 +50,19 @@ impl ApiKeyService {
         minter: Arc<dyn KeyMinter>,
         clock: Arc<dyn Clock>,
     ) -> Self {
-        Self { keys, users, minter, clock }
+        Self { keys, users, minter, clock, audit: None }
+    }
+
+    /// The same service, recording keys made and revoked in the audit log.
+    #[must_use]
+    pub fn with_audit(self, audit: Audit) -> Self {
+        Self { audit: Some(audit), ..self }
+    }
+
+    async fn audit(&self, actor: &Actor, action: AuditAction, key: &str) {
+        if let Some(audit) = &self.audit {
+            audit.record(actor, action, format!("API key {key} of {}", actor.username.as_str()), "").await;
+        }
     }
 
     /// # Errors
@@ -67,6 +82,8 @@ impl ApiKeyService {
         };
         let key = self.keys.create_key(new).await?;
         tracing::info!(user_id = actor.id.0, key_id = key.id.0, "API key created");
+        self.audit(actor, AuditAction::ApiKeyMade, &format!("#{} “{}” ({}…)", key.id.0, key.name.as_str(), key.prefix))
+            .await;
         Ok(MintedKey { key, secret })
     }
 
@@ -81,6 +98,7 @@ impl ApiKeyService {
     pub async fn revoke(&self, actor: &Actor, id: ApiKeyId) -> Result<(), AppError> {
         self.keys.delete_key(actor.id, id).await.map_err(key_not_found)?;
         tracing::info!(user_id = actor.id.0, key_id = id.0, "API key revoked");
+        self.audit(actor, AuditAction::ApiKeyRevoked, &format!("#{}", id.0)).await;
         Ok(())
     }
 

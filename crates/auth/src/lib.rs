@@ -4,6 +4,7 @@ mod clock;
 mod hasher;
 mod ids;
 mod oidc;
+mod sealer;
 pub mod secret;
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -13,4 +14,5 @@ pub use clock::{ManualClock, SystemClock};
 pub use hasher::BcryptHasher;
 pub use ids::RandomIds;
 pub use oidc::{OidcVerifier, GOOGLE_ISSUER};
+pub use sealer::{BadSecretsKey, SecretsKey};
 pub use tokens::{Claims, JwtTokens};

@@ -4,7 +4,7 @@ use async_trait::async_trait;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use gifshelf_domain::integration::{
-    Integration, IntegrationId, IntegrationName, IntegrationSecret, NewIntegration, Platform,
+    Integration, IntegrationId, IntegrationName, NewIntegration, Platform, StoredSecret,
 };
 use gifshelf_domain::ports::IntegrationRepository;
 use gifshelf_domain::RepoError;
@@ -21,17 +21,22 @@ struct IntegrationRow {
     name: String,
     secret: String,
     created_at: NaiveDateTime,
+    secret_form: String,
+    secret_hint: String,
 }
 
 impl IntegrationRow {
     fn into_integration(self) -> Result<Integration, RepoError> {
         let platform = Platform::parse(&self.platform)
             .map_err(|_| RepoError::other(format!("unknown integration platform {:?}", self.platform)))?;
+        let secret = StoredSecret::from_stored(&self.secret_form, self.secret)
+            .ok_or_else(|| RepoError::other(format!("unknown integration secret form {:?}", self.secret_form)))?;
         Ok(Integration {
             id: IntegrationId(self.id),
             platform,
             name: IntegrationName::from_trusted(self.name),
-            secret: IntegrationSecret::from_trusted(self.secret),
+            secret,
+            hint: self.secret_hint,
             created_at: self.created_at,
         })
     }
@@ -49,7 +54,9 @@ impl IntegrationRepository for Database {
                 .values((
                     integrations::platform.eq(integration.platform.as_str()),
                     integrations::name.eq(integration.name.as_str()),
-                    integrations::secret.eq(integration.secret.expose()),
+                    integrations::secret.eq(integration.secret.value()),
+                    integrations::secret_form.eq(integration.secret.form()),
+                    integrations::secret_hint.eq(&integration.hint),
                     integrations::created_at.eq(integration.created_at),
                 ))
                 .returning(integrations::id)
@@ -85,6 +92,30 @@ impl IntegrationRepository for Database {
         self.run(move |conn| {
             let removed = diesel::delete(integrations::table.find(id.0)).execute(conn).map_err(repo_error)?;
             if removed == 0 {
+                Err(RepoError::NotFound)
+            } else {
+                Ok(())
+            }
+        })
+        .await
+    }
+
+    async fn replace_integration_secret(
+        &self,
+        id: IntegrationId,
+        secret: StoredSecret,
+        hint: String,
+    ) -> Result<(), RepoError> {
+        self.run(move |conn| {
+            let changed = diesel::update(integrations::table.find(id.0))
+                .set((
+                    integrations::secret.eq(secret.value()),
+                    integrations::secret_form.eq(secret.form()),
+                    integrations::secret_hint.eq(hint),
+                ))
+                .execute(conn)
+                .map_err(repo_error)?;
+            if changed == 0 {
                 Err(RepoError::NotFound)
             } else {
                 Ok(())

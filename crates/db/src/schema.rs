@@ -74,6 +74,8 @@ diesel::table! {
         name -> Text,
         secret -> Text,
         created_at -> Timestamp,
+        secret_form -> Text,
+        secret_hint -> Text,
     }
 }
 
@@ -214,3 +216,16 @@ diesel::allow_tables_to_appear_in_same_query!(
     integrations,
     gif_count
 );
+
+diesel::table! {
+    audit_events (id) {
+        id -> BigInt,
+        at -> Timestamp,
+        actor_id -> Nullable<BigInt>,
+        actor_name -> Text,
+        action -> Text,
+        target -> Text,
+        detail -> Text,
+        address -> Nullable<Text>,
+    }
+}

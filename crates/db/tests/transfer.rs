@@ -7,15 +7,16 @@ use gifshelf_db::testing::TestDb;
 use gifshelf_db::transfer::{self, Progress, Summary, TransferError};
 use gifshelf_db::Database;
 use gifshelf_domain::api_key::{ApiKeyName, NewApiKey};
+use gifshelf_domain::audit::{AuditAction, AuditActor, NewAuditEvent};
 use gifshelf_domain::auth::ExternalIdentity;
 use gifshelf_domain::gif::{
     Description, Fingerprint, GifEdit, GifFilter, GifId, GifSort, NewGif, PageRequest, Rendition, RenditionKind,
     Renditions, TagName, Title,
 };
-use gifshelf_domain::integration::{IntegrationName, IntegrationSecret, NewIntegration, Platform};
+use gifshelf_domain::integration::{IntegrationName, NewIntegration, Platform, StoredSecret};
 use gifshelf_domain::ports::{
-    ApiKeyRepository, ChatFeedRepository, GifRepository, IntegrationRepository, StatsRepository, TagRepository,
-    UserRepository,
+    ApiKeyRepository, AuditLog, ChatFeedRepository, GifRepository, IntegrationRepository, StatsRepository,
+    TagRepository, UserRepository,
 };
 use gifshelf_domain::stats::{DetailedFigures, OverviewFigures};
 use gifshelf_domain::user::{Email, NewUser, PasswordHash, Role, UserId, Username};
@@ -108,18 +109,34 @@ async fn seed_keys_and_integrations(db: &Database, owner: UserId) {
             ok(db.touch_key(key.id, t0() + Duration::hours(3)).await);
         }
     }
-    // Chat integrations: a Slack signing secret and a Zulip token.
+    // Chat integrations: a sealed Slack signing secret and a Zulip token's digest.
     for (platform, name, secret) in [
-        (Platform::Slack, "Team Slack", "8f742231b10e8888abcd99yyyzzz85a5"),
-        (Platform::Zulip, "Zulip “bot”", "xvOzfurIutdRRVLz"),
+        (Platform::Slack, "Team Slack", StoredSecret::Sealed("v1.c2VhbGVkLXNsYWNrLXNlY3JldA".into())),
+        (Platform::Zulip, "Zulip “bot”", StoredSecret::Digest("ab".repeat(32))),
     ] {
         let integration = NewIntegration {
             platform,
             name: ok(IntegrationName::parse(name)),
-            secret: ok(IntegrationSecret::parse(secret)),
+            secret,
+            hint: "85a5".into(),
             created_at: t0() + Duration::minutes(55),
         };
         ok(db.create_integration(integration).await);
+    }
+    // The audit log: a member's event and one of the server itself.
+    for (actor, action) in [
+        (AuditActor::Member { id: owner, username: "alice".into() }, AuditAction::IntegrationAdded),
+        (AuditActor::System, AuditAction::IntegrationSecretRemoved),
+    ] {
+        let event = NewAuditEvent {
+            at: t0() + Duration::minutes(56),
+            actor,
+            action,
+            target: "Team Slack (slack, #1)".into(),
+            detail: "secret …85a5".into(),
+            address: Some("2001:db8::1".into()),
+        };
+        ok(AuditLog::record(db, event).await);
     }
 }
 

@@ -2,6 +2,10 @@
 //! command (or an outgoing webhook) comes from them. A Slack app signs each request with its
 //! signing secret; Mattermost and Zulip send a token. Admins keep them in the database; the
 //! server's configuration may add more.
+//!
+//! None is stored in clear ([`StoredSecret`]): a token is kept as its digest, which is enough to
+//! check one; a signing secret, whose clear value checks a signature, is sealed with the server's
+//! secrets key, and without that key it can come only from the configuration.
 
 use std::fmt;
 
@@ -31,6 +35,12 @@ pub enum Platform {
 
 impl Platform {
     pub const ALL: [Self; 3] = [Self::Slack, Self::Mattermost, Self::Zulip];
+
+    /// Whether a request is checked with the secret's clear value (a signature over the body), so
+    /// that a digest is not enough to keep it.
+    pub fn signs_requests(self) -> bool {
+        matches!(self, Self::Slack)
+    }
 
     /// The name the API and the database use: `slack`, `mattermost`, `zulip`.
     pub fn as_str(self) -> &'static str {
@@ -133,13 +143,84 @@ impl fmt::Debug for IntegrationSecret {
     }
 }
 
+/// How an integration's secret is kept.
+#[derive(Clone, PartialEq, Eq)]
+pub enum StoredSecret {
+    /// As the platform shows it: only rows written before secrets were protected, until the
+    /// server's next start converts them.
+    Clear(IntegrationSecret),
+    /// The hex SHA-256 of a token: enough to check a request's token.
+    Digest(String),
+    /// A signing secret sealed with the server's secrets key.
+    Sealed(String),
+}
+
+impl StoredSecret {
+    /// The name of the form the database keeps beside the value: `clear`, `digest`, `sealed`.
+    pub fn form(&self) -> &'static str {
+        match self {
+            Self::Clear(_) => "clear",
+            Self::Digest(_) => "digest",
+            Self::Sealed(_) => "sealed",
+        }
+    }
+
+    /// The stored text.
+    pub fn value(&self) -> &str {
+        match self {
+            Self::Clear(secret) => secret.expose(),
+            Self::Digest(value) | Self::Sealed(value) => value,
+        }
+    }
+
+    /// The secret as stored in `form`; `None` for an unknown form.
+    pub fn from_stored(form: &str, value: String) -> Option<Self> {
+        match form {
+            "clear" => Some(Self::Clear(IntegrationSecret::from_trusted(value))),
+            "digest" => Some(Self::Digest(value)),
+            "sealed" => Some(Self::Sealed(value)),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Debug for StoredSecret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "StoredSecret::{}(…)", self.form())
+    }
+}
+
+/// A sealed secret that this server's key cannot open (another key sealed it, or it was altered).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the sealed secret cannot be opened with this server's GIFSHELF_SECRETS_KEY")]
+pub struct SealError;
+
+/// What a request's proof is checked against: a secret's clear value (a configured one, or an
+/// opened seal), or a token's digest.
+#[derive(Clone, PartialEq, Eq)]
+pub enum SecretCheck {
+    Clear(IntegrationSecret),
+    Digest(String),
+}
+
+impl fmt::Debug for SecretCheck {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Clear(_) => "SecretCheck::Clear(…)",
+            Self::Digest(_) => "SecretCheck::Digest(…)",
+        })
+    }
+}
+
 /// A stored integration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Integration {
     pub id: IntegrationId,
     pub platform: Platform,
     pub name: IntegrationName,
-    pub secret: IntegrationSecret,
+    pub secret: StoredSecret,
+    /// The secret's last four characters, to tell integrations apart in a list.
+    pub hint: String,
     pub created_at: NaiveDateTime,
 }
 
@@ -148,7 +229,8 @@ pub struct Integration {
 pub struct NewIntegration {
     pub platform: Platform,
     pub name: IntegrationName,
-    pub secret: IntegrationSecret,
+    pub secret: StoredSecret,
+    pub hint: String,
     pub created_at: NaiveDateTime,
 }
 

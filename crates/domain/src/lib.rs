@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod api_key;
+pub mod audit;
 pub mod auth;
 pub mod collection;
 pub mod error;

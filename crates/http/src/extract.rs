@@ -32,11 +32,20 @@ pub(crate) fn bearer(req: &HttpRequest) -> Option<String> {
     (scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty()).then(|| token.trim().to_owned())
 }
 
-async fn authenticate(state: Option<web::Data<AppState>>, token: Option<String>) -> Result<Actor, ApiError> {
+/// The actor a token opens, acting from the request's client address (for the audit log).
+async fn authenticate(
+    state: Option<web::Data<AppState>>,
+    token: Option<String>,
+    from: Option<std::net::IpAddr>,
+) -> Result<Actor, ApiError> {
     let state = state.ok_or_else(ApiError::internal)?;
     let token = token.ok_or_else(|| ApiError::unauthorized(NO_TOKEN))?;
     let user = state.auth.authenticate(&token).await?;
-    Ok(user)
+    Ok(user.from_address(from))
+}
+
+fn client_address(req: &HttpRequest, state: Option<&web::Data<AppState>>) -> Option<std::net::IpAddr> {
+    state.and_then(|state| crate::client::client_ip(req, &state.settings))
 }
 
 impl FromRequest for SignedIn {
@@ -46,7 +55,8 @@ impl FromRequest for SignedIn {
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let state = req.app_data::<web::Data<AppState>>().cloned();
         let token = bearer(req);
-        Box::pin(async move { authenticate(state, token).await.map(SignedIn) })
+        let from = client_address(req, state.as_ref());
+        Box::pin(async move { authenticate(state, token, from).await.map(SignedIn) })
     }
 }
 
@@ -57,8 +67,9 @@ impl FromRequest for Admin {
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let state = req.app_data::<web::Data<AppState>>().cloned();
         let token = bearer(req);
+        let from = client_address(req, state.as_ref());
         Box::pin(async move {
-            let actor = authenticate(state, token).await?;
+            let actor = authenticate(state, token, from).await?;
             actor.require_admin()?;
             Ok(Admin(actor))
         })
@@ -72,6 +83,7 @@ impl FromRequest for MediaViewer {
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let state = req.app_data::<web::Data<AppState>>().cloned();
         let token = bearer(req).or_else(|| crate::session_cookie::read(req));
-        Box::pin(async move { authenticate(state, token).await.map(MediaViewer) })
+        let from = client_address(req, state.as_ref());
+        Box::pin(async move { authenticate(state, token, from).await.map(MediaViewer) })
     }
 }

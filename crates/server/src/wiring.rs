@@ -3,11 +3,12 @@
 use std::net::TcpListener;
 use std::sync::Arc;
 
+use gifshelf_app::audit::Audit;
 use gifshelf_app::auth::{AuthConfig, AuthService, ThrottleConfig};
 use gifshelf_app::collections::CollectionService;
 use gifshelf_app::commands::{CommandService, ConfiguredSecrets};
 use gifshelf_app::gifs::{GifPorts, GifService, UrlImport};
-use gifshelf_app::integrations::IntegrationService;
+use gifshelf_app::integrations::{IntegrationService, SecretKeeping};
 use gifshelf_app::jobs::RenditionMaker;
 use gifshelf_app::stats::StatsService;
 use gifshelf_auth::secret::{self, SecretSource};
@@ -259,13 +260,12 @@ struct ChatParts {
 }
 
 impl ChatParts {
-    fn new(settings: &Settings, users: &Arc<Database>, clock: &Arc<dyn Clock>) -> Self {
-        let keys = Arc::new(gifshelf_app::keys::ApiKeyService::new(
-            users.clone(),
-            users.clone(),
-            Arc::new(RandomIds),
-            clock.clone(),
-        ));
+    fn new(settings: &Settings, users: &Arc<Database>, clock: &Arc<dyn Clock>, audit: &Audit) -> Self {
+        let keeping = secret_keeping(settings);
+        let keys = Arc::new(
+            gifshelf_app::keys::ApiKeyService::new(users.clone(), users.clone(), Arc::new(RandomIds), clock.clone())
+                .with_audit(audit.clone()),
+        );
         if settings.chat_api_anonymous {
             tracing::warn!(
                 "GIFSHELF_CHAT_API_ANONYMOUS is on: the chat APIs answer anyone without a key (searches and share-id media \
@@ -292,10 +292,26 @@ impl ChatParts {
                 users.clone(),
                 users.clone(),
                 configured_commands(settings),
+                keeping.clone(),
             )),
-            integrations: Arc::new(IntegrationService::new(users.clone(), clock.clone())),
+            integrations: Arc::new(IntegrationService::new(users.clone(), clock.clone(), keeping, audit.clone())),
         }
     }
+}
+
+/// How integration secrets are kept: tokens as digests always; signing secrets sealed with
+/// `GIFSHELF_SECRETS_KEY`, or not stored at all without it (one log line says so).
+fn secret_keeping(settings: &Settings) -> SecretKeeping {
+    use secrecy::ExposeSecret;
+
+    let key = settings.secrets_key.as_ref().and_then(|key| gifshelf_auth::SecretsKey::parse(key.expose_secret()).ok());
+    if key.is_none() {
+        tracing::info!(
+            "GIFSHELF_SECRETS_KEY is not set: Slack signing secrets are taken from GIFSHELF_SLACK_SIGNING_SECRET only, \
+             never stored"
+        );
+    }
+    SecretKeeping::new(Arc::new(RandomIds), key.map(|k| Arc::new(k) as Arc<dyn gifshelf_domain::ports::SecretSealer>))
 }
 
 /// The statistics, read exact from the counters the database keeps; an old refresh period is
@@ -351,6 +367,7 @@ pub struct Application {
     jobs: gifshelf_app::jobs::RunnerSettings,
     job_poll: std::time::Duration,
     clock: Arc<dyn Clock>,
+    integrations: Arc<IntegrationService>,
 }
 
 impl Application {
@@ -379,7 +396,8 @@ impl Application {
         let auth = auth_service(settings, &users, &secret, &clock)?;
         log_media_offload(&settings.media_offload);
         let stats = stats_service(settings, &users, &clock);
-        let chat = ChatParts::new(settings, &users, &clock);
+        let audit = Audit::new(users.clone(), clock.clone());
+        let chat = ChatParts::new(settings, &users, &clock, &audit);
         let listener = TcpListener::bind(&settings.bind)
             .map_err(|source| StartupError::Bind { addr: settings.bind.clone(), source })?;
         let listening = listener.local_addr().map_err(|e| StartupError::Other(e.to_string()))?;
@@ -394,7 +412,8 @@ impl Application {
             chat: chat.chat,
             chat_gate: chat.gate,
             commands: chat.commands,
-            integrations: chat.integrations,
+            integrations: chat.integrations.clone(),
+            audit,
             users,
             settings: http_settings(settings, listening),
             clock: clock.clone(),
@@ -412,6 +431,7 @@ impl Application {
             jobs: settings.jobs,
             job_poll: settings.job_poll,
             clock,
+            integrations: chat.integrations,
         })
     }
 
@@ -424,6 +444,12 @@ impl Application {
     /// # Errors
     /// When the server fails.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        // Secrets an earlier version stored in clear are protected before the first request.
+        match self.integrations.protect_stored().await {
+            Ok(0) => {}
+            Ok(changed) => tracing::info!(changed, "integration secrets stored in clear were converted"),
+            Err(err) => tracing::error!(error = %err, "could not protect the integration secrets stored in clear"),
+        }
         // Sweeps at startup and then every `sweep_every`: leftovers of uploads interrupted by a crash
         // or a lost connection (never young blobs, which may belong to an upload in progress on
         // this or another instance).

@@ -33,12 +33,20 @@ pub struct Actor {
     pub username: Username,
     pub role: Role,
     pub via: Credential,
+    /// The client's address, when the request came over the network (for the audit log).
+    pub from: Option<std::net::IpAddr>,
 }
 
 impl Actor {
     /// A signed-in session of this account.
     pub fn session(id: UserId, username: Username, role: Role) -> Self {
-        Self { id, username, role, via: Credential::Session }
+        Self { id, username, role, via: Credential::Session, from: None }
+    }
+
+    /// The same actor, acting from `address`.
+    #[must_use]
+    pub fn from_address(self, address: Option<std::net::IpAddr>) -> Self {
+        Self { from: address, ..self }
     }
 
     pub fn is_admin(&self) -> bool {

@@ -169,6 +169,8 @@ tables! {
             name: String,
             secret: String,
             created_at: NaiveDateTime,
+            secret_form: String,
+            secret_hint: String,
         },
     },
     /// Which GIF has which tag.
@@ -203,6 +205,21 @@ tables! {
             share_id: Option<String>,
             created_at: NaiveDateTime,
             updated_at: NaiveDateTime,
+        },
+    },
+    /// The audit log (no foreign keys: events outlive what they name).
+    audit_events => AuditEventRow {
+        key: (id: i64),
+        serial: true,
+        columns: {
+            id: i64,
+            at: NaiveDateTime,
+            actor_id: Option<i64>,
+            actor_name: String,
+            action: String,
+            target: String,
+            detail: String,
+            address: Option<String>,
         },
     },
     /// Which GIF is in which collection, at which position.

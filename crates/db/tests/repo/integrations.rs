@@ -1,6 +1,6 @@
 use chrono::{NaiveDate, NaiveDateTime};
 use gifshelf_db::Database;
-use gifshelf_domain::integration::{IntegrationId, IntegrationName, IntegrationSecret, NewIntegration, Platform};
+use gifshelf_domain::integration::{IntegrationId, IntegrationName, NewIntegration, Platform, StoredSecret};
 use gifshelf_domain::ports::IntegrationRepository;
 use gifshelf_domain::RepoError;
 
@@ -14,7 +14,8 @@ fn new(platform: Platform, name: &str, secret: &str) -> NewIntegration {
     NewIntegration {
         platform,
         name: IntegrationName::parse(name).unwrap_or_else(|e| panic!("{e}")),
-        secret: IntegrationSecret::parse(secret).unwrap_or_else(|e| panic!("{e}")),
+        secret: StoredSecret::Digest(secret.into()),
+        hint: secret[secret.len() - 4..].into(),
         created_at: at(9),
     }
 }
@@ -25,7 +26,10 @@ async fn integrations_are_kept_by_platform_and_removed_by_id(db: &Database) {
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((slack.platform, slack.name.as_str(), slack.created_at), (Platform::Slack, "Team Slack", at(9)));
-    assert_eq!(slack.secret.expose(), "8f742231b10e8888abcd99yyyzzz85a5");
+    assert_eq!(
+        (slack.secret.form(), slack.secret.value(), slack.hint.as_str()),
+        ("digest", "8f742231b10e8888abcd99yyyzzz85a5", "85a5")
+    );
     let zulip = db
         .create_integration(new(Platform::Zulip, "Zulip", "xvOzfurIutdRRVLz"))
         .await
@@ -48,3 +52,25 @@ async fn integrations_are_kept_by_platform_and_removed_by_id(db: &Database) {
 }
 
 on_both_backends!(integrations_are_kept_by_platform_and_removed_by_id);
+
+async fn a_secret_changes_form_and_clear_rows_of_an_earlier_version_read_as_clear(db: &Database) {
+    let zulip = db
+        .create_integration(new(Platform::Zulip, "Zulip", "xvOzfurIutdRRVLz"))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let sealed = StoredSecret::Sealed("v1.abc".into());
+    db.replace_integration_secret(zulip.id, sealed.clone(), "RVLz".into()).await.unwrap_or_else(|e| panic!("{e}"));
+    let stored = db.integrations().await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((&stored[0].secret, stored[0].hint.as_str()), (&sealed, "RVLz"));
+    let missing = db.replace_integration_secret(IntegrationId(9999), sealed, String::new()).await;
+    assert!(matches!(missing, Err(RepoError::NotFound)), "{missing:?}");
+
+    let clear =
+        StoredSecret::Clear(gifshelf_domain::integration::IntegrationSecret::from_trusted("old-clear-secret".into()));
+    let old =
+        NewIntegration { secret: clear.clone(), hint: String::new(), ..new(Platform::Slack, "Old Slack", "xxxx") };
+    let old = db.create_integration(old).await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(old.secret, clear);
+}
+
+on_both_backends!(a_secret_changes_form_and_clear_rows_of_an_earlier_version_read_as_clear);

@@ -1,5 +1,6 @@
 //! The repository suite: every test runs on a fresh SQLite file and on a fresh PostgreSQL database.
 
+mod audit;
 mod chat;
 mod duplicates;
 mod gifs;

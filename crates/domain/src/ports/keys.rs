@@ -4,7 +4,9 @@ use async_trait::async_trait;
 use chrono::NaiveDateTime;
 
 use crate::api_key::{ApiKey, ApiKeyId, NewApiKey};
-use crate::integration::{Integration, IntegrationId, NewIntegration, Platform};
+use crate::integration::{
+    Integration, IntegrationId, IntegrationSecret, NewIntegration, Platform, SealError, StoredSecret,
+};
 use crate::user::UserId;
 use crate::RepoError;
 
@@ -64,6 +66,30 @@ pub trait IntegrationRepository: Send + Sync {
     /// # Errors
     /// `NotFound` when no integration has this id.
     async fn delete_integration(&self, id: IntegrationId) -> Result<(), RepoError>;
+
+    /// Keeps the integration's secret in another form (a clear row converted at start).
+    ///
+    /// # Errors
+    /// `NotFound` when no integration has this id.
+    async fn replace_integration_secret(
+        &self,
+        id: IntegrationId,
+        secret: StoredSecret,
+        hint: String,
+    ) -> Result<(), RepoError>;
+}
+
+/// Seals and opens the secrets that must be kept with their clear value (Slack's signing secrets)
+/// with the server's secrets key (`GIFSHELF_SECRETS_KEY`): authenticated encryption, a fresh nonce
+/// per seal.
+#[cfg_attr(feature = "mock", mockall::automock)]
+pub trait SecretSealer: Send + Sync {
+    /// The sealed text to store.
+    fn seal(&self, secret: &IntegrationSecret) -> String;
+
+    /// # Errors
+    /// `SealError` when this key did not seal it, or it was altered.
+    fn open(&self, sealed: &str) -> Result<IntegrationSecret, SealError>;
 }
 
 /// Makes API keys and their digests (a key is random, so a fast hash is enough).

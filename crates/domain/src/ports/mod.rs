@@ -3,6 +3,7 @@
 //!
 //! One file per area; every item is re-exported here, so `ports::X` names it wherever it lives.
 
+mod audit;
 mod batch;
 mod blobs;
 mod chat_feed;
@@ -21,6 +22,7 @@ mod tags;
 mod terms;
 mod users;
 
+pub use audit::*;
 pub use batch::*;
 pub use blobs::*;
 pub use chat_feed::*;

@@ -40,7 +40,7 @@ impl From<&gifshelf_domain::integration::Integration> for IntegrationDto {
             id: integration.id.0,
             platform: integration.platform.as_str().to_owned(),
             name: integration.name.as_str().to_owned(),
-            secret_hint: integration.secret.hint(),
+            secret_hint: integration.hint.clone(),
             created_at: iso(integration.created_at),
         }
     }

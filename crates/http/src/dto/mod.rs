@@ -2,6 +2,7 @@
 //! `frontend/src/api/generated/` are generated from these with ts-rs (`cargo xtask gen-types`); a test
 //! fails when they are stale.
 
+mod audit;
 mod auth;
 mod bulk;
 mod collections;
@@ -19,6 +20,7 @@ mod upload;
 
 use ts_rs::TS;
 
+pub use audit::{AuditActorDto, AuditEventDto, PagedAuditEvents};
 pub use auth::{GoogleLoginRequest, IdentityDto, LoginRequest, RegisterRequest, TokenResponse};
 pub use bulk::{BulkRequest, BulkResponse, BulkResult, BulkStatus};
 pub use collections::{CollectionDto, CollectionRequest, OrderRequest, ShareRequest, Visibility};
@@ -85,7 +87,10 @@ macro_rules! for_each_dto {
             BulkRequest,
             BulkStatus,
             BulkResult,
-            BulkResponse
+            BulkResponse,
+            AuditActorDto,
+            AuditEventDto,
+            PagedAuditEvents
         );
     };
 }

@@ -1,3 +1,4 @@
+mod audit;
 mod auth;
 mod collections;
 mod gifs;
@@ -32,6 +33,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .configure(gifs::configure)
             .configure(tags::configure)
             .configure(stats::configure)
+            .configure(audit::configure)
             .default_service(web::to(crate::spa::api_not_found)),
     )
     .configure(share::configure);

@@ -85,6 +85,7 @@ use utoipa::{Modify, OpenApi};
         super::stats::by_tag,
         super::stats::by_activity,
         super::stats::by_type,
+        super::audit::events,
     ),
     modifiers(&BearerAuth),
     tags(
@@ -97,6 +98,7 @@ use utoipa::{Modify, OpenApi};
         (name = "media", description = "Image bytes for signed-in people (public only under share ids, /s/…)"),
         (name = "tags", description = "Tags and their curation"),
         (name = "stats", description = "Statistics for admins"),
+        (name = "admin", description = "Members, invitations, moderation and the audit log (admins)"),
         (name = "meta", description = "Health and public configuration"),
     )
 )]

@@ -33,6 +33,8 @@ pub struct Settings {
     /// Hosts a request may name for the links built from it (`GIFSHELF_ALLOWED_HOSTS`).
     pub allowed_hosts: Vec<String>,
     pub jwt_secret: Option<SecretString>,
+    /// The key that seals stored integration secrets (`GIFSHELF_SECRETS_KEY`, checked at load).
+    pub secrets_key: Option<SecretString>,
     pub google_client_id: Option<String>,
     pub oidc_issuer: String,
     /// Whether a first sign-in through the provider creates an account.
@@ -140,6 +142,7 @@ impl Settings {
             s3: src.s3()?,
             public_url: src.text("GIFSHELF_PUBLIC_URL", &f.public_url).map(|u| u.trim_end_matches('/').to_owned()),
             jwt_secret: src.text("GIFSHELF_JWT_SECRET", &f.jwt_secret).map(SecretString::from),
+            secrets_key: src.secrets_key(&f.secrets_key)?,
             google_client_id: src.text("GIFSHELF_GOOGLE_CLIENT_ID", &f.google_client_id),
             oidc_issuer: src
                 .text("GIFSHELF_OIDC_ISSUER", &f.oidc_issuer)

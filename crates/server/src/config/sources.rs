@@ -24,6 +24,7 @@ pub(super) struct FileSettings {
     pub(super) aws_session_token: Option<String>,
     pub(super) public_url: Option<String>,
     pub(super) jwt_secret: Option<String>,
+    pub(super) secrets_key: Option<String>,
     pub(super) google_client_id: Option<String>,
     pub(super) oidc_issuer: Option<String>,
     pub(super) oidc_signup: Option<bool>,
@@ -116,6 +117,19 @@ impl<E: Fn(&str) -> Option<String>> Sources<E> {
             }
             None => Ok(from_file.unwrap_or(default)),
         }
+    }
+
+    /// `GIFSHELF_SECRETS_KEY`: 32 bytes in base64, refused at load otherwise (never echoed).
+    pub(super) fn secrets_key(&self, from_file: &Option<String>) -> Result<Option<secrecy::SecretString>, ConfigError> {
+        let Some(value) = self.text("GIFSHELF_SECRETS_KEY", from_file) else { return Ok(None) };
+        if gifshelf_auth::SecretsKey::parse(&value).is_err() {
+            return Err(ConfigError::Invalid {
+                name: "GIFSHELF_SECRETS_KEY",
+                value: "(not shown)".into(),
+                reason: "must be 32 random bytes in base64 (`openssl rand -base64 32`)",
+            });
+        }
+        Ok(Some(secrecy::SecretString::from(value)))
     }
 
     pub(super) fn s3(&self) -> Result<gifshelf_storage::S3Options, ConfigError> {

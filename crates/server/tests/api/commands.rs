@@ -22,7 +22,7 @@ const SECRETS: &[(&str, &str)] = &[
     ("GIFSHELF_ZULIP_TOKENS", ZULIP_TOKEN),
 ];
 
-fn now() -> i64 {
+pub(crate) fn now() -> i64 {
     chrono::Utc::now().timestamp()
 }
 
@@ -51,7 +51,7 @@ fn slack_signature(secret: &str, timestamp: i64, body: &str) -> String {
 }
 
 /// Posts a Slack command signed with `secret` at `timestamp`.
-async fn slack(app: &TestApp, secret: &str, timestamp: i64, text: &str) -> Response {
+pub(crate) async fn slack(app: &TestApp, secret: &str, timestamp: i64, text: &str) -> Response {
     let body = slack_form(text);
     let signature = slack_signature(secret, timestamp, &body);
     send(
@@ -66,7 +66,7 @@ async fn slack(app: &TestApp, secret: &str, timestamp: i64, text: &str) -> Respo
 }
 
 /// Posts a Mattermost command with its token in the body and the `Authorization` header.
-async fn mattermost(app: &TestApp, token: &str, text: &str) -> Response {
+pub(crate) async fn mattermost(app: &TestApp, token: &str, text: &str) -> Response {
     let body = serde_urlencoded::to_string([
         ("channel_id", "fukb4ksoy7r3uqgkhj9wmx3lha"),
         ("command", "/gif"),
@@ -87,7 +87,7 @@ async fn mattermost(app: &TestApp, token: &str, text: &str) -> Response {
 }
 
 /// Posts what a Zulip outgoing webhook sends when its bot is mentioned.
-async fn zulip(app: &TestApp, token: &str, data: &str) -> Response {
+pub(crate) async fn zulip(app: &TestApp, token: &str, data: &str) -> Response {
     let body = json!({
         "bot_email": "gif-bot@zulip.example.com",
         "bot_full_name": "gifshelf",
@@ -100,7 +100,7 @@ async fn zulip(app: &TestApp, token: &str, data: &str) -> Response {
 }
 
 /// Two GIFs about cats, the second viewed more: the best match for "cat".
-async fn two_cats(app: &TestApp) -> (Client, String, i64) {
+pub(crate) async fn two_cats(app: &TestApp) -> (Client, String, i64) {
     let admin = app.admin().await;
     admin.upload_gif("Sleepy cat", "", &["cats"]).await;
     let best = admin.upload_gif("Happy cat", "dancing", &["cats"]).await;
@@ -156,8 +156,11 @@ async fn a_signed_slack_command_posts_the_best_match_whose_image_works_anonymous
     assert_eq!(answer.response_type, ResponseType::InChannel);
 }
 
+/// A secrets key (32 bytes in base64), so that admins may store Slack signing secrets.
+pub(crate) const SECRETS_KEY: (&str, &str) = ("GIFSHELF_SECRETS_KEY", "q0dAa2G3mY8lT1Pz0sQXb7d0tq3Y0Zr5o2w3U4c5V6E=");
+
 async fn a_slack_secret_added_by_an_admin_works_until_it_is_removed(backend: Backend) {
-    let app = app!(backend);
+    let app = app!(backend, &[SECRETS_KEY]);
     let (admin, share_id, id) = two_cats(&app).await;
     let secret = "e1a2b3c4d5e6f708192a3b4c5d6e7f80";
     // Nothing configured yet: refused.

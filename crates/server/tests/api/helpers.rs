@@ -47,10 +47,20 @@ pub struct TestApp {
 impl TestApp {
     /// `None` when the backend is PostgreSQL and no test server is configured (outside CI).
     pub async fn spawn(backend: Backend, extra: &[(&str, &str)]) -> Option<Self> {
-        let db = match backend {
-            Backend::Sqlite => TestDb::sqlite(),
-            Backend::Postgres => TestDb::postgres("api")?,
-        };
+        Some(Self::spawn_on(Self::database_for(backend)?, extra).await)
+    }
+
+    /// A fresh database of `backend`, migrated, for a test that stores rows before the server starts
+    /// (as an earlier version left them); `None` as for [`Self::spawn`].
+    pub fn database_for(backend: Backend) -> Option<TestDb> {
+        match backend {
+            Backend::Sqlite => Some(TestDb::sqlite()),
+            Backend::Postgres => TestDb::postgres("api"),
+        }
+    }
+
+    /// [`Self::spawn`] on a database made by [`Self::database_for`].
+    pub async fn spawn_on(db: TestDb, extra: &[(&str, &str)]) -> Self {
         let data = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let web = data.path().join("web");
         std::fs::create_dir_all(&web).unwrap_or_else(|e| panic!("{e}"));
@@ -77,7 +87,7 @@ impl TestApp {
             .build()
             .unwrap_or_else(|e| panic!("{e}"));
         let data_dir = data.path().join("data");
-        Some(Self { address, http, data_dir, clock, gifs_sent: Arc::default(), _data: data, _db: db })
+        Self { address, http, data_dir, clock, gifs_sent: Arc::default(), _data: data, _db: db }
     }
 
     /// Moves the server's clock `secs` seconds on, as if that much time had passed.

@@ -3,6 +3,7 @@
 
 mod helpers;
 
+mod audit;
 mod auth;
 mod bad_input;
 mod chat;
@@ -21,6 +22,7 @@ mod media;
 mod meta;
 mod offload;
 mod renditions;
+mod secrets;
 mod settings;
 mod share;
 mod stats;

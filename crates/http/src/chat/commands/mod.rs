@@ -17,7 +17,7 @@ use actix_web::http::header::{HeaderMap, CONTENT_TYPE};
 use actix_web::http::StatusCode;
 use actix_web::{post, web, HttpRequest, HttpResponse};
 use gifshelf_app::commands::CommandAnswer;
-use gifshelf_domain::integration::{IntegrationSecret, Platform};
+use gifshelf_domain::integration::{Platform, SecretCheck};
 use serde::de::DeserializeOwned;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
@@ -79,13 +79,14 @@ trait CommandPlatform: Sync {
     fn recognise(&self, request: &Request<'_>) -> Option<Result<Incoming, Refusal>>;
 
     /// Whether one of `secrets` (this platform's) vouches for `proof`; `body` is the raw body and
-    /// `now` the server's Unix time. By default: a token equal to one of the secrets.
+    /// `now` the server's Unix time. By default: a token equal to one of the secrets, or whose
+    /// digest is one of the stored digests.
     ///
     /// # Errors
     /// A refusal saying why not.
-    fn verify(&self, proof: &Proof, secrets: &[IntegrationSecret], _body: &[u8], _now: i64) -> Result<(), Refusal> {
+    fn verify(&self, proof: &Proof, secrets: &[SecretCheck], _body: &[u8], _now: i64) -> Result<(), Refusal> {
         match proof {
-            Proof::Token(token) if secrets.iter().any(|secret| same_secret(secret.expose(), token)) => Ok(()),
+            Proof::Token(token) if secrets.iter().any(|secret| token_matches(secret, token)) => Ok(()),
             _ => Err(Refusal::NotVerified),
         }
     }
@@ -167,7 +168,7 @@ impl Incoming {
     ///
     /// # Errors
     /// `TooOld` for a signature's timestamp too far from `now`; `NotVerified` when no secret matches.
-    pub fn verify(&self, secrets: &[IntegrationSecret], body: &[u8], now: i64) -> Result<(), Refusal> {
+    pub fn verify(&self, secrets: &[SecretCheck], body: &[u8], now: i64) -> Result<(), Refusal> {
         of(self.platform).verify(&self.proof, secrets, body, now)
     }
 }
@@ -224,9 +225,21 @@ fn same_secret(expected: &str, presented: &str) -> bool {
     Sha256::digest(expected.as_bytes()).ct_eq(&Sha256::digest(presented.as_bytes())).into()
 }
 
+/// Whether a presented token is the secret, or has the stored digest (hex SHA-256), in constant
+/// time.
+fn token_matches(secret: &SecretCheck, presented: &str) -> bool {
+    match secret {
+        SecretCheck::Clear(secret) => same_secret(secret.expose(), presented),
+        SecretCheck::Digest(digest) => {
+            hex::encode(Sha256::digest(presented.as_bytes())).as_bytes().ct_eq(digest.as_bytes()).into()
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use actix_web::http::header::{HeaderName, HeaderValue};
+    use gifshelf_domain::integration::IntegrationSecret;
 
     use super::*;
 
@@ -238,8 +251,18 @@ mod tests {
         map
     }
 
-    pub(super) fn secrets(values: &[&str]) -> Vec<IntegrationSecret> {
-        values.iter().map(|v| IntegrationSecret::from_trusted((*v).to_owned())).collect()
+    pub(super) fn secrets(values: &[&str]) -> Vec<SecretCheck> {
+        values.iter().map(|v| SecretCheck::Clear(IntegrationSecret::from_trusted((*v).to_owned()))).collect()
+    }
+
+    #[test]
+    fn a_token_matches_its_stored_digest_only() {
+        let digest = SecretCheck::Digest(hex::encode(Sha256::digest(b"pbte7m9wbbfbmjk1f4mhsibbzc")));
+        assert!(token_matches(&digest, "pbte7m9wbbfbmjk1f4mhsibbzc"));
+        assert!(!token_matches(&digest, "pbte7m9wbbfbmjk1f4mhsibbzd"));
+        assert!(!token_matches(&digest, ""));
+        let clear = SecretCheck::Clear(IntegrationSecret::from_trusted("xvOzfurIutdRRVLz".into()));
+        assert!(token_matches(&clear, "xvOzfurIutdRRVLz") && !token_matches(&clear, "xvOzfurIutdRRVL"));
     }
 
     #[test]
