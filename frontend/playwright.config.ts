@@ -78,6 +78,8 @@ export default defineConfig({
         GIFSHELF_WEB_DIR: path.resolve(here, 'dist'),
         // Every spec registers its own accounts from this one address.
         GIFSHELF_REGISTER_MAX_PER_ADDRESS: '10000',
+        // Admins may store Slack signing secrets (sealed with it).
+        GIFSHELF_SECRETS_KEY: 'q0dAa2G3mY8lT1Pz0sQXb7d0tq3Y0Zr5o2w3U4c5V6E=',
       },
     },
     {
