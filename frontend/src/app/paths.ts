@@ -16,4 +16,5 @@ export const paths = {
   settings: '/settings',
   statistics: '/statistics',
   duplicates: '/admin/duplicates',
+  audit: '/admin/audit',
 } as const;

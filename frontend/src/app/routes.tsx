@@ -6,6 +6,7 @@ import { AppLayout } from './layout/app-layout';
 import { paths } from './paths';
 import { HomeRoute } from './routes/home';
 import {
+  AuditPage,
   CollectionPage,
   CollectionsPage,
   DuplicatesPage,
@@ -56,6 +57,7 @@ export const routes: RouteObject[] = [
         children: [
           { path: paths.statistics, element: <StatisticsRoute /> },
           { path: paths.duplicates, element: <DuplicatesPage /> },
+          { path: paths.audit, element: <AuditPage /> },
         ],
       },
       { path: '*', element: <Navigate to={paths.home} replace /> },

@@ -45,6 +45,9 @@ export const DuplicatesPage = lazyPage(() =>
     (m) => m.DuplicatesPage,
   ),
 );
+export const AuditPage = lazyPage(() =>
+  import(/* webpackChunkName: "admin" */ '@/features/audit/components/audit-page').then((m) => m.AuditPage),
+);
 export const SettingsPage = lazyPage(() =>
   import(/* webpackChunkName: "settings" */ '@/features/settings/components/settings-page').then(
     (m) => m.SettingsPage,

@@ -122,6 +122,9 @@ function StatsHeader({ overview, refreshing, onRefresh }: StatsHeaderProps) {
         <Link to={paths.duplicates} className="btn btn--secondary">
           Review near duplicates
         </Link>
+        <Link to={paths.audit} className="btn btn--secondary">
+          Audit log
+        </Link>
         <button type="button" className="btn btn--primary" disabled={refreshing} onClick={onRefresh}>
           {refreshing ? 'Refreshing...' : 'Refresh Data'}
         </button>
