@@ -3,6 +3,7 @@
 #![warn(missing_docs)]
 
 mod anim_encode;
+pub mod caption;
 mod error;
 mod gif_pipeline;
 mod limits;
@@ -15,6 +16,7 @@ mod sink;
 mod sniff;
 mod still;
 mod strip;
+pub mod text;
 mod video;
 mod webp;
 

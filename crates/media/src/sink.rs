@@ -30,6 +30,8 @@ pub(crate) enum Output {
     Medium,
     /// A video; every video of one upload comes from one `ffmpeg`.
     Video(Video),
+    /// The sheet of distinct scenes that text is read from (`text`): a grayscale PNG.
+    TextSheet,
 }
 
 impl Output {
@@ -41,7 +43,7 @@ impl Output {
             Output::Tiny => fit_width(width, height, 220),
             Output::Nano => fit_height(width, height, 90),
             Output::FixedHeight => fit_height(width, height, 200),
-            Output::Medium => (width, height),
+            Output::Medium | Output::TextSheet => (width, height),
             Output::Video(v) => v.size(limits, width, height),
         }
     }
@@ -191,6 +193,10 @@ impl Sinks {
                     video_sink = Some(sinks.len());
                     order.push((sinks.len(), at));
                     Box::new(VideoSink::start(ffmpeg, &videos, limits, (sw, sh), source.delays)?)
+                }
+                Output::TextSheet => {
+                    order.push((sinks.len(), 0));
+                    Box::new(crate::text::TextSheet::new(sw, sh, source.delays.len()))
                 }
                 Output::Still => {
                     let thumb = Thumbnailer::new(sw, sh, tw, th);
