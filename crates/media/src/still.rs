@@ -188,6 +188,9 @@ pub(crate) fn process_still(
             "Videos are made only of animations, and this image has a single frame.".into(),
         ));
     }
+    if outputs.contains(&Output::Remake) {
+        return Err(MediaRejection::invalid("Only animations (GIF or animated WebP) can be made into a new GIF here."));
+    }
     let orientation = if kind == MediaKind::Jpeg { jpeg_info(bytes)?.orientation } else { 1 };
     let img = decode(kind, bytes, limits)?;
     deadline.check()?;

@@ -548,7 +548,7 @@ pub fn gif_with_delays(w: u16, h: u16, delays: &[u16]) -> Vec<u8> {
 /// # Errors
 /// As [`crate::process`].
 pub fn animated_thumbnail(bytes: &[u8], limits: &crate::Limits) -> Result<crate::Rendition, crate::MediaRejection> {
-    crate::make(bytes, limits, &[crate::sink::Output::Thumbnail], None)?
+    crate::make(bytes, limits, &[crate::sink::Output::Thumbnail], crate::sink::Tools::default())?
         .renditions
         .pop()
         .ok_or_else(|| crate::error::internal("the thumbnail rendition is missing"))

@@ -115,7 +115,7 @@ fn text_err(what: impl std::fmt::Display) -> MediaRejection {
 /// The image's own rejections (as an upload's); `ImageTooComplex` past the timeout; `Internal`
 /// when Tesseract fails.
 pub fn read_text(bytes: &[u8], limits: &Limits, tesseract: &Tesseract) -> Result<Vec<String>, MediaRejection> {
-    let made = crate::make(bytes, limits, &[Output::TextSheet], None)?;
+    let made = crate::make(bytes, limits, &[Output::TextSheet], crate::sink::Tools::default())?;
     let sheet = made.renditions.into_iter().next().ok_or_else(|| text_err("no sheet was made"))?;
     let tsv = tesseract.run(&sheet.bytes)?;
     Ok(lines_of(&tsv))

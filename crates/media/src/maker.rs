@@ -1,0 +1,313 @@
+//! The maker's engine for animated sources ("Edit a copy"): a new GIF made of a GIF or an animated
+//! WebP by a [`Recipe`] (a time window, a crop, a width, a frame rate, a speed, a direction, a loop
+//! count and a caption), decoded by gifshelf's own pipeline and encoded by its own encoder. The
+//! source is only read.
+
+use gif::Repeat;
+
+use crate::anim_encode::{AnimEncoder, KEEP_CLOSE_RESIZED};
+use crate::caption::{Caption, CaptionOverlay};
+use crate::resize::{resize_image, Rect};
+use crate::sink::{CanvasFrame, FrameSink, Output, Source, Tools};
+use crate::video::shown_delay;
+use crate::{Limits, MediaRejection, Rendition};
+
+/// The most source time one GIF is made of.
+pub const MAX_WINDOW_MS: u32 = 60_000;
+/// The widths a recipe may ask for.
+pub const WIDTHS: [u32; 4] = [240, 320, 480, 640];
+/// The frame rates a recipe may ask for.
+pub const FRAME_RATES: [u32; 4] = [10, 15, 20, 25];
+/// Frames held for a reversed or boomerang GIF, in bytes of RGBA.
+const HOLD_MAX_BYTES: usize = 256 << 20;
+
+/// Which way the frames play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// As the source.
+    Forward,
+    /// Last frame first.
+    Reverse,
+    /// Forward, then back again.
+    Boomerang,
+}
+
+/// A rectangle of the source, in its pixels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Crop {
+    /// Left edge.
+    pub x: u32,
+    /// Top edge.
+    pub y: u32,
+    /// Width, at least 16.
+    pub width: u32,
+    /// Height, at least 16.
+    pub height: u32,
+}
+
+/// How to make the new GIF.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recipe {
+    /// Where the window starts in the source, in milliseconds.
+    pub start_ms: u32,
+    /// Where it ends (exclusive); `None`: the source's end. At most [`MAX_WINDOW_MS`] after the start.
+    pub end_ms: Option<u32>,
+    /// The part of the picture kept; `None`: all of it.
+    pub crop: Option<Crop>,
+    /// One of [`WIDTHS`]; a crop narrower than it keeps its own width. `None`: the crop's width.
+    pub width: Option<u32>,
+    /// One of [`FRAME_RATES`]; `None`: the source's own frames and timing.
+    pub fps: Option<u32>,
+    /// 0.5 to 2: how much faster than the source it plays.
+    pub speed: f32,
+    /// Which way it plays.
+    pub direction: Direction,
+    /// 0: forever; otherwise how many times it plays.
+    pub loops: u16,
+    /// Words drawn over every frame.
+    pub caption: Option<Caption>,
+}
+
+impl Recipe {
+    /// The source as it is: every frame, forever.
+    pub fn copy() -> Self {
+        Self {
+            start_ms: 0,
+            end_ms: None,
+            crop: None,
+            width: None,
+            fps: None,
+            speed: 1.0,
+            direction: Direction::Forward,
+            loops: 0,
+            caption: None,
+        }
+    }
+
+    /// # Errors
+    /// A sentence naming the first setting out of range.
+    pub fn check(&self) -> Result<(), String> {
+        if let Some(end) = self.end_ms {
+            if end <= self.start_ms {
+                return Err("The end must come after the start.".into());
+            }
+            if end - self.start_ms > MAX_WINDOW_MS {
+                return Err(format!("At most {} seconds of the source make one GIF.", MAX_WINDOW_MS / 1000));
+            }
+        }
+        if self.width.is_some_and(|w| !WIDTHS.contains(&w)) {
+            return Err("The width must be 240, 320, 480 or 640 pixels.".into());
+        }
+        if self.fps.is_some_and(|f| !FRAME_RATES.contains(&f)) {
+            return Err("The frame rate must be 10, 15, 20 or 25 frames a second.".into());
+        }
+        if !(0.5..=2.0).contains(&self.speed) || self.speed.is_nan() {
+            return Err("The speed must be between 0.5× and 2×.".into());
+        }
+        if self.crop.is_some_and(|c| c.width < 16 || c.height < 16) {
+            return Err("A crop is at least 16 pixels wide and high.".into());
+        }
+        Ok(())
+    }
+}
+
+/// Makes a new GIF of an animated GIF or WebP by `recipe`.
+///
+/// # Errors
+/// The source's own rejections (as an upload's); `InvalidImage` for a recipe out of range, a crop
+/// outside the picture, a window past the end or a still image; `ImageTooLarge` for a reversed
+/// animation too long to hold.
+pub fn remake(bytes: &[u8], recipe: &Recipe, limits: &Limits) -> Result<Rendition, MediaRejection> {
+    recipe.check().map_err(MediaRejection::invalid)?;
+    if matches!(crate::sniff(bytes), Some(crate::MediaKind::Png | crate::MediaKind::Jpeg)) {
+        return Err(MediaRejection::invalid("Only animations (GIF or animated WebP) can be made into a new GIF here."));
+    }
+    let tools = Tools { ffmpeg: None, recipe: Some(recipe) };
+    let made = crate::make(bytes, limits, &[Output::Remake], tools)?;
+    made.renditions.into_iter().next().ok_or_else(|| crate::error::internal("the remade GIF is missing"))
+}
+
+/// The remake's sink: picks the frames of the window at the recipe's rate, crops, resizes and
+/// captions them, and encodes them in the recipe's direction.
+pub(crate) struct Remaker {
+    recipe: Recipe,
+    crop: Crop,
+    canvas_width: u32,
+    size: (u32, u32),
+    overlay: Option<CaptionOverlay>,
+    enc: AnimEncoder,
+    /// Where the next source frame starts, in ms of source time.
+    clock: u32,
+    end: u32,
+    /// The next output frame's source time (with a frame rate).
+    next_sample: f64,
+    /// A frame made but not encoded yet: its delay grows while later samples repeat it.
+    pending: Option<(Vec<u8>, u32)>,
+    /// Every frame, for reverse and boomerang.
+    held: Vec<(Vec<u8>, u32)>,
+    frames: u32,
+    shown_cs: u32,
+}
+
+impl Remaker {
+    pub(crate) fn new(recipe: &Recipe, source: &Source<'_>, _limits: &Limits) -> Result<Self, MediaRejection> {
+        if source.delays.len() < 2 {
+            return Err(MediaRejection::invalid(
+                "Only animations (GIF or animated WebP) can be made into a new GIF here.",
+            ));
+        }
+        let crop = recipe.crop.unwrap_or(Crop { x: 0, y: 0, width: source.width, height: source.height });
+        if crop.x.saturating_add(crop.width) > source.width || crop.y.saturating_add(crop.height) > source.height {
+            return Err(MediaRejection::invalid("The crop reaches outside the picture."));
+        }
+        let total: u32 = source.delays.iter().map(|&d| shown_delay(d) * 10).sum();
+        if recipe.start_ms >= total {
+            return Err(MediaRejection::invalid("The start is past the end of the animation."));
+        }
+        let end = recipe.end_ms.unwrap_or(total).min(total).min(recipe.start_ms + MAX_WINDOW_MS);
+        let width = recipe.width.map_or(crop.width, |w| w.min(crop.width));
+        let height = ((u64::from(crop.height) * u64::from(width) + u64::from(crop.width) / 2) / u64::from(crop.width))
+            .max(1) as u32;
+        let overlay = match &recipe.caption {
+            Some(caption) => {
+                Some(CaptionOverlay::new(caption, width, height).map_err(|e| MediaRejection::invalid(e.to_string()))?)
+            }
+            None => None,
+        };
+        let repeat = if recipe.loops == 0 { Repeat::Infinite } else { Repeat::Finite(recipe.loops) };
+        let resized = (width, height) != (crop.width, crop.height) || overlay.is_some();
+        let enc =
+            AnimEncoder::new(width, height, repeat, None).with_keep_close(if resized { KEEP_CLOSE_RESIZED } else { 0 });
+        Ok(Self {
+            recipe: recipe.clone(),
+            crop,
+            canvas_width: source.width,
+            size: (width, height),
+            overlay,
+            enc,
+            clock: 0,
+            end,
+            next_sample: f64::from(recipe.start_ms),
+            pending: None,
+            held: Vec::new(),
+            frames: 0,
+            shown_cs: 0,
+        })
+    }
+
+    /// The source frame as the new GIF shows it: cropped, resized, captioned.
+    fn picture(&self, canvas: &[u8], canvas_width: u32) -> Result<Vec<u8>, MediaRejection> {
+        let c = self.crop;
+        let mut cropped = Vec::with_capacity((c.width * c.height * 4) as usize);
+        for y in c.y..c.y + c.height {
+            let at = ((y * canvas_width + c.x) * 4) as usize;
+            cropped.extend_from_slice(&canvas[at..at + (c.width * 4) as usize]);
+        }
+        let mut picture = resize_image(&cropped, c.width, c.height, 4, self.size.0, self.size.1)?;
+        if let Some(overlay) = &self.overlay {
+            overlay.apply(&mut picture);
+        }
+        Ok(picture)
+    }
+
+    /// Shows `picture` for `cs` more hundredths: a repeat of the pending picture lengthens it.
+    fn emit(&mut self, picture: Option<Vec<u8>>, cs: u32) -> Result<(), MediaRejection> {
+        match (picture, self.pending.as_mut()) {
+            (None, Some((_, delay))) => *delay += cs,
+            (None, None) => {}
+            (Some(picture), _) => {
+                if let Some(done) = self.pending.replace((picture, cs)) {
+                    self.output(done)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn output(&mut self, (picture, cs): (Vec<u8>, u32)) -> Result<(), MediaRejection> {
+        let cs = cs.max(2);
+        if self.recipe.direction == Direction::Forward {
+            return self.encode(&picture, cs);
+        }
+        let held: usize = self.held.iter().map(|(p, _)| p.len()).sum();
+        if held + picture.len() > HOLD_MAX_BYTES {
+            return Err(MediaRejection::ImageTooLarge(
+                "Reversed and boomerang GIFs hold every frame: trim this one shorter or make it smaller.".into(),
+            ));
+        }
+        self.held.push((picture, cs));
+        Ok(())
+    }
+
+    fn encode(&mut self, picture: &[u8], cs: u32) -> Result<(), MediaRejection> {
+        let delay = u16::try_from(cs).unwrap_or(u16::MAX);
+        self.frames += 1;
+        self.shown_cs += shown_delay(delay);
+        self.enc.push(picture, Rect::full(self.size.0, self.size.1), delay, true)
+    }
+}
+
+impl FrameSink for Remaker {
+    fn frame(&mut self, frame: &CanvasFrame<'_>) -> Result<(), MediaRejection> {
+        let from = self.clock;
+        let to = from + shown_delay(frame.delay) * 10;
+        self.clock = to;
+        if to <= self.recipe.start_ms || from >= self.end {
+            return Ok(());
+        }
+        let canvas_width = self.canvas_width;
+        let speed = f64::from(self.recipe.speed);
+        match self.recipe.fps {
+            Some(fps) => {
+                let step = 1000.0 / f64::from(fps) * speed;
+                let cs = (100 + fps / 2) / fps;
+                let mut fresh = true;
+                while self.next_sample < f64::from(to.min(self.end)) {
+                    let picture = if fresh { Some(self.picture(frame.rgba, canvas_width)?) } else { None };
+                    fresh = false;
+                    self.emit(picture, cs)?;
+                    self.next_sample += step;
+                }
+            }
+            None => {
+                let shown = to.min(self.end) - from.max(self.recipe.start_ms);
+                let cs = (f64::from(shown) / 10.0 / speed).round() as u32;
+                let picture = self.picture(frame.rgba, canvas_width)?;
+                self.emit(Some(picture), cs)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn wants_more(&self) -> bool {
+        self.clock < self.end
+    }
+
+    fn finish(mut self: Box<Self>) -> Result<Vec<Rendition>, MediaRejection> {
+        if let Some(last) = self.pending.take() {
+            self.output(last)?;
+        }
+        let held = std::mem::take(&mut self.held);
+        match self.recipe.direction {
+            Direction::Forward => {}
+            Direction::Reverse => {
+                for (picture, cs) in held.iter().rev() {
+                    self.encode(picture, *cs)?;
+                }
+            }
+            Direction::Boomerang => {
+                let back = held.iter().rev().skip(1).take(held.len().saturating_sub(2));
+                for (picture, cs) in held.iter().chain(back) {
+                    self.encode(picture, *cs)?;
+                }
+            }
+        }
+        if self.frames == 0 {
+            return Err(MediaRejection::invalid("No frame of the animation falls inside the chosen window."));
+        }
+        let (width, height) = self.size;
+        let (frames, duration_ms) = (self.frames, self.shown_cs * 10);
+        let bytes = self.enc.finish()?;
+        Ok(vec![Rendition { bytes, mime: "image/gif", width, height, frames, duration_ms, codec: None }])
+    }
+}
