@@ -92,6 +92,12 @@ impl Ffmpeg {
         &self.path
     }
 
+    /// The `ffprobe` beside this `ffmpeg` (else the one on `PATH`).
+    pub fn ffprobe(&self) -> PathBuf {
+        let beside = self.path.parent().filter(|dir| !dir.as_os_str().is_empty()).map(|dir| dir.join("ffprobe"));
+        beside.filter(|path| path.is_file()).unwrap_or_else(|| PathBuf::from("ffprobe"))
+    }
+
     /// See [`with_timeout`](Self::with_timeout).
     pub fn timeout(&self) -> Duration {
         self.timeout

@@ -3,6 +3,8 @@
 //! count and a caption), decoded by gifshelf's own pipeline and encoded by its own encoder. The
 //! source is only read.
 
+mod video;
+
 use gif::Repeat;
 
 use crate::anim_encode::{AnimEncoder, KEEP_CLOSE_RESIZED};
@@ -11,6 +13,8 @@ use crate::resize::{resize_image, Rect};
 use crate::sink::{CanvasFrame, FrameSink, Output, Source, Tools};
 use crate::video::shown_delay;
 use crate::{Limits, MediaRejection, Rendition};
+
+pub use video::{is_video, make_from_video, probe_video, VideoInfo, DEFAULT_VIDEO_FPS};
 
 /// The most source time one GIF is made of.
 pub const MAX_WINDOW_MS: u32 = 60_000;
@@ -127,67 +131,44 @@ pub fn remake(bytes: &[u8], recipe: &Recipe, limits: &Limits) -> Result<Renditio
     made.renditions.into_iter().next().ok_or_else(|| crate::error::internal("the remade GIF is missing"))
 }
 
-/// The remake's sink: picks the frames of the window at the recipe's rate, crops, resizes and
-/// captions them, and encodes them in the recipe's direction.
-pub(crate) struct Remaker {
-    recipe: Recipe,
-    crop: Crop,
-    canvas_width: u32,
+/// What every maker source ends in: pictures (cropped, resized, captioned) with their times,
+/// encoded in the recipe's direction. Forward frames are encoded as they come; reversed and
+/// boomerang ones are held, within a bound, until the last.
+pub(crate) struct Assembler {
+    direction: Direction,
     size: (u32, u32),
     overlay: Option<CaptionOverlay>,
     enc: AnimEncoder,
-    /// Where the next source frame starts, in ms of source time.
-    clock: u32,
-    end: u32,
-    /// The next output frame's source time (with a frame rate).
-    next_sample: f64,
-    /// A frame made but not encoded yet: its delay grows while later samples repeat it.
+    /// A picture made but not encoded yet: its time grows while later samples repeat it.
     pending: Option<(Vec<u8>, u32)>,
-    /// Every frame, for reverse and boomerang.
     held: Vec<(Vec<u8>, u32)>,
     frames: u32,
     shown_cs: u32,
 }
 
-impl Remaker {
-    pub(crate) fn new(recipe: &Recipe, source: &Source<'_>, _limits: &Limits) -> Result<Self, MediaRejection> {
-        if source.delays.len() < 2 {
-            return Err(MediaRejection::invalid(
-                "Only animations (GIF or animated WebP) can be made into a new GIF here.",
-            ));
-        }
-        let crop = recipe.crop.unwrap_or(Crop { x: 0, y: 0, width: source.width, height: source.height });
-        if crop.x.saturating_add(crop.width) > source.width || crop.y.saturating_add(crop.height) > source.height {
-            return Err(MediaRejection::invalid("The crop reaches outside the picture."));
-        }
-        let total: u32 = source.delays.iter().map(|&d| shown_delay(d) * 10).sum();
-        if recipe.start_ms >= total {
-            return Err(MediaRejection::invalid("The start is past the end of the animation."));
-        }
-        let end = recipe.end_ms.unwrap_or(total).min(total).min(recipe.start_ms + MAX_WINDOW_MS);
-        let width = recipe.width.map_or(crop.width, |w| w.min(crop.width));
-        let height = ((u64::from(crop.height) * u64::from(width) + u64::from(crop.width) / 2) / u64::from(crop.width))
-            .max(1) as u32;
+impl Assembler {
+    /// For pictures of `size` (after the crop and the resize), with the recipe's caption, loops and
+    /// direction; `resized` says the pictures were resampled (their colours are then mapped
+    /// approximately).
+    pub(crate) fn new(recipe: &Recipe, size: (u32, u32), resized: bool) -> Result<Self, MediaRejection> {
         let overlay = match &recipe.caption {
             Some(caption) => {
-                Some(CaptionOverlay::new(caption, width, height).map_err(|e| MediaRejection::invalid(e.to_string()))?)
+                Some(CaptionOverlay::new(caption, size.0, size.1).map_err(|e| MediaRejection::invalid(e.to_string()))?)
             }
             None => None,
         };
         let repeat = if recipe.loops == 0 { Repeat::Infinite } else { Repeat::Finite(recipe.loops) };
-        let resized = (width, height) != (crop.width, crop.height) || overlay.is_some();
-        let enc =
-            AnimEncoder::new(width, height, repeat, None).with_keep_close(if resized { KEEP_CLOSE_RESIZED } else { 0 });
+        let approximate = resized || overlay.is_some();
+        let enc = AnimEncoder::new(size.0, size.1, repeat, None).with_keep_close(if approximate {
+            KEEP_CLOSE_RESIZED
+        } else {
+            0
+        });
         Ok(Self {
-            recipe: recipe.clone(),
-            crop,
-            canvas_width: source.width,
-            size: (width, height),
+            direction: recipe.direction,
+            size,
             overlay,
             enc,
-            clock: 0,
-            end,
-            next_sample: f64::from(recipe.start_ms),
             pending: None,
             held: Vec::new(),
             frames: 0,
@@ -195,27 +176,16 @@ impl Remaker {
         })
     }
 
-    /// The source frame as the new GIF shows it: cropped, resized, captioned.
-    fn picture(&self, canvas: &[u8], canvas_width: u32) -> Result<Vec<u8>, MediaRejection> {
-        let c = self.crop;
-        let mut cropped = Vec::with_capacity((c.width * c.height * 4) as usize);
-        for y in c.y..c.y + c.height {
-            let at = ((y * canvas_width + c.x) * 4) as usize;
-            cropped.extend_from_slice(&canvas[at..at + (c.width * 4) as usize]);
-        }
-        let mut picture = resize_image(&cropped, c.width, c.height, 4, self.size.0, self.size.1)?;
-        if let Some(overlay) = &self.overlay {
-            overlay.apply(&mut picture);
-        }
-        Ok(picture)
-    }
-
-    /// Shows `picture` for `cs` more hundredths: a repeat of the pending picture lengthens it.
-    fn emit(&mut self, picture: Option<Vec<u8>>, cs: u32) -> Result<(), MediaRejection> {
+    /// Shows `picture` (RGBA of the output size, the caption not yet drawn) for `cs` hundredths
+    /// more; `None` lengthens the pending picture instead (a repeat).
+    pub(crate) fn push(&mut self, picture: Option<Vec<u8>>, cs: u32) -> Result<(), MediaRejection> {
         match (picture, self.pending.as_mut()) {
             (None, Some((_, delay))) => *delay += cs,
             (None, None) => {}
-            (Some(picture), _) => {
+            (Some(mut picture), _) => {
+                if let Some(overlay) = &self.overlay {
+                    overlay.apply(&mut picture);
+                }
                 if let Some(done) = self.pending.replace((picture, cs)) {
                     self.output(done)?;
                 }
@@ -226,7 +196,7 @@ impl Remaker {
 
     fn output(&mut self, (picture, cs): (Vec<u8>, u32)) -> Result<(), MediaRejection> {
         let cs = cs.max(2);
-        if self.recipe.direction == Direction::Forward {
+        if self.direction == Direction::Forward {
             return self.encode(&picture, cs);
         }
         let held: usize = self.held.iter().map(|(p, _)| p.len()).sum();
@@ -245,50 +215,17 @@ impl Remaker {
         self.shown_cs += shown_delay(delay);
         self.enc.push(picture, Rect::full(self.size.0, self.size.1), delay, true)
     }
-}
 
-impl FrameSink for Remaker {
-    fn frame(&mut self, frame: &CanvasFrame<'_>) -> Result<(), MediaRejection> {
-        let from = self.clock;
-        let to = from + shown_delay(frame.delay) * 10;
-        self.clock = to;
-        if to <= self.recipe.start_ms || from >= self.end {
-            return Ok(());
-        }
-        let canvas_width = self.canvas_width;
-        let speed = f64::from(self.recipe.speed);
-        match self.recipe.fps {
-            Some(fps) => {
-                let step = 1000.0 / f64::from(fps) * speed;
-                let cs = (100 + fps / 2) / fps;
-                let mut fresh = true;
-                while self.next_sample < f64::from(to.min(self.end)) {
-                    let picture = if fresh { Some(self.picture(frame.rgba, canvas_width)?) } else { None };
-                    fresh = false;
-                    self.emit(picture, cs)?;
-                    self.next_sample += step;
-                }
-            }
-            None => {
-                let shown = to.min(self.end) - from.max(self.recipe.start_ms);
-                let cs = (f64::from(shown) / 10.0 / speed).round() as u32;
-                let picture = self.picture(frame.rgba, canvas_width)?;
-                self.emit(Some(picture), cs)?;
-            }
-        }
-        Ok(())
-    }
-
-    fn wants_more(&self) -> bool {
-        self.clock < self.end
-    }
-
-    fn finish(mut self: Box<Self>) -> Result<Vec<Rendition>, MediaRejection> {
+    /// The new GIF.
+    ///
+    /// # Errors
+    /// `InvalidImage` when no picture came (an empty window).
+    pub(crate) fn finish(mut self) -> Result<Rendition, MediaRejection> {
         if let Some(last) = self.pending.take() {
             self.output(last)?;
         }
         let held = std::mem::take(&mut self.held);
-        match self.recipe.direction {
+        match self.direction {
             Direction::Forward => {}
             Direction::Reverse => {
                 for (picture, cs) in held.iter().rev() {
@@ -303,11 +240,120 @@ impl FrameSink for Remaker {
             }
         }
         if self.frames == 0 {
-            return Err(MediaRejection::invalid("No frame of the animation falls inside the chosen window."));
+            return Err(MediaRejection::invalid("No frame of the source falls inside the chosen window."));
         }
         let (width, height) = self.size;
         let (frames, duration_ms) = (self.frames, self.shown_cs * 10);
         let bytes = self.enc.finish()?;
-        Ok(vec![Rendition { bytes, mime: "image/gif", width, height, frames, duration_ms, codec: None }])
+        Ok(Rendition { bytes, mime: "image/gif", width, height, frames, duration_ms, codec: None })
+    }
+}
+
+/// The output size of a `crop`: `width` (a crop narrower keeps its own), the height in proportion.
+pub(crate) fn output_size(crop_width: u32, crop_height: u32, width: Option<u32>) -> (u32, u32) {
+    let w = width.map_or(crop_width, |w| w.min(crop_width));
+    let h = ((u64::from(crop_height) * u64::from(w) + u64::from(crop_width) / 2) / u64::from(crop_width.max(1))).max(1);
+    (w, h as u32)
+}
+
+/// The remake's sink: picks the frames of the window at the recipe's rate, crops and resizes them
+/// for the [`Assembler`].
+pub(crate) struct Remaker {
+    recipe: Recipe,
+    crop: Crop,
+    canvas_width: u32,
+    size: (u32, u32),
+    out: Option<Assembler>,
+    /// Where the next source frame starts, in ms of source time.
+    clock: u32,
+    end: u32,
+    /// The next output frame's source time (with a frame rate).
+    next_sample: f64,
+}
+
+impl Remaker {
+    pub(crate) fn new(recipe: &Recipe, source: &Source<'_>, _limits: &Limits) -> Result<Self, MediaRejection> {
+        if source.delays.len() < 2 {
+            return Err(MediaRejection::invalid(
+                "Only animations (GIF or animated WebP) can be made into a new GIF here.",
+            ));
+        }
+        let crop = recipe.crop.unwrap_or(Crop { x: 0, y: 0, width: source.width, height: source.height });
+        if crop.x.saturating_add(crop.width) > source.width || crop.y.saturating_add(crop.height) > source.height {
+            return Err(MediaRejection::invalid("The crop reaches outside the picture."));
+        }
+        let total: u32 = source.delays.iter().map(|&d| shown_delay(d) * 10).sum();
+        if recipe.start_ms >= total {
+            return Err(MediaRejection::invalid("The start is past the end of the animation."));
+        }
+        let end = recipe.end_ms.unwrap_or(total).min(total).min(recipe.start_ms + MAX_WINDOW_MS);
+        let size = output_size(crop.width, crop.height, recipe.width);
+        let out = Assembler::new(recipe, size, size != (crop.width, crop.height))?;
+        Ok(Self {
+            recipe: recipe.clone(),
+            crop,
+            canvas_width: source.width,
+            size,
+            out: Some(out),
+            clock: 0,
+            end,
+            next_sample: f64::from(recipe.start_ms),
+        })
+    }
+
+    /// The source frame cropped and resized.
+    fn picture(&self, canvas: &[u8]) -> Result<Vec<u8>, MediaRejection> {
+        let c = self.crop;
+        let mut cropped = Vec::with_capacity((c.width * c.height * 4) as usize);
+        for y in c.y..c.y + c.height {
+            let at = ((y * self.canvas_width + c.x) * 4) as usize;
+            cropped.extend_from_slice(&canvas[at..at + (c.width * 4) as usize]);
+        }
+        resize_image(&cropped, c.width, c.height, 4, self.size.0, self.size.1)
+    }
+
+    fn assembler(&mut self) -> Result<&mut Assembler, MediaRejection> {
+        self.out.as_mut().ok_or_else(|| crate::error::internal("the remake was already finished"))
+    }
+}
+
+impl FrameSink for Remaker {
+    fn frame(&mut self, frame: &CanvasFrame<'_>) -> Result<(), MediaRejection> {
+        let from = self.clock;
+        let to = from + shown_delay(frame.delay) * 10;
+        self.clock = to;
+        if to <= self.recipe.start_ms || from >= self.end {
+            return Ok(());
+        }
+        let speed = f64::from(self.recipe.speed);
+        match self.recipe.fps {
+            Some(fps) => {
+                let step = 1000.0 / f64::from(fps) * speed;
+                let cs = (100 + fps / 2) / fps;
+                let mut fresh = true;
+                while self.next_sample < f64::from(to.min(self.end)) {
+                    let picture = if fresh { Some(self.picture(frame.rgba)?) } else { None };
+                    fresh = false;
+                    self.assembler()?.push(picture, cs)?;
+                    self.next_sample += step;
+                }
+            }
+            None => {
+                let shown = to.min(self.end) - from.max(self.recipe.start_ms);
+                let cs = (f64::from(shown) / 10.0 / speed).round() as u32;
+                let picture = self.picture(frame.rgba)?;
+                self.assembler()?.push(Some(picture), cs)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn wants_more(&self) -> bool {
+        self.clock < self.end
+    }
+
+    fn finish(mut self: Box<Self>) -> Result<Vec<Rendition>, MediaRejection> {
+        let out = self.out.take().ok_or_else(|| crate::error::internal("the remake was already finished"))?;
+        Ok(vec![out.finish()?])
     }
 }
