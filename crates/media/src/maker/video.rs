@@ -49,31 +49,71 @@ pub fn is_video(head: &[u8]) -> bool {
     head.get(4..8) == Some(b"ftyp") || head.starts_with(&[0x1a, 0x45, 0xdf, 0xa3])
 }
 
+/// A program of `ffmpeg`'s kind running under its rules, its standard output a pipe.
+struct Sandboxed {
+    program: String,
+    stdout: Option<std::process::ChildStdout>,
+    watchdog: Option<std::thread::JoinHandle<(Option<std::process::ExitStatus>, bool)>>,
+    errors: Option<std::thread::JoinHandle<String>>,
+    abort: Arc<AtomicBool>,
+}
+
+impl Sandboxed {
+    fn start(ffmpeg: &Ffmpeg, program: &Path, args: &[String]) -> Result<Self, MediaRejection> {
+        let mut cmd = Command::new(program);
+        cmd.env_clear().env("MALLOC_ARENA_MAX", "2").args(args);
+        cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        limit_memory(&mut cmd, ffmpeg.memory_limit());
+        let mut child = cmd.spawn().map_err(|e| video_err(format!("{} could not start: {e}", program.display())))?;
+        let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
+        let abort = Arc::new(AtomicBool::new(false));
+        let watchdog = watch(Arc::new(Mutex::new(child)), Instant::now() + ffmpeg.timeout(), abort.clone());
+        Ok(Self {
+            program: program.display().to_string(),
+            stdout,
+            watchdog: Some(watchdog),
+            errors: stderr.map(drain_stderr),
+            abort,
+        })
+    }
+
+    /// Waits for the program (killing it when `abort`); `Ok` when it finished cleanly.
+    fn end(&mut self, abort: bool) -> Result<(), MediaRejection> {
+        if abort {
+            self.abort.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        drop(self.stdout.take());
+        let (status, late) = self.watchdog.take().and_then(|w| w.join().ok()).unwrap_or((None, false));
+        if late {
+            return Err(MediaRejection::ImageTooComplex);
+        }
+        if abort || status.is_some_and(|s| s.success()) {
+            return Ok(());
+        }
+        let said = self.errors.take().and_then(|e| e.join().ok()).unwrap_or_default();
+        tracing::info!(program = self.program, said, "a video could not be read");
+        Err(MediaRejection::invalid("The video could not be read: it may be damaged or incomplete."))
+    }
+}
+
+impl Drop for Sandboxed {
+    /// Dropped early (an error on our side): the child is killed and reaped.
+    fn drop(&mut self) {
+        if self.watchdog.is_some() {
+            let _ = self.end(true);
+        }
+    }
+}
+
 /// Runs a program of `ffmpeg`'s kind under its rules and answers its standard output (at most
 /// `max_out` bytes).
 fn run_captured(ffmpeg: &Ffmpeg, program: &Path, args: &[String], max_out: u64) -> Result<Vec<u8>, MediaRejection> {
-    let mut cmd = Command::new(program);
-    cmd.env_clear().env("MALLOC_ARENA_MAX", "2").args(args);
-    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    limit_memory(&mut cmd, ffmpeg.memory_limit());
-    let mut child = cmd.spawn().map_err(|e| video_err(format!("{} could not start: {e}", program.display())))?;
-    let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
-    let watchdog =
-        watch(Arc::new(Mutex::new(child)), Instant::now() + ffmpeg.timeout(), Arc::new(AtomicBool::new(false)));
-    let errors = stderr.map(drain_stderr);
+    let mut run = Sandboxed::start(ffmpeg, program, args)?;
     let mut out = Vec::new();
-    if let Some(stdout) = stdout {
+    if let Some(stdout) = run.stdout.as_mut() {
         let _ = stdout.take(max_out).read_to_end(&mut out);
     }
-    let (status, late) = watchdog.join().map_err(|_| video_err("the watchdog failed"))?;
-    if late {
-        return Err(MediaRejection::ImageTooComplex);
-    }
-    if !status.is_some_and(|s| s.success()) {
-        let said = errors.and_then(|e| e.join().ok()).unwrap_or_default();
-        tracing::info!(program = %program.display(), said, "a video could not be read");
-        return Err(MediaRejection::invalid("The video could not be read: it may be damaged or incomplete."));
-    }
+    run.end(false)?;
     Ok(out)
 }
 
@@ -202,12 +242,18 @@ pub fn make_from_video(
     .map(|s| (*s).to_owned())
     .collect();
     let frame_bytes = (size.0 * size.1 * 4) as usize;
-    let most_frames = u64::from(MAX_WINDOW_MS / 1000 + 1) * u64::from(fps) * 2 + 2;
-    let raw = run_captured(ffmpeg, ffmpeg.path(), &args, most_frames * frame_bytes as u64)?;
     let mut out = Assembler::new(recipe, size, true)?;
     let cs = (100 + fps / 2) / fps;
-    for picture in raw.chunks_exact(frame_bytes) {
-        out.push(Some(picture.to_vec()), cs)?;
+    // Frame by frame off the pipe: memory holds one picture (and the encoder's own bound).
+    let mut run = Sandboxed::start(ffmpeg, ffmpeg.path(), &args)?;
+    let mut picture = vec![0_u8; frame_bytes];
+    while let Some(stdout) = run.stdout.as_mut() {
+        match stdout.read_exact(&mut picture) {
+            Ok(()) => out.push(Some(picture.clone()), cs)?,
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+            Err(e) => return Err(video_err(e)),
+        }
     }
+    run.end(false)?;
     out.finish()
 }
