@@ -147,17 +147,24 @@ fn main() {
         println!("make: ffmpeg is not installed: nothing measured");
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
+    // GIFSHELF_BENCH_KEEP=1 keeps the clips and the GIFs to look at.
+    let mut guard = Some(tempfile::tempdir().unwrap());
+    let dir_path = guard.as_ref().unwrap().path().to_owned();
+    if std::env::var_os("GIFSHELF_BENCH_KEEP").is_some() {
+        let _ = guard.take().map(tempfile::TempDir::keep);
+        println!("keeping the clips and GIFs in {}", dir_path.display());
+    }
+    let dir = dir_path.as_path();
     println!("make: 480 px, 15 fps, 6 s of each 1280×720 clip. Targets: bytes ≤ 0.8× ffmpeg at SSIM ≥ ffmpeg's; SSIM ≥ gifski − 0.01 at ≤ 0.7× its bytes; time ≤ 1.0× ffmpeg");
     println!(
         "{:<8} {:>28} {:>28} {:>28} {:>10} {:>10}",
         "clip", "gifshelf KB / SSIM / ms", "ffmpeg KB / SSIM / ms", "gifski KB / SSIM / ms", "bytes×ff", "time×ff"
     );
     let show = |f: &Figures| format!("{:>8.0} / {:.4} / {:>6.0}", f.bytes as f64 / 1024.0, f.ssim, f.wall_ms);
-    for (name, source) in clips(dir.path()) {
-        let ours = ours(&ffmpeg, &source, &dir.path().join(format!("{name}-gifshelf.gif")));
-        let anchor = ffmpeg_palette(&source, &dir.path().join(format!("{name}-ffmpeg.gif")));
-        let ski = gifski(&source, dir.path(), &dir.path().join(format!("{name}-gifski.gif")));
+    for (name, source) in clips(dir) {
+        let ours = ours(&ffmpeg, &source, &dir.join(format!("{name}-gifshelf.gif")));
+        let anchor = ffmpeg_palette(&source, &dir.join(format!("{name}-ffmpeg.gif")));
+        let ski = gifski(&source, dir, &dir.join(format!("{name}-gifski.gif")));
         println!(
             "{name:<8} {:>28} {:>28} {:>28} {:>10.2} {:>10.2}",
             show(&ours),
@@ -169,7 +176,7 @@ fn main() {
     }
     // Peak memory: 60 s of 1080p made into the longest GIF the maker allows, in a child process of
     // its own so that its figures are the maker's only (not this bench's generator's).
-    let long = dir.path().join("long.mp4");
+    let long = dir.join("long.mp4");
     run(Command::new(ffmpeg_path())
         .args([
             "-v",
@@ -191,6 +198,7 @@ fn main() {
     let me = std::env::current_exe().unwrap();
     let out = Command::new(me).arg("--long").arg(&long).output().unwrap();
     print!("{}", String::from_utf8_lossy(&out.stdout));
+    drop(guard);
 }
 
 /// Child mode: make the 60 s 1080p source into a GIF and print the peak memory of this process and

@@ -249,6 +249,27 @@ impl Assembler {
     }
 }
 
+/// Frame times at a rate, in whole hundredths that add up: 15 fps shows 7, 6 and 7 cs (not 7
+/// always, which would drift a second every 15).
+pub(crate) struct Pace {
+    fps: u64,
+    frames: u64,
+}
+
+impl Pace {
+    pub(crate) fn new(fps: u32) -> Self {
+        Self { fps: u64::from(fps.max(1)), frames: 0 }
+    }
+
+    /// The next frame's time in hundredths of a second.
+    pub(crate) fn next_cs(&mut self) -> u32 {
+        let at = |k: u64| (k * 100 + self.fps / 2) / self.fps;
+        let cs = at(self.frames + 1) - at(self.frames);
+        self.frames += 1;
+        cs as u32
+    }
+}
+
 /// The output size of a `crop`: `width` (a crop narrower keeps its own), the height in proportion.
 pub(crate) fn output_size(crop_width: u32, crop_height: u32, width: Option<u32>) -> (u32, u32) {
     let w = width.map_or(crop_width, |w| w.min(crop_width));
@@ -269,6 +290,7 @@ pub(crate) struct Remaker {
     end: u32,
     /// The next output frame's source time (with a frame rate).
     next_sample: f64,
+    pace: Pace,
 }
 
 impl Remaker {
@@ -298,6 +320,7 @@ impl Remaker {
             clock: 0,
             end,
             next_sample: f64::from(recipe.start_ms),
+            pace: Pace::new(recipe.fps.unwrap_or(1)),
         })
     }
 
@@ -329,11 +352,11 @@ impl FrameSink for Remaker {
         match self.recipe.fps {
             Some(fps) => {
                 let step = 1000.0 / f64::from(fps) * speed;
-                let cs = (100 + fps / 2) / fps;
                 let mut fresh = true;
                 while self.next_sample < f64::from(to.min(self.end)) {
                     let picture = if fresh { Some(self.picture(frame.rgba)?) } else { None };
                     fresh = false;
+                    let cs = self.pace.next_cs();
                     self.assembler()?.push(picture, cs)?;
                     self.next_sample += step;
                 }
@@ -355,5 +378,20 @@ impl FrameSink for Remaker {
     fn finish(mut self: Box<Self>) -> Result<Vec<Rendition>, MediaRejection> {
         let out = self.out.take().ok_or_else(|| crate::error::internal("the remake was already finished"))?;
         Ok(vec![out.finish()?])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frame_times_add_up_to_the_rate() {
+        for fps in FRAME_RATES {
+            let mut pace = Pace::new(fps);
+            let times: Vec<u32> = (0..fps * 3).map(|_| pace.next_cs()).collect();
+            assert_eq!(times.iter().sum::<u32>(), 300, "{fps} fps: {times:?}");
+            assert!(times.iter().all(|&cs| cs.abs_diff(100 / fps) <= 1), "{fps} fps: {times:?}");
+        }
     }
 }

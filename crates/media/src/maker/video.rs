@@ -12,7 +12,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use super::{output_size, Assembler, Crop, Recipe, MAX_WINDOW_MS};
+use super::{output_size, Assembler, Crop, Pace, Recipe, MAX_WINDOW_MS};
 use crate::video::{drain_stderr, limit_memory, watch};
 use crate::{Ffmpeg, MediaRejection, Rendition};
 
@@ -243,13 +243,13 @@ pub fn make_from_video(
     .collect();
     let frame_bytes = (size.0 * size.1 * 4) as usize;
     let mut out = Assembler::new(recipe, size, true)?;
-    let cs = (100 + fps / 2) / fps;
+    let mut pace = Pace::new(fps);
     // Frame by frame off the pipe: memory holds one picture (and the encoder's own bound).
     let mut run = Sandboxed::start(ffmpeg, ffmpeg.path(), &args)?;
     let mut picture = vec![0_u8; frame_bytes];
     while let Some(stdout) = run.stdout.as_mut() {
         match stdout.read_exact(&mut picture) {
-            Ok(()) => out.push(Some(picture.clone()), cs)?,
+            Ok(()) => out.push(Some(picture.clone()), pace.next_cs())?,
             Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
             Err(e) => return Err(video_err(e)),
         }
