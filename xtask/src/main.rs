@@ -16,7 +16,7 @@
 //! - `tidy`: the limits every source file keeps (600 lines a file, 80 a Rust function) and the
 //!   names docs/ARCHITECTURE.md must hold (every crate, port and job task; its recipes). Also a test.
 //! - `gen-types`: regenerate `frontend/src/api/generated` from the Rust DTOs.
-//! - `bench [media|api|serve|web] [ARGS]`: benchmarks that print figures next to their targets and
+//! - `bench [media|make|api|serve|web] [ARGS]`: benchmarks that print figures next to their targets and
 //!   anchors (they never gate a test run); ARGS go to the bench (`bench api --gifs 1000000`). `media`
 //!   also times the upload of a 10 MB, 200-frame GIF through the real application. `serve`
 //!   loads the release binary with `wrk` (media bytes against nginx, gallery requests with one and two
@@ -252,6 +252,8 @@ fn bench(args: &[String]) -> Result {
     let mut ran = false;
     let benches = [
         ("media", "gifshelf-media", "media"),
+        // The maker against ffmpeg's palettegen/paletteuse and gifski.
+        ("make", "gifshelf-media", "make"),
         // The upload of a 10 MB, 200-frame GIF through the real application.
         ("media", "gifshelf-server", "upload"),
         ("api", "gifshelf-server", "api"),

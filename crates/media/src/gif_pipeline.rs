@@ -9,8 +9,8 @@ use crate::limits::{Deadline, Limits};
 use crate::phash::Sampler;
 use crate::probe::gif_info;
 use crate::resize::Rect;
-use crate::sink::{CanvasFrame, Output, Sinks, Source};
-use crate::video::{duration_ms, Ffmpeg};
+use crate::sink::{CanvasFrame, Output, Sinks, Source, Tools};
+use crate::video::duration_ms;
 use crate::{Made, MediaKind, MediaRejection};
 
 fn gif_err(e: gif::DecodingError) -> MediaRejection {
@@ -334,7 +334,7 @@ pub(crate) fn process_gif(
     limits: &Limits,
     deadline: &Deadline,
     outputs: &[Output],
-    ffmpeg: Option<&Ffmpeg>,
+    tools: Tools<'_>,
 ) -> Result<Made, MediaRejection> {
     let info = gif_info(bytes, limits)?;
     deadline.check()?;
@@ -357,7 +357,7 @@ pub(crate) fn process_gif(
         delays: &info.delays,
     };
     let mut compositor = Compositor::new(cw, ch, global.as_deref())?;
-    let mut sinks = Sinks::new(outputs, &source, limits, ffmpeg)?;
+    let mut sinks = Sinks::new(outputs, &source, limits, tools)?;
     let mut sampler = Sampler::new(info.frames);
     let mut frames = 0u32;
     let mut opaque = true;

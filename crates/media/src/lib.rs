@@ -3,9 +3,11 @@
 #![warn(missing_docs)]
 
 mod anim_encode;
+pub mod caption;
 mod error;
 mod gif_pipeline;
 mod limits;
+pub mod maker;
 mod phash;
 mod probe;
 mod processor;
@@ -15,6 +17,7 @@ mod sink;
 mod sniff;
 mod still;
 mod strip;
+pub mod text;
 mod video;
 mod webp;
 
@@ -92,7 +95,7 @@ pub(crate) struct Made {
 /// Checks the upload against `limits` from its headers, then decodes it (one frame at a time for
 /// animations) and renders the animated and static thumbnails.
 pub fn process(bytes: &[u8], limits: &Limits) -> Result<Processed, MediaRejection> {
-    let made = make(bytes, limits, &[Output::Thumbnail, Output::Still], None)?;
+    let made = make(bytes, limits, &[Output::Thumbnail, Output::Still], sink::Tools::default())?;
     let mut renditions = made.renditions.into_iter();
     match (renditions.next(), renditions.next()) {
         (Some(thumbnail), Some(static_thumbnail)) => Ok(Processed {
@@ -111,7 +114,7 @@ pub fn process(bytes: &[u8], limits: &Limits) -> Result<Processed, MediaRejectio
 /// Only the static thumbnail (the first frame at thumbnail width), decoding no further than the
 /// first frame: for regenerating stills cheaply. The same checks as [`process`] apply.
 pub fn static_thumbnail(bytes: &[u8], limits: &Limits) -> Result<Rendition, MediaRejection> {
-    make(bytes, limits, &[Output::Still], None)?
+    make(bytes, limits, &[Output::Still], sink::Tools::default())?
         .renditions
         .pop()
         .ok_or_else(|| crate::error::internal("the still rendition is missing"))
@@ -124,8 +127,9 @@ pub(crate) fn make(
     bytes: &[u8],
     limits: &Limits,
     outputs: &[Output],
-    ffmpeg: Option<&Ffmpeg>,
+    tools: sink::Tools<'_>,
 ) -> Result<Made, MediaRejection> {
+    let ffmpeg = tools.ffmpeg;
     let videos = outputs.iter().any(|o| o.video().is_some());
     let budget = match ffmpeg {
         Some(f) if videos => f.timeout().max(limits.timeout),
@@ -134,8 +138,8 @@ pub(crate) fn make(
     let deadline = limits::Deadline::new(budget);
     let run = || match sniff(bytes) {
         None => Err(MediaRejection::unsupported()),
-        Some(MediaKind::Gif) => gif_pipeline::process_gif(bytes, limits, &deadline, outputs, ffmpeg),
-        Some(MediaKind::Webp) => webp::process_webp(bytes, limits, &deadline, outputs, ffmpeg),
+        Some(MediaKind::Gif) => gif_pipeline::process_gif(bytes, limits, &deadline, outputs, tools),
+        Some(MediaKind::Webp) => webp::process_webp(bytes, limits, &deadline, outputs, tools),
         Some(kind) => still::process_still(kind, bytes, limits, &deadline, outputs),
     };
     // Defence in depth: a bug in a decoder must not take the server down with it.

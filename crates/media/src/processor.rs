@@ -90,7 +90,7 @@ fn render(
         }
     }
     let outputs: Vec<Output> = kinds.iter().copied().filter_map(output_of).collect();
-    let made = crate::make(bytes, limits, &outputs, ffmpeg)?;
+    let made = crate::make(bytes, limits, &outputs, crate::sink::Tools::ffmpeg(ffmpeg))?;
     let mime = made.kind.mime().to_owned();
     // What is stored as the original, and so what a byte-identical upload is told apart by.
     let stripped = crate::strip_metadata(bytes)?;

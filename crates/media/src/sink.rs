@@ -30,6 +30,23 @@ pub(crate) enum Output {
     Medium,
     /// A video; every video of one upload comes from one `ffmpeg`.
     Video(Video),
+    /// The sheet of distinct scenes that text is read from (`text`): a grayscale PNG.
+    TextSheet,
+    /// A new GIF made of the source by a maker recipe ([`Tools::recipe`]).
+    Remake,
+}
+
+/// What some outputs need beyond the source: `ffmpeg` for videos, the recipe of a remake.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Tools<'a> {
+    pub ffmpeg: Option<&'a Ffmpeg>,
+    pub recipe: Option<&'a crate::maker::Recipe>,
+}
+
+impl<'a> Tools<'a> {
+    pub(crate) fn ffmpeg(ffmpeg: Option<&'a Ffmpeg>) -> Self {
+        Self { ffmpeg, recipe: None }
+    }
 }
 
 impl Output {
@@ -41,7 +58,7 @@ impl Output {
             Output::Tiny => fit_width(width, height, 220),
             Output::Nano => fit_height(width, height, 90),
             Output::FixedHeight => fit_height(width, height, 200),
-            Output::Medium => (width, height),
+            Output::Medium | Output::TextSheet | Output::Remake => (width, height),
             Output::Video(v) => v.size(limits, width, height),
         }
     }
@@ -171,8 +188,9 @@ impl Sinks {
         outputs: &[Output],
         source: &Source<'_>,
         limits: &Limits,
-        ffmpeg: Option<&Ffmpeg>,
+        tools: Tools<'_>,
     ) -> Result<Self, MediaRejection> {
+        let ffmpeg = tools.ffmpeg;
         let (sw, sh) = (source.width, source.height);
         let mut sinks: Vec<Box<dyn FrameSink>> = Vec::new();
         let mut order = Vec::with_capacity(outputs.len());
@@ -191,6 +209,15 @@ impl Sinks {
                     video_sink = Some(sinks.len());
                     order.push((sinks.len(), at));
                     Box::new(VideoSink::start(ffmpeg, &videos, limits, (sw, sh), source.delays)?)
+                }
+                Output::Remake => {
+                    let recipe = tools.recipe.ok_or_else(|| crate::error::internal("a remake without its recipe"))?;
+                    order.push((sinks.len(), 0));
+                    Box::new(crate::maker::Remaker::new(recipe, source, limits)?)
+                }
+                Output::TextSheet => {
+                    order.push((sinks.len(), 0));
+                    Box::new(crate::text::TextSheet::new(sw, sh, source.delays.len()))
                 }
                 Output::Still => {
                     let thumb = Thumbnailer::new(sw, sh, tw, th);

@@ -160,6 +160,18 @@ fn encode_still(kind: MediaKind, img: &DynamicImage) -> Result<Rendition, MediaR
     Ok(Rendition { bytes, mime, width, height, frames: 1, duration_ms: 0, codec: None })
 }
 
+/// The text sheet of a still image: the upright picture, its only scene.
+fn text_sheet(img: &DynamicImage, kind: MediaKind, orientation: u8) -> Result<Rendition, MediaRejection> {
+    use crate::sink::{CanvasFrame, FrameSink};
+    let size = if orientation >= 5 { (img.height(), img.width()) } else { (img.width(), img.height()) };
+    let upright = upright_resized(img, kind, orientation, size)?.to_rgba8();
+    let (w, h) = upright.dimensions();
+    let mut sheet = crate::text::TextSheet::new(w, h, 1);
+    let dirty = crate::resize::Rect::full(w, h);
+    sheet.frame(&CanvasFrame { rgba: upright.as_raw(), dirty, opaque: true, delay: 0, own_table: true })?;
+    sheet.sheet()?.ok_or_else(|| crate::error::internal("no sheet"))
+}
+
 /// PNG, JPEG and still WebP: every output is the still at that output's size (the thumbnail's
 /// for the thumbnail and the still, 220 wide for tiny, …), each size encoded once. Videos are
 /// for animations only.
@@ -176,6 +188,9 @@ pub(crate) fn process_still(
             "Videos are made only of animations, and this image has a single frame.".into(),
         ));
     }
+    if outputs.contains(&Output::Remake) {
+        return Err(MediaRejection::invalid("Only animations (GIF or animated WebP) can be made into a new GIF here."));
+    }
     let orientation = if kind == MediaKind::Jpeg { jpeg_info(bytes)?.orientation } else { 1 };
     let img = decode(kind, bytes, limits)?;
     deadline.check()?;
@@ -191,6 +206,10 @@ pub(crate) fn process_still(
     let mut made: Vec<((u32, u32), Rendition)> = Vec::new();
     let mut renditions = Vec::with_capacity(outputs.len());
     for output in outputs {
+        if *output == Output::TextSheet {
+            renditions.push(text_sheet(&img, kind, orientation)?);
+            continue;
+        }
         let size = output.size(limits, p.width, p.height);
         let rendition = match made.iter().find(|(s, _)| *s == size) {
             Some((_, r)) => r.clone(),

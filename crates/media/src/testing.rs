@@ -548,8 +548,45 @@ pub fn gif_with_delays(w: u16, h: u16, delays: &[u16]) -> Vec<u8> {
 /// # Errors
 /// As [`crate::process`].
 pub fn animated_thumbnail(bytes: &[u8], limits: &crate::Limits) -> Result<crate::Rendition, crate::MediaRejection> {
-    crate::make(bytes, limits, &[crate::sink::Output::Thumbnail], None)?
+    crate::make(bytes, limits, &[crate::sink::Output::Thumbnail], crate::sink::Tools::default())?
         .renditions
         .pop()
         .ok_or_else(|| crate::error::internal("the thumbnail rendition is missing"))
+}
+
+/// A `w`×`h` animation of `n` frames (a colour field with a disc moving across it, 8 cs apart,
+/// looping forever) with `caption` drawn over every frame in gifshelf's caption style, encoded
+/// by the `gif` crate's own quantizer, as another tool's GIF would be. `transparent` leaves the
+/// field transparent (only the disc and the caption are drawn).
+pub fn captioned_gif(w: u16, h: u16, n: u32, caption: Option<&crate::caption::Caption>, transparent: bool) -> Vec<u8> {
+    let (cw, ch) = (u32::from(w), u32::from(h));
+    let overlay = caption.map(|c| crate::caption::CaptionOverlay::new(c, cw, ch).unwrap_or_else(|e| panic!("{e}")));
+    let mut out = Vec::new();
+    {
+        let mut encoder = gif::Encoder::new(&mut out, w, h, &[]).unwrap_or_else(|e| panic!("{e}"));
+        encoder.set_repeat(Repeat::Infinite).unwrap_or_else(|e| panic!("{e}"));
+        for k in 0..n {
+            let (dx, dy) = ((cw / 4 + k * cw / (2 * n.max(1))) as i64, i64::from(ch / 2));
+            let r = i64::from(ch / 5);
+            let mut rgba: Vec<u8> = (0..cw * ch)
+                .flat_map(|i| {
+                    let (x, y) = (i64::from(i % cw), i64::from(i / cw));
+                    if (x - dx).pow(2) + (y - dy).pow(2) <= r * r {
+                        [230, 120, 40, 255]
+                    } else if transparent {
+                        [0, 0, 0, 0]
+                    } else {
+                        [(40 + x * 120 / i64::from(cw)) as u8, (70 + y * 80 / i64::from(ch)) as u8, 150, 255]
+                    }
+                })
+                .collect();
+            if let Some(overlay) = &overlay {
+                overlay.apply(&mut rgba);
+            }
+            let mut frame = gif::Frame::from_rgba_speed(w, h, &mut rgba, 10);
+            frame.delay = 8;
+            encoder.write_frame(&frame).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+    out
 }

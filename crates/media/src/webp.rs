@@ -9,9 +9,9 @@ use image::AnimationDecoder;
 
 use crate::limits::{Deadline, Limits};
 use crate::resize::Rect;
-use crate::sink::{CanvasFrame, Output, Sinks, Source};
+use crate::sink::{CanvasFrame, Output, Sinks, Source, Tools};
 use crate::still::process_still;
-use crate::video::{duration_ms, Ffmpeg};
+use crate::video::duration_ms;
 use crate::{Made, MediaKind, MediaRejection};
 
 /// What the RIFF chunk walk found.
@@ -133,7 +133,7 @@ pub(crate) fn process_webp(
     limits: &Limits,
     deadline: &Deadline,
     outputs: &[Output],
-    ffmpeg: Option<&Ffmpeg>,
+    tools: Tools<'_>,
 ) -> Result<Made, MediaRejection> {
     let info = webp_info(bytes, limits)?;
     if !info.animated {
@@ -146,7 +146,7 @@ pub(crate) fn process_webp(
         LoopCount::Finite(n) => Repeat::Finite(u16::try_from(n.get()).unwrap_or(u16::MAX)),
     };
     let source = Source { width: cw, height: ch, repeat, global_palette: None, keep_close: 0, delays: &info.delays };
-    let mut sinks = Sinks::new(outputs, &source, limits, ffmpeg)?;
+    let mut sinks = Sinks::new(outputs, &source, limits, tools)?;
     let mut all_opaque = true;
     let mut sampler = crate::phash::Sampler::new(info.frames);
     let mut last = None;

@@ -92,6 +92,12 @@ impl Ffmpeg {
         &self.path
     }
 
+    /// The `ffprobe` beside this `ffmpeg` (else the one on `PATH`).
+    pub fn ffprobe(&self) -> PathBuf {
+        let beside = self.path.parent().filter(|dir| !dir.as_os_str().is_empty()).map(|dir| dir.join("ffprobe"));
+        beside.filter(|path| path.is_file()).unwrap_or_else(|| PathBuf::from("ffprobe"))
+    }
+
     /// See [`with_timeout`](Self::with_timeout).
     pub fn timeout(&self) -> Duration {
         self.timeout
@@ -239,7 +245,7 @@ fn ffmpeg_err(what: impl std::fmt::Display) -> MediaRejection {
 
 /// Sets the child's address-space limit between `fork` and `exec`.
 #[allow(unsafe_code)] // pre_exec and setrlimit(2) have no safe wrapper
-fn limit_memory(cmd: &mut Command, bytes: u64) {
+pub(crate) fn limit_memory(cmd: &mut Command, bytes: u64) {
     use std::os::unix::process::CommandExt;
     let limit = libc::rlimit { rlim_cur: bytes as libc::rlim_t, rlim_max: bytes as libc::rlim_t };
     // SAFETY: the closure runs in the forked child before exec; it only calls setrlimit(2),
@@ -256,7 +262,7 @@ fn limit_memory(cmd: &mut Command, bytes: u64) {
 }
 
 /// Keeps the last `KEEP` bytes of what the child writes on stderr (its error, if any).
-fn drain_stderr(mut from: impl Read + Send + 'static) -> JoinHandle<String> {
+pub(crate) fn drain_stderr(mut from: impl Read + Send + 'static) -> JoinHandle<String> {
     const KEEP: usize = 4096;
     std::thread::spawn(move || {
         let mut kept = Vec::new();
@@ -276,7 +282,7 @@ fn drain_stderr(mut from: impl Read + Send + 'static) -> JoinHandle<String> {
 
 /// Waits for the child, killing it when `deadline` passes or `abort` is set; always reaps it.
 /// Returns its status and whether it was killed for the deadline.
-fn watch(
+pub(crate) fn watch(
     child: Arc<Mutex<Child>>,
     deadline: Instant,
     abort: Arc<AtomicBool>,

@@ -1,0 +1,208 @@
+//! Reading the text in a GIF (its caption) with Tesseract: the distinct scenes of the animation on
+//! one sheet ([`sheet`]), prepared for caption text, read in one run of the `tesseract` program
+//! under the same rules as `ffmpeg` (no environment, a memory limit, a wall-clock timeout, killed
+//! and reaped past it), words below a confidence dropped.
+
+mod sheet;
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+pub(crate) use sheet::TextSheet;
+
+use crate::sink::Output;
+use crate::video::{drain_stderr, limit_memory, watch};
+use crate::{Limits, MediaRejection};
+
+/// Words read with less confidence (0 to 100) are dropped.
+pub const MIN_CONFIDENCE: f32 = 70.0;
+/// The most text kept of one GIF, in characters.
+pub const MAX_TEXT_CHARS: usize = 500;
+
+/// A usable `tesseract` program with the English model.
+#[derive(Clone, Debug)]
+pub struct Tesseract {
+    path: PathBuf,
+    timeout: Duration,
+    memory_limit: u64,
+}
+
+impl Tesseract {
+    /// One run's wall-clock budget unless [`with_timeout`](Self::with_timeout) says otherwise.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+    /// Runs `tesseract --list-langs` once (`path`, or `tesseract` from `PATH` when `None`) and
+    /// checks that the English model is there.
+    ///
+    /// # Errors
+    /// A sentence saying why text cannot be read, for the server to log once.
+    pub fn detect(path: Option<&Path>) -> Result<Self, String> {
+        let path = path.map_or_else(|| PathBuf::from("tesseract"), Path::to_path_buf);
+        let shown = path.display();
+        let out = Command::new(&path).arg("--list-langs").env_clear().stdin(Stdio::null()).output().map_err(|e| {
+            format!("Text in GIFs will not be read: tesseract could not be started from {shown} ({e}).")
+        })?;
+        let langs = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        if !out.status.success() || !langs.lines().any(|l| l.trim() == "eng") {
+            return Err(format!(
+                "Text in GIFs will not be read: the tesseract at {shown} has no English model (install tesseract-ocr-eng)."
+            ));
+        }
+        Ok(Self { path, timeout: Self::DEFAULT_TIMEOUT, memory_limit: 1 << 30 })
+    }
+
+    /// The wall-clock budget of one run; past it the child is killed.
+    #[must_use]
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The executable that runs.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Runs Tesseract on a PNG (piped on stdin), answering its TSV.
+    fn run(&self, png: &[u8]) -> Result<String, MediaRejection> {
+        let mut cmd = Command::new(&self.path);
+        // One thread: the server's cores are for the requests. No environment is needed.
+        cmd.env_clear().env("OMP_THREAD_LIMIT", "1").env("MALLOC_ARENA_MAX", "2");
+        cmd.args(["stdin", "stdout", "-l", "eng", "--psm", "11", "-c", "tessedit_do_invert=0", "tsv"]);
+        cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        limit_memory(&mut cmd, self.memory_limit);
+        let mut child = cmd.spawn().map_err(|e| text_err(format!("tesseract could not start: {e}")))?;
+        let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
+        let child = Arc::new(Mutex::new(child));
+        let watchdog = watch(child, Instant::now() + self.timeout, Arc::new(AtomicBool::new(false)));
+        let errors = stderr.map(drain_stderr);
+        let reader = stdout.map(|mut out| {
+            std::thread::spawn(move || {
+                let mut text = Vec::new();
+                let _ = out.by_ref().take(4 << 20).read_to_end(&mut text);
+                text
+            })
+        });
+        if let Some(mut stdin) = stdin {
+            // A child killed for its deadline closes the pipe: the write fails, the watchdog says why.
+            let _ = stdin.write_all(png);
+        }
+        let tsv = reader.and_then(|r| r.join().ok()).unwrap_or_default();
+        let (status, late) = watchdog.join().map_err(|_| text_err("the tesseract watchdog failed"))?;
+        if late {
+            return Err(MediaRejection::ImageTooComplex);
+        }
+        if !status.is_some_and(|s| s.success()) {
+            let said = errors.and_then(|e| e.join().ok()).unwrap_or_default();
+            return Err(text_err(format!("tesseract failed ({status:?}): {said}")));
+        }
+        Ok(String::from_utf8_lossy(&tsv).into_owned())
+    }
+}
+
+fn text_err(what: impl std::fmt::Display) -> MediaRejection {
+    crate::error::internal(format!("reading text failed: {what}"))
+}
+
+/// The text read in an image or animation: its lines, each once, in reading order; empty when
+/// there is none.
+///
+/// # Errors
+/// The image's own rejections (as an upload's); `ImageTooComplex` past the timeout; `Internal`
+/// when Tesseract fails.
+pub fn read_text(bytes: &[u8], limits: &Limits, tesseract: &Tesseract) -> Result<Vec<String>, MediaRejection> {
+    let made = crate::make(bytes, limits, &[Output::TextSheet], crate::sink::Tools::default())?;
+    let sheet = made.renditions.into_iter().next().ok_or_else(|| text_err("no sheet was made"))?;
+    let tsv = tesseract.run(&sheet.bytes)?;
+    Ok(lines_of(&tsv))
+}
+
+/// The confident words of Tesseract's TSV grouped into lines (each line once, case aside), cut to
+/// [`MAX_TEXT_CHARS`] in all.
+pub(crate) fn lines_of(tsv: &str) -> Vec<String> {
+    let mut lines: Vec<(String, Vec<String>)> = Vec::new();
+    for row in tsv.lines().skip(1) {
+        let cols: Vec<&str> = row.split('\t').collect();
+        let [level, _page, block, par, line, _word, _l, _t, _w, _h, conf, text] = cols[..] else { continue };
+        if level != "5" || conf.parse::<f32>().unwrap_or(-1.0) < MIN_CONFIDENCE {
+            continue;
+        }
+        let Some(word) = clean_word(text) else { continue };
+        let key = format!("{block}.{par}.{line}");
+        match lines.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, words)) => words.push(word),
+            None => lines.push((key, vec![word])),
+        }
+    }
+    let mut seen: Vec<String> = Vec::new();
+    let mut total = 0;
+    let mut out = Vec::new();
+    for (_, words) in lines {
+        let line = words.join(" ");
+        let folded = line.to_lowercase();
+        if seen.contains(&folded) || total + line.len() > MAX_TEXT_CHARS {
+            continue;
+        }
+        total += line.len() + 1;
+        seen.push(folded);
+        out.push(line);
+    }
+    out
+}
+
+/// A word as read, without the punctuation around it; `None` for what is not a word (fewer than
+/// two letters or digits, or mostly symbols: texture read as text).
+fn clean_word(raw: &str) -> Option<String> {
+    let word = raw.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
+    let letters = word.chars().filter(|c| c.is_alphanumeric()).count();
+    let total = word.chars().count();
+    (letters >= 2 && letters * 10 >= total * 8).then(|| word.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEADER: &str =
+        "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext";
+
+    fn word(block: u32, line: u32, conf: f32, text: &str) -> String {
+        format!("5\t1\t{block}\t1\t{line}\t1\t0\t0\t10\t10\t{conf}\t{text}")
+    }
+
+    #[test]
+    fn confident_words_make_lines_each_kept_once() {
+        let tsv = [
+            HEADER.to_owned(),
+            "4\t1\t1\t1\t1\t0\t0\t0\t10\t10\t-1\t".to_owned(),
+            word(1, 1, 95.2, "THIS"),
+            word(1, 1, 91.0, "IS"),
+            word(1, 1, 88.0, "FINE,"),
+            word(2, 1, 40.0, "jx"),
+            word(3, 1, 93.0, "This"),
+            word(3, 1, 90.0, "is"),
+            word(3, 1, 90.0, "fine"),
+            word(4, 1, 96.0, "~~"),
+            word(4, 1, 96.0, "a"),
+            word(5, 1, 80.0, "\"ship"),
+            word(5, 1, 80.0, "it!\""),
+        ]
+        .join("\n");
+        assert_eq!(lines_of(&tsv), ["THIS IS FINE", "ship it"]);
+        assert!(lines_of("").is_empty());
+        assert!(lines_of(HEADER).is_empty());
+    }
+
+    #[test]
+    fn words_are_letters_and_digits_not_texture() {
+        assert_eq!(clean_word("(don't)").as_deref(), Some("don't"));
+        assert_eq!(clean_word("2024").as_deref(), Some("2024"));
+        for noise in ["", "|", "a", "~=-", "x%#&"] {
+            assert_eq!(clean_word(noise), None, "{noise:?}");
+        }
+    }
+}

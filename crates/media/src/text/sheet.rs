@@ -1,0 +1,158 @@
+//! The sheet text is read from: a few distinct scenes of an animation (the first frame, then each
+//! frame that differs clearly from every scene kept so far, and the middle one), each drawn twice as
+//! dark ink on white, once for light letters (the white captions of reaction GIFs, whose black
+//! outline is then background) and once for dark letters, upscaled so that small captions reach the
+//! size Tesseract reads best. One sheet, one run of Tesseract.
+
+use crate::sink::{CanvasFrame, FrameSink};
+use crate::{MediaRejection, Rendition};
+
+/// Scenes kept at most.
+const MAX_SCENES: usize = 4;
+/// Frames looked at, at most: scenes of very long animations beyond it are not read.
+const MAX_FRAMES: u32 = 300;
+/// Mean difference (0 to 255) over a 16×16 grid of luminance above which a frame is a new scene.
+const NEW_SCENE: u32 = 10;
+/// The widest sheet, in pixels: larger sources are upscaled less (or not at all).
+const MAX_SHEET_WIDTH: u32 = 1600;
+/// White rows between panels.
+const GAP: u32 = 24;
+
+/// The scenes of one animation and the sheet they make.
+pub(crate) struct TextSheet {
+    width: u32,
+    height: u32,
+    frames: u32,
+    middle: u32,
+    /// Each kept scene's grid signature and its two ink panels at source size.
+    scenes: Vec<([u8; 256], Vec<u8>, Vec<u8>)>,
+}
+
+impl TextSheet {
+    pub(crate) fn new(width: u32, height: u32, frames: usize) -> Self {
+        let frames = u32::try_from(frames).unwrap_or(u32::MAX).min(MAX_FRAMES);
+        Self { width, height, frames: 0, middle: frames / 2, scenes: Vec::new() }
+    }
+
+    fn signature(&self, rgba: &[u8]) -> [u8; 256] {
+        let (w, h) = (self.width as usize, self.height as usize);
+        let mut sums = [0_u64; 256];
+        let mut counts = [0_u64; 256];
+        for y in 0..h {
+            let gy = y * 16 / h.max(1);
+            for x in 0..w {
+                let gx = x * 16 / w.max(1);
+                let px = &rgba[(y * w + x) * 4..(y * w + x) * 4 + 4];
+                sums[gy * 16 + gx] += u64::from(luminance(px));
+                counts[gy * 16 + gx] += 1;
+            }
+        }
+        let mut out = [0_u8; 256];
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = (sums[i] / counts[i].max(1)) as u8;
+        }
+        out
+    }
+
+    /// The sheet as a grayscale PNG, or `None` when no frame was seen.
+    pub(crate) fn sheet(&self) -> Result<Option<Rendition>, MediaRejection> {
+        if self.scenes.is_empty() {
+            return Ok(None);
+        }
+        let scale = (MAX_SHEET_WIDTH / self.width.max(1)).clamp(1, 3);
+        let (pw, ph) = (self.width * scale, self.height * scale);
+        let panels = self.scenes.len() as u32 * 2;
+        let (sw, sh) = (pw + 2 * GAP, panels * (ph + GAP) + GAP);
+        let mut sheet = vec![255_u8; (sw * sh) as usize];
+        let mut top = GAP;
+        for (_, light, dark) in &self.scenes {
+            for panel in [light, dark] {
+                upscale_into(panel, self.width, self.height, scale, &mut sheet, sw, (GAP, top));
+                top += ph + GAP;
+            }
+        }
+        let img = image::GrayImage::from_raw(sw, sh, sheet).ok_or_else(|| crate::error::internal("sheet size"))?;
+        let mut bytes = Vec::new();
+        img.write_to(&mut std::io::Cursor::new(&mut bytes), image::ImageFormat::Png)
+            .map_err(|e| crate::error::internal(format!("sheet encoding: {e}")))?;
+        Ok(Some(Rendition { bytes, mime: "image/png", width: sw, height: sh, frames: 1, duration_ms: 0, codec: None }))
+    }
+}
+
+impl FrameSink for TextSheet {
+    fn frame(&mut self, frame: &CanvasFrame<'_>) -> Result<(), MediaRejection> {
+        let index = self.frames;
+        self.frames += 1;
+        if self.scenes.len() >= MAX_SCENES || index >= MAX_FRAMES {
+            return Ok(());
+        }
+        let signature = self.signature(frame.rgba);
+        let closest = self
+            .scenes
+            .iter()
+            .map(|(kept, _, _)| kept.iter().zip(&signature).map(|(a, b)| u32::from(a.abs_diff(*b))).sum::<u32>() / 256)
+            .min();
+        let keep = match closest {
+            None => true,
+            Some(diff) => diff > NEW_SCENE || (index == self.middle && diff > NEW_SCENE / 3),
+        };
+        if keep {
+            let (light, dark) = inks(frame.rgba);
+            self.scenes.push((signature, light, dark));
+        }
+        Ok(())
+    }
+
+    fn wants_more(&self) -> bool {
+        self.scenes.len() < MAX_SCENES && self.frames < MAX_FRAMES
+    }
+
+    fn finish(self: Box<Self>) -> Result<Vec<Rendition>, MediaRejection> {
+        self.sheet()?.map(|s| vec![s]).ok_or_else(|| crate::error::internal("no frame to read text from"))
+    }
+}
+
+/// Rec. 601 luminance of a pixel laid over black (transparent counts as black).
+fn luminance(px: &[u8]) -> u8 {
+    let l = (299 * u32::from(px[0]) + 587 * u32::from(px[1]) + 114 * u32::from(px[2])) / 1000;
+    (l * u32::from(px[3]) / 255) as u8
+}
+
+/// Two panels of dark ink on white: how white and unsaturated each pixel is (light letters), and
+/// how dark (dark letters on a visible background).
+fn inks(rgba: &[u8]) -> (Vec<u8>, Vec<u8>) {
+    let mut light = Vec::with_capacity(rgba.len() / 4);
+    let mut dark = Vec::with_capacity(rgba.len() / 4);
+    for px in rgba.chunks_exact(4) {
+        let alpha = u32::from(px[3]);
+        let lo = u32::from(*px[..3].iter().min().unwrap_or(&0)) * alpha / 255;
+        let hi = u32::from(*px[..3].iter().max().unwrap_or(&0)) * alpha / 255 + (255 - alpha);
+        // Light letters: every channel above 170, fully inked from 230.
+        let ink = lo.saturating_sub(170).min(60) * 255 / 60;
+        light.push(255 - ink as u8);
+        // Dark letters: every channel below 90, fully inked under 40 (a transparent pixel is not ink).
+        let ink = if alpha < 128 { 0 } else { (90_u32.saturating_sub(hi)).min(50) * 255 / 50 };
+        dark.push(255 - ink as u8);
+    }
+    (light, dark)
+}
+
+/// Bilinear upscale of a `w`×`h` panel by `scale` into `sheet` (`sheet_width` wide) at `at`.
+fn upscale_into(panel: &[u8], w: u32, h: u32, scale: u32, sheet: &mut [u8], sheet_width: u32, at: (u32, u32)) {
+    let (w, h, s) = (w as usize, h as usize, scale as usize);
+    for y in 0..h * s {
+        let fy = ((y as f32 + 0.5) / s as f32 - 0.5).max(0.0);
+        let (y0, ty) = (fy as usize, fy.fract());
+        let y1 = (y0 + 1).min(h - 1);
+        for x in 0..w * s {
+            let fx = ((x as f32 + 0.5) / s as f32 - 0.5).max(0.0);
+            let (x0, tx) = (fx as usize, fx.fract());
+            let x1 = (x0 + 1).min(w - 1);
+            let p = |xx: usize, yy: usize| f32::from(panel[yy * w + xx]);
+            let top = p(x0, y0) * (1.0 - tx) + p(x1, y0) * tx;
+            let bottom = p(x0, y1) * (1.0 - tx) + p(x1, y1) * tx;
+            let value = top * (1.0 - ty) + bottom * ty;
+            sheet[(at.1 as usize + y) * sheet_width as usize + at.0 as usize + x] = value.round() as u8;
+        }
+    }
+}
