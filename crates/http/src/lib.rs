@@ -20,6 +20,7 @@ use actix_web::{web, App, HttpServer};
 
 pub use error::ApiError;
 pub use routes::openapi_json;
+pub use spa::web_app_built;
 pub use state::{AppState, ChatCors, HttpSettings, MediaOffload};
 
 /// Builds the actix server on an already bound listener (tests bind port 0 and read the port).
@@ -28,7 +29,7 @@ pub use state::{AppState, ChatCors, HttpSettings, MediaOffload};
 /// When the listener cannot be used.
 pub fn serve(listener: std::net::TcpListener, state: AppState) -> std::io::Result<Server> {
     let workers = state.settings.workers;
-    let index = std::fs::read_to_string(state.settings.web_dir.join("index.html")).unwrap_or_default();
+    let index = spa::index_html(&state.settings);
     let inline_hashes = headers::inline_script_hashes(&index);
     let data = web::Data::new(state);
     let server = HttpServer::new(move || {

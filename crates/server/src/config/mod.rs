@@ -38,7 +38,9 @@ pub struct Settings {
     /// Whether a first sign-in through the provider creates an account.
     pub oidc_signup: bool,
     pub max_upload_mb: u64,
-    pub web_dir: PathBuf,
+    /// A folder holding the built web app, for development; `None` serves the one built into the
+    /// binary.
+    pub web_dir: Option<PathBuf>,
     pub bcrypt_cost: u32,
     pub token_ttl_hours: i64,
     pub login_max_failures: u32,
@@ -148,9 +150,9 @@ impl Settings {
             max_upload_mb: src.number("GIFSHELF_MAX_UPLOAD_MB", f.max_upload_mb, 10)?,
             web_dir: src
                 .env("GIFSHELF_WEB_DIR")
+                .filter(|dir| !dir.is_empty())
                 .map(PathBuf::from)
-                .or_else(|| f.web_dir.clone())
-                .unwrap_or_else(|| "frontend/dist".into()),
+                .or_else(|| f.web_dir.clone()),
             bcrypt_cost: src.number("GIFSHELF_BCRYPT_COST", f.bcrypt_cost, 12)?,
             token_ttl_hours: src.number("GIFSHELF_TOKEN_TTL_HOURS", f.token_ttl_hours, 24)?,
             login_max_failures: src.number("GIFSHELF_LOGIN_MAX_FAILURES", f.login_max_failures, 5)?,
