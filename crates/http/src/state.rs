@@ -91,6 +91,8 @@ pub struct AppState {
     /// "From a link": the image fetched by the server, then uploaded.
     pub url_import: Arc<UrlImport>,
     pub stats: Arc<StatsService>,
+    /// The readiness checks of `/api/health/ready`.
+    pub health: Arc<gifshelf_app::health::HealthService>,
     /// API keys for the chat-compatible APIs.
     pub keys: Arc<gifshelf_app::keys::ApiKeyService>,
     /// What the chat-compatible APIs answer, and who they let in.

@@ -2,6 +2,7 @@
 
 pub mod config;
 pub mod folder_import;
+pub mod healthcheck;
 pub mod media_export;
 mod wiring;
 pub mod workers;

@@ -21,6 +21,8 @@ use utoipa::{Modify, OpenApi};
     ),
     paths(
         super::meta::health,
+        super::meta::live,
+        super::meta::ready,
         super::meta::config,
         super::auth::register,
         super::auth::login,

@@ -50,6 +50,8 @@ pub struct Settings {
     /// Registrations allowed per client address within `register_window_secs`.
     pub register_max_per_address: u32,
     pub register_window_secs: i64,
+    /// The most queued jobs before `/api/health/ready` says the instance is not ready.
+    pub ready_max_backlog: i64,
     /// How often each instance sweeps orphan blobs of interrupted uploads (the first sweep runs at
     /// startup).
     pub sweep_interval_secs: u64,
@@ -165,6 +167,7 @@ impl Settings {
                 20,
             )?,
             register_window_secs: src.number("GIFSHELF_REGISTER_WINDOW_SECS", f.register_window_secs, 600)?,
+            ready_max_backlog: src.number("GIFSHELF_READY_MAX_BACKLOG", f.ready_max_backlog, 1000)?,
             sweep_interval_secs: src.number("GIFSHELF_SWEEP_INTERVAL_SECS", f.sweep_interval_secs, 3600)?,
             stats_refresh_secs: match src.env("GIFSHELF_STATS_REFRESH_SECS") {
                 Some(_) => Some(src.number("GIFSHELF_STATS_REFRESH_SECS", None, 0)?),

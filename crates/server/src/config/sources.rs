@@ -37,6 +37,7 @@ pub(super) struct FileSettings {
     pub(super) login_ip_window_secs: Option<i64>,
     pub(super) register_max_per_address: Option<u32>,
     pub(super) register_window_secs: Option<i64>,
+    pub(super) ready_max_backlog: Option<i64>,
     pub(super) sweep_interval_secs: Option<u64>,
     pub(super) stats_refresh_secs: Option<u64>,
     pub(super) trust_proxy: Option<bool>,

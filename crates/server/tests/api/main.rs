@@ -14,6 +14,7 @@ mod export;
 mod gifs;
 mod google;
 mod hardening;
+mod health;
 mod intake;
 mod keys;
 mod library;
