@@ -8,6 +8,7 @@ pub mod dto;
 mod error;
 pub mod extract;
 mod headers;
+pub mod metrics;
 mod request_log;
 mod routes;
 mod session_cookie;
@@ -39,10 +40,12 @@ pub fn serve(listener: std::net::TcpListener, state: AppState) -> std::io::Resul
             .app_data(error::query_config())
             .app_data(error::path_config())
             .configure(chat::configure)
+            .configure(metrics::configure)
             .configure(routes::configure)
             .configure(|cfg| spa::configure(cfg, &data.settings))
             .wrap(headers::security_headers(&data.settings, &inline_hashes))
             .wrap(actix_web::middleware::from_fn(headers::request_id))
+            .wrap(actix_web::middleware::from_fn(metrics::record))
             .wrap(tracing_actix_web::TracingLogger::<request_log::RedactingRootSpan>::new())
     })
     .workers(workers)

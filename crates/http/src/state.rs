@@ -91,6 +91,8 @@ pub struct AppState {
     /// "From a link": the image fetched by the server, then uploaded.
     pub url_import: Arc<UrlImport>,
     pub stats: Arc<StatsService>,
+    /// `GET /metrics`, when on.
+    pub metrics: Option<crate::metrics::MetricsEndpoint>,
     /// The readiness checks of `/api/health/ready`.
     pub health: Arc<gifshelf_app::health::HealthService>,
     /// API keys for the chat-compatible APIs.

@@ -4,6 +4,7 @@ pub mod config;
 pub mod folder_import;
 pub mod healthcheck;
 pub mod media_export;
+mod metrics;
 mod wiring;
 pub mod workers;
 

@@ -384,6 +384,7 @@ impl Application {
         let Library { gifs, renditions } = library(settings, &db, &clock)?;
         let queue = Arc::new(db.clone());
         let health = health_service(settings, &db)?;
+        let metrics = crate::metrics::endpoint(settings, &db)?;
         let collections = Arc::new(collection_service(settings, &db, &clock)?);
         let users = Arc::new(db);
         let auth = auth_service(settings, &users, &secret, &clock)?;
@@ -401,6 +402,7 @@ impl Application {
             url_import: Arc::new(url_import(settings, &gifs, &clock)),
             stats,
             health,
+            metrics: Some(metrics),
             keys: chat.keys,
             chat: chat.chat,
             chat_gate: chat.gate,

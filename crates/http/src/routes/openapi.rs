@@ -23,6 +23,7 @@ use utoipa::{Modify, OpenApi};
         super::meta::health,
         super::meta::live,
         super::meta::ready,
+        crate::metrics::metrics,
         super::meta::config,
         super::auth::register,
         super::auth::login,

@@ -84,6 +84,10 @@ pub struct Settings {
     pub media_offload: gifshelf_http::MediaOffload,
     /// Address ranges "From a link" may reach despite the rules (`GIFSHELF_URL_FETCH_ALLOW`).
     pub url_fetch_allow: Vec<gifshelf_fetch::Cidr>,
+    /// Who may read `/metrics` by their connection's address; `None`: loopback only.
+    pub metrics_allow: Option<Vec<gifshelf_fetch::Cidr>>,
+    /// A bearer token that may read `/metrics` from any address.
+    pub metrics_token: Option<SecretString>,
     /// The time limit of connecting to and of each read from a link, in seconds (the whole
     /// fetch may take four times this).
     pub url_fetch_timeout_secs: u64,
@@ -187,6 +191,8 @@ impl Settings {
             job_media_workers: src.number("GIFSHELF_JOB_MEDIA_WORKERS", f.job_media_workers, 1)?,
             media_offload: src.media_offload()?,
             url_fetch_allow: src.url_fetch_allow()?,
+            metrics_allow: src.metrics_allow()?,
+            metrics_token: src.text("GIFSHELF_METRICS_TOKEN", &f.metrics_token).map(SecretString::from),
             url_fetch_timeout_secs: src.number("GIFSHELF_URL_FETCH_TIMEOUT_SECS", f.url_fetch_timeout_secs, 10)?,
             url_fetch_limits: src.url_fetch_limits()?,
             chat_api_rate_limit: src.number("GIFSHELF_CHAT_API_RATE_LIMIT", f.chat_api_rate_limit, 100)?,

@@ -58,6 +58,8 @@ pub(super) struct FileSettings {
     pub(super) media_offload_prefix: Option<String>,
     pub(super) media_presign_secs: Option<u64>,
     pub(super) url_fetch_allow: Option<String>,
+    pub(super) metrics_allow: Option<String>,
+    pub(super) metrics_token: Option<String>,
     pub(super) url_fetch_timeout_secs: Option<u64>,
     pub(super) url_fetch_concurrency: Option<usize>,
     pub(super) url_fetch_per_user: Option<usize>,
@@ -185,6 +187,18 @@ impl<E: Fn(&str) -> Option<String>> Sources<E> {
                 reason: "it must be comma-separated IP addresses or ranges (10.0.0.0/8, fd00::/8)",
             }),
             None => Ok(Vec::new()),
+        }
+    }
+
+    /// `GIFSHELF_METRICS_ALLOW`: addresses and ranges whose connections may read `/metrics`.
+    pub(super) fn metrics_allow(&self) -> Result<Option<Vec<gifshelf_fetch::Cidr>>, ConfigError> {
+        match self.text("GIFSHELF_METRICS_ALLOW", &self.file.metrics_allow) {
+            Some(list) => gifshelf_fetch::parse_list(&list).map(Some).map_err(|_| ConfigError::Invalid {
+                name: "GIFSHELF_METRICS_ALLOW",
+                value: list.clone(),
+                reason: "it must be comma-separated IP addresses or ranges (127.0.0.1, 10.0.0.0/8)",
+            }),
+            None => Ok(None),
         }
     }
 
