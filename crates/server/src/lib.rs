@@ -3,6 +3,7 @@
 pub mod config;
 pub mod folder_import;
 pub mod healthcheck;
+pub mod logging;
 pub mod media_export;
 mod metrics;
 mod wiring;

@@ -9,21 +9,21 @@ use clap::Parser;
 use gifshelf_auth::SystemClock;
 use gifshelf_domain::ports::{Clock, UserRepository};
 use gifshelf_domain::user::Role;
-use gifshelf_server::{config::Settings, Application};
+use gifshelf_server::{config::Settings, logging, Application};
 
 mod cli;
 use cli::{AdminAction, Cli, Command, RenditionsAction};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("GIFSHELF_LOG")
-                .or_else(|_| tracing_subscriber::EnvFilter::try_from_default_env())
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_target(false)
-        .init();
+    let format = match logging::LogFormat::parse(std::env::var("GIFSHELF_LOG_FORMAT").ok().as_deref()) {
+        Ok(format) => format,
+        Err(err) => {
+            eprintln!("gifshelf: {err}");
+            return ExitCode::from(2);
+        }
+    };
+    logging::init(format);
     let settings = match Settings::load(cli.config.as_deref()) {
         Ok(settings) => settings,
         Err(err) => {
