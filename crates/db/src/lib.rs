@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod api_keys;
+mod backup;
 mod collections;
 mod connection;
 mod duplicates;

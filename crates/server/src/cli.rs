@@ -20,6 +20,20 @@ pub(crate) enum Command {
     Serve,
     /// Apply pending database migrations and exit.
     Migrate,
+    /// Copy the data to DIR while the server runs: a consistent SQLite snapshot, the media
+    /// (incrementally: files already in DIR with the same SHA-256 are kept), the generated
+    /// signing secret, and manifest.json with every file's SHA-256. On PostgreSQL use pg_dump and
+    /// --media-only; S3 media are kept by the bucket's versioning.
+    Backup {
+        dir: PathBuf,
+        /// Only the media (beside pg_dump on PostgreSQL).
+        #[arg(long)]
+        media_only: bool,
+    },
+    /// Restore a backup made by `gifshelf backup` into an empty GIFSHELF_DATA_DIR, checking
+    /// every file's SHA-256 first: a damaged backup is refused, naming the file, and nothing is
+    /// written.
+    Restore { dir: PathBuf },
     /// Ask the server at GIFSHELF_BIND whether it is ready (`GET /api/health/ready`): exit 0 when
     /// it answers 200, 1 otherwise. For container health checks (needs no curl).
     Healthcheck,

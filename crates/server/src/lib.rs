@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod backup;
 pub mod config;
 pub mod folder_import;
 pub mod healthcheck;

@@ -36,6 +36,9 @@ fn main() -> ExitCode {
     let result = match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve(&settings, clock),
         Command::Migrate => migrate(&settings),
+        Command::Backup { dir, media_only } => backup(&settings, &dir, media_only),
+        Command::Restore { dir } => gifshelf_server::backup::restore(&settings, &dir)
+            .map(|n| println!("restored {n} files into {}", settings.data_dir.display())),
         Command::Healthcheck => gifshelf_server::healthcheck::probe(&settings.bind, std::time::Duration::from_secs(5)),
         Command::Worker => worker(&settings, &clock),
         Command::Renditions { action: RenditionsAction::Backfill { wait } } => {
@@ -68,6 +71,13 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+fn backup(settings: &Settings, dir: &std::path::Path, media_only: bool) -> Result<(), String> {
+    let db = gifshelf_server::open_database(settings).map_err(|e| e.to_string())?;
+    let summary = gifshelf_server::backup::backup(settings, &db, dir, media_only)?;
+    println!("backup in {}: {} media files copied, {} already there", dir.display(), summary.copied, summary.kept);
+    Ok(())
 }
 
 fn serve(settings: &Settings, clock: Arc<dyn Clock>) -> Result<(), String> {
