@@ -153,7 +153,13 @@ fn build_spa() -> Result {
 
 fn run(args: &[String]) -> Result {
     build_spa()?;
-    exec(cargo().args(["build", "--release", "-p", "gifshelf-server"]))?;
+    // The binary embeds frontend/dist (crates/http/build.rs); naming this build makes cargo embed
+    // it even when the last build of the binary found no web app to embed.
+    let built_at = std::fs::metadata(frontend().join("dist/index.html"))
+        .and_then(|m| m.modified())
+        .map(|t| format!("{t:?}"))
+        .unwrap_or_default();
+    exec(cargo().args(["build", "--release", "-p", "gifshelf-server"]).env("GIFSHELF_WEB_BUILD", built_at))?;
     let bind = std::env::var("GIFSHELF_BIND").unwrap_or_else(|_| "127.0.0.1:8080".into());
     println!("\ngifshelf: open http://{bind} (Ctrl-C stops it; data lives in ./data)\n");
     let mut server = Command::new(built("release", "gifshelf"));

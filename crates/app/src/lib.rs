@@ -8,6 +8,7 @@ pub mod collections;
 pub mod commands;
 mod error;
 pub mod gifs;
+pub mod health;
 pub mod integrations;
 pub mod jobs;
 pub mod keys;

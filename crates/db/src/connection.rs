@@ -203,6 +203,12 @@ impl Database {
         }
     }
 
+    /// The pool's connections now: (in use, idle), for the metrics.
+    pub fn pool_state(&self) -> (u32, u32) {
+        let state = self.pool.state();
+        (state.connections.saturating_sub(state.idle_connections), state.idle_connections)
+    }
+
     /// Runs `f` with a pooled connection on the blocking pool.
     pub(crate) async fn run<T, F>(&self, f: F) -> Result<T, RepoError>
     where

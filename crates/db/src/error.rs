@@ -10,6 +10,8 @@ pub enum DbError {
     Connect(#[source] Cause),
     #[error("migrations failed: {0}")]
     Migrate(#[source] Cause),
+    #[error("backup failed: {0}")]
+    Backup(String),
 }
 
 /// Every unique constraint of the schema and the rule it stands for: by its PostgreSQL name, and by

@@ -2,6 +2,7 @@
 
 mod api_keys;
 mod audit;
+mod backup;
 mod collections;
 mod connection;
 mod duplicates;

@@ -40,6 +40,20 @@ impl Database {
     }
 }
 
+#[async_trait::async_trait]
+impl gifshelf_domain::ports::SchemaStatus for Database {
+    async fn pending_migrations(&self) -> Result<usize, gifshelf_domain::RepoError> {
+        self.run(|conn| {
+            let pending = match conn {
+                AnyConnection::Sqlite(c) => c.pending_migrations(SQLITE).map(|m| m.len()),
+                AnyConnection::Postgresql(c) => c.pending_migrations(POSTGRES).map(|m| m.len()),
+            };
+            pending.map_err(|e| gifshelf_domain::RepoError::unavailable(e.to_string()))
+        })
+        .await
+    }
+}
+
 fn names(versions: Vec<diesel::migration::MigrationVersion<'_>>) -> Vec<String> {
     versions.iter().map(ToString::to_string).collect()
 }

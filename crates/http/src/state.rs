@@ -10,8 +10,9 @@ use gifshelf_domain::ports::{Clock, UserRepository};
 /// What the HTTP layer needs from configuration.
 #[derive(Debug, Clone)]
 pub struct HttpSettings {
-    /// The built SPA (`index.html` and assets).
-    pub web_dir: PathBuf,
+    /// A folder holding the built SPA (`index.html` and assets); `None` serves the copy built into
+    /// the binary.
+    pub web_dir: Option<PathBuf>,
     /// Enables "Continue with Google" and widens the CSP to Google's sign-in origin.
     pub google_client_id: Option<String>,
     pub max_upload_bytes: u64,
@@ -65,7 +66,7 @@ pub enum MediaOffload {
 impl HttpSettings {
     pub(crate) fn for_tests() -> Self {
         Self {
-            web_dir: PathBuf::from("web"),
+            web_dir: None,
             google_client_id: None,
             max_upload_bytes: 10 * 1024 * 1024,
             version: "test".into(),
@@ -90,6 +91,10 @@ pub struct AppState {
     /// "From a link": the image fetched by the server, then uploaded.
     pub url_import: Arc<UrlImport>,
     pub stats: Arc<StatsService>,
+    /// `GET /metrics`, when on.
+    pub metrics: Option<crate::metrics::MetricsEndpoint>,
+    /// The readiness checks of `/api/health/ready`.
+    pub health: Arc<gifshelf_app::health::HealthService>,
     /// API keys for the chat-compatible APIs.
     pub keys: Arc<gifshelf_app::keys::ApiKeyService>,
     /// What the chat-compatible APIs answer, and who they let in.

@@ -1,8 +1,12 @@
 #![doc = include_str!("../README.md")]
 
+pub mod backup;
 pub mod config;
 pub mod folder_import;
+pub mod healthcheck;
+pub mod logging;
 pub mod media_export;
+mod metrics;
 mod wiring;
 pub mod workers;
 

@@ -1,153 +1,29 @@
-//! `gifshelf`: serve (the default), worker, renditions backfill, migrate, fsck, admin grant|revoke, migrate-storage, export, import,
+//! `gifshelf`: serve (the default), healthcheck, worker, renditions backfill, migrate, fsck, admin grant|revoke, migrate-storage, export, import,
 //! import-folder, export-media.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use std::sync::Arc;
 
-use clap::{Parser, Subcommand};
+use clap::Parser;
 use gifshelf_auth::SystemClock;
 use gifshelf_domain::ports::{Clock, UserRepository};
 use gifshelf_domain::user::Role;
-use gifshelf_server::{config::Settings, Application};
+use gifshelf_server::{config::Settings, logging, Application};
 
-#[derive(Debug, Parser)]
-#[command(name = "gifshelf", version, about = "A self-hostable GIF library")]
-struct Cli {
-    /// A TOML configuration file; GIFSHELF_* environment variables override it.
-    #[arg(long, global = true, env = "GIFSHELF_CONFIG")]
-    config: Option<PathBuf>,
-    #[command(subcommand)]
-    command: Option<Command>,
-}
-
-#[derive(Debug, Subcommand)]
-enum Command {
-    /// Run the web server (the default).
-    Serve,
-    /// Apply pending database migrations and exit.
-    Migrate,
-    /// Check that every GIF row has its files and remove files no row refers to; fingerprint GIFs
-    /// stored before duplicates were detected (their SHA-256 and perceptual hash).
-    Fsck {
-        /// Only report; change nothing.
-        #[arg(long)]
-        dry_run: bool,
-    },
-    /// Run only job workers (GIFSHELF_WORKERS of them, at least one): the renditions of new GIFs
-    /// are made here instead of by the web servers.
-    Worker,
-    /// Video and chat-size renditions.
-    Renditions {
-        #[command(subcommand)]
-        action: RenditionsAction,
-    },
-    /// Change who is an administrator.
-    Admin {
-        #[command(subcommand)]
-        action: AdminAction,
-    },
-    /// Copy every media file from one store to another, verifying each copy (SHA-256).
-    ///
-    /// Resumable: files already at the target with the same size and hash are skipped. Both stores
-    /// use the configured S3 settings (AWS_*, GIFSHELF_S3_*). Point GIFSHELF_STORAGE_URL at the
-    /// target afterwards.
-    MigrateStorage {
-        /// The store to copy from: file:///path/to/folder or s3://bucket/prefix.
-        #[arg(long)]
-        from: String,
-        /// The store to copy to: file:///path/to/folder or s3://bucket/prefix.
-        #[arg(long)]
-        to: String,
-    },
-    /// Write the whole database to a file, to move it to another database with `gifshelf import`
-    /// (SQLite to PostgreSQL or back).
-    ///
-    /// The file (JSON Lines) holds every account with its password hash, third-party sign-in
-    /// links, GIF records, tags and links, read from one consistent snapshot: keep it private.
-    /// Media files are not in it: they stay in the blob store (`gifshelf migrate-storage` copies
-    /// them to another store). Stop the server first, so that nothing changes after the export.
-    Export {
-        /// The file to write; it must not exist yet.
-        #[arg(long, value_name = "FILE")]
-        to: PathBuf,
-        /// The database to read instead of the configured one (GIFSHELF_DATABASE_URL); prefer the
-        /// variable when the URL holds a password.
-        #[arg(long, value_name = "URL")]
-        database: Option<String>,
-    },
-    /// Fill a new, empty database from a file written by `gifshelf export`.
-    ///
-    /// Runs the migrations, refuses a database that already holds rows, and inserts everything in
-    /// one transaction: a truncated or damaged file leaves the database empty. Ids are kept (share
-    /// links and media keys use them). Media files are not in the file: `gifshelf migrate-storage`.
-    Import {
-        /// The file `gifshelf export` wrote.
-        #[arg(long, value_name = "FILE")]
-        from: PathBuf,
-        /// The database to fill instead of the configured one (GIFSHELF_DATABASE_URL); prefer the
-        /// variable when the URL holds a password.
-        #[arg(long, value_name = "URL")]
-        database: Option<String>,
-    },
-    /// Upload every image below DIR (GIF, PNG, JPEG, WebP, recognised by content) as USER.
-    ///
-    /// Titles come from file names. Files already in the library (byte for byte) are skipped and
-    /// counted, so an interrupted import is resumed by running it again; refused files are listed
-    /// with the reason.
-    ImportFolder {
-        /// The folder to import (sub-folders too).
-        dir: PathBuf,
-        /// The account the GIFs belong to.
-        #[arg(long, value_name = "NAME")]
-        user: String,
-        /// Tag each GIF with the names of the folders between DIR and the file.
-        #[arg(long)]
-        tags_from_folders: bool,
-        /// Check and count every file; store nothing.
-        #[arg(long)]
-        dry_run: bool,
-    },
-    /// Write every original of the library and a manifest.json (titles, descriptions, tags,
-    /// dates, file names) to a ZIP file.
-    ExportMedia {
-        /// The file to write; it must not exist yet.
-        #[arg(long, value_name = "FILE.zip")]
-        to: PathBuf,
-    },
-}
-
-#[derive(Debug, Subcommand)]
-enum RenditionsAction {
-    /// Queue the making of every file kind a GIF is missing (GIFs stored before a kind existed,
-    /// or whose job was lost), with a progress bar.
-    Backfill {
-        /// Also make them here, with GIFSHELF_WORKERS workers (at least one), and wait until the
-        /// queue has none of them left.
-        #[arg(long)]
-        wait: bool,
-    },
-}
-
-#[derive(Debug, Subcommand)]
-enum AdminAction {
-    /// Make NAME an administrator.
-    Grant { name: String },
-    /// Make NAME a regular user.
-    Revoke { name: String },
-}
+mod cli;
+use cli::{AdminAction, Cli, Command, RenditionsAction};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("GIFSHELF_LOG")
-                .or_else(|_| tracing_subscriber::EnvFilter::try_from_default_env())
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_target(false)
-        .init();
+    let format = match logging::LogFormat::parse(std::env::var("GIFSHELF_LOG_FORMAT").ok().as_deref()) {
+        Ok(format) => format,
+        Err(err) => {
+            eprintln!("gifshelf: {err}");
+            return ExitCode::from(2);
+        }
+    };
+    logging::init(format);
     let settings = match Settings::load(cli.config.as_deref()) {
         Ok(settings) => settings,
         Err(err) => {
@@ -160,6 +36,10 @@ fn main() -> ExitCode {
     let result = match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve(&settings, clock),
         Command::Migrate => migrate(&settings),
+        Command::Backup { dir, media_only } => backup(&settings, &dir, media_only),
+        Command::Restore { dir } => gifshelf_server::backup::restore(&settings, &dir)
+            .map(|n| println!("restored {n} files into {}", settings.data_dir.display())),
+        Command::Healthcheck => gifshelf_server::healthcheck::probe(&settings.bind, std::time::Duration::from_secs(5)),
         Command::Worker => worker(&settings, &clock),
         Command::Renditions { action: RenditionsAction::Backfill { wait } } => {
             backfill_renditions(&settings, wait, &clock)
@@ -191,6 +71,13 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+fn backup(settings: &Settings, dir: &std::path::Path, media_only: bool) -> Result<(), String> {
+    let db = gifshelf_server::open_database(settings).map_err(|e| e.to_string())?;
+    let summary = gifshelf_server::backup::backup(settings, &db, dir, media_only)?;
+    println!("backup in {}: {} media files copied, {} already there", dir.display(), summary.copied, summary.kept);
+    Ok(())
 }
 
 fn serve(settings: &Settings, clock: Arc<dyn Clock>) -> Result<(), String> {

@@ -8,6 +8,7 @@ use gifshelf_app::auth::{AuthConfig, AuthService, ThrottleConfig};
 use gifshelf_app::collections::CollectionService;
 use gifshelf_app::commands::{CommandService, ConfiguredSecrets};
 use gifshelf_app::gifs::{GifPorts, GifService, UrlImport};
+use gifshelf_app::health::HealthService;
 use gifshelf_app::integrations::{IntegrationService, SecretKeeping};
 use gifshelf_app::jobs::RenditionMaker;
 use gifshelf_app::stats::StatsService;
@@ -136,6 +137,14 @@ pub fn collection_service(
     let blobs = gifshelf_storage::open(&settings.storage_url, &storage).map_err(StartupError::Other)?;
     let db = Arc::new(db.clone());
     Ok(CollectionService::new(db.clone(), db, blobs, Arc::new(RandomIds), clock.clone()))
+}
+
+/// The readiness checks: the database and its migrations, the store, the job backlog.
+fn health_service(settings: &Settings, db: &Database) -> Result<Arc<HealthService>, StartupError> {
+    let storage = gifshelf_storage::StorageOptions { s3: settings.s3.clone() };
+    let blobs = gifshelf_storage::open(&settings.storage_url, &storage).map_err(StartupError::Other)?;
+    let db = Arc::new(db.clone());
+    Ok(Arc::new(HealthService::new(db.clone(), db.clone(), blobs, db, Arc::new(RandomIds), settings.ready_max_backlog)))
 }
 
 /// The slash command secrets of the configuration, as the use case takes them.
@@ -391,6 +400,8 @@ impl Application {
         let secret = signing_secret(settings, &db)?;
         let Library { gifs, renditions } = library(settings, &db, &clock)?;
         let queue = Arc::new(db.clone());
+        let health = health_service(settings, &db)?;
+        let metrics = crate::metrics::endpoint(settings, &db)?;
         let collections = Arc::new(collection_service(settings, &db, &clock)?);
         let users = Arc::new(db);
         let auth = auth_service(settings, &users, &secret, &clock)?;
@@ -408,6 +419,8 @@ impl Application {
             collections,
             url_import: Arc::new(url_import(settings, &gifs, &clock)),
             stats,
+            health,
+            metrics: Some(metrics),
             keys: chat.keys,
             chat: chat.chat,
             chat_gate: chat.gate,

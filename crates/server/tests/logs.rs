@@ -181,3 +181,38 @@ async fn logs_hold_no_secrets_and_every_5xx_request_id() {
 
     assert_log_is_clean(&log, &secrets, failed_ids);
 }
+
+/// `GIFSHELF_LOG_FORMAT=json`: every line is one JSON object, and a line logged while a request
+/// is handled carries that request's id (the `X-Request-Id` it was answered with).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn json_logs_carry_the_request_id_on_every_line_of_a_request() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let (data, log) = (dir.path().join("data"), dir.path().join("server.log"));
+    let server = ServerEnv::new(&data, dir.path(), &gifshelf_testkit::sqlite_url(&data))
+        .set("GIFSHELF_LOG_FORMAT", "json")
+        .set("GIFSHELF_LOG", "info")
+        .spawn(env!("CARGO_BIN_EXE_gifshelf"), &log)
+        .unwrap_or_else(|e| panic!("{e}"));
+    // A store that refuses writes: the readiness check logs a warning inside the request.
+    let media = data.join("media");
+    std::fs::remove_dir_all(&media).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(&media, "not a folder").unwrap_or_else(|e| panic!("{e}"));
+    let answer = reqwest::get(format!("{}/api/health/ready", server.url())).await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(answer.status(), 503);
+    let id = answer.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
+    assert_eq!(id.len(), 36, "a request id");
+    let text = std::fs::read_to_string(&log).unwrap_or_else(|e| panic!("{e}"));
+    let lines: Vec<Value> = text
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}")))
+        .collect();
+    assert!(lines.iter().any(|l| l["message"].as_str().is_some_and(|m| m.contains("listening"))), "{text}");
+    let of_request: Vec<&Value> =
+        lines.iter().filter(|l| l["message"].as_str().is_some_and(|m| m.starts_with("readiness:"))).collect();
+    assert!(!of_request.is_empty(), "the readiness warning is logged: {text}");
+    for line in of_request {
+        assert_eq!(line["span"]["request_id"].as_str(), Some(id.as_str()), "{line}");
+        assert_eq!(line["level"], "WARN", "{line}");
+    }
+}

@@ -87,12 +87,21 @@ pub fn free_port() -> u16 {
 #[derive(Clone, Debug)]
 pub struct ServerEnv {
     vars: Vec<(String, String)>,
+    /// The working directory of its commands; the test's own when `None`.
+    dir: Option<std::path::PathBuf>,
 }
 
 impl ServerEnv {
     /// [`base_vars`] of `data`, `web` and the database at `db_url`.
     pub fn new(data: &Path, web: &Path, db_url: &str) -> Self {
-        Self { vars: base_vars(data, web, db_url) }
+        Self { vars: base_vars(data, web, db_url), dir: None }
+    }
+
+    /// Runs its commands in `dir` (a server must find nothing it needs in its working directory).
+    #[must_use]
+    pub fn in_dir(mut self, dir: &Path) -> Self {
+        self.dir = Some(dir.to_path_buf());
+        self
     }
 
     /// Sets `key` to `value`, adding it or replacing the value it had.
@@ -132,6 +141,9 @@ impl ServerEnv {
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .envs(self.vars.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::null());
+        if let Some(dir) = &self.dir {
+            command.current_dir(dir);
+        }
         command
     }
 

@@ -13,6 +13,17 @@ pub struct PublicConfig {
     pub version: String,
 }
 
+/// `GET /api/health/live` and `/api/health/ready`: `ok`, or `unavailable` with the names of the
+/// failing checks (`database`, `store`, `migrations`, `job_backlog`). No data of the library.
+#[derive(Debug, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProbeDto {
+    pub status: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub failing: Option<Vec<String>>,
+}
+
 #[derive(Debug, Serialize, Deserialize, TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct HealthDto {

@@ -32,7 +32,7 @@ pub use errors::{ApiErrorBody, ErrorCode};
 pub use gifs::{DuplicateGroupsDto, FavouriteStateDto, GifDto, GifLinkDto, PagedGifs, RenditionDto, UpdateGifRequest};
 pub use integrations::{CreateIntegrationRequest, IntegrationDto};
 pub use keys::{ApiKeyDto, CreateApiKeyRequest, CreatedApiKeyDto};
-pub use meta::{HealthDto, PublicConfig};
+pub use meta::{HealthDto, ProbeDto, PublicConfig};
 pub use settings::{ChangePasswordRequest, ProfileDto, UpdateProfileRequest};
 pub use share::OembedResponse;
 pub use stats::{ActivityLevel, DetailedStats, GifStatRow, OverviewStats, SizeRange, UserStatRow};
@@ -56,6 +56,7 @@ macro_rules! for_each_dto {
             ChangePasswordRequest,
             PublicConfig,
             HealthDto,
+            ProbeDto,
             TagRef,
             TagDto,
             GifDto,

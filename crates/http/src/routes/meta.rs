@@ -1,11 +1,11 @@
 use actix_web::http::StatusCode;
 use actix_web::{get, web, HttpResponse};
 
-use crate::dto::{HealthDto, PublicConfig};
+use crate::dto::{HealthDto, ProbeDto, PublicConfig};
 use crate::{ApiError, AppState};
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(health).service(config);
+    cfg.service(live).service(ready).service(health).service(config);
 }
 
 /// Liveness and readiness: answers 200 only when the database does.
@@ -28,6 +28,43 @@ async fn health(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
                 "The database is not reachable.",
             ))
         }
+    }
+}
+
+/// Liveness: the process answers (nothing else is checked, so a restart is never asked for a
+/// database that is down).
+#[utoipa::path(
+    get,
+    path = "/api/health/live",
+    tag = "meta",
+    summary = "Liveness: the process answers (public, no data)",
+    responses((status = 200, description = "`{\"status\":\"ok\"}`", body = crate::dto::ProbeDto))
+)]
+#[get("/health/live")]
+async fn live() -> HttpResponse {
+    HttpResponse::Ok().json(ProbeDto { status: "ok".into(), failing: None })
+}
+
+/// Readiness: the database answers with this build's schema, the store takes a write, and the
+/// job backlog is under its limit (`GIFSHELF_READY_MAX_BACKLOG`).
+#[utoipa::path(
+    get,
+    path = "/api/health/ready",
+    tag = "meta",
+    summary = "Readiness: database, migrations, store, job backlog (public, no data)",
+    responses(
+        (status = 200, description = "`{\"status\":\"ok\"}`", body = crate::dto::ProbeDto),
+        (status = 503, description = "`{\"status\":\"unavailable\",\"failing\":[names]}`: `database`, `migrations`, `store`, `job_backlog`", body = crate::dto::ProbeDto)
+    )
+)]
+#[get("/health/ready")]
+async fn ready(state: web::Data<AppState>) -> HttpResponse {
+    let readiness = state.health.ready().await;
+    if readiness.is_ready() {
+        HttpResponse::Ok().json(ProbeDto { status: "ok".into(), failing: None })
+    } else {
+        let failing = readiness.failing.iter().map(|name| (*name).to_owned()).collect();
+        HttpResponse::ServiceUnavailable().json(ProbeDto { status: "unavailable".into(), failing: Some(failing) })
     }
 }
 

@@ -21,6 +21,9 @@ use utoipa::{Modify, OpenApi};
     ),
     paths(
         super::meta::health,
+        super::meta::live,
+        super::meta::ready,
+        crate::metrics::metrics,
         super::meta::config,
         super::auth::register,
         super::auth::login,

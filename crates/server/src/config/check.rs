@@ -65,6 +65,13 @@ impl Settings {
         if self.sweep_interval_secs == 0 {
             return invalid("GIFSHELF_SWEEP_INTERVAL_SECS", "0".into(), "the sweep interval must be at least 1 second");
         }
+        if self.ready_max_backlog < 0 {
+            return invalid(
+                "GIFSHELF_READY_MAX_BACKLOG",
+                self.ready_max_backlog.to_string(),
+                "it must not be negative",
+            );
+        }
         if self.register_max_per_address == 0 || self.register_window_secs <= 0 {
             return invalid(
                 "GIFSHELF_REGISTER_MAX_PER_ADDRESS",

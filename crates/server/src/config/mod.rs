@@ -40,7 +40,9 @@ pub struct Settings {
     /// Whether a first sign-in through the provider creates an account.
     pub oidc_signup: bool,
     pub max_upload_mb: u64,
-    pub web_dir: PathBuf,
+    /// A folder holding the built web app, for development; `None` serves the one built into the
+    /// binary.
+    pub web_dir: Option<PathBuf>,
     pub bcrypt_cost: u32,
     pub token_ttl_hours: i64,
     pub login_max_failures: u32,
@@ -50,6 +52,8 @@ pub struct Settings {
     /// Registrations allowed per client address within `register_window_secs`.
     pub register_max_per_address: u32,
     pub register_window_secs: i64,
+    /// The most queued jobs before `/api/health/ready` says the instance is not ready.
+    pub ready_max_backlog: i64,
     /// How often each instance sweeps orphan blobs of interrupted uploads (the first sweep runs at
     /// startup).
     pub sweep_interval_secs: u64,
@@ -82,6 +86,10 @@ pub struct Settings {
     pub media_offload: gifshelf_http::MediaOffload,
     /// Address ranges "From a link" may reach despite the rules (`GIFSHELF_URL_FETCH_ALLOW`).
     pub url_fetch_allow: Vec<gifshelf_fetch::Cidr>,
+    /// Who may read `/metrics` by their connection's address; `None`: loopback only.
+    pub metrics_allow: Option<Vec<gifshelf_fetch::Cidr>>,
+    /// A bearer token that may read `/metrics` from any address.
+    pub metrics_token: Option<SecretString>,
     /// The time limit of connecting to and of each read from a link, in seconds (the whole
     /// fetch may take four times this).
     pub url_fetch_timeout_secs: u64,
@@ -151,9 +159,9 @@ impl Settings {
             max_upload_mb: src.number("GIFSHELF_MAX_UPLOAD_MB", f.max_upload_mb, 10)?,
             web_dir: src
                 .env("GIFSHELF_WEB_DIR")
+                .filter(|dir| !dir.is_empty())
                 .map(PathBuf::from)
-                .or_else(|| f.web_dir.clone())
-                .unwrap_or_else(|| "frontend/dist".into()),
+                .or_else(|| f.web_dir.clone()),
             bcrypt_cost: src.number("GIFSHELF_BCRYPT_COST", f.bcrypt_cost, 12)?,
             token_ttl_hours: src.number("GIFSHELF_TOKEN_TTL_HOURS", f.token_ttl_hours, 24)?,
             login_max_failures: src.number("GIFSHELF_LOGIN_MAX_FAILURES", f.login_max_failures, 5)?,
@@ -166,6 +174,7 @@ impl Settings {
                 20,
             )?,
             register_window_secs: src.number("GIFSHELF_REGISTER_WINDOW_SECS", f.register_window_secs, 600)?,
+            ready_max_backlog: src.number("GIFSHELF_READY_MAX_BACKLOG", f.ready_max_backlog, 1000)?,
             sweep_interval_secs: src.number("GIFSHELF_SWEEP_INTERVAL_SECS", f.sweep_interval_secs, 3600)?,
             stats_refresh_secs: match src.env("GIFSHELF_STATS_REFRESH_SECS") {
                 Some(_) => Some(src.number("GIFSHELF_STATS_REFRESH_SECS", None, 0)?),
@@ -185,6 +194,8 @@ impl Settings {
             job_media_workers: src.number("GIFSHELF_JOB_MEDIA_WORKERS", f.job_media_workers, 1)?,
             media_offload: src.media_offload()?,
             url_fetch_allow: src.url_fetch_allow()?,
+            metrics_allow: src.metrics_allow()?,
+            metrics_token: src.text("GIFSHELF_METRICS_TOKEN", &f.metrics_token).map(SecretString::from),
             url_fetch_timeout_secs: src.number("GIFSHELF_URL_FETCH_TIMEOUT_SECS", f.url_fetch_timeout_secs, 10)?,
             url_fetch_limits: src.url_fetch_limits()?,
             chat_api_rate_limit: src.number("GIFSHELF_CHAT_API_RATE_LIMIT", f.chat_api_rate_limit, 100)?,

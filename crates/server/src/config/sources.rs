@@ -38,6 +38,7 @@ pub(super) struct FileSettings {
     pub(super) login_ip_window_secs: Option<i64>,
     pub(super) register_max_per_address: Option<u32>,
     pub(super) register_window_secs: Option<i64>,
+    pub(super) ready_max_backlog: Option<i64>,
     pub(super) sweep_interval_secs: Option<u64>,
     pub(super) stats_refresh_secs: Option<u64>,
     pub(super) trust_proxy: Option<bool>,
@@ -58,6 +59,8 @@ pub(super) struct FileSettings {
     pub(super) media_offload_prefix: Option<String>,
     pub(super) media_presign_secs: Option<u64>,
     pub(super) url_fetch_allow: Option<String>,
+    pub(super) metrics_allow: Option<String>,
+    pub(super) metrics_token: Option<String>,
     pub(super) url_fetch_timeout_secs: Option<u64>,
     pub(super) url_fetch_concurrency: Option<usize>,
     pub(super) url_fetch_per_user: Option<usize>,
@@ -198,6 +201,18 @@ impl<E: Fn(&str) -> Option<String>> Sources<E> {
                 reason: "it must be comma-separated IP addresses or ranges (10.0.0.0/8, fd00::/8)",
             }),
             None => Ok(Vec::new()),
+        }
+    }
+
+    /// `GIFSHELF_METRICS_ALLOW`: addresses and ranges whose connections may read `/metrics`.
+    pub(super) fn metrics_allow(&self) -> Result<Option<Vec<gifshelf_fetch::Cidr>>, ConfigError> {
+        match self.text("GIFSHELF_METRICS_ALLOW", &self.file.metrics_allow) {
+            Some(list) => gifshelf_fetch::parse_list(&list).map(Some).map_err(|_| ConfigError::Invalid {
+                name: "GIFSHELF_METRICS_ALLOW",
+                value: list.clone(),
+                reason: "it must be comma-separated IP addresses or ranges (127.0.0.1, 10.0.0.0/8)",
+            }),
+            None => Ok(None),
         }
     }
 

@@ -14,7 +14,7 @@ fn embedded_defaults() {
     assert_eq!(s.database_url, "sqlite://./data/gifshelf.db");
     assert_eq!(s.storage_url, "file://./data/media");
     assert_eq!(s.max_upload_bytes(), 10 * 1024 * 1024);
-    assert_eq!(s.web_dir, PathBuf::from("frontend/dist"));
+    assert_eq!(s.web_dir, None, "the web app built into the binary");
     assert!(s.jwt_secret.is_none() && s.google_client_id.is_none());
 }
 

@@ -15,6 +15,7 @@ mod export;
 mod gifs;
 mod google;
 mod hardening;
+mod health;
 mod intake;
 mod keys;
 mod library;

@@ -2,6 +2,12 @@
 //! `index.html`, and the client's router takes over. Unknown `/api` paths get a JSON 404.
 //! Its files go out compressed when the browser accepts it (scripts and styles shrink to about a
 //! quarter), and the hashed build files under `/assets/` may be cached for a year.
+//! The files come from the binary itself (`embedded`, what `build.rs` found in `frontend/dist`),
+//! or from a folder when `GIFSHELF_WEB_DIR` names one (development).
+
+mod embedded;
+
+pub use embedded::web_app_built;
 
 use actix_files::{Files, NamedFile};
 use actix_web::body::MessageBody;
@@ -13,7 +19,15 @@ use actix_web::{web, HttpResponse, ResponseError};
 use crate::{ApiError, HttpSettings};
 
 pub fn configure(cfg: &mut web::ServiceConfig, settings: &HttpSettings) {
-    let index = settings.web_dir.join("index.html");
+    let Some(web_dir) = &settings.web_dir else {
+        let app = web::scope("")
+            .wrap(from_fn(immutable_assets))
+            .wrap(Compress::default())
+            .default_service(web::to(embedded::serve));
+        cfg.service(app);
+        return;
+    };
+    let index = web_dir.join("index.html");
     let root_index = index.clone();
     let app = web::scope("").wrap(from_fn(immutable_assets)).wrap(Compress::default()).route(
         "/",
@@ -22,22 +36,21 @@ pub fn configure(cfg: &mut web::ServiceConfig, settings: &HttpSettings) {
             async move { index_response(&index, &req).await }
         }),
     );
-    let files =
-        Files::new("/", &settings.web_dir).use_etag(true).use_last_modified(true).prefer_utf8(true).default_handler(
-            fn_service(move |req: ServiceRequest| {
-                let index = index.clone();
-                async move {
-                    let (req, _) = req.into_parts();
-                    let path = req.path();
-                    if path == "/api" || path.starts_with("/api/") {
-                        let response = ApiError::not_found(format!("No API endpoint at {path}")).error_response();
-                        return Ok(ServiceResponse::new(req, response));
-                    }
-                    let response = index_response(&index, &req).await;
-                    Ok(ServiceResponse::new(req, response))
+    let files = Files::new("/", web_dir).use_etag(true).use_last_modified(true).prefer_utf8(true).default_handler(
+        fn_service(move |req: ServiceRequest| {
+            let index = index.clone();
+            async move {
+                let (req, _) = req.into_parts();
+                let path = req.path();
+                if path == "/api" || path.starts_with("/api/") {
+                    let response = ApiError::not_found(format!("No API endpoint at {path}")).error_response();
+                    return Ok(ServiceResponse::new(req, response));
                 }
-            }),
-        );
+                let response = index_response(&index, &req).await;
+                Ok(ServiceResponse::new(req, response))
+            }
+        }),
+    );
     cfg.service(app.service(files));
 }
 
@@ -71,6 +84,14 @@ async fn index_response(index: &std::path::Path, req: &actix_web::HttpRequest) -
         Err(_) => HttpResponse::NotFound()
             .content_type("text/plain; charset=utf-8")
             .body("The web app is not built. Run `cargo xtask run`, which builds it."),
+    }
+}
+
+/// The `index.html` the server sends (its inline scripts get CSP hashes).
+pub fn index_html(settings: &HttpSettings) -> String {
+    match &settings.web_dir {
+        Some(dir) => std::fs::read_to_string(dir.join("index.html")).unwrap_or_default(),
+        None => embedded::index_html().to_owned(),
     }
 }
 
