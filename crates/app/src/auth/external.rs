@@ -125,6 +125,7 @@ mod tests {
             email: Some("Alice@Example.com".into()),
             email_verified,
             name: Some("Alice".into()),
+            hosted_domain: None,
         }
     }
 

@@ -5,6 +5,7 @@ mod duplicates;
 mod gifs;
 mod integrations;
 mod jobs;
+mod join;
 mod stats;
 mod users;
 
