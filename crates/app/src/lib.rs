@@ -9,6 +9,7 @@ mod error;
 pub mod gifs;
 pub mod integrations;
 pub mod jobs;
+pub mod join;
 pub mod keys;
 pub mod rate_limit;
 pub mod settings;
