@@ -72,11 +72,21 @@ pub struct JoinService {
     repo: Arc<dyn JoinRepository>,
     minter: Arc<dyn KeyMinter>,
     clock: Arc<dyn Clock>,
+    /// The configured policy, stored when first read while none is stored.
+    seed: Option<RegistrationPolicy>,
 }
 
 impl JoinService {
     pub fn new(repo: Arc<dyn JoinRepository>, minter: Arc<dyn KeyMinter>, clock: Arc<dyn Clock>) -> Self {
-        Self { repo, minter, clock }
+        Self { repo, minter, clock, seed: None }
+    }
+
+    /// The configured policy (`GIFSHELF_REGISTRATION`, `GIFSHELF_ALLOWED_EMAIL_DOMAINS`): stored
+    /// the first time the policy is read while none is stored; once stored, an admin's change wins.
+    #[must_use]
+    pub fn with_seed(mut self, seed: Option<RegistrationPolicy>) -> Self {
+        self.seed = seed;
+        self
     }
 
     pub(crate) fn repo(&self) -> &dyn JoinRepository {
@@ -88,15 +98,11 @@ impl JoinService {
     /// # Errors
     /// Storage errors.
     pub async fn current(&self) -> Result<RegistrationPolicy, AppError> {
-        Ok(self.repo.registration_policy().await?.unwrap_or_default())
-    }
-
-    /// Stores the configured policy unless one is stored already (an admin's choice wins).
-    ///
-    /// # Errors
-    /// Storage errors.
-    pub async fn seed(&self, policy: &RegistrationPolicy) -> Result<RegistrationPolicy, AppError> {
-        Ok(self.repo.store_registration_policy(policy, true, self.clock.now()).await?)
+        match (self.repo.registration_policy().await?, &self.seed) {
+            (Some(stored), _) => Ok(stored),
+            (None, Some(seed)) => Ok(self.repo.store_registration_policy(seed, true, self.clock.now()).await?),
+            (None, None) => Ok(RegistrationPolicy::default()),
+        }
     }
 
     /// # Errors

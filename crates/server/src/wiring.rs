@@ -376,7 +376,11 @@ impl Application {
         let queue = Arc::new(db.clone());
         let collections = Arc::new(collection_service(settings, &db, &clock)?);
         let users = Arc::new(db);
-        let auth = auth_service(settings, &users, &secret, &clock)?;
+        let join = Arc::new(
+            gifshelf_app::join::JoinService::new(users.clone(), Arc::new(RandomIds), clock.clone())
+                .with_seed(settings.registration.clone()),
+        );
+        let auth = auth_service(settings, &users, &secret, &clock)?.with_join(join.clone());
         log_media_offload(&settings.media_offload);
         let stats = stats_service(settings, &users, &clock);
         let chat = ChatParts::new(settings, &users, &clock);
@@ -395,6 +399,7 @@ impl Application {
             chat_gate: chat.gate,
             commands: chat.commands,
             integrations: chat.integrations,
+            join,
             users,
             settings: http_settings(settings, listening),
             clock: clock.clone(),

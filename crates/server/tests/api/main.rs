@@ -15,6 +15,7 @@ mod gifs;
 mod google;
 mod hardening;
 mod intake;
+mod join;
 mod keys;
 mod library;
 mod media;
