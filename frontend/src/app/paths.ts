@@ -3,6 +3,8 @@ export const paths = {
   home: '/',
   login: '/login',
   register: '/register',
+  /** An invitation link (the register screen with the invitation). */
+  join: (token: string) => `/join/${encodeURIComponent(token)}`,
   gifs: '/gifs',
   gif: (id: number | string) => `/gifs/${encodeURIComponent(String(id))}`,
   tags: '/tags',
@@ -16,4 +18,5 @@ export const paths = {
   settings: '/settings',
   statistics: '/statistics',
   duplicates: '/admin/duplicates',
+  members: '/admin/members',
 } as const;

@@ -5,12 +5,14 @@ import { RedirectIfAuthenticated, RequireAdmin, RequireAuth } from './guards';
 import { AppLayout } from './layout/app-layout';
 import { paths } from './paths';
 import { HomeRoute } from './routes/home';
+import { JoinRoute } from './routes/join';
 import {
   CollectionPage,
   CollectionsPage,
   DuplicatesPage,
   GifDetailPage,
   LoginPage,
+  MembersPage,
   RegisterPage,
   SettingsPage,
   TagsPage,
@@ -32,6 +34,7 @@ export const routes: RouteObject[] = [
         children: [
           { path: paths.login, element: <LoginPage /> },
           { path: paths.register, element: <RegisterPage /> },
+          { path: paths.join(':token'), element: <JoinRoute /> },
         ],
       },
       {
@@ -56,6 +59,7 @@ export const routes: RouteObject[] = [
         children: [
           { path: paths.statistics, element: <StatisticsRoute /> },
           { path: paths.duplicates, element: <DuplicatesPage /> },
+          { path: paths.members, element: <MembersPage /> },
         ],
       },
       { path: '*', element: <Navigate to={paths.home} replace /> },

@@ -122,6 +122,9 @@ function StatsHeader({ overview, refreshing, onRefresh }: StatsHeaderProps) {
         <Link to={paths.duplicates} className="btn btn--secondary">
           Review near duplicates
         </Link>
+        <Link to={paths.members} className="btn btn--secondary">
+          Members
+        </Link>
         <button type="button" className="btn btn--primary" disabled={refreshing} onClick={onRefresh}>
           {refreshing ? 'Refreshing...' : 'Refresh Data'}
         </button>
