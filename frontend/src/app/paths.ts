@@ -5,6 +5,8 @@ export const paths = {
   register: '/register',
   /** An invitation link (the register screen with the invitation). */
   join: (token: string) => `/join/${encodeURIComponent(token)}`,
+  /** The route pattern of `join`. */
+  joinPattern: '/join/:token',
   gifs: '/gifs',
   gif: (id: number | string) => `/gifs/${encodeURIComponent(String(id))}`,
   tags: '/tags',

@@ -34,7 +34,7 @@ export const routes: RouteObject[] = [
         children: [
           { path: paths.login, element: <LoginPage /> },
           { path: paths.register, element: <RegisterPage /> },
-          { path: paths.join(':token'), element: <JoinRoute /> },
+          { path: paths.joinPattern, element: <JoinRoute /> },
         ],
       },
       {

@@ -40,7 +40,7 @@ describe('RegistrationPanel', () => {
     expect(await screen.findByRole('radio', { name: /Open/ })).toBeChecked();
     await user.click(screen.getByRole('radio', { name: /Invitation only/ }));
     await user.type(screen.getByLabelText('Allowed email domains'), 'Corp.Example');
-    await user.click(screen.getByRole('checkbox', { name: /Members may invite/ }));
+    await user.click(screen.getByRole('checkbox', { name: /may create invitations/ }));
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(calls('/api/admin/registration', 'PUT')).toHaveLength(1));
     expect(sentJson(calls('/api/admin/registration', 'PUT')[0]?.[1])).toEqual({

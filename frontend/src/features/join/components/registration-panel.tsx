@@ -109,7 +109,7 @@ function PolicyForm({ stored }: { stored: RegistrationPolicyDto }) {
       </div>
       <label className="join-check">
         <input type="checkbox" checked={membersMayInvite} onChange={(e) => setMembersMayInvite(e.target.checked)} />
-        Members may invite people (from their Settings)
+        Members who are not administrators may create invitations
       </label>
       {save.isError && <FormMessage kind="error">{errorMessage(save.error, MSG_SAVE_POLICY_FAILED)}</FormMessage>}
       <div className="form__actions">
