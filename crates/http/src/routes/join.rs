@@ -56,7 +56,7 @@ async fn set_policy(
     tag = "join",
     summary = "Make an invitation link; its token is in this answer only",
     request_body = crate::dto::CreateInviteRequest,
-    responses((status = 201, description = "The invitation with its token and link (only a digest is stored)", body = crate::dto::CreatedInviteDto), (status = 400, description = "maxUses not 1..1000, expiresInHours not 1..720, an unknown role, or a malformed body (`validation`, `bad_request`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Members may not invite, or a member asked for an admin invitation (`forbidden`)", body = crate::dto::ApiErrorBody), (status = 415, description = "Not a JSON body (`unsupported_media_type`)", body = crate::dto::ApiErrorBody)),
+    responses((status = 201, description = "The invitation with its token and link (only a digest is stored)", body = crate::dto::CreatedInviteDto), (status = 400, description = "maxUses not 1..1000, expiresInHours not 1..720, an unknown role, or a malformed body (`validation`, `bad_request`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin, and members may not invite or asked for an admin invitation (`forbidden`)", body = crate::dto::ApiErrorBody), (status = 415, description = "Not a JSON body (`unsupported_media_type`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
 #[post("/invites")]
@@ -87,7 +87,7 @@ async fn create(
     path = "/api/invites",
     tag = "join",
     summary = "Your invitations (an admin's: everybody's), newest first, at most 200",
-    responses((status = 200, description = "Newest first (never the tokens)", body = Vec<crate::dto::InviteDto>), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Members may not invite (`forbidden`)", body = crate::dto::ApiErrorBody)),
+    responses((status = 200, description = "Newest first (never the tokens)", body = Vec<crate::dto::InviteDto>), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin, and members may not invite (`forbidden`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
 #[get("/invites")]
@@ -102,7 +102,7 @@ async fn list(state: web::Data<AppState>, SignedIn(user): SignedIn) -> Result<Ht
     tag = "join",
     summary = "Revoke an invitation: its link stops working at once",
     params(("id" = i64, Path, description = "Invitation id")),
-    responses((status = 204, description = "Revoked"), (status = 400, description = "A malformed path parameter (`bad_request`, `validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Members may not invite (`forbidden`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such invitation (of yours) (`not_found`)", body = crate::dto::ApiErrorBody)),
+    responses((status = 204, description = "Revoked"), (status = 400, description = "A malformed path parameter (`bad_request`, `validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin, and members may not invite (`forbidden`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such invitation (of yours) (`not_found`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
 #[delete("/invites/{id}")]
