@@ -71,6 +71,9 @@ pub enum AppError {
     TokenExpired,
     #[error("{0}")]
     Forbidden(String),
+    /// A new account the registration policy does not let in.
+    #[error(transparent)]
+    Refused(#[from] crate::join::Refusal),
     #[error("{0}")]
     NotFound(String),
     #[error(transparent)]

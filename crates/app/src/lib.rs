@@ -11,6 +11,7 @@ pub mod gifs;
 pub mod health;
 pub mod integrations;
 pub mod jobs;
+pub mod join;
 pub mod keys;
 pub mod rate_limit;
 pub mod settings;

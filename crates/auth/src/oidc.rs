@@ -14,10 +14,12 @@ use async_trait::async_trait;
 use gifshelf_domain::auth::{ExternalIdentity, IdentityError};
 use gifshelf_domain::ports::{Clock, IdentityVerifier};
 use openidconnect::core::{
-    CoreIdToken, CoreIdTokenVerifier, CoreJsonWebKeySet, CoreJwsSigningAlgorithm, CoreProviderMetadata,
+    CoreGenderClaim, CoreIdTokenVerifier, CoreJsonWebKeySet, CoreJweContentEncryptionAlgorithm,
+    CoreJwsSigningAlgorithm, CoreProviderMetadata,
 };
 use openidconnect::{
-    ClaimsVerificationError, ClientId, IssuerUrl, JsonWebKeySetUrl, Nonce, SignatureVerificationError,
+    AdditionalClaims, ClaimsVerificationError, ClientId, IdToken, IssuerUrl, JsonWebKeySetUrl, Nonce,
+    SignatureVerificationError,
 };
 use tokio::sync::Mutex;
 
@@ -30,6 +32,17 @@ const KEYS_TTL: Duration = Duration::from_secs(60 * 60);
 const FORCED_REFETCH_GAP: Duration = Duration::from_secs(60);
 /// Clock skew tolerated on `exp` and `iat`.
 const LEEWAY: chrono::Duration = chrono::Duration::seconds(30);
+
+/// The claims we read beyond the standard ones: Google Workspace's hosted domain.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+struct HostedDomain {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    hd: Option<String>,
+}
+
+impl AdditionalClaims for HostedDomain {}
+
+type CoreIdToken = IdToken<HostedDomain, CoreGenderClaim, CoreJweContentEncryptionAlgorithm, CoreJwsSigningAlgorithm>;
 
 struct Keys {
     jwks_uri: JsonWebKeySetUrl,
@@ -127,6 +140,7 @@ impl OidcVerifier {
             email: claims.email().map(|e| e.as_str().trim().to_lowercase()),
             email_verified: claims.email_verified().unwrap_or(false),
             name: claims.name().and_then(|n| n.get(None)).map(|n| n.as_str().to_owned()),
+            hosted_domain: claims.additional_claims().hd.as_deref().map(|hd| hd.trim().to_ascii_lowercase()),
         })
     }
 }

@@ -10,6 +10,7 @@ mod error;
 mod gifs;
 mod integrations;
 mod jobs;
+mod join;
 mod migrate;
 mod renditions;
 mod schema;

@@ -198,6 +198,31 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    registration_policy (id) {
+        id -> BigInt,
+        mode -> Text,
+        allowed_domains -> Text,
+        members_may_invite -> Bool,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    invites (id) {
+        id -> BigInt,
+        token_digest -> Text,
+        max_uses -> Integer,
+        uses -> Integer,
+        role -> Text,
+        created_by -> BigInt,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(invites -> users (created_by));
+
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     gifs,
@@ -214,7 +239,9 @@ diesel::allow_tables_to_appear_in_same_query!(
     gif_viewers,
     search_terms,
     integrations,
-    gif_count
+    gif_count,
+    registration_policy,
+    invites
 );
 
 diesel::table! {

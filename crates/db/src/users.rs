@@ -54,7 +54,11 @@ fn load_by_key(conn: &mut AnyConnection, key: &str) -> Result<User, RepoError> {
 }
 
 /// Inserts an account inside the caller's write transaction.
-fn insert_user(conn: &mut AnyConnection, user: &NewUser, first_becomes_admin: bool) -> Result<User, RepoError> {
+pub(crate) fn insert_user(
+    conn: &mut AnyConnection,
+    user: &NewUser,
+    first_becomes_admin: bool,
+) -> Result<User, RepoError> {
     if let AnyConnection::Postgresql(pg) = conn {
         // Two first registrations at once must not both become admin.
         diesel::sql_query("LOCK TABLE users IN SHARE ROW EXCLUSIVE MODE").execute(pg).map_err(repo_error)?;
@@ -85,7 +89,7 @@ fn insert_user(conn: &mut AnyConnection, user: &NewUser, first_becomes_admin: bo
     load_by_id(conn, id)
 }
 
-fn insert_identity(
+pub(crate) fn insert_identity(
     conn: &mut AnyConnection,
     user_id: i64,
     identity: &ExternalIdentity,

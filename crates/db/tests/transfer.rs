@@ -14,8 +14,9 @@ use gifshelf_domain::gif::{
     Renditions, TagName, Title,
 };
 use gifshelf_domain::integration::{IntegrationName, NewIntegration, Platform, StoredSecret};
+use gifshelf_domain::join::{Admission, NewInvite, RegistrationMode, RegistrationPolicy};
 use gifshelf_domain::ports::{
-    ApiKeyRepository, AuditLog, ChatFeedRepository, GifRepository, IntegrationRepository, StatsRepository,
+    ApiKeyRepository, AuditLog, ChatFeedRepository, GifRepository, IntegrationRepository, JoinRepository, StatsRepository,
     TagRepository, UserRepository,
 };
 use gifshelf_domain::stats::{DetailedFigures, OverviewFigures};
@@ -47,6 +48,7 @@ fn google(subject: &str, email: Option<&str>) -> ExternalIdentity {
         email: email.map(Into::into),
         email_verified: true,
         name: None,
+        hosted_domain: None,
     }
 }
 
@@ -140,6 +142,24 @@ async fn seed_keys_and_integrations(db: &Database, owner: UserId) {
     }
 }
 
+/// A stored registration policy and an invitation of `owner` that was used once.
+async fn seed_join_policy(db: &Database, owner: UserId) {
+    let policy = ok(RegistrationPolicy::new(RegistrationMode::Invite, &["example.com", "corp.example"], true));
+    ok(db.store_registration_policy(&policy, false, t0() + Duration::minutes(60)).await);
+    let invite = NewInvite {
+        token_digest: "ab".repeat(32),
+        max_uses: 3,
+        role: Role::User,
+        created_by: owner,
+        created_at: t0() + Duration::minutes(61),
+        expires_at: t0() + Duration::days(7),
+    };
+    let invite = ok(db.create_invite(invite).await);
+    let admission = Admission::Invitation { id: invite.id, now: t0() + Duration::minutes(62) };
+    let joined = db.create_admitted(new_user("ivy", "ivy@example.com", 4), None, admission, true).await;
+    assert!(joined.is_ok(), "{joined:?}");
+}
+
 async fn seed(db: &Database) -> Seeded {
     let alice = ok(UserRepository::create(db, new_user("alice", "alice@example.com", 0), true).await);
     assert_eq!(alice.role, Role::Admin);
@@ -196,6 +216,7 @@ async fn seed(db: &Database) -> Seeded {
     // A tag nobody uses any more.
     ok(TagRepository::create(db, &ok(TagName::parse("lonely")), t0()).await);
     seed_keys_and_integrations(db, alice.id).await;
+    seed_join_policy(db, alice.id).await;
     Seeded { users: vec![alice.id, bob.id, carol.id, zoe.id], gifs, deleted_gif }
 }
 
@@ -252,7 +273,7 @@ async fn move_instance(source: &Database, target: &Database) {
 
     let summary = ok(import(target, &file));
     let expected = [
-        ("users", 4),
+        ("users", 5),
         ("user_identities", 2),
         ("tags", 7),
         ("gifs", 4),
@@ -260,6 +281,8 @@ async fn move_instance(source: &Database, target: &Database) {
         ("gif_tags", 6),
         ("api_keys", 2),
         ("integrations", 2),
+        ("registration_policy", 1),
+        ("invites", 1),
     ];
     for (table, n) in expected {
         assert_eq!(count(&summary, table), n, "{table}: {summary:?}");

@@ -27,6 +27,8 @@ pub struct ExternalIdentity {
     pub email_verified: bool,
     /// A display name, when the provider gives one (a fallback for the username).
     pub name: Option<String>,
+    /// The hosted domain the provider vouches for (Google Workspace's `hd` claim), lower-cased.
+    pub hosted_domain: Option<String>,
 }
 
 /// A provider identity as linked to an account (what Settings shows).

@@ -9,6 +9,7 @@ pub mod failpoint;
 pub mod gif;
 pub mod integration;
 pub mod job;
+pub mod join;
 pub mod media;
 pub mod ports;
 pub mod stats;

@@ -2,6 +2,7 @@
 
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpResponse, ResponseError};
+use gifshelf_app::join::Refusal;
 use gifshelf_app::{AppError, Conflict};
 use gifshelf_domain::media::MediaRejection;
 use gifshelf_domain::{error_chain, Unique};
@@ -45,6 +46,15 @@ impl From<AppError> for ApiError {
             AppError::Unauthorized(m) => Self::new(StatusCode::UNAUTHORIZED, ErrorCode::Unauthorized, m),
             AppError::TokenExpired => Self::new(StatusCode::UNAUTHORIZED, ErrorCode::TokenExpired, "Token expired"),
             AppError::Forbidden(m) => Self::new(StatusCode::FORBIDDEN, ErrorCode::Forbidden, m),
+            AppError::Refused(refusal) => {
+                let code = match refusal {
+                    Refusal::RegistrationClosed => ErrorCode::RegistrationClosed,
+                    Refusal::InvitationRequired => ErrorCode::InvitationRequired,
+                    Refusal::InvitationInvalid => ErrorCode::InvitationInvalid,
+                    Refusal::EmailDomainNotAllowed => ErrorCode::EmailDomainNotAllowed,
+                };
+                Self::new(StatusCode::FORBIDDEN, code, refusal.to_string())
+            }
             AppError::NotFound(m) => Self::new(StatusCode::NOT_FOUND, ErrorCode::NotFound, m),
             AppError::Conflict(conflict) => {
                 Self::new(StatusCode::CONFLICT, conflict_code(&conflict), conflict.to_string())

@@ -106,6 +106,8 @@ pub struct AppState {
     pub integrations: Arc<gifshelf_app::integrations::IntegrationService>,
     /// The audit log of admin and security events.
     pub audit: gifshelf_app::audit::Audit,
+    /// Who may join: the registration policy and invitations.
+    pub join: Arc<gifshelf_app::join::JoinService>,
     pub users: Arc<dyn UserRepository>,
     pub settings: HttpSettings,
     /// The one clock of the application: what handlers stamp and check times with.

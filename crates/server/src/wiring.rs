@@ -404,7 +404,11 @@ impl Application {
         let metrics = crate::metrics::endpoint(settings, &db)?;
         let collections = Arc::new(collection_service(settings, &db, &clock)?);
         let users = Arc::new(db);
-        let auth = auth_service(settings, &users, &secret, &clock)?;
+        let join = Arc::new(
+            gifshelf_app::join::JoinService::new(users.clone(), Arc::new(RandomIds), clock.clone())
+                .with_seed(settings.registration.clone()),
+        );
+        let auth = auth_service(settings, &users, &secret, &clock)?.with_join(join.clone());
         log_media_offload(&settings.media_offload);
         let stats = stats_service(settings, &users, &clock);
         let audit = Audit::new(users.clone(), clock.clone());
@@ -427,6 +431,7 @@ impl Application {
             commands: chat.commands,
             integrations: chat.integrations.clone(),
             audit,
+            join,
             users,
             settings: http_settings(settings, listening),
             clock: clock.clone(),

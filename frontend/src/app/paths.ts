@@ -3,6 +3,10 @@ export const paths = {
   home: '/',
   login: '/login',
   register: '/register',
+  /** An invitation link (the register screen with the invitation). */
+  join: (token: string) => `/join/${encodeURIComponent(token)}`,
+  /** The route pattern of `join`. */
+  joinPattern: '/join/:token',
   gifs: '/gifs',
   gif: (id: number | string) => `/gifs/${encodeURIComponent(String(id))}`,
   tags: '/tags',
@@ -16,5 +20,6 @@ export const paths = {
   settings: '/settings',
   statistics: '/statistics',
   duplicates: '/admin/duplicates',
+  members: '/admin/members',
   audit: '/admin/audit',
 } as const;

@@ -5,6 +5,7 @@ import { RedirectIfAuthenticated, RequireAdmin, RequireAuth } from './guards';
 import { AppLayout } from './layout/app-layout';
 import { paths } from './paths';
 import { HomeRoute } from './routes/home';
+import { JoinRoute } from './routes/join';
 import {
   AuditPage,
   CollectionPage,
@@ -12,6 +13,7 @@ import {
   DuplicatesPage,
   GifDetailPage,
   LoginPage,
+  MembersPage,
   RegisterPage,
   SettingsPage,
   TagsPage,
@@ -33,6 +35,7 @@ export const routes: RouteObject[] = [
         children: [
           { path: paths.login, element: <LoginPage /> },
           { path: paths.register, element: <RegisterPage /> },
+          { path: paths.joinPattern, element: <JoinRoute /> },
         ],
       },
       {
@@ -57,6 +60,7 @@ export const routes: RouteObject[] = [
         children: [
           { path: paths.statistics, element: <StatisticsRoute /> },
           { path: paths.duplicates, element: <DuplicatesPage /> },
+          { path: paths.members, element: <MembersPage /> },
           { path: paths.audit, element: <AuditPage /> },
         ],
       },

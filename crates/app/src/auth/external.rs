@@ -2,7 +2,8 @@ use gifshelf_domain::auth::{ExternalIdentity, IdentityError};
 use gifshelf_domain::user::{username_candidates, Email, NewUser, PasswordHash, Role, User};
 use gifshelf_domain::{RepoError, Unique};
 
-use super::AuthService;
+use super::{AuthService, StoreError};
+use crate::join::Ticket;
 use crate::{AppError, Conflict};
 
 /// The spec's message for any refused third-party sign-in (§8).
@@ -23,11 +24,12 @@ impl AuthService {
     ///
     /// # Errors
     /// `NotConfigured` without a verifier; `Unauthorized` for a refused token; `Conflict` when a
-    /// local account has the email; `Unavailable` when the provider cannot be reached.
+    /// local account has the email; `Refused` when the registration policy does not let a new
+    /// account in (`invite`: an invitation token); `Unavailable` when the provider cannot be reached.
     #[tracing::instrument(skip_all)]
-    pub async fn sign_in_with_id_token(&self, id_token: &str) -> Result<String, AppError> {
+    pub async fn sign_in_with_id_token(&self, id_token: &str, invite: Option<&str>) -> Result<String, AppError> {
         let identity = self.verified_identity(id_token).await?;
-        let user = self.account_for(&identity).await?;
+        let user = self.account_for(&identity, invite).await?;
         tracing::info!(user_id = user.id.0, issuer = %identity.issuer, "signed in with a third-party identity");
         self.issue_token(&user.username, user.role)
     }
@@ -51,7 +53,7 @@ impl AuthService {
         })
     }
 
-    async fn account_for(&self, identity: &ExternalIdentity) -> Result<User, AppError> {
+    async fn account_for(&self, identity: &ExternalIdentity, invite: Option<&str>) -> Result<User, AppError> {
         match self.users.find_by_identity(&identity.issuer, &identity.subject).await {
             Ok(user) => return Ok(user),
             Err(RepoError::NotFound) => {}
@@ -69,11 +71,12 @@ impl AuthService {
         if !self.config.external_signup {
             return Err(AppError::Forbidden(NO_LINKED_ACCOUNT.into()));
         }
-        self.create_for(identity, email).await
+        let ticket = self.ticket(&email, identity.hosted_domain.as_deref(), invite).await?;
+        self.create_for(identity, email, ticket).await
     }
 
     /// Creates the account of a first sign-in under the first free username candidate.
-    async fn create_for(&self, identity: &ExternalIdentity, email: Email) -> Result<User, AppError> {
+    async fn create_for(&self, identity: &ExternalIdentity, email: Email, ticket: Ticket) -> Result<User, AppError> {
         for username in username_candidates(Some(email.as_str()), identity.name.as_deref(), &identity.subject) {
             let new_user = NewUser {
                 username,
@@ -82,7 +85,7 @@ impl AuthService {
                 role: Role::User,
                 created_at: self.clock.now(),
             };
-            match self.users.create_with_identity(new_user, identity, self.config.first_user_is_admin).await {
+            match self.store_account(new_user, Some(identity), ticket).await {
                 Ok(user) => {
                     tracing::info!(
                         user_id = user.id.0,
@@ -91,13 +94,16 @@ impl AuthService {
                     );
                     return Ok(user);
                 }
-                Err(RepoError::Conflict(Unique::Username)) => continue,
+                Err(StoreError::Refused(refusal)) => return Err(AppError::Refused(refusal)),
+                Err(StoreError::Repo(RepoError::Conflict(Unique::Username))) => continue,
                 // The same person signing in twice at once: the other request created the account.
-                Err(RepoError::Conflict(Unique::Identity)) => {
+                Err(StoreError::Repo(RepoError::Conflict(Unique::Identity))) => {
                     return self.users.find_by_identity(&identity.issuer, &identity.subject).await.map_err(Into::into)
                 }
-                Err(RepoError::Conflict(Unique::Email)) => return Err(AppError::Conflict(Conflict::EmailHasAccount)),
-                Err(other) => return Err(other.into()),
+                Err(StoreError::Repo(RepoError::Conflict(Unique::Email))) => {
+                    return Err(AppError::Conflict(Conflict::EmailHasAccount))
+                }
+                Err(StoreError::Repo(other)) => return Err(other.into()),
             }
         }
         Err(AppError::Conflict(Conflict::NoFreeUsername))
@@ -125,6 +131,7 @@ mod tests {
             email: Some("Alice@Example.com".into()),
             email_verified,
             name: Some("Alice".into()),
+            hosted_domain: None,
         }
     }
 
@@ -140,7 +147,7 @@ mod tests {
 
     #[tokio::test]
     async fn without_a_verifier_the_server_says_it_is_not_configured() {
-        let err = Mocks::new(at(10, 0, 0)).service(AuthConfig::default()).sign_in_with_id_token("x").await.err();
+        let err = Mocks::new(at(10, 0, 0)).service(AuthConfig::default()).sign_in_with_id_token("x", None).await.err();
         assert!(matches!(&err, Some(AppError::NotConfigured(m)) if m == GOOGLE_NOT_CONFIGURED), "{err:?}");
     }
 
@@ -148,7 +155,7 @@ mod tests {
     async fn a_refused_token_is_the_spec_message_and_touches_no_account() {
         let m = Mocks::new(at(10, 0, 0));
         let service = with_verifier(m, Err(IdentityError::Rejected("bad signature".into())));
-        let err = service.sign_in_with_id_token("forged").await.err();
+        let err = service.sign_in_with_id_token("forged", None).await.err();
         assert!(matches!(&err, Some(AppError::Unauthorized(m)) if m == GOOGLE_LOGIN_FAILED), "{err:?}");
     }
 
@@ -160,7 +167,7 @@ mod tests {
             .withf(|iss, sub| iss == "https://accounts.google.com" && sub == "1234567890")
             .returning(|_, _| Ok(user("alice", Role::Admin)));
         m.tokens.expect_issue().withf(|c| c.username == "alice" && c.role == Role::Admin).returning(|_| Ok("t".into()));
-        let token = with_verifier(m, Ok(identity(false))).sign_in_with_id_token("id").await;
+        let token = with_verifier(m, Ok(identity(false))).sign_in_with_id_token("id", None).await;
         assert_eq!(token.ok().as_deref(), Some("t"));
     }
 
@@ -173,7 +180,7 @@ mod tests {
             m.users.expect_link_identity().never();
             m.users.expect_create_with_identity().never();
             m.tokens.expect_issue().never();
-            let err = with_verifier(m, Ok(identity(verified))).sign_in_with_id_token("id").await.err();
+            let err = with_verifier(m, Ok(identity(verified))).sign_in_with_id_token("id", None).await.err();
             assert!(matches!(&err, Some(AppError::Conflict(Conflict::EmailHasAccount))), "{verified}: {err:?}");
         }
     }
@@ -197,7 +204,7 @@ mod tests {
             })
             .returning(|_, _, _| Ok(user("alice2", Role::User)));
         tokens(&mut m);
-        let token = with_verifier(m, Ok(identity(false))).sign_in_with_id_token("id").await;
+        let token = with_verifier(m, Ok(identity(false))).sign_in_with_id_token("id", None).await;
         assert_eq!(token.ok().as_deref(), Some("token-for-alice2"));
     }
 
@@ -214,7 +221,7 @@ mod tests {
             .in_sequence(&mut seq)
             .returning(|_, _| Ok(user("alice", Role::User)));
         tokens(&mut m);
-        let token = with_verifier(m, Ok(identity(true))).sign_in_with_id_token("id").await;
+        let token = with_verifier(m, Ok(identity(true))).sign_in_with_id_token("id", None).await;
         assert_eq!(token.ok().as_deref(), Some("token-for-alice"));
     }
 
@@ -223,15 +230,17 @@ mod tests {
         let mut m = Mocks::new(at(10, 0, 0));
         m.users.expect_find_by_identity().returning(|_, _| Err(RepoError::NotFound));
         m.users.expect_create_with_identity().never();
-        let err =
-            with_verifier(m, Ok(ExternalIdentity { email: None, ..identity(true) })).sign_in_with_id_token("id").await;
+        let err = with_verifier(m, Ok(ExternalIdentity { email: None, ..identity(true) }))
+            .sign_in_with_id_token("id", None)
+            .await;
         assert!(matches!(&err.err(), Some(AppError::Unauthorized(m)) if m == NO_EMAIL));
     }
 
     #[tokio::test]
     async fn an_unreachable_provider_is_a_retryable_unavailable() {
         let m = Mocks::new(at(10, 0, 0));
-        let err = with_verifier(m, Err(IdentityError::Unavailable("timeout".into()))).sign_in_with_id_token("id").await;
+        let err =
+            with_verifier(m, Err(IdentityError::Unavailable("timeout".into()))).sign_in_with_id_token("id", None).await;
         assert!(matches!(err, Err(AppError::Unavailable(_))));
     }
 }

@@ -90,6 +90,7 @@ mod tests {
             email: Some("alice@gmail.example".into()),
             email_verified: true,
             name: None,
+            hosted_domain: None,
         }
     }
 

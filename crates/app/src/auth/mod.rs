@@ -9,14 +9,25 @@ mod throttle;
 
 use std::sync::Arc;
 
+use gifshelf_domain::auth::ExternalIdentity;
+use gifshelf_domain::join::AdmitError;
 use gifshelf_domain::ports::{Clock, IdentityVerifier, PasswordHasher, TokenService, UserRepository};
-use gifshelf_domain::user::{Role, UserId, Username};
+use gifshelf_domain::user::{Email, NewUser, Role, User, UserId, Username};
+use gifshelf_domain::RepoError;
 
 pub use external::{GOOGLE_LOGIN_FAILED, GOOGLE_NOT_CONFIGURED, NO_LINKED_ACCOUNT};
 pub(crate) use throttle::address_key;
 pub use throttle::{LoginThrottle, ThrottleConfig};
 
+use crate::join::{JoinService, Refusal, Ticket};
 use crate::rate_limit::RateLimiter;
+
+/// Why `store_account` stored nothing.
+#[derive(Debug)]
+pub(crate) enum StoreError {
+    Refused(Refusal),
+    Repo(RepoError),
+}
 
 /// How a caller proved who they are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,6 +116,8 @@ pub struct AuthService {
     pub(crate) throttle: LoginThrottle,
     registrations: RateLimiter<std::net::IpAddr>,
     config: AuthConfig,
+    /// Who may join; `None`: anyone (open registration, any domain).
+    join: Option<Arc<JoinService>>,
 }
 
 impl AuthService {
@@ -124,6 +137,7 @@ impl AuthService {
             clock,
             identities: None,
             config,
+            join: None,
         }
     }
 
@@ -132,6 +146,51 @@ impl AuthService {
     pub fn with_identity_verifier(mut self, verifier: Arc<dyn IdentityVerifier>) -> Self {
         self.identities = Some(verifier);
         self
+    }
+
+    /// Applies a registration policy to registration and first third-party sign-ins.
+    #[must_use]
+    pub fn with_join(mut self, join: Arc<JoinService>) -> Self {
+        self.join = Some(join);
+        self
+    }
+
+    /// How an account for `email` may be stored (open when no policy applies).
+    pub(crate) async fn ticket(
+        &self,
+        email: &Email,
+        hosted_domain: Option<&str>,
+        invite: Option<&str>,
+    ) -> Result<Ticket, crate::AppError> {
+        match &self.join {
+            Some(join) => join.ticket(email, hosted_domain, invite).await,
+            None => Ok(Ticket::Open),
+        }
+    }
+
+    /// Stores a new account (linking `identity` when given) as the ticket allows: an invitation's
+    /// role is the account's, and its use is taken in the same transaction.
+    pub(crate) async fn store_account(
+        &self,
+        mut user: NewUser,
+        identity: Option<&ExternalIdentity>,
+        ticket: Ticket,
+    ) -> Result<User, StoreError> {
+        let first = self.config.first_user_is_admin;
+        match (ticket, &self.join) {
+            (Ticket::Admitted { admission, role, refusal }, Some(join)) => {
+                user.role = role;
+                join.repo().create_admitted(user, identity.cloned(), admission, first).await.map_err(|err| match err {
+                    AdmitError::NotAdmitted => StoreError::Refused(refusal),
+                    AdmitError::Repo(repo) => StoreError::Repo(repo),
+                })
+            }
+            _ => match identity {
+                Some(identity) => self.users.create_with_identity(user, identity, first).await,
+                None => self.users.create(user, first).await,
+            }
+            .map_err(StoreError::Repo),
+        }
     }
 
     /// Issues a session token for `user` as of now.

@@ -4,7 +4,7 @@ use gifshelf_domain::user::{NewUser, Registration, Role, User};
 use gifshelf_domain::{RepoError, Unique};
 
 use super::throttle::address_key;
-use super::AuthService;
+use super::{AuthService, StoreError};
 use crate::{AppError, Conflict};
 
 impl AuthService {
@@ -16,10 +16,16 @@ impl AuthService {
     /// little, and bcrypt runs only for accounts that can be created.
     ///
     /// # Errors
-    /// `TooManyRegistrations` past the address's allowance; `Conflict` when the username or email is
+    /// `TooManyRegistrations` past the address's allowance; `Refused` when the registration policy
+    /// does not let the account in (`invite`: an invitation token); `Conflict` when the username or email is
     /// taken; `Unavailable` when hashing is saturated; `Internal` when hashing or storage fails.
     #[tracing::instrument(skip_all, fields(username = %registration.username))]
-    pub async fn register(&self, registration: Registration, client: Option<IpAddr>) -> Result<User, AppError> {
+    pub async fn register(
+        &self,
+        registration: Registration,
+        invite: Option<&str>,
+        client: Option<IpAddr>,
+    ) -> Result<User, AppError> {
         if let Some(ip) = client {
             if let Err(retry_after_secs) = self.registrations.hit(&address_key(ip), self.clock.now()) {
                 tracing::warn!(?client, "registrations throttled");
@@ -40,6 +46,7 @@ impl AuthService {
             Err(RepoError::NotFound) => {}
             Err(other) => return Err(AppError::from_repo(other)),
         }
+        let ticket = self.ticket(&registration.email, None, invite).await?;
         let password_hash = self.hasher.hash(registration.password.expose()).await?;
         let new_user = NewUser {
             username: registration.username,
@@ -49,9 +56,10 @@ impl AuthService {
             created_at: self.clock.now(),
         };
         // Two registrations racing for a name both pass the checks above; the database decides.
-        let user = self.users.create(new_user, self.config.first_user_is_admin).await.map_err(|err| match err {
-            RepoError::Conflict(what @ (Unique::Username | Unique::Email)) => taken(what),
-            other => AppError::from_repo(other),
+        let user = self.store_account(new_user, None, ticket).await.map_err(|err| match err {
+            StoreError::Refused(refusal) => AppError::Refused(refusal),
+            StoreError::Repo(RepoError::Conflict(what @ (Unique::Username | Unique::Email))) => taken(what),
+            StoreError::Repo(other) => AppError::from_repo(other),
         })?;
         tracing::info!(user_id = user.id.0, role = user.role.as_str(), "account created");
         Ok(user)
@@ -93,7 +101,7 @@ mod tests {
                     && *first_admin
             })
             .returning(|_, _| Ok(user("alice", Role::Admin)));
-        let created = m.service(AuthConfig::default()).register(registration(), None).await;
+        let created = m.service(AuthConfig::default()).register(registration(), None, None).await;
         assert_eq!(created.map(|u| u.role).ok(), Some(Role::Admin));
     }
 
@@ -104,7 +112,7 @@ mod tests {
         m.hasher.expect_hash().returning(|_| Ok(PasswordHash("h".into())));
         m.users.expect_create().withf(|_, first_admin| !*first_admin).returning(|_, _| Ok(user("alice", Role::User)));
         let config = AuthConfig { first_user_is_admin: false, ..AuthConfig::default() };
-        assert!(m.service(config).register(registration(), None).await.is_ok());
+        assert!(m.service(config).register(registration(), None, None).await.is_ok());
     }
 
     #[tokio::test]
@@ -117,7 +125,7 @@ mod tests {
             free(&mut m);
             m.hasher.expect_hash().returning(|_| Ok(PasswordHash("h".into())));
             m.users.expect_create().returning(move |_, _| Err(RepoError::Conflict(what)));
-            let err = m.service(AuthConfig::default()).register(registration(), None).await.err();
+            let err = m.service(AuthConfig::default()).register(registration(), None, None).await.err();
             assert_eq!(err.map(|e| e.to_string()).as_deref(), Some(message));
         }
     }
@@ -128,14 +136,14 @@ mod tests {
         m.users.expect_find_by_username().returning(|_| Ok(user("alice", Role::User)));
         m.hasher.expect_hash().never();
         m.users.expect_create().never();
-        let err = m.service(AuthConfig::default()).register(registration(), None).await.err();
+        let err = m.service(AuthConfig::default()).register(registration(), None, None).await.err();
         assert!(matches!(&err, Some(AppError::Conflict(Conflict::UsernameTaken))), "{err:?}");
 
         let mut m = Mocks::new(at(10, 0, 0));
         m.users.expect_find_by_username().returning(|_| Err(RepoError::NotFound));
         m.users.expect_find_by_email().returning(|_| Ok(user("someone", Role::User)));
         m.hasher.expect_hash().never();
-        let err = m.service(AuthConfig::default()).register(registration(), None).await.err();
+        let err = m.service(AuthConfig::default()).register(registration(), None, None).await.err();
         assert!(matches!(&err, Some(AppError::Conflict(Conflict::EmailTaken))), "{err:?}");
     }
 
@@ -149,9 +157,9 @@ mod tests {
         let service = m.service(config);
         let ip: std::net::IpAddr = [203, 0, 113, 9].into();
         for _ in 0..2 {
-            assert!(service.register(registration(), Some(ip)).await.is_ok());
+            assert!(service.register(registration(), None, Some(ip)).await.is_ok());
         }
-        let third = service.register(registration(), Some(ip)).await;
+        let third = service.register(registration(), None, Some(ip)).await;
         assert!(matches!(third, Err(AppError::TooManyRegistrations { retry_after_secs: 600 })), "{third:?}");
         let message = third.map(drop).err().map(|e| e.to_string());
         assert_eq!(

@@ -173,6 +173,33 @@ tables! {
             secret_hint: String,
         },
     },
+    /// The stored registration policy (one row, id 1; none until seeded or saved).
+    registration_policy => RegistrationPolicyRow {
+        key: (id: i64),
+        serial: false,
+        columns: {
+            id: i64,
+            mode: String,
+            allowed_domains: String,
+            members_may_invite: bool,
+            updated_at: NaiveDateTime,
+        },
+    },
+    /// Invitations by token digest (the tokens themselves were never stored), with their uses.
+    invites => InviteRow {
+        key: (id: i64),
+        serial: true,
+        columns: {
+            id: i64,
+            token_digest: String,
+            max_uses: i32,
+            uses: i32,
+            role: String,
+            created_by: i64,
+            created_at: NaiveDateTime,
+            expires_at: NaiveDateTime,
+        },
+    },
     /// Which GIF has which tag.
     gif_tags => GifTagRow {
         key: (gif_id: i64, tag_id: i64),

@@ -6,6 +6,7 @@ mod duplicates;
 mod gifs;
 mod integrations;
 mod jobs;
+mod join;
 mod stats;
 mod users;
 

@@ -115,6 +115,7 @@ fn google(subject: &str, email: &str) -> gifshelf_domain::auth::ExternalIdentity
         email: Some(email.into()),
         email_verified: true,
         name: None,
+        hosted_domain: None,
     }
 }
 

@@ -17,6 +17,10 @@ pub struct LoginRequest {
 #[serde(rename_all = "camelCase")]
 pub struct GoogleLoginRequest {
     pub token: String,
+    /// An invitation token, for a first sign-in that makes an account.
+    #[serde(default)]
+    #[ts(optional)]
+    pub invite: Option<String>,
 }
 
 /// A provider identity connected to your account (Settings, "Connected sign-in").
@@ -50,4 +54,8 @@ pub struct RegisterRequest {
     pub email: String,
     pub password: String,
     pub confirm_password: String,
+    /// An invitation token (from a `/join/{token}` link).
+    #[serde(default)]
+    #[ts(optional)]
+    pub invite: Option<String>,
 }

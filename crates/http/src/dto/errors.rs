@@ -18,6 +18,14 @@ pub enum ErrorCode {
     TokenExpired,
     /// Signed in, but not allowed (not the owner, not an admin).
     Forbidden,
+    /// Registration is closed: nobody registers without an invitation.
+    RegistrationClosed,
+    /// Registration needs an invitation.
+    InvitationRequired,
+    /// The invitation has expired, been used up or been revoked.
+    InvitationInvalid,
+    /// The email's domain (or the Google Workspace domain) is not one the server allows.
+    EmailDomainNotAllowed,
     NotFound,
     /// A clash with what is stored that has no code of its own.
     Conflict,

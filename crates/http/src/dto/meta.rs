@@ -11,6 +11,9 @@ pub struct PublicConfig {
     #[ts(type = "number")]
     pub max_upload_bytes: u64,
     pub version: String,
+    /// Who may register: `open`, `invite` (only with an invitation) or `closed`.
+    #[ts(type = "\"open\" | \"invite\" | \"closed\"")]
+    pub registration: String,
 }
 
 /// `GET /api/health/live` and `/api/health/ready`: `ok`, or `unavailable` with the names of the

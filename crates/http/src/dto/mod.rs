@@ -10,6 +10,7 @@ mod commands;
 mod errors;
 mod gifs;
 mod integrations;
+mod join;
 mod keys;
 mod meta;
 mod settings;
@@ -31,6 +32,7 @@ pub use commands::{
 pub use errors::{ApiErrorBody, ErrorCode};
 pub use gifs::{DuplicateGroupsDto, FavouriteStateDto, GifDto, GifLinkDto, PagedGifs, RenditionDto, UpdateGifRequest};
 pub use integrations::{CreateIntegrationRequest, IntegrationDto};
+pub use join::{role_name, CreateInviteRequest, CreatedInviteDto, InviteDto, RegistrationPolicyDto};
 pub use keys::{ApiKeyDto, CreateApiKeyRequest, CreatedApiKeyDto};
 pub use meta::{HealthDto, ProbeDto, PublicConfig};
 pub use settings::{ChangePasswordRequest, ProfileDto, UpdateProfileRequest};
@@ -68,6 +70,10 @@ macro_rules! for_each_dto {
             ApiKeyDto,
             CreateIntegrationRequest,
             IntegrationDto,
+            RegistrationPolicyDto,
+            CreateInviteRequest,
+            InviteDto,
+            CreatedInviteDto,
             UploadedGifDto,
             DuplicateGroupsDto,
             PagedGifs,

@@ -17,7 +17,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     tag = "auth",
     summary = "Create an account (the first one becomes admin)",
     request_body = crate::dto::RegisterRequest,
-    responses((status = 415, description = "The body is not JSON (`unsupported_media_type`)", body = crate::dto::ApiErrorBody), (status = 201, description = "Created; registration does not sign in", body = crate::dto::ProfileDto), (status = 400, description = "A rule of the form failed (`validation`)", body = crate::dto::ApiErrorBody), (status = 409, description = "Username or email taken (`conflict`)", body = crate::dto::ApiErrorBody), (status = 429, description = "Too many registrations from this address; see Retry-After (`too_many_requests`)", body = crate::dto::ApiErrorBody), (status = 503, description = "Password hashing is saturated (`unavailable`)", body = crate::dto::ApiErrorBody))
+    responses((status = 415, description = "The body is not JSON (`unsupported_media_type`)", body = crate::dto::ApiErrorBody), (status = 201, description = "Created; registration does not sign in", body = crate::dto::ProfileDto), (status = 400, description = "A rule of the form failed (`validation`)", body = crate::dto::ApiErrorBody), (status = 403, description = "The registration policy refuses the account (`registration_closed`, `invitation_required`, `invitation_invalid`, `email_domain_not_allowed`)", body = crate::dto::ApiErrorBody), (status = 409, description = "Username or email taken (`conflict`)", body = crate::dto::ApiErrorBody), (status = 429, description = "Too many registrations from this address; see Retry-After (`too_many_requests`)", body = crate::dto::ApiErrorBody), (status = 503, description = "Password hashing is saturated (`unavailable`)", body = crate::dto::ApiErrorBody))
 )]
 #[post("/auth/register")]
 async fn register(
@@ -28,7 +28,8 @@ async fn register(
     let body = body.into_inner();
     let registration = Registration::parse(&body.username, &body.email, &body.password, &body.confirm_password)
         .map_err(gifshelf_app::AppError::from)?;
-    let user = state.auth.register(registration, client_ip(&req, &state.settings)).await?;
+    let invite = body.invite.as_deref();
+    let user = state.auth.register(registration, invite, client_ip(&req, &state.settings)).await?;
     Ok(HttpResponse::Created().json(ProfileDto {
         username: user.username.into_inner(),
         email: user.email.as_str().to_owned(),
@@ -65,7 +66,7 @@ async fn login(
     tag = "auth",
     summary = "Sign in with a Google (OpenID Connect) ID token",
     request_body = crate::dto::GoogleLoginRequest,
-    responses((status = 415, description = "The body is not JSON (`unsupported_media_type`)", body = crate::dto::ApiErrorBody), (status = 200, description = "A session token", body = crate::dto::TokenResponse), (status = 400, description = "Malformed body (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "The ID token was refused (`unauthorized`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No client id configured (`not_configured`)", body = crate::dto::ApiErrorBody), (status = 409, description = "The email belongs to an account that cannot be linked (`conflict`)", body = crate::dto::ApiErrorBody), (status = 503, description = "The provider cannot be reached (`unavailable`)", body = crate::dto::ApiErrorBody))
+    responses((status = 415, description = "The body is not JSON (`unsupported_media_type`)", body = crate::dto::ApiErrorBody), (status = 200, description = "A session token", body = crate::dto::TokenResponse), (status = 400, description = "Malformed body (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "The ID token was refused (`unauthorized`)", body = crate::dto::ApiErrorBody), (status = 403, description = "A first sign-in the server makes no account for, or the registration policy refuses (`forbidden`, `registration_closed`, `invitation_required`, `invitation_invalid`, `email_domain_not_allowed`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No client id configured (`not_configured`)", body = crate::dto::ApiErrorBody), (status = 409, description = "The email belongs to an account that cannot be linked (`conflict`)", body = crate::dto::ApiErrorBody), (status = 503, description = "The provider cannot be reached (`unavailable`)", body = crate::dto::ApiErrorBody))
 )]
 #[post("/auth/google")]
 async fn google(
@@ -73,7 +74,7 @@ async fn google(
     req: HttpRequest,
     body: web::Json<GoogleLoginRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let token = state.auth.sign_in_with_id_token(&body.token).await?;
+    let token = state.auth.sign_in_with_id_token(&body.token, body.invite.as_deref()).await?;
     Ok(HttpResponse::Ok()
         .insert_header(session_cookie::set(&req, &state.settings, &token))
         .json(TokenResponse { token }))

@@ -74,13 +74,15 @@ async fn ready(state: web::Data<AppState>) -> HttpResponse {
     path = "/api/config",
     tag = "meta",
     summary = "What this server offers (public)",
-    responses((status = 200, description = "Public configuration", body = crate::dto::PublicConfig))
+    responses((status = 200, description = "Public configuration", body = crate::dto::PublicConfig), (status = 503, description = "The database is not reachable (`unavailable`)", body = crate::dto::ApiErrorBody))
 )]
 #[get("/config")]
-async fn config(state: web::Data<AppState>) -> HttpResponse {
-    HttpResponse::Ok().json(PublicConfig {
+async fn config(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    let policy = state.join.current().await?;
+    Ok(HttpResponse::Ok().json(PublicConfig {
         google_client_id: state.settings.google_client_id.clone(),
         max_upload_bytes: state.settings.max_upload_bytes,
         version: state.settings.version.clone(),
-    })
+        registration: policy.mode.as_str().to_owned(),
+    }))
 }

@@ -4,6 +4,7 @@ mod collections;
 mod gifs;
 mod intake;
 mod integrations;
+mod join;
 mod keys;
 pub(crate) mod media;
 mod meta;
@@ -25,6 +26,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .configure(auth::configure)
             .configure(settings::configure)
             .configure(keys::configure)
+            .configure(join::configure)
             .configure(integrations::configure)
             .configure(crate::chat::commands::configure)
             .configure(media::configure)

@@ -39,6 +39,8 @@ pub struct Settings {
     pub oidc_issuer: String,
     /// Whether a first sign-in through the provider creates an account.
     pub oidc_signup: bool,
+    /// Who may join as configured; seeds the stored policy while none is stored.
+    pub registration: Option<gifshelf_domain::join::RegistrationPolicy>,
     pub max_upload_mb: u64,
     /// A folder holding the built web app, for development; `None` serves the one built into the
     /// binary.
@@ -156,6 +158,7 @@ impl Settings {
                 .text("GIFSHELF_OIDC_ISSUER", &f.oidc_issuer)
                 .unwrap_or_else(|| "https://accounts.google.com".into()),
             oidc_signup: src.number("GIFSHELF_OIDC_SIGNUP", f.oidc_signup, true)?,
+            registration: src.registration()?,
             max_upload_mb: src.number("GIFSHELF_MAX_UPLOAD_MB", f.max_upload_mb, 10)?,
             web_dir: src
                 .env("GIFSHELF_WEB_DIR")

@@ -72,6 +72,8 @@ pub(super) struct FileSettings {
     pub(super) slack_signing_secret: Option<String>,
     pub(super) mattermost_tokens: Option<String>,
     pub(super) zulip_tokens: Option<String>,
+    pub(super) registration: Option<String>,
+    pub(super) allowed_email_domains: Option<String>,
 }
 
 /// The file's settings and the environment, read the same way for every setting.
@@ -146,6 +148,33 @@ impl<E: Fn(&str) -> Option<String>> Sources<E> {
             force_path_style: self.number("GIFSHELF_S3_FORCE_PATH_STYLE", f.s3_force_path_style, false)?,
             allow_http: self.number("GIFSHELF_S3_ALLOW_HTTP", f.s3_allow_http, false)?,
             ..gifshelf_storage::S3Options::default()
+        })
+    }
+
+    /// Who may join as configured (`GIFSHELF_REGISTRATION`, `GIFSHELF_ALLOWED_EMAIL_DOMAINS`):
+    /// `None` when neither is set. It seeds the stored policy only while none is stored.
+    pub(super) fn registration(&self) -> Result<Option<gifshelf_domain::join::RegistrationPolicy>, ConfigError> {
+        use gifshelf_domain::join::{RegistrationMode, RegistrationPolicy};
+        let f = &self.file;
+        let mode = self.text("GIFSHELF_REGISTRATION", &f.registration);
+        let domains = self.text("GIFSHELF_ALLOWED_EMAIL_DOMAINS", &f.allowed_email_domains);
+        if mode.is_none() && domains.is_none() {
+            return Ok(None);
+        }
+        let mode = match &mode {
+            Some(raw) => RegistrationMode::parse(raw).map_err(|_| ConfigError::Invalid {
+                name: "GIFSHELF_REGISTRATION",
+                value: raw.clone(),
+                reason: "must be open, invite or closed",
+            })?,
+            None => RegistrationMode::Open,
+        };
+        let raw = domains.unwrap_or_default();
+        let list: Vec<&str> = raw.split(',').collect();
+        RegistrationPolicy::new(mode, &list, false).map(Some).map_err(|_| ConfigError::Invalid {
+            name: "GIFSHELF_ALLOWED_EMAIL_DOMAINS",
+            value: raw.clone(),
+            reason: "must be a comma list of at most 50 domain names",
         })
     }
 

@@ -11,6 +11,7 @@ fn registration(username: &str, email: &str, password: &str, confirm_password: &
         email: email.to_owned(),
         password: password.to_owned(),
         confirm_password: confirm_password.to_owned(),
+        invite: None,
     }
 }
 

@@ -12,7 +12,9 @@ use crate::{app, on_both_backends};
 const CLIENT: &str = "gifshelf-e2e.apps.example.com";
 
 async fn google(app: &TestApp, id_token: &str) -> reqwest::Response {
-    app.anonymous().post_json("/api/auth/google", &GoogleLoginRequest { token: id_token.to_owned() }).await
+    app.anonymous()
+        .post_json("/api/auth/google", &GoogleLoginRequest { token: id_token.to_owned(), invite: None })
+        .await
 }
 
 /// Signs in with an ID token; returns the client holding our own token.
@@ -145,7 +147,9 @@ async fn a_signed_in_person_connects_and_disconnects_google_from_settings(backen
     let issuer = provider.issuer().to_owned();
     let connect = |client: &Client, id_token: String| {
         let client = client.clone();
-        async move { client.post_json("/api/settings/identities", &GoogleLoginRequest { token: id_token }).await }
+        async move {
+            client.post_json("/api/settings/identities", &GoogleLoginRequest { token: id_token, invite: None }).await
+        }
     };
     assert!(frank.read::<Vec<IdentityDto>>("/api/settings/identities").await.is_empty());
 

@@ -144,6 +144,7 @@ impl TestApp {
             email: format!("{username}@example.com"),
             password: password.to_owned(),
             confirm_password: password.to_owned(),
+            invite: None,
         };
         self.anonymous().post_json("/api/auth/register", &body).await
     }

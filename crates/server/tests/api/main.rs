@@ -17,6 +17,7 @@ mod google;
 mod hardening;
 mod health;
 mod intake;
+mod join;
 mod keys;
 mod library;
 mod media;

@@ -3,4 +3,8 @@
 /**
  * `POST /api/auth/google`: the ID token ("credential") the provider's sign-in gave the browser.
  */
-export type GoogleLoginRequest = { token: string, };
+export type GoogleLoginRequest = { token: string, 
+/**
+ * An invitation token, for a first sign-in that makes an account.
+ */
+invite?: string, };

@@ -3,4 +3,8 @@
 /**
  * `GET /api/config`: what the SPA needs to know about this server before sign-in.
  */
-export type PublicConfig = { googleClientId: string | null, maxUploadBytes: number, version: string, };
+export type PublicConfig = { googleClientId: string | null, maxUploadBytes: number, version: string, 
+/**
+ * Who may register: `open`, `invite` (only with an invitation) or `closed`.
+ */
+registration: "open" | "invite" | "closed", };

@@ -24,8 +24,21 @@ function lazyPage(load: () => Promise<ComponentType>, fallback: ReactNode = null
 export const LoginPage = lazyPage(() =>
   import(/* webpackChunkName: "auth" */ '@/features/auth/components/login-page').then((m) => m.LoginPage),
 );
-export const RegisterPage = lazyPage(() =>
-  import(/* webpackChunkName: "auth" */ '@/features/auth/components/register-page').then((m) => m.RegisterPage),
+const LazyRegisterPage = lazy(() =>
+  import(/* webpackChunkName: "auth" */ '@/features/auth/components/register-page').then((m) => ({
+    default: m.RegisterPage,
+  })),
+);
+/** The register screen; `invite`: the token of a /join link. */
+export function RegisterPage({ invite }: { invite?: string }) {
+  return (
+    <Suspense fallback={null}>
+      <LazyRegisterPage {...(invite ? { invite } : {})} />
+    </Suspense>
+  );
+}
+export const MembersPage = lazyPage(() =>
+  import(/* webpackChunkName: "members" */ './members').then((m) => m.MembersPage),
 );
 export const CollectionsPage = lazyPage(() =>
   import(/* webpackChunkName: "collections" */ '@/features/collections/components/collections-page').then(

@@ -26,9 +26,9 @@ export const googleLoginRequest = (body: GoogleLoginRequest) =>
 
 export function useGoogleLogin() {
   return useMutation({
-    mutationFn: async (credential: string) => {
+    mutationFn: async ({ credential, invite }: { credential: string; invite?: string | undefined }) => {
       if (!credential) throw new Error(MSG_GOOGLE_LOGIN_FAILED);
-      const { token } = await googleLoginRequest({ token: credential });
+      const { token } = await googleLoginRequest({ token: credential, ...(invite ? { invite } : {}) });
       storeSession(token);
     },
   });
@@ -36,20 +36,21 @@ export function useGoogleLogin() {
 
 /**
  * "Continue with Google": an ID token from Google's prompt (or its button) is sent to the server;
- * `onSignedIn` runs once the session is stored.
+ * `onSignedIn` runs once the session is stored. `invite`: the invitation token of a /join link, for a
+ * first sign-in that makes an account.
  */
-export function useGoogleSignIn(clientId: string | null, onSignedIn: () => void) {
+export function useGoogleSignIn(clientId: string | null, onSignedIn: () => void, invite?: string) {
   const googleLogin = useGoogleLogin();
   const toast = useToast();
   const onCredential = useCallback(
     (credential: string) =>
-      googleLogin.mutate(credential, {
+      googleLogin.mutate({ credential, invite }, {
         onSuccess: onSignedIn,
         onError: (error) => {
           toast.error(errorMessage(error, MSG_GOOGLE_LOGIN_FAILED));
         },
       }),
-    [googleLogin, onSignedIn, toast],
+    [googleLogin, onSignedIn, toast, invite],
   );
   const onError = useCallback(
     (error: unknown) => toast.error(errorMessage(error, MSG_GOOGLE_LOGIN_FAILED)),

@@ -39,6 +39,7 @@ pub(super) async fn accounts_long_passwords_are_refused_never_truncated(backend:
             email: "alice@example.com".to_owned(),
             password: password.to_owned(),
             confirm_password: password.to_owned(),
+            invite: None,
         };
         let response = app.anonymous().post_json("/api/auth/register", &body).await;
         let message = error_of(response, StatusCode::BAD_REQUEST, "validation").await;

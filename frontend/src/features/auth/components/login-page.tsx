@@ -72,7 +72,7 @@ export function LoginPage() {
 }
 
 /** "or" and the Continue with Google button, with the place Google's own button falls back to. */
-function GoogleSignIn({ google }: { google: ReturnType<typeof useGoogleSignIn> }) {
+export function GoogleSignIn({ google }: { google: ReturnType<typeof useGoogleSignIn> }) {
   return (
     <>
       <div className="auth-card__divider" role="presentation">

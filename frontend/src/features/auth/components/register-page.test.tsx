@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { sentJson } from '@/test/fetch';
+import { answering, sentJson, urlOf } from '@/test/fetch';
 import { renderWithProviders } from '@/test/render';
 import { validateRegister } from '../validation';
 import { RegisterPage } from './register-page';
@@ -12,6 +12,26 @@ beforeEach(() => {
   vi.stubGlobal('fetch', fetchMock);
 });
 afterEach(() => vi.unstubAllGlobals());
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+/** Answers /api/config with the registration mode and the register call with `answer`. */
+function serve(registration: 'open' | 'invite' | 'closed', answer?: Response) {
+  fetchMock.mockImplementation(
+    answering((input) => {
+      const url = urlOf(input);
+      if (url === '/api/config') {
+        return json(200, { googleClientId: null, maxUploadBytes: 1, version: '0', registration });
+      }
+      if (url === '/api/auth/register' && answer) return answer;
+      throw new TypeError('unexpected');
+    }),
+  );
+}
+
+/** The register calls sent. */
+const registerCalls = () => fetchMock.mock.calls.filter(([input]) => urlOf(input) === '/api/auth/register');
 
 async function fill(values: { username: string; email: string; password: string; confirm: string }) {
   const user = userEvent.setup();
@@ -24,6 +44,7 @@ async function fill(values: { username: string; email: string; password: string;
 
 describe('RegisterPage', () => {
   it('shows "Passwords do not match" and sends nothing on a mismatch', async () => {
+    serve('open');
     renderWithProviders(<RegisterPage />, { route: '/register' });
     expect(screen.getByRole('heading', { name: 'Create an Account' })).toBeInTheDocument();
     const user = await fill({
@@ -34,11 +55,11 @@ describe('RegisterPage', () => {
     });
     await user.keyboard('{Enter}');
     expect(await screen.findByText('Passwords do not match')).toBeInTheDocument();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(registerCalls()).toHaveLength(0);
   });
 
   it('registers, toasts and goes to /login without signing in', async () => {
-    fetchMock.mockResolvedValueOnce(new Response('', { status: 201 }));
+    serve('open', new Response('', { status: 201 }));
     const { toasts } = renderWithProviders(<RegisterPage />, { route: '/register' });
     const user = await fill({
       username: 'alice',
@@ -48,7 +69,7 @@ describe('RegisterPage', () => {
     });
     await user.click(screen.getByRole('button', { name: 'Register' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'));
-    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    const [url, init] = registerCalls()[0] ?? [];
     expect(url).toBe('/api/auth/register');
     expect(sentJson(init)).toEqual({
       username: 'alice',
@@ -61,7 +82,8 @@ describe('RegisterPage', () => {
   });
 
   it('shows the server error (e.g. a taken username)', async () => {
-    fetchMock.mockResolvedValueOnce(
+    serve(
+      'open',
       new Response(JSON.stringify({ error: 'Username already taken', code: 'conflict' }), {
         status: 409,
       }),
@@ -79,7 +101,8 @@ describe('RegisterPage', () => {
 
   it("shows the registration allowance's own message on a 429", async () => {
     const message = 'Too many accounts were registered from this address. Try again in 10 minutes.';
-    fetchMock.mockResolvedValueOnce(
+    serve(
+      'open',
       new Response(JSON.stringify({ error: message, code: 'too_many_requests' }), {
         status: 429,
         headers: { 'Retry-After': '600' },
@@ -92,6 +115,39 @@ describe('RegisterPage', () => {
       password: 'secret1',
       confirm: 'secret1',
     });
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+  });
+
+  it('says an invitation is needed and hides the form in invite mode', async () => {
+    serve('invite');
+    renderWithProviders(<RegisterPage />, { route: '/register' });
+    expect(await screen.findByRole('alert')).toHaveTextContent('You need an invitation to join this server.');
+    expect(screen.queryByLabelText('Username')).not.toBeInTheDocument();
+  });
+
+  it('says registration is closed and hides the form', async () => {
+    serve('closed');
+    renderWithProviders(<RegisterPage />, { route: '/register' });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Registration is closed on this server.');
+    expect(screen.queryByRole('button', { name: 'Register' })).not.toBeInTheDocument();
+  });
+
+  it('with an invitation: says so, shows the form even when closed and sends the token', async () => {
+    serve('closed', new Response('', { status: 201 }));
+    renderWithProviders(<RegisterPage invite="tok_123" />, { route: '/join/tok_123' });
+    expect(await screen.findByText(/You were invited to join gifshelf/)).toBeInTheDocument();
+    const user = await fill({ username: 'alice', email: 'alice@example.com', password: 'secret1', confirm: 'secret1' });
+    await user.click(screen.getByRole('button', { name: 'Register' }));
+    await waitFor(() => expect(registerCalls()).toHaveLength(1));
+    expect(sentJson(registerCalls()[0]?.[1])).toMatchObject({ username: 'alice', invite: 'tok_123' });
+  });
+
+  it("shows the server's refusal (a used-up invitation)", async () => {
+    const message = 'This invitation link is not valid: it has expired, been used up or been revoked.';
+    serve('invite', json(403, { error: message, code: 'invitation_invalid' }));
+    renderWithProviders(<RegisterPage invite="old" />, { route: '/join/old' });
+    const user = await fill({ username: 'alice', email: 'alice@example.com', password: 'secret1', confirm: 'secret1' });
     await user.keyboard('{Enter}');
     expect(await screen.findByRole('alert')).toHaveTextContent(message);
   });

@@ -11,9 +11,10 @@ const empty: RegisterRequest = { username: '', email: '', password: '', confirmP
 
 /**
  * The registration form: its fields, their errors (checked on submit, each cleared by an edit of its
- * field) and the request; a registered user goes to the login page.
+ * field) and the request (with the invitation token of a /join link); a registered user goes to
+ * the login page.
  */
-export function useRegisterForm() {
+export function useRegisterForm(invite?: string) {
   const navigate = useNavigate();
   const toast = useToast();
   const register = useRegister();
@@ -32,7 +33,7 @@ export function useRegisterForm() {
     setErrors(found);
     if (hasErrors(found)) return;
     register.mutate(
-      { ...form, username: form.username.trim(), email: form.email.trim() },
+      { ...form, username: form.username.trim(), email: form.email.trim(), ...(invite ? { invite } : {}) },
       {
         onSuccess: () => {
           toast.success('Registration successful. Please log in.');

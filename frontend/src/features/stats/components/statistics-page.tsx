@@ -122,6 +122,9 @@ function StatsHeader({ overview, refreshing, onRefresh }: StatsHeaderProps) {
         <Link to={paths.duplicates} className="btn btn--secondary">
           Review near duplicates
         </Link>
+        <Link to={paths.members} className="btn btn--secondary">
+          Members
+        </Link>
         <Link to={paths.audit} className="btn btn--secondary">
           Audit log
         </Link>

@@ -1,0 +1,2 @@
+DROP TABLE invites;
+DROP TABLE registration_policy;
