@@ -10,8 +10,9 @@ pub mod gifs;
 pub mod integrations;
 pub mod jobs;
 pub mod keys;
+pub mod members;
 pub mod rate_limit;
 pub mod settings;
 pub mod stats;
 
-pub use error::{AppError, Conflict};
+pub use error::{AppError, Conflict, ACCOUNT_DISABLED};

@@ -8,6 +8,7 @@ mod error;
 mod gifs;
 mod integrations;
 mod jobs;
+mod members;
 mod migrate;
 mod renditions;
 mod schema;

@@ -13,9 +13,10 @@ use gifshelf_domain::gif::{
     Renditions, TagName, Title,
 };
 use gifshelf_domain::integration::{IntegrationName, IntegrationSecret, NewIntegration, Platform};
+use gifshelf_domain::member::{MemberChange, MemberStatus};
 use gifshelf_domain::ports::{
-    ApiKeyRepository, ChatFeedRepository, GifRepository, IntegrationRepository, StatsRepository, TagRepository,
-    UserRepository,
+    ApiKeyRepository, ChatFeedRepository, GifRepository, IntegrationRepository, MemberRepository, StatsRepository,
+    TagRepository, UserRepository,
 };
 use gifshelf_domain::stats::{DetailedFigures, OverviewFigures};
 use gifshelf_domain::user::{Email, NewUser, PasswordHash, Role, UserId, Username};
@@ -139,6 +140,10 @@ async fn seed(db: &Database) -> Seeded {
     ok(db.link_identity(bob.id, &google("2222-sub", None), t0() + Duration::minutes(30)).await);
     let zoe = ok(UserRepository::create(db, new_user("Zoe_O-Neil", "zoe@example.com", 3), true).await);
     ok(db.set_role("Zoe_O-Neil", Role::Admin).await);
+    // A disabled account and last-seen times (migration 000019).
+    let disable = MemberChange { role: None, status: Some(MemberStatus::Disabled) };
+    ok(db.update_member(carol.id, disable, t0() + Duration::hours(4)).await);
+    ok(db.touch_last_seen(bob.id, t0() + Duration::hours(5)).await);
 
     let titles = [
         (
@@ -268,6 +273,8 @@ async fn move_instance(source: &Database, target: &Database) {
     assert!(matches!(target.find(seeded.deleted_gif).await, Err(RepoError::NotFound)));
     assert_eq!(ok(target.find_by_id(seeded.users[3]).await).role, Role::Admin);
     assert_eq!(ok(target.find_by_id(seeded.users[1]).await).credentials_changed_at, t0() + Duration::hours(3));
+    assert_eq!(ok(target.find_by_id(seeded.users[1]).await).last_seen_at, Some(t0() + Duration::hours(5)));
+    assert_eq!(ok(target.find_by_id(seeded.users[2]).await).disabled_at, Some(t0() + Duration::hours(4)));
 
     // The statistics' counters (not moved) were kept by the target's triggers as the rows went in.
     let (today, week) = (t0() + Duration::days(1), t0() - Duration::days(6));

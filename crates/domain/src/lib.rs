@@ -9,6 +9,7 @@ pub mod gif;
 pub mod integration;
 pub mod job;
 pub mod media;
+pub mod member;
 pub mod ports;
 pub mod stats;
 pub mod user;

@@ -99,6 +99,8 @@ pub struct AppState {
     pub commands: Arc<gifshelf_app::commands::CommandService>,
     /// The chat integrations admins keep (the secrets slash commands prove themselves with).
     pub integrations: Arc<gifshelf_app::integrations::IntegrationService>,
+    /// Members: the accounts admins manage.
+    pub members: Arc<gifshelf_app::members::MemberService>,
     pub users: Arc<dyn UserRepository>,
     pub settings: HttpSettings,
     /// The one clock of the application: what handlers stamp and check times with.

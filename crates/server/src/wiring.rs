@@ -395,6 +395,7 @@ impl Application {
             chat_gate: chat.gate,
             commands: chat.commands,
             integrations: chat.integrations,
+            members: Arc::new(gifshelf_app::members::MemberService::new(users.clone(), clock.clone())),
             users,
             settings: http_settings(settings, listening),
             clock: clock.clone(),

@@ -5,6 +5,7 @@ mod duplicates;
 mod gifs;
 mod integrations;
 mod jobs;
+mod members;
 mod stats;
 mod users;
 

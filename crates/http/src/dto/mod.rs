@@ -10,6 +10,7 @@ mod errors;
 mod gifs;
 mod integrations;
 mod keys;
+mod members;
 mod meta;
 mod settings;
 mod share;
@@ -30,6 +31,7 @@ pub use errors::{ApiErrorBody, ErrorCode};
 pub use gifs::{DuplicateGroupsDto, FavouriteStateDto, GifDto, GifLinkDto, PagedGifs, RenditionDto, UpdateGifRequest};
 pub use integrations::{CreateIntegrationRequest, IntegrationDto};
 pub use keys::{ApiKeyDto, CreateApiKeyRequest, CreatedApiKeyDto};
+pub use members::{MemberDto, PagedMembers, UpdateMemberRequest};
 pub use meta::{HealthDto, PublicConfig};
 pub use settings::{ChangePasswordRequest, ProfileDto, UpdateProfileRequest};
 pub use share::OembedResponse;
@@ -85,7 +87,10 @@ macro_rules! for_each_dto {
             BulkRequest,
             BulkStatus,
             BulkResult,
-            BulkResponse
+            BulkResponse,
+            MemberDto,
+            PagedMembers,
+            UpdateMemberRequest
         );
     };
 }

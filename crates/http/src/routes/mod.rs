@@ -5,6 +5,7 @@ mod intake;
 mod integrations;
 mod keys;
 pub(crate) mod media;
+mod members;
 mod meta;
 mod openapi;
 mod settings;
@@ -25,6 +26,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .configure(settings::configure)
             .configure(keys::configure)
             .configure(integrations::configure)
+            .configure(members::configure)
             .configure(crate::chat::commands::configure)
             .configure(media::configure)
             .configure(collections::configure)

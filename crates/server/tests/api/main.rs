@@ -18,6 +18,7 @@ mod intake;
 mod keys;
 mod library;
 mod media;
+mod members;
 mod meta;
 mod offload;
 mod renditions;
