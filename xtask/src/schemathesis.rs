@@ -82,6 +82,8 @@ fn seed(port: u16) -> Result<Seed> {
     let other = register(port, "st-other")?;
     let member = register(port, "st-tester")?;
     let changing = register(port, "st-self")?;
+    // The only account the run's member changes (role, status) aim at: see the hooks.
+    register(port, "st-spare")?;
     let other_gif = upload(port, &other, "not yours", 2)?;
     let own_gif = upload(port, &member, "yours", 3)?;
     Ok(Seed { admin, member, other, changing, other_gif, own_gif })

@@ -8,6 +8,8 @@ what every operation answered.
   them is a valid change.
 - Writes to `/api/gifs/{id}` alternate between the other user's GIF (which must be refused) and
   one of the tester's own (so the write itself is exercised too).
+- Changes of a member (`PUT /api/admin/users/{id}`) all aim at the spare account `st-spare`, so that
+  a generated role or status never takes the admin's rights or the member's access away.
 - `POST /api/chat/command` is sent in turn as Slack (signed with the signing secret), Mattermost
   (its command token) and Zulip (the bot's token in its JSON), with the secrets the server was
   started with.
@@ -41,6 +43,8 @@ ZULIP_TOKEN = os.environ["GIFSHELF_ZULIP_TOKENS"].split(",")[0]
 COMMAND = ("POST", "/api/chat/command")
 CREDENTIALS = {("PUT", "/api/settings/profile"), ("PUT", "/api/settings/password")}
 GIF_WRITES = {("PUT", "/api/gifs/{id}"), ("DELETE", "/api/gifs/{id}")}
+MEMBER_WRITES = {("PUT", "/api/admin/users/{id}")}
+_spare = {}
 
 _platforms = itertools.cycle(("slack", "mattermost", "zulip"))
 _gif_writes = itertools.count()
@@ -114,6 +118,19 @@ def _valid_change(key, case):
     case.media_type = "application/json"
 
 
+def _spare_id():
+    """The id of `st-spare`, asked once of the Members list."""
+    if "id" not in _spare:
+        answer = requests.get(
+            f"{BASE_URL}/api/admin/users",
+            params={"q": "st-spare"},
+            headers={"Authorization": f"Bearer {TOKENS['admin']}"},
+            timeout=10,
+        )
+        _spare["id"] = next(m["id"] for m in answer.json()["content"] if m["username"] == "st-spare")
+    return _spare["id"]
+
+
 @schemathesis.hook
 def before_call(context, case, kwargs):
     key = _key(case)
@@ -124,6 +141,8 @@ def before_call(context, case, kwargs):
         # Every other write aims at the other user's GIF, the rest at one of the tester's own.
         gif = OTHER_GIF if next(_gif_writes) % 2 == 0 else OWN_GIF
         case.path_parameters = {**(case.path_parameters or {}), "id": int(gif)}
+    if key in MEMBER_WRITES:
+        case.path_parameters = {**(case.path_parameters or {}), "id": _spare_id()}
     if key in CREDENTIALS:
         _valid_change(key, case)
         token = SELF["token"]

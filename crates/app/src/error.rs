@@ -5,6 +5,9 @@ use gifshelf_domain::media::MediaRejection;
 use gifshelf_domain::ports::{HashError, SignError};
 use gifshelf_domain::{Cause, RepoError, Unique, ValidationError};
 
+/// What a disabled account is told, whatever it presents.
+pub const ACCOUNT_DISABLED: &str = "This account has been disabled. Ask an administrator.";
+
 /// A request that clashes with what is stored (a 409). Each is its own error code, so a client
 /// tells them apart without reading the sentence, which is the spec's text.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -44,6 +47,12 @@ pub enum Conflict {
     /// GIFs of a bulk request changed while it ran; nothing was applied.
     #[error("Some GIFs changed while the batch ran; nothing was changed. Please try again.")]
     ChangedMeanwhile,
+    /// The change would leave the server without an active administrator.
+    #[error("This is the last administrator. Make another member an administrator first.")]
+    LastAdmin,
+    /// An administrator tried to disable or delete their own account.
+    #[error("You cannot disable or delete your own account.")]
+    OwnAccount,
     /// Any other uniqueness rule of the data (a share id clash, …).
     #[error("{} already exists", capitalise(.0.what()))]
     Exists(Unique),
@@ -69,6 +78,12 @@ pub enum AppError {
     Unauthorized(String),
     #[error("Token expired")]
     TokenExpired,
+    /// A credential of a disabled account was used (a 401: the client signs out).
+    #[error("{ACCOUNT_DISABLED}")]
+    AccountDisabled,
+    /// A disabled account tried to sign in (a 403: the sign-in screen shows why).
+    #[error("{ACCOUNT_DISABLED}")]
+    SignInDisabled,
     #[error("{0}")]
     Forbidden(String),
     /// A new account the registration policy does not let in.

@@ -122,6 +122,10 @@ impl ApiKeyService {
             Err(RepoError::NotFound) => return Err(unauthorized()),
             Err(other) => return Err(AppError::from_repo(other)),
         };
+        if owner.disabled_at.is_some() {
+            tracing::info!(key_id = key.id.0, "refused an API key of a disabled account");
+            return Err(AppError::AccountDisabled);
+        }
         if key.created_at < owner.credentials_changed_at {
             tracing::info!(key_id = key.id.0, "refused an API key made before its owner's credentials changed");
             return Err(unauthorized());

@@ -13,8 +13,9 @@ pub mod integrations;
 pub mod jobs;
 pub mod join;
 pub mod keys;
+pub mod members;
 pub mod rate_limit;
 pub mod settings;
 pub mod stats;
 
-pub use error::{AppError, Conflict};
+pub use error::{AppError, Conflict, ACCOUNT_DISABLED};

@@ -10,6 +10,8 @@ diesel::table! {
         role -> Text,
         created_at -> Timestamp,
         credentials_changed_at -> Timestamp,
+        disabled_at -> Nullable<Timestamp>,
+        last_seen_at -> Nullable<Timestamp>,
     }
 }
 

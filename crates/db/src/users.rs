@@ -14,7 +14,7 @@ use crate::schema::{user_identities, users};
 
 #[derive(Queryable, Selectable)]
 #[diesel(table_name = users)]
-struct UserRow {
+pub(crate) struct UserRow {
     id: i64,
     username: String,
     email: String,
@@ -22,6 +22,8 @@ struct UserRow {
     role: String,
     created_at: NaiveDateTime,
     credentials_changed_at: NaiveDateTime,
+    disabled_at: Option<NaiveDateTime>,
+    last_seen_at: Option<NaiveDateTime>,
 }
 
 impl TryFrom<UserRow> for User {
@@ -36,11 +38,13 @@ impl TryFrom<UserRow> for User {
             role: Role::parse(&row.role).ok_or_else(|| RepoError::other(format!("unknown role {:?}", row.role)))?,
             created_at: row.created_at,
             credentials_changed_at: row.credentials_changed_at,
+            disabled_at: row.disabled_at,
+            last_seen_at: row.last_seen_at,
         })
     }
 }
 
-fn load_by_id(conn: &mut AnyConnection, id: i64) -> Result<User, RepoError> {
+pub(crate) fn load_by_id(conn: &mut AnyConnection, id: i64) -> Result<User, RepoError> {
     users::table.find(id).select(UserRow::as_select()).first(conn).map_err(repo_error)?.try_into()
 }
 
@@ -272,6 +276,17 @@ impl UserRepository for Database {
                 }
                 load_by_key(conn, &key)
             })
+        })
+        .await
+    }
+
+    async fn touch_last_seen(&self, id: UserId, at: NaiveDateTime) -> Result<(), RepoError> {
+        self.run(move |conn| {
+            diesel::update(users::table.find(id.0))
+                .set(users::last_seen_at.eq(at))
+                .execute(conn)
+                .map(drop)
+                .map_err(repo_error)
         })
         .await
     }

@@ -15,8 +15,10 @@ use gifshelf_domain::gif::{
 };
 use gifshelf_domain::integration::{IntegrationName, NewIntegration, Platform, StoredSecret};
 use gifshelf_domain::join::{Admission, NewInvite, RegistrationMode, RegistrationPolicy};
+use gifshelf_domain::member::{MemberChange, MemberStatus};
 use gifshelf_domain::ports::{
-    ApiKeyRepository, AuditLog, ChatFeedRepository, GifRepository, IntegrationRepository, JoinRepository, StatsRepository,
+    ApiKeyRepository, AuditLog, ChatFeedRepository, GifRepository, IntegrationRepository, JoinRepository, MemberRepository,
+    StatsRepository,
     TagRepository, UserRepository,
 };
 use gifshelf_domain::stats::{DetailedFigures, OverviewFigures};
@@ -176,6 +178,10 @@ async fn seed(db: &Database) -> Seeded {
     ok(db.link_identity(bob.id, &google("2222-sub", None), t0() + Duration::minutes(30)).await);
     let zoe = ok(UserRepository::create(db, new_user("Zoe_O-Neil", "zoe@example.com", 3), true).await);
     ok(db.set_role("Zoe_O-Neil", Role::Admin).await);
+    // A disabled account and last-seen times (migration 000019).
+    let disable = MemberChange { role: None, status: Some(MemberStatus::Disabled) };
+    ok(db.update_member(carol.id, disable, t0() + Duration::hours(4)).await);
+    ok(db.touch_last_seen(bob.id, t0() + Duration::hours(5)).await);
 
     let titles = [
         (
@@ -308,6 +314,8 @@ async fn move_instance(source: &Database, target: &Database) {
     assert!(matches!(target.find(seeded.deleted_gif).await, Err(RepoError::NotFound)));
     assert_eq!(ok(target.find_by_id(seeded.users[3]).await).role, Role::Admin);
     assert_eq!(ok(target.find_by_id(seeded.users[1]).await).credentials_changed_at, t0() + Duration::hours(3));
+    assert_eq!(ok(target.find_by_id(seeded.users[1]).await).last_seen_at, Some(t0() + Duration::hours(5)));
+    assert_eq!(ok(target.find_by_id(seeded.users[2]).await).disabled_at, Some(t0() + Duration::hours(4)));
 
     // The statistics' counters (not moved) were kept by the target's triggers as the rows went in.
     let (today, week) = (t0() + Duration::days(1), t0() - Duration::days(6));

@@ -11,6 +11,7 @@ pub mod integration;
 pub mod job;
 pub mod join;
 pub mod media;
+pub mod member;
 pub mod ports;
 pub mod stats;
 pub mod user;

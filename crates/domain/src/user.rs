@@ -253,6 +253,10 @@ pub struct User {
     pub created_at: NaiveDateTime,
     /// UTC; tokens issued before this instant are refused.
     pub credentials_changed_at: NaiveDateTime,
+    /// UTC; set while an administrator has disabled the account (nothing it holds lets it in).
+    pub disabled_at: Option<NaiveDateTime>,
+    /// UTC; when a session of it was last used, recorded at most once an hour.
+    pub last_seen_at: Option<NaiveDateTime>,
 }
 
 /// What it takes to create an account.

@@ -45,6 +45,12 @@ impl From<AppError> for ApiError {
             AppError::Validation(v) => Self::new(StatusCode::BAD_REQUEST, ErrorCode::Validation, v.message),
             AppError::Unauthorized(m) => Self::new(StatusCode::UNAUTHORIZED, ErrorCode::Unauthorized, m),
             AppError::TokenExpired => Self::new(StatusCode::UNAUTHORIZED, ErrorCode::TokenExpired, "Token expired"),
+            err @ AppError::AccountDisabled => {
+                Self::new(StatusCode::UNAUTHORIZED, ErrorCode::AccountDisabled, err.to_string())
+            }
+            err @ AppError::SignInDisabled => {
+                Self::new(StatusCode::FORBIDDEN, ErrorCode::AccountDisabled, err.to_string())
+            }
             AppError::Forbidden(m) => Self::new(StatusCode::FORBIDDEN, ErrorCode::Forbidden, m),
             AppError::Refused(refusal) => {
                 let code = match refusal {
@@ -123,6 +129,8 @@ fn conflict_code(conflict: &Conflict) -> ErrorCode {
         Conflict::ApiKeyLimit => ErrorCode::ApiKeyLimit,
         Conflict::IntegrationLimit => ErrorCode::IntegrationLimit,
         Conflict::ChangedMeanwhile => ErrorCode::ChangedMeanwhile,
+        Conflict::LastAdmin => ErrorCode::LastAdmin,
+        Conflict::OwnAccount => ErrorCode::OwnAccount,
         Conflict::Exists(_) => ErrorCode::Conflict,
     }
 }

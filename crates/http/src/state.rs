@@ -108,6 +108,8 @@ pub struct AppState {
     pub audit: gifshelf_app::audit::Audit,
     /// Who may join: the registration policy and invitations.
     pub join: Arc<gifshelf_app::join::JoinService>,
+    /// Members: the accounts admins manage.
+    pub members: Arc<gifshelf_app::members::MemberService>,
     pub users: Arc<dyn UserRepository>,
     pub settings: HttpSettings,
     /// The one clock of the application: what handlers stamp and check times with.

@@ -432,6 +432,7 @@ impl Application {
             integrations: chat.integrations.clone(),
             audit,
             join,
+            members: Arc::new(gifshelf_app::members::MemberService::new(users.clone(), clock.clone())),
             users,
             settings: http_settings(settings, listening),
             clock: clock.clone(),

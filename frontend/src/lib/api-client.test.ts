@@ -90,6 +90,22 @@ describe('error mapping', () => {
     expect(seen).toEqual([message]);
   });
 
+  it('signs a disabled account out with the server sentence', async () => {
+    login(tokenFor('alice', 3600), 'alice');
+    const seen: unknown[] = [];
+    const listener = (e: Event) => seen.push((e as CustomEvent).detail);
+    window.addEventListener(AUTH_FAILED_EVENT, listener);
+    const sentence = 'This account has been disabled. Ask an administrator.';
+    respond(401, { error: sentence, code: 'account_disabled' });
+    await expect(apiRequest('/api/gifs/dtos')).rejects.toMatchObject({
+      message: sentence,
+      status: 401,
+      code: 'account_disabled',
+    });
+    window.removeEventListener(AUTH_FAILED_EVENT, listener);
+    expect(seen).toEqual([sentence]);
+  });
+
   it('passes 401 from auth URLs through with the server message', async () => {
     const listener = vi.fn();
     window.addEventListener(AUTH_FAILED_EVENT, listener);

@@ -22,6 +22,9 @@ const ERROR_CODES: Record<ErrorCode, true> = {
   validation: true,
   unauthorized: true,
   token_expired: true,
+  account_disabled: true,
+  last_admin: true,
+  own_account: true,
   forbidden: true,
   registration_closed: true,
   invitation_required: true,
@@ -139,7 +142,11 @@ function authHeaders(path: string, requiresAuth: boolean): Record<string, string
 function failure(path: string, status: number, payload: unknown, defaultError?: string): ApiError {
   const code = readCode(payload);
   if ((status === 401 || status === 403) && !isAuthUrl(path) && sessionStore.getState().token) {
-    const message = authFailedMessage(status);
+    // A disabled account is signed out with the server's sentence, which says why.
+    const message =
+      code === 'account_disabled'
+        ? (readErrorField(payload) ?? authFailedMessage(status))
+        : authFailedMessage(status);
     window.dispatchEvent(new CustomEvent(AUTH_FAILED_EVENT, { detail: message }));
     return new ApiError(message, status, code, payload);
   }

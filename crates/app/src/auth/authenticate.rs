@@ -1,3 +1,4 @@
+use gifshelf_domain::member::should_touch_last_seen;
 use gifshelf_domain::ports::TokenError;
 use gifshelf_domain::RepoError;
 
@@ -10,7 +11,8 @@ impl AuthService {
     /// The role comes from the database, not from the token.
     ///
     /// # Errors
-    /// `TokenExpired` for an expired token, `Unauthorized` for every other refusal.
+    /// `TokenExpired` for an expired token, `AccountDisabled` for a disabled account's,
+    /// `Unauthorized` for every other refusal.
     pub async fn authenticate(&self, token: &str) -> Result<Actor, AppError> {
         let claims = self.tokens.verify(token).map_err(|err| match err {
             TokenError::Expired => AppError::TokenExpired,
@@ -28,6 +30,16 @@ impl AuthService {
         if user.username.as_str() != claims.username || claims.issued_at < changed || claims.issued_at < created {
             tracing::info!(user_id = user.id.0, "refused a token issued before the account's last change");
             return Err(refused());
+        }
+        if user.disabled_at.is_some() {
+            tracing::info!(user_id = user.id.0, "refused a token of a disabled account");
+            return Err(AppError::AccountDisabled);
+        }
+        let now = self.clock.now();
+        if should_touch_last_seen(user.last_seen_at, now) {
+            if let Err(err) = self.users.touch_last_seen(user.id, now).await {
+                tracing::warn!(user_id = user.id.0, error = %err, "could not record when an account was seen");
+            }
         }
         Ok(Actor::session(user.id, user.username, user.role))
     }
@@ -100,6 +112,38 @@ mod tests {
             Ok(u)
         });
         assert!(matches!(m.service(AuthConfig::default()).authenticate("t").await, Err(AppError::Unauthorized(_))));
+    }
+
+    #[tokio::test]
+    async fn a_disabled_account_s_valid_token_is_account_disabled() {
+        let mut m = Mocks::new(at(10, 0, 0));
+        m.tokens.expect_verify().returning(|_| Ok(claims("alice", at(9, 30, 0))));
+        m.users.expect_find_by_username().returning(|_| {
+            let mut u = user("alice", Role::User);
+            u.disabled_at = Some(at(9, 40, 0));
+            Ok(u)
+        });
+        m.users.expect_touch_last_seen().never();
+        assert!(matches!(m.service(AuthConfig::default()).authenticate("t").await, Err(AppError::AccountDisabled)));
+    }
+
+    #[tokio::test]
+    async fn last_seen_is_written_at_most_hourly() {
+        for (seen, writes) in [(Some(at(9, 30, 0)), 0), (Some(at(8, 59, 0)), 1), (None, 1)] {
+            let mut m = Mocks::new(at(10, 0, 0));
+            m.tokens.expect_verify().returning(|_| Ok(claims("alice", at(9, 30, 0))));
+            m.users.expect_find_by_username().returning(move |_| {
+                let mut u = user("alice", Role::User);
+                u.last_seen_at = seen;
+                Ok(u)
+            });
+            m.users
+                .expect_touch_last_seen()
+                .withf(|_, now| *now == at(10, 0, 0))
+                .times(writes)
+                .returning(|_, _| Ok(()));
+            assert!(m.service(AuthConfig::default()).authenticate("t").await.is_ok());
+        }
     }
 
     #[tokio::test]

@@ -30,6 +30,10 @@ impl AuthService {
     pub async fn sign_in_with_id_token(&self, id_token: &str, invite: Option<&str>) -> Result<String, AppError> {
         let identity = self.verified_identity(id_token).await?;
         let user = self.account_for(&identity, invite).await?;
+        if user.disabled_at.is_some() {
+            tracing::info!(user_id = user.id.0, "refused the third-party sign-in of a disabled account");
+            return Err(AppError::SignInDisabled);
+        }
         tracing::info!(user_id = user.id.0, issuer = %identity.issuer, "signed in with a third-party identity");
         self.issue_token(&user.username, user.role)
     }

@@ -41,6 +41,11 @@ impl AuthService {
             }
         };
         match user {
+            Some(user) if verified && user.disabled_at.is_some() => {
+                self.throttle.succeeded(username, client);
+                tracing::info!(user_id = user.id.0, "refused the sign-in of a disabled account");
+                Err(AppError::SignInDisabled)
+            }
             Some(user) if verified => {
                 self.throttle.succeeded(username, client);
                 tracing::info!(user_id = user.id.0, "signed in");
@@ -89,6 +94,23 @@ mod tests {
             .returning(|_| Ok("signed".into()));
         let token = m.service(AuthConfig::default()).login("alice", "secret1", None).await;
         assert_eq!(token.ok().as_deref(), Some("signed"));
+    }
+
+    #[tokio::test]
+    async fn a_disabled_account_is_told_so_only_with_the_right_password() {
+        for (password, disabled) in [("secret1", true), ("wrong12", false)] {
+            let mut m = Mocks::new(at(10, 0, 0));
+            m.users.expect_find_by_username().returning(|_| {
+                let mut u = user("alice", Role::User);
+                u.disabled_at = Some(at(9, 0, 0));
+                Ok(u)
+            });
+            m.hasher.expect_verify().returning(|p, _| Ok(p == "secret1"));
+            m.tokens.expect_issue().never();
+            let got = m.service(AuthConfig::default()).login("alice", password, None).await;
+            assert_eq!(matches!(got, Err(AppError::SignInDisabled)), disabled);
+            assert_eq!(matches!(got, Err(AppError::Unauthorized(_))), !disabled);
+        }
     }
 
     #[tokio::test]

@@ -225,6 +225,8 @@ pub(crate) mod test_support {
             role,
             created_at: at(9, 0, 0),
             credentials_changed_at: at(9, 0, 0),
+            disabled_at: None,
+            last_seen_at: Some(at(9, 30, 0)),
         }
     }
 

@@ -54,6 +54,8 @@ tables! {
             role: String,
             created_at: NaiveDateTime,
             credentials_changed_at: NaiveDateTime,
+            disabled_at: Option<NaiveDateTime>,
+            last_seen_at: Option<NaiveDateTime>,
         },
     },
     /// Sign-in identities of an external provider linked to an account. Keyed for export by

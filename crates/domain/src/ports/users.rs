@@ -96,6 +96,12 @@ pub trait UserRepository: Send + Sync {
     /// `NotFound` when no account has this username.
     async fn set_role(&self, username: &str, role: Role) -> Result<User, RepoError>;
 
+    /// Records that the account was seen at `at` (the caller writes at most hourly).
+    ///
+    /// # Errors
+    /// Storage errors; an unknown account is no error.
+    async fn touch_last_seen(&self, id: UserId, at: NaiveDateTime) -> Result<(), RepoError>;
+
     /// Whether the database answers at all (health checks).
     ///
     /// # Errors

@@ -16,6 +16,13 @@ pub enum ErrorCode {
     Unauthorized,
     /// The session token has expired.
     TokenExpired,
+    /// The account was disabled by an administrator: its credentials are refused (401) and
+    /// signing in is refused (403).
+    AccountDisabled,
+    /// The change would leave no active administrator.
+    LastAdmin,
+    /// An administrator cannot disable or delete their own account.
+    OwnAccount,
     /// Signed in, but not allowed (not the owner, not an admin).
     Forbidden,
     /// Registration is closed: nobody registers without an invitation.

@@ -12,6 +12,7 @@ mod gifs;
 mod integrations;
 mod join;
 mod keys;
+mod members;
 mod meta;
 mod settings;
 mod share;
@@ -34,6 +35,7 @@ pub use gifs::{DuplicateGroupsDto, FavouriteStateDto, GifDto, GifLinkDto, PagedG
 pub use integrations::{CreateIntegrationRequest, IntegrationDto};
 pub use join::{role_name, CreateInviteRequest, CreatedInviteDto, InviteDto, RegistrationPolicyDto};
 pub use keys::{ApiKeyDto, CreateApiKeyRequest, CreatedApiKeyDto};
+pub use members::{MemberDto, PagedMembers, UpdateMemberRequest};
 pub use meta::{HealthDto, ProbeDto, PublicConfig};
 pub use settings::{ChangePasswordRequest, ProfileDto, UpdateProfileRequest};
 pub use share::OembedResponse;
@@ -97,7 +99,10 @@ macro_rules! for_each_dto {
             BulkResponse,
             AuditActorDto,
             AuditEventDto,
-            PagedAuditEvents
+            PagedAuditEvents,
+            MemberDto,
+            PagedMembers,
+            UpdateMemberRequest
         );
     };
 }

@@ -7,6 +7,7 @@ mod integrations;
 mod join;
 mod keys;
 pub(crate) mod media;
+mod members;
 mod meta;
 mod openapi;
 mod settings;
@@ -28,6 +29,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .configure(keys::configure)
             .configure(join::configure)
             .configure(integrations::configure)
+            .configure(members::configure)
             .configure(crate::chat::commands::configure)
             .configure(media::configure)
             .configure(collections::configure)

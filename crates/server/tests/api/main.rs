@@ -21,6 +21,7 @@ mod join;
 mod keys;
 mod library;
 mod media;
+mod members;
 mod meta;
 mod offload;
 mod renditions;

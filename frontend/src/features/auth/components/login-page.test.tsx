@@ -74,6 +74,17 @@ describe('LoginPage', () => {
     expect(sessionStore.getState().isAuthenticated).toBe(false);
   });
 
+  it('tells a disabled account why it cannot sign in', async () => {
+    const sentence = 'This account has been disabled. Ask an administrator.';
+    serve(null, json(403, { error: sentence, code: 'account_disabled' }));
+    renderWithProviders(<LoginPage />, { route: '/login' });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Username'), 'alice');
+    await user.type(screen.getByLabelText('Password'), 'secret1{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent(sentence);
+    expect(sessionStore.getState().isAuthenticated).toBe(false);
+  });
+
   it('rejects an unparseable token', async () => {
     serve(null, json(200, { token: 'garbage' }));
     renderWithProviders(<LoginPage />, { route: '/login' });
