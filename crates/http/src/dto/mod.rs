@@ -27,7 +27,9 @@ pub use commands::{
     ZulipReply,
 };
 pub use errors::{ApiErrorBody, ErrorCode};
-pub use gifs::{DuplicateGroupsDto, FavouriteStateDto, GifDto, GifLinkDto, PagedGifs, RenditionDto, UpdateGifRequest};
+pub use gifs::{
+    DuplicateGroupsDto, FavouriteStateDto, GifDto, GifLinkDto, PagedGifs, Rating, RenditionDto, UpdateGifRequest,
+};
 pub use integrations::{CreateIntegrationRequest, IntegrationDto};
 pub use keys::{ApiKeyDto, CreateApiKeyRequest, CreatedApiKeyDto};
 pub use meta::{HealthDto, PublicConfig};
@@ -78,6 +80,7 @@ macro_rules! for_each_dto {
             GifStatRow,
             UserStatRow,
             Visibility,
+            Rating,
             CollectionDto,
             CollectionRequest,
             ShareRequest,

@@ -78,6 +78,8 @@ pub struct Settings {
     pub job_media_workers: usize,
     /// Who sends media bytes after the access check (`GIFSHELF_MEDIA_OFFLOAD`).
     pub media_offload: gifshelf_http::MediaOffload,
+    /// The rating of an upload that names none (`GIFSHELF_DEFAULT_RATING`, `g`).
+    pub default_rating: gifshelf_domain::gif::Rating,
     /// Address ranges "From a link" may reach despite the rules (`GIFSHELF_URL_FETCH_ALLOW`).
     pub url_fetch_allow: Vec<gifshelf_fetch::Cidr>,
     /// The time limit of connecting to and of each read from a link, in seconds (the whole
@@ -181,6 +183,7 @@ impl Settings {
             media_workers: src.number("GIFSHELF_MEDIA_WORKERS", f.media_workers, sources::default_media_workers())?,
             job_media_workers: src.number("GIFSHELF_JOB_MEDIA_WORKERS", f.job_media_workers, 1)?,
             media_offload: src.media_offload()?,
+            default_rating: src.default_rating()?,
             url_fetch_allow: src.url_fetch_allow()?,
             url_fetch_timeout_secs: src.number("GIFSHELF_URL_FETCH_TIMEOUT_SECS", f.url_fetch_timeout_secs, 10)?,
             url_fetch_limits: src.url_fetch_limits()?,

@@ -20,6 +20,7 @@ mod library;
 mod media;
 mod meta;
 mod offload;
+mod ratings;
 mod renditions;
 mod settings;
 mod share;
