@@ -13,15 +13,18 @@ export function ratingLabel(rating: Rating): string {
   return RATINGS.find((r) => r.value === rating)?.label ?? rating;
 }
 
-/** "Rating": a select of the four ratings, styled as the other form fields. */
-export function RatingField({
+/** "Rating": a select of the four ratings, styled as the other form fields. With `allowDefault`,
+ * a first choice '' leaves the rating to the server (GIFSHELF_DEFAULT_RATING). */
+export function RatingField<V extends Rating | ''>({
   value,
   onChange,
   disabled,
+  allowDefault = false,
 }: {
-  value: Rating;
-  onChange: (rating: Rating) => void;
+  value: V;
+  onChange: (rating: V) => void;
   disabled?: boolean;
+  allowDefault?: boolean;
 }) {
   const id = useId();
   return (
@@ -34,8 +37,9 @@ export function RatingField({
         className="field__input"
         value={value}
         disabled={disabled}
-        onChange={(event) => onChange(event.target.value as Rating)}
+        onChange={(event) => onChange(event.target.value as V)}
       >
+        {allowDefault && <option value="">Library default</option>}
         {RATINGS.map((r) => (
           <option key={r.value} value={r.value}>
             {r.label}
