@@ -36,6 +36,7 @@ diesel::table! {
         phash_b2 -> Nullable<Integer>,
         phash_b3 -> Nullable<Integer>,
         share_count -> BigInt,
+        rating -> Text,
     }
 }
 

@@ -41,6 +41,7 @@ async fn one_gif(db: &Database) -> GifId {
         uploader_id: alice.id,
         uploaded_at: at,
         frame_count: 1,
+        rating: gifshelf_domain::gif::Rating::G,
         renditions: Renditions::new([original]),
         fingerprint: Fingerprint::default(),
         jobs: Vec::new(),
@@ -56,6 +57,7 @@ async fn edits_survive_a_concurrent_tag_delete(db: &Database) {
             title: Title::parse(&format!("round {round}")).unwrap_or_else(|e| panic!("{e}")),
             description: Description::default(),
             tags: vec![tag.clone()],
+            rating: None,
             at: NaiveDate::from_ymd_opt(2026, 11, 24).and_then(|d| d.and_hms_opt(11, 0, 0)).unwrap_or_default(),
         };
         let delete = async {

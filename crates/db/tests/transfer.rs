@@ -78,6 +78,7 @@ fn new_gif(uploader: UserId, n: i64, title: &str, description: &str, tags: &[&st
         uploader_id: uploader,
         uploaded_at: t0() + Duration::minutes(n) + Duration::microseconds(n * 7),
         frame_count: 5 + n as i32,
+        rating: gifshelf_domain::gif::Rating::G,
         renditions: Renditions::new([
             rendition(RenditionKind::Original, n, "original.gif", 1_000_000 + n),
             rendition(RenditionKind::Thumbnail, n, "thumbnail.gif", 500 + n),
@@ -214,6 +215,8 @@ async fn seed(db: &Database) -> Seeded {
         title: ok(Title::parse("Reaction: facepalm (edited)")),
         description: ok(Description::parse("when the build breaks\nagain")),
         tags: ok(TagName::parse_list(&["reaction", "work"])),
+        // Not the column's default: the rating moves too.
+        rating: Some(gifshelf_domain::gif::Rating::Pg13),
         at: t0() + Duration::hours(2),
     };
     ok(db.update(gifs[3], edit).await);

@@ -107,7 +107,8 @@ pub fn library(settings: &Settings, db: &Database, clock: &Arc<dyn Clock>) -> Re
         media: media.clone(),
         ids: Arc::new(RandomIds),
         clock: clock.clone(),
-    });
+    })
+    .with_default_rating(settings.default_rating);
     let renditions = RenditionMaker::new(db.clone(), db.clone(), db, blobs, job_media, clock.clone());
     Ok(Library { gifs: Arc::new(gifs), renditions: Arc::new(renditions) })
 }

@@ -26,6 +26,7 @@ export function makeGif(id: number, overrides: Partial<GifDto> = {}): GifDto {
     favouriteCount: 0,
     shareCount: 0,
     renditions: [],
+    rating: 'g',
     ...overrides,
   };
 }

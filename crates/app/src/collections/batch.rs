@@ -170,6 +170,7 @@ mod tests {
             uploader: Username::from_trusted(format!("u{uploader}")),
             uploaded_at: NaiveDate::from_ymd_opt(2026, 1, 1).and_then(|d| d.and_hms_opt(0, 0, 0)).unwrap_or_default(),
             frame_count: 1,
+            rating: gifshelf_domain::gif::Rating::G,
             renditions: Renditions::default(),
             favourite_count: 0,
             share_count: 0,

@@ -1,7 +1,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use gifshelf_domain::gif::{Description, TagName, Title};
+use gifshelf_domain::gif::{Description, Rating, TagName, Title};
 use gifshelf_domain::media::MediaRejection;
 use gifshelf_domain::ports::{Clock, FetchError, UrlFetcher};
 use gifshelf_domain::user::UserId;
@@ -65,6 +65,8 @@ pub struct UrlUploadInput {
     pub title: String,
     pub description: String,
     pub tags: Vec<String>,
+    /// As [`UploadInput::rating`].
+    pub rating: Option<String>,
 }
 
 /// "From a link": fetch the image, then store it exactly as an upload. Fetches are bounded (see
@@ -123,6 +125,7 @@ impl UrlImport {
         Title::parse(&input.title)?;
         Description::parse(&input.description)?;
         TagName::parse_list(&input.tags)?;
+        input.rating.as_deref().map(Rating::parse).transpose()?;
         let slot = self.slot(current.id)?;
         let bytes = self.fetcher.fetch_image(input.url.trim(), self.max_bytes).await.map_err(fetch_error)?;
         drop(slot);
@@ -133,6 +136,7 @@ impl UrlImport {
                     title: input.title,
                     description: input.description,
                     tags: input.tags,
+                    rating: input.rating,
                     bytes: Arc::new(bytes),
                 },
             )
@@ -179,6 +183,7 @@ mod tests {
             title: title.into(),
             description: String::new(),
             tags: vec![],
+            rating: None,
         }
     }
 

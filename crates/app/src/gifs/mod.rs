@@ -12,7 +12,7 @@ mod upload;
 
 use std::sync::Arc;
 
-use gifshelf_domain::gif::{Gif, GifId};
+use gifshelf_domain::gif::{Gif, GifId, Rating};
 use gifshelf_domain::ports::{
     BlobKeyIndex, BlobStore, Clock, FavouriteRepository, FingerprintRepository, GifRepository, IdGenerator,
     MediaProcessor, TagRepository,
@@ -41,6 +41,8 @@ pub struct GifService {
     pub(crate) media: Arc<dyn MediaProcessor>,
     pub(crate) ids: Arc<dyn IdGenerator>,
     pub(crate) clock: Arc<dyn Clock>,
+    /// The rating of an upload that names none (`GIFSHELF_DEFAULT_RATING`).
+    pub(crate) default_rating: Rating,
 }
 
 /// The ports the GIF use cases run on, named (nine of them: too many to pass in order).
@@ -59,7 +61,14 @@ pub struct GifPorts {
 impl GifService {
     pub fn new(ports: GifPorts) -> Self {
         let GifPorts { gifs, fingerprints, blob_keys, tags, favourites, blobs, media, ids, clock } = ports;
-        Self { gifs, fingerprints, blob_keys, tags, favourites, blobs, media, ids, clock }
+        Self { gifs, fingerprints, blob_keys, tags, favourites, blobs, media, ids, clock, default_rating: Rating::G }
+    }
+
+    /// The rating uploads get when they name none (`g` unless configured).
+    #[must_use]
+    pub fn with_default_rating(mut self, rating: Rating) -> Self {
+        self.default_rating = rating;
+        self
     }
 
     /// A GIF by id, without counting a view.
@@ -124,6 +133,7 @@ pub(crate) mod test_support {
             favourite_count: 0,
             share_count: 0,
             favourite: false,
+            rating: gifshelf_domain::gif::Rating::G,
             renditions: Renditions::new([
                 rendition(RenditionKind::Original, "gifs/p/original.gif"),
                 rendition(RenditionKind::Thumbnail, "gifs/p/thumbnail.gif"),

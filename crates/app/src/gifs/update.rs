@@ -1,11 +1,11 @@
-use gifshelf_domain::gif::{Description, Gif, GifEdit, GifId, TagName, Title};
+use gifshelf_domain::gif::{Description, Gif, GifEdit, GifId, Rating, TagName, Title};
 
 use super::{gif_not_found, GifService};
 use crate::auth::Actor;
 use crate::AppError;
 
 impl GifService {
-    /// Changes title, description and tags. The owner or an admin may edit (spec §6).
+    /// Changes title, description, tags and (when given) the rating. The owner or an admin may edit (spec §6).
     ///
     /// # Errors
     /// `Validation`, `NotFound`, `Forbidden` for anyone else.
@@ -17,11 +17,13 @@ impl GifService {
         title: &str,
         description: &str,
         tags: &[String],
+        rating: Option<&str>,
     ) -> Result<Gif, AppError> {
         let edit = GifEdit {
             title: Title::parse(title)?,
             description: Description::parse(description)?,
             tags: TagName::parse_list(tags)?,
+            rating: rating.map(Rating::parse).transpose()?,
             at: self.clock.now(),
         };
         let existing = self.gifs.find(id).await.map_err(gif_not_found)?;
@@ -56,9 +58,13 @@ mod tests {
             m.gifs
                 .expect_update()
                 .times(usize::from(allowed))
-                .withf(|_, e| e.title.as_str() == "New" && e.tags.iter().map(|t| t.as_str()).eq(["x"]))
+                .withf(|_, e| {
+                    e.title.as_str() == "New"
+                        && e.rating == Some(gifshelf_domain::gif::Rating::Pg)
+                        && e.tags.iter().map(|t| t.as_str()).eq(["x"])
+                })
                 .returning(|id, _| Ok(gif(id.0, 1)));
-            let result = m.service().update(&who, GifId(9), " New ", "", &["X".into(), "x".into()]).await;
+            let result = m.service().update(&who, GifId(9), " New ", "", &["X".into(), "x".into()], Some("pg")).await;
             assert_eq!(result.is_ok(), allowed, "{who:?}: {result:?}");
             if !allowed {
                 assert!(matches!(result, Err(AppError::Forbidden(_))));
@@ -70,7 +76,7 @@ mod tests {
     async fn blank_title_is_refused_before_loading() {
         let mut m = Mocks::new();
         m.gifs.expect_find().never();
-        let err = m.service().update(&user(1, Role::User), GifId(9), " ", "", &[]).await.err();
+        let err = m.service().update(&user(1, Role::User), GifId(9), " ", "", &[], None).await.err();
         assert!(matches!(err, Some(AppError::Validation(_))));
     }
 }

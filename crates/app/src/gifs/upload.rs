@@ -2,7 +2,7 @@ use std::sync::Arc;
 
 use gifshelf_domain::failpoint::{fail_point, UPLOAD_AFTER_COMMIT};
 use gifshelf_domain::gif::{
-    extension_for, Description, Gif, GifSummary, NewGif, Rendition, RenditionKind, Renditions, TagName, Title,
+    extension_for, Description, Gif, GifSummary, NewGif, Rating, Rendition, RenditionKind, Renditions, TagName, Title,
 };
 use gifshelf_domain::job::Task;
 use gifshelf_domain::media::EncodedImage;
@@ -28,6 +28,8 @@ pub struct UploadInput {
     pub title: String,
     pub description: String,
     pub tags: Vec<String>,
+    /// `g`, `pg`, `pg-13` or `r`; `None`: the configured default.
+    pub rating: Option<String>,
     pub bytes: Arc<Vec<u8>>,
 }
 
@@ -44,6 +46,7 @@ impl GifService {
         let title = Title::parse(&input.title)?;
         let description = Description::parse(&input.description)?;
         let tags = TagName::parse_list(&input.tags)?;
+        let rating = input.rating.as_deref().map(Rating::parse).transpose()?.unwrap_or(self.default_rating);
 
         let processed = self.media.process(input.bytes, &RenditionKind::AT_UPLOAD).await?;
         let fingerprint = processed.fingerprint.clone();
@@ -76,6 +79,7 @@ impl GifService {
             uploader_id: current.id,
             uploaded_at: self.clock.now(),
             frame_count: i32::try_from(processed.frames).unwrap_or(i32::MAX),
+            rating,
             renditions: Renditions::new(renditions).with_preferred(processed.opaque),
             fingerprint,
             jobs: vec![Task::MakeRenditions],
@@ -162,6 +166,7 @@ mod tests {
             title: title.into(),
             description: "desc".into(),
             tags: tags.iter().map(|t| (*t).to_owned()).collect(),
+            rating: None,
             bytes: Arc::new(b"GIF89a...".to_vec()),
         }
     }

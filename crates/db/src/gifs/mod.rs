@@ -13,7 +13,7 @@ use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text, Timestamp};
 use gifshelf_domain::gif::{
-    Description, Gif, GifEdit, GifFilter, GifId, GifSort, NewGif, Page, PageRequest, Rendition, RenditionKind,
+    Description, Gif, GifEdit, GifFilter, GifId, GifSort, NewGif, Page, PageRequest, Rating, Rendition, RenditionKind,
     Renditions, TagId, TagName, TagRef, Title,
 };
 use gifshelf_domain::ports::{BlobKeyIndex, GifRepository};
@@ -41,6 +41,7 @@ struct GifRow {
     frame_count: i32,
     favourite_count: i64,
     share_count: i64,
+    rating: String,
 }
 
 #[derive(Queryable, Selectable, Insertable)]
@@ -111,6 +112,8 @@ impl GifRow {
             favourite_count: self.favourite_count,
             favourite: false,
             share_count: self.share_count,
+            // A value this version does not know (a newer version wrote it) reads as the strictest.
+            rating: Rating::parse(&self.rating).unwrap_or(Rating::R),
         }
     }
 }
@@ -307,6 +310,7 @@ impl GifRepository for Database {
                         gifs::uploaded_at.eq(gif.uploaded_at),
                         gifs::view_count.eq(0_i64),
                         gifs::frame_count.eq(gif.frame_count),
+                        gifs::rating.eq(gif.rating.as_str()),
                         gifs::content_type.eq(&original.content_type),
                         gifs::content_size.eq(original.size),
                         gifs::search_text.eq(&text),
@@ -380,6 +384,12 @@ impl GifRepository for Database {
                     ))
                     .execute(conn)
                     .map_err(repo_error)?;
+                if let (Some(rating), true) = (edit.rating, updated > 0) {
+                    diesel::update(gifs::table.find(id.0))
+                        .set(gifs::rating.eq(rating.as_str()))
+                        .execute(conn)
+                        .map_err(repo_error)?;
+                }
                 if updated == 0 {
                     return Err(RepoError::NotFound);
                 }

@@ -105,6 +105,7 @@ tables! {
             phash_b2: Option<i32>,
             phash_b3: Option<i32>,
             share_count: i64,
+            rating: String,
         },
     },
     /// One row per GIF and rendition kind: where its blob is and what it holds.

@@ -50,6 +50,7 @@ pub(crate) fn new_gif(uploader: UserId, n: i64, title: &str, description: &str, 
         uploader_id: uploader,
         uploaded_at: t0() + Duration::minutes(n),
         frame_count: 5,
+        rating: gifshelf_domain::gif::Rating::G,
         renditions: Renditions::new([
             rendition(RenditionKind::Original, &prefix, "original.gif", 1000 + n),
             rendition(RenditionKind::Thumbnail, &prefix, "thumbnail.gif", 500),
@@ -198,10 +199,13 @@ async fn update_replaces_fields_and_tags_and_search_follows(db: &Database) {
         title: Title::parse("New title").unwrap_or_else(|e| panic!("{e}")),
         description: Description::parse("fresh words").unwrap_or_else(|e| panic!("{e}")),
         tags: TagName::parse_list(&["brand-new", "cats"]).unwrap_or_else(|e| panic!("{e}")),
+        rating: Some(gifshelf_domain::gif::Rating::R),
         at: t0() + Duration::hours(2),
     };
     let updated = db.update(gif.id, edit.clone()).await.unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(updated.title.as_str(), "New title");
+    assert_eq!(updated.rating, gifshelf_domain::gif::Rating::R);
+    assert_eq!(gif.rating, gifshelf_domain::gif::Rating::G);
     assert_eq!(updated.tags.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["brand-new", "cats"]);
     assert_eq!(search_total(db, "old").await, Some(0));
     assert_eq!(search_total(db, "fresh brand").await, Some(1));

@@ -62,6 +62,7 @@ async fn gif(
         uploader_id: who,
         uploaded_at: when,
         frame_count: 1,
+        rating: gifshelf_domain::gif::Rating::G,
         renditions: Renditions::new([
             r(RenditionKind::Original, "original"),
             r(RenditionKind::Thumbnail, "thumbnail"),
@@ -238,6 +239,7 @@ async fn figures_are_exact_after_every_kind_of_change(db: &Database) {
         title: Title::parse("gif 2").unwrap_or_else(|e| panic!("{e}")),
         description: Description::default(),
         tags: TagName::parse_list(&["dogs", "birds"]).unwrap_or_else(|e| panic!("{e}")),
+        rating: None,
         at: at(22, 11),
     };
     db.update(g2, edit).await.unwrap_or_else(|e| panic!("{e}"));

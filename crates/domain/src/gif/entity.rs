@@ -4,7 +4,7 @@ use chrono::NaiveDateTime;
 
 use super::fingerprint::Fingerprint;
 use super::renditions::{Rendition, RenditionKind, Renditions};
-use super::values::{Description, GifId, TagName, TagRef, Title};
+use super::values::{Description, GifId, Rating, TagName, TagRef, Title};
 use crate::job::Task;
 use crate::user::{UserId, Username};
 
@@ -30,6 +30,7 @@ pub struct Gif {
     pub favourite: bool,
     /// How often it was posted from a chat app (a Tenor `registershare`, a slash command).
     pub share_count: i64,
+    pub rating: Rating,
 }
 
 impl Gif {
@@ -53,6 +54,7 @@ pub struct NewGif {
     pub uploader_id: UserId,
     pub uploaded_at: NaiveDateTime,
     pub frame_count: i32,
+    pub rating: Rating,
     /// The original is required: its type and size are the GIF's own (statistics group by them).
     pub renditions: Renditions,
     /// The stored original's fingerprints (duplicate detection).
@@ -75,6 +77,8 @@ pub struct GifEdit {
     pub title: Title,
     pub description: Description,
     pub tags: Vec<TagName>,
+    /// `None` keeps the GIF's rating.
+    pub rating: Option<Rating>,
     /// When the edit happens (UTC): the creation time of tags it creates.
     pub at: NaiveDateTime,
 }

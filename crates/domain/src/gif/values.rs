@@ -127,3 +127,66 @@ pub struct TagRef {
     pub id: TagId,
     pub name: TagName,
 }
+
+/// How suitable a GIF is, on the GIPHY/Tenor scale: `g` < `pg` < `pg-13` < `r`. The chat APIs and
+/// slash commands answer only GIFs up to a maximum (the order of the variants).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Rating {
+    #[default]
+    G,
+    Pg,
+    Pg13,
+    R,
+}
+
+impl Rating {
+    pub const ALL: [Self; 4] = [Self::G, Self::Pg, Self::Pg13, Self::R];
+
+    /// One of `g`, `pg`, `pg-13`, `r`, exactly as written (lower case: the one spelling the API
+    /// documents and answers).
+    pub fn parse(raw: &str) -> Result<Self, ValidationError> {
+        Self::ALL
+            .into_iter()
+            .find(|r| r.as_str() == raw)
+            .ok_or_else(|| ValidationError::new("rating", "Rating must be one of g, pg, pg-13 or r"))
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::G => "g",
+            Self::Pg => "pg",
+            Self::Pg13 => "pg-13",
+            Self::R => "r",
+        }
+    }
+
+    /// Every rating up to and including this one (what a maximum lets through).
+    pub fn up_to(self) -> Vec<Self> {
+        Self::ALL.into_iter().filter(|r| *r <= self).collect()
+    }
+}
+
+impl std::str::FromStr for Rating {
+    type Err = ValidationError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::parse(s)
+    }
+}
+
+#[cfg(test)]
+mod rating_tests {
+    use super::Rating;
+
+    #[test]
+    fn ratings_parse_in_lower_case_only_and_order_by_strictness() {
+        for rating in Rating::ALL {
+            assert_eq!(Rating::parse(rating.as_str()).ok(), Some(rating));
+        }
+        for bad in ["x", "PG", "", " g", "pg13", "nc-17"] {
+            assert!(Rating::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(Rating::Pg.up_to(), vec![Rating::G, Rating::Pg]);
+        assert!(Rating::G < Rating::Pg13 && Rating::Pg13 < Rating::R);
+    }
+}

@@ -43,6 +43,8 @@ pub struct GifDto {
     /// Every file of the GIF (as `GET /api/gifs/{id}/renditions`): the videos and chat sizes
     /// appear once the renditions job has made them.
     pub renditions: Vec<RenditionDto>,
+    /// How suitable it is: `g`, `pg`, `pg-13` or `r` (the chat APIs filter by it).
+    pub rating: Rating,
 }
 
 impl From<&gifshelf_domain::gif::Gif> for GifDto {
@@ -74,6 +76,7 @@ impl From<&gifshelf_domain::gif::Gif> for GifDto {
             favourite_count: gif.favourite_count,
             share_count: gif.share_count,
             renditions: RenditionDto::all(gif),
+            rating: gif.rating.into(),
         }
     }
 }
@@ -193,4 +196,35 @@ pub struct UpdateGifRequest {
     pub description: String,
     #[serde(default)]
     pub tags: Vec<String>,
+    /// `g`, `pg`, `pg-13` or `r` (lower case; anything else is a 400 `validation`); absent: the
+    /// rating stays as it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, as = "Option<Rating>")]
+    #[schema(value_type = Option<String>, example = "pg")]
+    pub rating: Option<String>,
+}
+
+/// How suitable a GIF is, mildest first (GIPHY's and Tenor's scale).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS, utoipa::ToSchema)]
+pub enum Rating {
+    #[serde(rename = "g")]
+    G,
+    #[serde(rename = "pg")]
+    Pg,
+    #[serde(rename = "pg-13")]
+    Pg13,
+    #[serde(rename = "r")]
+    R,
+}
+
+impl From<gifshelf_domain::gif::Rating> for Rating {
+    fn from(rating: gifshelf_domain::gif::Rating) -> Self {
+        use gifshelf_domain::gif::Rating as R;
+        match rating {
+            R::G => Self::G,
+            R::Pg => Self::Pg,
+            R::Pg13 => Self::Pg13,
+            R::R => Self::R,
+        }
+    }
 }

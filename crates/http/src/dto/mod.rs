@@ -31,7 +31,9 @@ pub use commands::{
     ZulipReply,
 };
 pub use errors::{ApiErrorBody, ErrorCode};
-pub use gifs::{DuplicateGroupsDto, FavouriteStateDto, GifDto, GifLinkDto, PagedGifs, RenditionDto, UpdateGifRequest};
+pub use gifs::{
+    DuplicateGroupsDto, FavouriteStateDto, GifDto, GifLinkDto, PagedGifs, Rating, RenditionDto, UpdateGifRequest,
+};
 pub use integrations::{CreateIntegrationRequest, IntegrationDto};
 pub use join::{role_name, CreateInviteRequest, CreatedInviteDto, InviteDto, RegistrationPolicyDto};
 pub use keys::{ApiKeyDto, CreateApiKeyRequest, CreatedApiKeyDto};
@@ -89,6 +91,7 @@ macro_rules! for_each_dto {
             GifStatRow,
             UserStatRow,
             Visibility,
+            Rating,
             CollectionDto,
             CollectionRequest,
             ShareRequest,

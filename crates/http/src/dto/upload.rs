@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use super::{GifDto, GifLinkDto};
+use super::{GifDto, GifLinkDto, Rating};
 
 /// `POST /api/gifs`: the stored GIF, and the GIFs of the library it looks like (stored anyway).
 #[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
@@ -24,6 +24,12 @@ pub struct GifUploadData {
     pub description: String,
     #[serde(default)]
     pub tags: Vec<String>,
+    /// `g`, `pg`, `pg-13` or `r` (lower case; anything else is a 400 `validation`); absent: the
+    /// server's default (`GIFSHELF_DEFAULT_RATING`, `g` out of the box).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, as = "Option<Rating>")]
+    #[schema(value_type = Option<String>, example = "pg")]
+    pub rating: Option<String>,
 }
 
 /// `POST /api/gifs/from-url`: the link of an image (or of a page naming one in `og:image`) and the form.
@@ -36,6 +42,12 @@ pub struct FromUrlRequest {
     pub description: String,
     #[serde(default)]
     pub tags: Vec<String>,
+    /// `g`, `pg`, `pg-13` or `r` (lower case; anything else is a 400 `validation`); absent: the
+    /// server's default (`GIFSHELF_DEFAULT_RATING`, `g` out of the box).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, as = "Option<Rating>")]
+    #[schema(value_type = Option<String>, example = "pg")]
+    pub rating: Option<String>,
 }
 
 /// `POST /api/gifs`: the multipart form (described in the OpenAPI document; parsed by hand).
@@ -46,6 +58,6 @@ pub struct UploadForm {
     /// from its bytes, whatever its name or declared type say.
     #[schema(value_type = String, format = Binary)]
     pub file: Vec<u8>,
-    /// `GifUploadData` as JSON text: `{"title": "...", "description": "...", "tags": ["..."]}`.
+    /// `GifUploadData` as JSON text: `{"title": "...", "description": "...", "tags": ["..."], "rating": "g"}`.
     pub gif_data: String,
 }

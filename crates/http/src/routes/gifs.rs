@@ -414,6 +414,7 @@ async fn upload(
                 title: data.title,
                 description: data.description,
                 tags: data.tags,
+                rating: data.rating,
                 bytes: std::sync::Arc::new(file),
             },
         )
@@ -458,7 +459,7 @@ async fn duplicate_groups(state: web::Data<AppState>, SignedIn(user): SignedIn) 
     put,
     path = "/api/gifs/{id}",
     tag = "gifs",
-    summary = "Edit title, description and tags (owner or admin)",
+    summary = "Edit title, description, tags and rating (owner or admin)",
     params(("id" = i64, Path, description = "GIF id")),
     request_body = crate::dto::UpdateGifRequest,
     responses((status = 415, description = "The body is not JSON (`unsupported_media_type`)", body = crate::dto::ApiErrorBody), (status = 200, description = "The edited GIF", body = crate::dto::GifDto), (status = 400, description = "Invalid paging or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not yours (`forbidden`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such GIF (`not_found`)", body = crate::dto::ApiErrorBody)),
@@ -471,7 +472,10 @@ async fn update(
     id: web::Path<i64>,
     body: web::Json<UpdateGifRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let gif = state.gifs.update(&user, GifId(*id), &body.title, &body.description, &body.tags).await?;
+    let gif = state
+        .gifs
+        .update(&user, GifId(*id), &body.title, &body.description, &body.tags, body.rating.as_deref())
+        .await?;
     Ok(HttpResponse::Ok().json(GifDto::from(&gif)))
 }
 

@@ -36,7 +36,13 @@ async fn from_url(
     body: web::Json<FromUrlRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
-    let input = UrlUploadInput { url: body.url, title: body.title, description: body.description, tags: body.tags };
+    let input = UrlUploadInput {
+        url: body.url,
+        title: body.title,
+        description: body.description,
+        tags: body.tags,
+        rating: body.rating,
+    };
     let uploaded = state.url_import.upload_from_url(&user, input).await?;
     Ok(HttpResponse::Created().json(UploadedGifDto {
         gif: GifDto::from(&uploaded.gif),

@@ -86,6 +86,8 @@ pub struct Settings {
     pub job_media_workers: usize,
     /// Who sends media bytes after the access check (`GIFSHELF_MEDIA_OFFLOAD`).
     pub media_offload: gifshelf_http::MediaOffload,
+    /// The rating of an upload that names none (`GIFSHELF_DEFAULT_RATING`, `g`).
+    pub default_rating: gifshelf_domain::gif::Rating,
     /// Address ranges "From a link" may reach despite the rules (`GIFSHELF_URL_FETCH_ALLOW`).
     pub url_fetch_allow: Vec<gifshelf_fetch::Cidr>,
     /// Who may read `/metrics` by their connection's address; `None`: loopback only.
@@ -196,6 +198,7 @@ impl Settings {
             media_workers: src.number("GIFSHELF_MEDIA_WORKERS", f.media_workers, sources::default_media_workers())?,
             job_media_workers: src.number("GIFSHELF_JOB_MEDIA_WORKERS", f.job_media_workers, 1)?,
             media_offload: src.media_offload()?,
+            default_rating: src.default_rating()?,
             url_fetch_allow: src.url_fetch_allow()?,
             metrics_allow: src.metrics_allow()?,
             metrics_token: src.text("GIFSHELF_METRICS_TOKEN", &f.metrics_token).map(SecretString::from),

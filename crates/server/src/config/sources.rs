@@ -56,6 +56,7 @@ pub(super) struct FileSettings {
     pub(super) media_workers: Option<usize>,
     pub(super) job_media_workers: Option<usize>,
     pub(super) media_offload: Option<String>,
+    pub(super) default_rating: Option<String>,
     pub(super) media_offload_prefix: Option<String>,
     pub(super) media_presign_secs: Option<u64>,
     pub(super) url_fetch_allow: Option<String>,
@@ -196,6 +197,19 @@ impl<E: Fn(&str) -> Option<String>> Sources<E> {
             Some("off" | "none" | "false") => None,
             Some(path) => Some(PathBuf::from(path)),
             None => Some(PathBuf::from("ffmpeg")),
+        }
+    }
+
+    /// `GIFSHELF_DEFAULT_RATING`: `g` (the default), `pg`, `pg-13` or `r`.
+    pub(super) fn default_rating(&self) -> Result<gifshelf_domain::gif::Rating, ConfigError> {
+        let name = "GIFSHELF_DEFAULT_RATING";
+        match self.text(name, &self.file.default_rating) {
+            None => Ok(gifshelf_domain::gif::Rating::G),
+            Some(value) => gifshelf_domain::gif::Rating::parse(value.trim()).map_err(|_| ConfigError::Invalid {
+                name,
+                value,
+                reason: "it must be g, pg, pg-13 or r",
+            }),
         }
     }
 

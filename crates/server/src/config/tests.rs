@@ -172,3 +172,21 @@ fn link_fetch_limits_have_defaults_and_refuse_zero() {
         assert!(matches!(err, Some(ConfigError::Invalid { name: n, .. }) if n == name), "{name}: {err:?}");
     }
 }
+
+#[test]
+fn default_rating_is_g_unless_configured_and_refuses_other_values() {
+    use gifshelf_domain::gif::Rating;
+
+    let rating = |vars: &[(&str, &str)]| Settings::from_sources(None, with(vars)).map(|s| s.default_rating);
+    assert_eq!(rating(&[]).ok(), Some(Rating::G));
+    assert_eq!(rating(&[("GIFSHELF_DEFAULT_RATING", "pg-13")]).ok(), Some(Rating::Pg13));
+    for bad in ["PG", "x", "nc-17"] {
+        assert!(
+            matches!(
+                rating(&[("GIFSHELF_DEFAULT_RATING", bad)]),
+                Err(ConfigError::Invalid { name: "GIFSHELF_DEFAULT_RATING", .. })
+            ),
+            "{bad}"
+        );
+    }
+}

@@ -24,6 +24,7 @@ mod media;
 mod members;
 mod meta;
 mod offload;
+mod ratings;
 mod renditions;
 mod secrets;
 mod settings;

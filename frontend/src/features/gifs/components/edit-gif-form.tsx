@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { GifDto } from '@/api/generated/GifDto';
+import type { Rating } from '@/api/generated/Rating';
 import { FormMessage } from '@/components/form/form-message';
 import { TextAreaField } from '@/components/form/text-area-field';
 import { TextField } from '@/components/form/text-field';
@@ -7,17 +8,19 @@ import { useToast } from '@/components/toast/toast-provider';
 import { errorMessage } from '@/lib/api-client';
 import { useUpdateGif } from '../api/update-gif';
 import { DESCRIPTION_MAX, MSG_NO_TITLE, TITLE_MAX } from '../upload-rules';
+import { RatingField } from './rating-field';
 import { TagEditor } from './tag-editor';
 
 export const MSG_GIF_UPDATED = 'GIF updated successfully';
 
-/** "Edit GIF": title, description and tags; Update GIF saves, Cancel goes back to the detail. */
+/** "Edit GIF": title, description, rating and tags; Update GIF saves, Cancel goes back to the detail. */
 export function EditGifForm({ gif, onDone }: { gif: GifDto; onDone: () => void }) {
   const toast = useToast();
   const update = useUpdateGif();
   const [title, setTitle] = useState(gif.title);
   const [description, setDescription] = useState(gif.description);
   const [tags, setTags] = useState<string[]>(() => gif.tags.map((tag) => tag.name));
+  const [rating, setRating] = useState<Rating>(gif.rating);
   const [titleError, setTitleError] = useState<string | null>(null);
 
   const onSubmit = (event: FormEvent) => {
@@ -28,7 +31,7 @@ export function EditGifForm({ gif, onDone }: { gif: GifDto; onDone: () => void }
       return;
     }
     update.mutate(
-      { id: gif.id, body: { title: title.trim(), description: description.trim(), tags } },
+      { id: gif.id, body: { title: title.trim(), description: description.trim(), tags, rating } },
       {
         onSuccess: () => {
           toast.success(MSG_GIF_UPDATED);
@@ -66,6 +69,7 @@ export function EditGifForm({ gif, onDone }: { gif: GifDto; onDone: () => void }
           onValueChange={setDescription}
           help={`${description.length}/${DESCRIPTION_MAX}`}
         />
+        <RatingField value={rating} onChange={setRating} disabled={update.isPending} />
         <TagEditor tags={tags} setTags={setTags} quickAddLabel="Available tags" disabled={update.isPending} />
         {update.isError && (
           <FormMessage kind="error">{errorMessage(update.error, 'Failed to update GIF')}</FormMessage>

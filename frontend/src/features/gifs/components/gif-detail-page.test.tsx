@@ -236,6 +236,9 @@ describe('GIF detail', () => {
     expect(await screen.findByRole('button', { name: 'Remove tag new' })).toBeInTheDocument();
     expect(calls()).toContain('POST /api/tags?name=new');
 
+    expect(screen.getByLabelText('Rating')).toHaveValue('g');
+    fireEvent.change(screen.getByLabelText('Rating'), { target: { value: 'pg-13' } });
+
     fireEvent.click(screen.getByRole('button', { name: 'Update GIF' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Dancing cat 2' })).toBeInTheDocument();
     const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT');
@@ -243,6 +246,7 @@ describe('GIF detail', () => {
       title: 'Dancing cat 2',
       description: 'Still dancing',
       tags: ['cats', 'dogs', 'new'],
+      rating: 'pg-13',
     });
   });
 

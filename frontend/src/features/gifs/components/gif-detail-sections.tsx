@@ -9,6 +9,7 @@ import { AnimatedMedia, type MotionGate } from './animated-media';
 import { FavouriteStar } from './favourite-star';
 import { TagLinks } from './tag-links';
 import type { Rendition } from './rendition-modal';
+import { ratingLabel } from './rating-field';
 
 type GifFigureProps = {
   gif: GifDto;
@@ -137,6 +138,8 @@ export function FileInformation({ gif }: { gif: GifDto }) {
         <dd>
           <Link to={paths.user(gif.uploadedBy)}>{gif.uploadedBy}</Link>
         </dd>
+        <dt>Rating</dt>
+        <dd>{ratingLabel(gif.rating)}</dd>
         <dt>Content size</dt>
         <dd>{formatKB(gif.contentSize)}</dd>
         <dt>Content width</dt>

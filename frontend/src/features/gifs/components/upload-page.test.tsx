@@ -89,6 +89,7 @@ describe('upload page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Add tag tag2' }));
     fireEvent.click(screen.getByRole('button', { name: 'Add tag tag1' }));
     fireEvent.click(screen.getByRole('button', { name: 'Remove tag tag2' }));
+    expect(screen.getByLabelText('Rating')).toHaveValue('');
     const submit = screen.getByRole('button', { name: 'Upload GIF' });
     expect(submit).toBeEnabled();
     fireEvent.click(submit);

@@ -10,6 +10,7 @@ import { useSingleUpload } from '../hooks/use-single-upload';
 import { ACCEPT_ATTRIBUTE, DEFAULT_MAX_UPLOAD_BYTES, DESCRIPTION_MAX, MSG_DUPLICATE, TITLE_MAX } from '../upload-rules';
 import { BatchUpload } from './batch-upload';
 import { FromLinkForm } from './from-link-form';
+import { RatingField } from './rating-field';
 import { TagEditor } from './tag-editor';
 import { UploadProgress } from './upload-progress';
 import { useFileDrop } from '../use-file-drop';
@@ -107,6 +108,7 @@ function SingleUpload({ onMany }: { onMany: (files: File[]) => void }) {
           onValueChange={form.setDescription}
           help={`${description.length}/${DESCRIPTION_MAX}`}
         />
+        <RatingField value={form.rating} onChange={form.setRating} disabled={pending} allowDefault />
         <TagEditor tags={form.tags} setTags={form.setTags} quickAddLabel="Suggested tags" disabled={pending} />
 
         {pending && <UploadProgress fraction={form.progress} label="Upload progress" />}

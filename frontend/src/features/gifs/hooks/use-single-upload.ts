@@ -19,6 +19,7 @@ import {
   uploadErrorMessage,
   uploadProblem,
 } from '../upload-rules';
+import type { Rating } from '@/api/generated/Rating';
 
 /**
  * Sends one file with progress (cancelled when the page closes): on success the spec's toast,
@@ -76,6 +77,7 @@ export function useSingleUpload(onMany: (files: File[]) => void) {
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
   const [tags, setTags] = useState<string[]>([]);
+  const [rating, setRating] = useState<Rating | ''>('');
   const [formError, setFormError] = useState<string | null>(null);
 
   const choose = (files: FileList | null | undefined) => {
@@ -103,7 +105,7 @@ export function useSingleUpload(onMany: (files: File[]) => void) {
     setFormError(problem);
     sending.setDuplicateOf(null);
     if (problem || !file) return;
-    sending.send(file, { title: title.trim(), description: description.trim(), tags });
+    sending.send(file, { title: title.trim(), description: description.trim(), tags, ...(rating ? { rating } : {}) });
   };
 
   const onTitle = (value: string) => {
@@ -116,9 +118,11 @@ export function useSingleUpload(onMany: (files: File[]) => void) {
     title,
     description,
     tags,
+    rating,
     formError,
     setDescription,
     setTags,
+    setRating,
     onTitle,
     choose,
     onSubmit,

@@ -1,0 +1,1 @@
+ALTER TABLE gifs DROP COLUMN rating;
