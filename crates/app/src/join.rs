@@ -4,8 +4,9 @@
 
 use std::sync::Arc;
 
+use gifshelf_domain::audit::AuditAction;
 use gifshelf_domain::join::{
-    Admission, Invite, InviteId, NewInvite, RegistrationMode, RegistrationPolicy, INVITE_DEFAULT_HOURS,
+    Admission, EmailDomain, Invite, InviteId, NewInvite, RegistrationMode, RegistrationPolicy, INVITE_DEFAULT_HOURS,
     INVITE_DEFAULT_USES, INVITE_MAX_HOURS, INVITE_MAX_USES,
 };
 use gifshelf_domain::ports::{Clock, JoinRepository, KeyMinter};
@@ -72,13 +73,26 @@ pub struct JoinService {
     repo: Arc<dyn JoinRepository>,
     minter: Arc<dyn KeyMinter>,
     clock: Arc<dyn Clock>,
+    audit: Option<crate::audit::Audit>,
     /// The configured policy, stored when first read while none is stored.
     seed: Option<RegistrationPolicy>,
 }
 
 impl JoinService {
     pub fn new(repo: Arc<dyn JoinRepository>, minter: Arc<dyn KeyMinter>, clock: Arc<dyn Clock>) -> Self {
-        Self { repo, minter, clock, seed: None }
+        Self { repo, minter, clock, seed: None, audit: None }
+    }
+
+    /// The same service, recording policy changes and invitations in the audit log.
+    #[must_use]
+    pub fn with_audit(self, audit: crate::audit::Audit) -> Self {
+        Self { audit: Some(audit), ..self }
+    }
+
+    async fn audit(&self, actor: &Actor, action: AuditAction, target: String, detail: String) {
+        if let Some(audit) = &self.audit {
+            audit.record(actor, action, target, detail).await;
+        }
     }
 
     /// The configured policy (`GIFSHELF_REGISTRATION`, `GIFSHELF_ALLOWED_EMAIL_DOMAINS`): stored
@@ -125,6 +139,17 @@ impl JoinService {
             domains = stored.allowed_domains.len(),
             "registration policy changed"
         );
+        let domains = if stored.allowed_domains.is_empty() {
+            "any".to_owned()
+        } else {
+            stored.allowed_domains.iter().map(EmailDomain::as_str).collect::<Vec<_>>().join(", ")
+        };
+        let detail = format!(
+            "mode: {}; email domains: {domains}; members may invite: {}",
+            stored.mode.as_str(),
+            if stored.members_may_invite { "yes" } else { "no" }
+        );
+        self.audit(actor, AuditAction::RegistrationPolicyChanged, "who may join".into(), detail).await;
         Ok(stored)
     }
 
@@ -172,6 +197,8 @@ impl JoinService {
             })
             .await?;
         tracing::info!(by = actor.id.0, invite = invite.id.0, role = role.as_str(), max_uses, "invitation created");
+        let detail = format!("role: {}; uses: {max_uses}; valid for {hours} hours", role.as_str().to_lowercase());
+        self.audit(actor, AuditAction::InvitationMade, format!("invitation #{}", invite.id.0), detail).await;
         Ok(MintedInvite { invite, token })
     }
 
@@ -197,6 +224,7 @@ impl JoinService {
             other => other.into(),
         })?;
         tracing::info!(by = actor.id.0, invite = id.0, "invitation revoked");
+        self.audit(actor, AuditAction::InvitationRevoked, format!("invitation #{}", id.0), String::new()).await;
         Ok(())
     }
 

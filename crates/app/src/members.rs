@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use gifshelf_domain::audit::AuditAction;
 use gifshelf_domain::gif::{Page, PageRequest};
 use gifshelf_domain::member::{Member, MemberChange, MemberSearch, MemberStatus, MemberUpdate};
 use gifshelf_domain::ports::{Clock, MemberRepository};
@@ -15,6 +16,7 @@ use crate::{AppError, Conflict};
 pub struct MemberService {
     members: Arc<dyn MemberRepository>,
     clock: Arc<dyn Clock>,
+    audit: Option<crate::audit::Audit>,
 }
 
 fn member_not_found(err: RepoError) -> AppError {
@@ -26,7 +28,13 @@ fn member_not_found(err: RepoError) -> AppError {
 
 impl MemberService {
     pub fn new(members: Arc<dyn MemberRepository>, clock: Arc<dyn Clock>) -> Self {
-        Self { members, clock }
+        Self { members, clock, audit: None }
+    }
+
+    /// The same service, recording role and status changes in the audit log.
+    #[must_use]
+    pub fn with_audit(self, audit: crate::audit::Audit) -> Self {
+        Self { audit: Some(audit), ..self }
     }
 
     /// A page of the accounts whose username or email contains the search text.
@@ -57,6 +65,22 @@ impl MemberService {
         match self.members.update_member(id, change, self.clock.now()).await.map_err(member_not_found)? {
             MemberUpdate::Updated(member) => {
                 tracing::info!(admin_id = actor.id.0, user_id = id.0, ?change, "changed a member");
+                if let Some(audit) = &self.audit {
+                    let target = format!("{} (#{})", member.user.username.as_str(), id.0);
+                    if let Some(role) = change.role {
+                        let detail = format!("role: {}", role.as_str().to_lowercase());
+                        audit.record(actor, AuditAction::RoleChanged, target.clone(), detail).await;
+                    }
+                    match change.status {
+                        Some(MemberStatus::Disabled) => {
+                            audit.record(actor, AuditAction::AccountDisabled, target, "").await
+                        }
+                        Some(MemberStatus::Active) => {
+                            audit.record(actor, AuditAction::AccountEnabled, target, "").await
+                        }
+                        None => {}
+                    }
+                }
                 Ok(member)
             }
             MemberUpdate::LastAdmin => Err(Conflict::LastAdmin.into()),

@@ -405,14 +405,15 @@ impl Application {
         let metrics = crate::metrics::endpoint(settings, &db)?;
         let collections = Arc::new(collection_service(settings, &db, &clock)?);
         let users = Arc::new(db);
+        let audit = Audit::new(users.clone(), clock.clone());
         let join = Arc::new(
             gifshelf_app::join::JoinService::new(users.clone(), Arc::new(RandomIds), clock.clone())
-                .with_seed(settings.registration.clone()),
+                .with_seed(settings.registration.clone())
+                .with_audit(audit.clone()),
         );
-        let auth = auth_service(settings, &users, &secret, &clock)?.with_join(join.clone());
+        let auth = auth_service(settings, &users, &secret, &clock)?.with_join(join.clone()).with_audit(audit.clone());
         log_media_offload(&settings.media_offload);
         let stats = stats_service(settings, &users, &clock);
-        let audit = Audit::new(users.clone(), clock.clone());
         let chat = ChatParts::new(settings, &users, &clock, &audit);
         let listener = TcpListener::bind(&settings.bind)
             .map_err(|source| StartupError::Bind { addr: settings.bind.clone(), source })?;
@@ -431,9 +432,11 @@ impl Application {
             chat_gate: chat.gate,
             commands: chat.commands,
             integrations: chat.integrations.clone(),
-            audit,
             join,
-            members: Arc::new(gifshelf_app::members::MemberService::new(users.clone(), clock.clone())),
+            members: Arc::new(
+                gifshelf_app::members::MemberService::new(users.clone(), clock.clone()).with_audit(audit.clone()),
+            ),
+            audit,
             users,
             settings: http_settings(settings, listening),
             clock: clock.clone(),

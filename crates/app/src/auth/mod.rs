@@ -118,6 +118,8 @@ pub struct AuthService {
     config: AuthConfig,
     /// Who may join; `None`: anyone (open registration, any domain).
     join: Option<Arc<JoinService>>,
+    /// Where password changes are recorded.
+    pub(crate) audit: Option<crate::audit::Audit>,
 }
 
 impl AuthService {
@@ -138,7 +140,15 @@ impl AuthService {
             identities: None,
             config,
             join: None,
+            audit: None,
         }
+    }
+
+    /// Records password changes in the audit log.
+    #[must_use]
+    pub fn with_audit(mut self, audit: crate::audit::Audit) -> Self {
+        self.audit = Some(audit);
+        self
     }
 
     /// Enables sign-in with a third-party provider's ID tokens.

@@ -39,6 +39,11 @@ impl AuthService {
         self.users.update_password(current.id, &hash, now).await.map_err(account_gone)?;
         let user = self.users.find_by_id(current.id).await.map_err(account_gone)?;
         tracing::info!("password changed");
+        if let Some(audit) = &self.audit {
+            let target = format!("{} (#{})", user.username.as_str(), user.id.0);
+            let detail = "earlier sessions and API keys stop working";
+            audit.record(current, gifshelf_domain::audit::AuditAction::PasswordChanged, target, detail).await;
+        }
         self.issue_token(&user.username, user.role)
     }
 
