@@ -14,6 +14,8 @@ pub struct PublicConfig {
     /// Who may register: `open`, `invite` (only with an invitation) or `closed`.
     #[ts(type = "\"open\" | \"invite\" | \"closed\"")]
     pub registration: String,
+    /// Whether members who are not administrators may make invitations (Settings, "Invitations").
+    pub members_may_invite: bool,
 }
 
 /// `GET /api/health/live` and `/api/health/ready`: `ok`, or `unavailable` with the names of the

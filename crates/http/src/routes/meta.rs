@@ -84,5 +84,6 @@ async fn config(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
         max_upload_bytes: state.settings.max_upload_bytes,
         version: state.settings.version.clone(),
         registration: policy.mode.as_str().to_owned(),
+        members_may_invite: policy.members_may_invite,
     }))
 }

@@ -163,9 +163,12 @@ async fn members_invite_only_when_the_policy_lets_them(backend: Backend) {
     let admin = app.admin().await;
     let bob = app.user("bob").await;
     mode(&admin, "invite", &[], false).await;
+    let may_invite = || async { app.anonymous().read::<PublicConfig>("/api/config").await.members_may_invite };
+    assert!(!may_invite().await, "the SPA is told members may not invite");
     error_of(bob.post_json("/api/invites", &json!({})).await, StatusCode::FORBIDDEN, "forbidden").await;
     error_of(bob.get("/api/invites").await, StatusCode::FORBIDDEN, "forbidden").await;
     mode(&admin, "invite", &[], true).await;
+    assert!(may_invite().await, "the SPA is told members may invite");
     let admins = invite(&admin, json!({})).await;
     let bobs = invite(&bob, json!({"role": "user"})).await;
     error_of(bob.post_json("/api/invites", &json!({"role": "admin"})).await, StatusCode::FORBIDDEN, "forbidden").await;

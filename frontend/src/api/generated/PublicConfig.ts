@@ -7,4 +7,8 @@ export type PublicConfig = { googleClientId: string | null, maxUploadBytes: numb
 /**
  * Who may register: `open`, `invite` (only with an invitation) or `closed`.
  */
-registration: "open" | "invite" | "closed", };
+registration: "open" | "invite" | "closed", 
+/**
+ * Whether members who are not administrators may make invitations (Settings, "Invitations").
+ */
+membersMayInvite: boolean, };

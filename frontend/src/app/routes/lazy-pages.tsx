@@ -62,9 +62,7 @@ export const AuditPage = lazyPage(() =>
   import(/* webpackChunkName: "admin" */ '@/features/audit/components/audit-page').then((m) => m.AuditPage),
 );
 export const SettingsPage = lazyPage(() =>
-  import(/* webpackChunkName: "settings" */ '@/features/settings/components/settings-page').then(
-    (m) => m.SettingsPage,
-  ),
+  import(/* webpackChunkName: "settings" */ './settings').then((m) => m.SettingsRoute),
 );
 export const TagsPage = lazyPage(() =>
   import(/* webpackChunkName: "tags" */ '@/features/tags/components/tags-page').then((m) => m.TagsPage),

@@ -1,5 +1,6 @@
 import { errorMessage } from '@/lib/api-client';
 import { usePublicConfig } from '@/lib/public-config';
+import type { ReactNode } from 'react';
 import { useIsAdmin } from '@/lib/session';
 import { useProfile } from '../api/get-profile';
 import { ApiKeysSection } from './api-keys-section';
@@ -9,7 +10,11 @@ import { PasswordSection } from './password-section';
 import { ProfileSection } from './profile-section';
 import './settings.css';
 
-export function SettingsPage() {
+/**
+ * /settings. `invitations`: the members' "Invitations" section, composed by the app from the join
+ * feature and shown when this server lets members invite (admins invite from Members).
+ */
+export function SettingsPage({ invitations }: { invitations?: ReactNode }) {
   const profile = useProfile();
   const config = usePublicConfig();
   const isAdmin = useIsAdmin();
@@ -30,6 +35,7 @@ export function SettingsPage() {
           <PasswordSection hasPassword={profile.data.hasPassword} />
           <ConnectedSignInSection googleClientId={config.data?.googleClientId ?? null} />
           <ApiKeysSection />
+          {!isAdmin && config.data?.membersMayInvite ? invitations : null}
           {isAdmin && <IntegrationsSection />}
           <section className="settings-card" aria-labelledby="download-heading">
             <h2 id="download-heading" className="settings-card__title">
