@@ -15,6 +15,9 @@
 //!   and `cargo install cargo-fuzz`); findings land in `fuzz/artifacts/`.
 //! - `tidy`: the limits every source file keeps (600 lines a file, 80 a Rust function) and the
 //!   names docs/ARCHITECTURE.md must hold (every crate, port and job task; its recipes). Also a test.
+//! - `image [--binary PATH] [--tag NAME]`: the container image from Debian's packages with buildah
+//!   (see `image.rs`); its name is the last line printed. `test` builds one around the debug binary
+//!   and runs it with podman (`image_check.rs`).
 //! - `gen-types`: regenerate `frontend/src/api/generated` from the Rust DTOs.
 //! - `bench [media|make|api|serve|web] [ARGS]`: benchmarks that print figures next to their targets and
 //!   anchors (they never gate a test run); ARGS go to the bench (`bench api --gifs 1000000`). `media`
@@ -25,6 +28,8 @@
 //!   prints its scores and the gallery route's JavaScript size next to the targets (see `web.rs`).
 
 mod deps;
+mod image;
+mod image_check;
 mod load;
 mod schemathesis;
 mod tidy;
@@ -50,9 +55,10 @@ fn main() -> ExitCode {
         "bench" => bench(rest),
         "load" => load_scenario(rest),
         "fuzz" => fuzz(rest),
+        "image" => image::command(rest),
         "schemathesis" => schemathesis::run(&built("debug", "gifshelf"), &target_dir().join("schemathesis")),
         _ => {
-            eprintln!("usage: cargo xtask <run|dev|test|ci|tidy|gen-types|bench|load|fuzz>");
+            eprintln!("usage: cargo xtask <run|dev|test|ci|tidy|gen-types|bench|load|fuzz|image>");
             return if task == "help" { ExitCode::SUCCESS } else { ExitCode::from(2) };
         }
     };
@@ -151,7 +157,8 @@ fn build_spa() -> Result {
     exec(&mut npm(&["run", "build"]))
 }
 
-fn run(args: &[String]) -> Result {
+/// The SPA, then the release server embedding it.
+fn build_release_with_spa() -> Result {
     build_spa()?;
     // The binary embeds frontend/dist (crates/http/build.rs); naming this build makes cargo embed
     // it even when the last build of the binary found no web app to embed.
@@ -159,7 +166,11 @@ fn run(args: &[String]) -> Result {
         .and_then(|m| m.modified())
         .map(|t| format!("{t:?}"))
         .unwrap_or_default();
-    exec(cargo().args(["build", "--release", "-p", "gifshelf-server"]).env("GIFSHELF_WEB_BUILD", built_at))?;
+    exec(cargo().args(["build", "--release", "-p", "gifshelf-server"]).env("GIFSHELF_WEB_BUILD", built_at))
+}
+
+fn run(args: &[String]) -> Result {
+    build_release_with_spa()?;
     let bind = std::env::var("GIFSHELF_BIND").unwrap_or_else(|_| "127.0.0.1:8080".into());
     println!("\ngifshelf: open http://{bind} (Ctrl-C stops it; data lives in ./data)\n");
     let mut server = Command::new(built("release", "gifshelf"));
@@ -192,6 +203,8 @@ fn test() -> Result {
     exec(cargo().args(["test", "--workspace", "--no-fail-fast"]))?;
     // 1b. A few seconds of the load scenario on the debug binary: no 5xx, no locked database.
     load_check()?;
+    // 1b'. The container image around the debug binary, run with podman (skipped without it).
+    image_check::check(&built("debug", "gifshelf"))?;
     // 1c. Schemathesis against the OpenAPI document: no 5xx, no undocumented answer, no cross-user write.
     schemathesis::run(&built("debug", "gifshelf"), &target_dir().join("schemathesis"))?;
     // 2. Frontend: types, lint, the production build (a unit test checks its chunks), unit tests.
