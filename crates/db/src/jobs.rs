@@ -6,7 +6,7 @@
 use async_trait::async_trait;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use gifshelf_domain::job::{ClaimedJob, FailedJob, JobCounts, JobId, Task};
+use gifshelf_domain::job::{ClaimedJob, FailedJob, JobCounts, JobId, KindCounts, Task};
 use gifshelf_domain::ports::JobQueue;
 use gifshelf_domain::{RepoError, Unique};
 
@@ -210,6 +210,32 @@ impl JobQueue for Database {
                 }
             }
             Ok(counts)
+        })
+        .await
+    }
+
+    async fn counts_by_kind(&self) -> Result<Vec<KindCounts>, RepoError> {
+        self.run(|conn| {
+            let rows: Vec<(String, String, i64, Option<NaiveDateTime>)> = jobs::table
+                .group_by((jobs::kind, jobs::state))
+                .select((jobs::kind, jobs::state, diesel::dsl::count_star(), diesel::dsl::min(jobs::created_at)))
+                .order_by(jobs::kind)
+                .load(conn)
+                .map_err(repo_error)?;
+            let mut kinds: Vec<KindCounts> = Vec::new();
+            for (kind, state, n, oldest) in rows {
+                if kinds.last().is_none_or(|k| k.kind != kind) {
+                    kinds.push(KindCounts { kind, counts: JobCounts::default(), oldest_queued: None });
+                }
+                let Some(entry) = kinds.last_mut() else { continue };
+                match state.as_str() {
+                    QUEUED => (entry.counts.queued, entry.oldest_queued) = (n, oldest),
+                    RUNNING => entry.counts.running = n,
+                    FAILED => entry.counts.failed = n,
+                    _ => {}
+                }
+            }
+            Ok(kinds)
         })
         .await
     }

@@ -65,6 +65,14 @@ pub struct JobCounts {
     pub failed: i64,
 }
 
+/// The jobs of one kind by state, and since when the oldest of them waits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KindCounts {
+    pub kind: String,
+    pub counts: JobCounts,
+    pub oldest_queued: Option<NaiveDateTime>,
+}
+
 /// A job given up on, with the error of its last attempt.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FailedJob {

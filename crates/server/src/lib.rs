@@ -6,6 +6,7 @@ pub mod folder_import;
 pub mod healthcheck;
 pub mod logging;
 pub mod media_export;
+mod metered_store;
 mod metrics;
 mod wiring;
 pub mod workers;

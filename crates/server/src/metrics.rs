@@ -5,6 +5,7 @@ use std::net::IpAddr;
 use std::sync::Arc;
 
 use gifshelf_db::Database;
+use gifshelf_domain::job::{JobCounts, KindCounts};
 use gifshelf_domain::ports::JobQueue;
 use gifshelf_http::metrics::MetricsEndpoint;
 use secrecy::ExposeSecret;
@@ -32,7 +33,8 @@ pub(crate) fn endpoint(settings: &Settings, db: &Database) -> Result<MetricsEndp
     })
 }
 
-/// The gauges of this scrape: jobs by state and the database pool.
+/// The gauges of this scrape: jobs by state, by kind and state with the age of the oldest waiting
+/// one, and the database pool.
 #[allow(clippy::cast_precision_loss)] // counts far below 2^52
 async fn refresh(db: &Database) {
     match db.counts().await {
@@ -46,7 +48,40 @@ async fn refresh(db: &Database) {
             tracing::warn!(error = %e, "metrics: cannot count the jobs");
         }
     }
+    job_kinds(db).await;
     let (in_use, idle) = db.pool_state();
     metrics::gauge!("gifshelf_db_pool_connections", "state" => "in_use").set(f64::from(in_use));
     metrics::gauge!("gifshelf_db_pool_connections", "state" => "idle").set(f64::from(idle));
+}
+
+/// Jobs by kind and state, and how long the oldest waiting one of each kind has waited. A kind whose
+/// jobs are all done reads zero, not its last figures.
+#[allow(clippy::cast_precision_loss)] // counts far below 2^52
+async fn job_kinds(db: &Database) {
+    static SEEN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut kinds = match db.counts_by_kind().await {
+        Ok(kinds) => kinds,
+        Err(e) => {
+            metrics::counter!("gifshelf_db_errors_total").increment(1);
+            tracing::warn!(error = %e, "metrics: cannot count the jobs by kind");
+            return;
+        }
+    };
+    let mut seen = SEEN.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    for name in seen.iter() {
+        if !kinds.iter().any(|k| &k.kind == name) {
+            kinds.push(KindCounts { kind: name.clone(), counts: JobCounts::default(), oldest_queued: None });
+        }
+    }
+    let now = chrono::Utc::now().naive_utc();
+    for KindCounts { kind, counts, oldest_queued } in kinds {
+        if !seen.contains(&kind) {
+            seen.push(kind.clone());
+        }
+        for (state, n) in [("queued", counts.queued), ("running", counts.running), ("failed", counts.failed)] {
+            metrics::gauge!("gifshelf_jobs_by_kind", "kind" => kind.clone(), "state" => state).set(n as f64);
+        }
+        let age = oldest_queued.map_or(0.0, |t| (now - t).num_milliseconds().max(0) as f64 / 1000.0);
+        metrics::gauge!("gifshelf_job_oldest_queued_seconds", "kind" => kind).set(age);
+    }
 }

@@ -15,7 +15,7 @@ use gifshelf_app::stats::StatsService;
 use gifshelf_auth::secret::{self, SecretSource};
 use gifshelf_auth::{BcryptHasher, JwtTokens, OidcVerifier, RandomIds, SystemClock};
 use gifshelf_db::{Database, DbConfig};
-use gifshelf_domain::ports::Clock;
+use gifshelf_domain::ports::{BlobStore, Clock};
 use gifshelf_http::{AppState, HttpSettings};
 
 use crate::Settings;
@@ -86,11 +86,17 @@ pub struct Library {
     pub renditions: Arc<RenditionMaker>,
 }
 
+/// The configured blob store, its failures counted for `/metrics`.
+fn blob_store(settings: &Settings) -> Result<Arc<dyn BlobStore>, StartupError> {
+    let storage = gifshelf_storage::StorageOptions { s3: settings.s3.clone() };
+    let store = gifshelf_storage::open(&settings.storage_url, &storage).map_err(StartupError::Other)?;
+    Ok(Arc::new(crate::metered_store::MeteredStore(store)))
+}
+
 /// # Errors
 /// When the storage URL (`file://` or `s3://`) is unsupported or unusable.
 pub fn library(settings: &Settings, db: &Database, clock: &Arc<dyn Clock>) -> Result<Library, StartupError> {
-    let storage = gifshelf_storage::StorageOptions { s3: settings.s3.clone() };
-    let blobs = gifshelf_storage::open(&settings.storage_url, &storage).map_err(StartupError::Other)?;
+    let blobs = blob_store(settings)?;
     // Uploads and background jobs have their own slots: a slow video never holds up an upload.
     let ffmpeg = video_maker(settings);
     let media = media_service(settings.media_workers, std::time::Duration::from_secs(10), ffmpeg.clone());
@@ -134,16 +140,14 @@ pub fn collection_service(
     db: &Database,
     clock: &Arc<dyn Clock>,
 ) -> Result<CollectionService, StartupError> {
-    let storage = gifshelf_storage::StorageOptions { s3: settings.s3.clone() };
-    let blobs = gifshelf_storage::open(&settings.storage_url, &storage).map_err(StartupError::Other)?;
+    let blobs = blob_store(settings)?;
     let db = Arc::new(db.clone());
     Ok(CollectionService::new(db.clone(), db, blobs, Arc::new(RandomIds), clock.clone()))
 }
 
 /// The readiness checks: the database and its migrations, the store, the job backlog.
 fn health_service(settings: &Settings, db: &Database) -> Result<Arc<HealthService>, StartupError> {
-    let storage = gifshelf_storage::StorageOptions { s3: settings.s3.clone() };
-    let blobs = gifshelf_storage::open(&settings.storage_url, &storage).map_err(StartupError::Other)?;
+    let blobs = blob_store(settings)?;
     let db = Arc::new(db.clone());
     Ok(Arc::new(HealthService::new(db.clone(), db.clone(), blobs, db, Arc::new(RandomIds), settings.ready_max_backlog)))
 }

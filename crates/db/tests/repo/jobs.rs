@@ -6,7 +6,7 @@ use std::sync::Arc;
 use chrono::Duration;
 use gifshelf_db::Database;
 use gifshelf_domain::gif::{GifId, NewGif, Rendition, RenditionKind};
-use gifshelf_domain::job::{JobCounts, Task};
+use gifshelf_domain::job::{JobCounts, KindCounts, Task};
 use gifshelf_domain::ports::{BlobKeyIndex, GifRepository, JobQueue, RenditionRepository};
 use gifshelf_domain::RepoError;
 
@@ -197,7 +197,25 @@ async fn renditions_made_later_join_the_gif_and_flags_move(db: &Database) {
     assert!(!ok(db.all_blob_keys().await).iter().any(|k| k.contains("mp4")));
 }
 
+async fn counts_by_kind_say_how_long_the_oldest_job_waits(db: &Database) {
+    assert!(ok(db.counts_by_kind().await).is_empty(), "no jobs, no kinds");
+    ok(db.enqueue(Task::MakeRenditions(GifId(1)), t0()).await);
+    ok(db.enqueue(Task::MakeRenditions(GifId(2)), t0() + Duration::seconds(10)).await);
+    ok(db.enqueue(Task::MakeRenditions(GifId(3)), t0() + Duration::seconds(20)).await);
+    // The oldest one is claimed: the queue's age is now the second one's.
+    let claimed = ok(db.claim("w", t0() + Duration::seconds(30), t0() + Duration::minutes(5)).await);
+    assert_eq!(claimed.map(|j| j.payload), Some("1".to_owned()));
+    let kinds = ok(db.counts_by_kind().await);
+    let expected = KindCounts {
+        kind: Task::MAKE_RENDITIONS.to_owned(),
+        counts: JobCounts { queued: 2, running: 1, failed: 0 },
+        oldest_queued: Some(t0() + Duration::seconds(10)),
+    };
+    assert_eq!(kinds, [expected]);
+}
+
 on_both_backends!(
+    counts_by_kind_say_how_long_the_oldest_job_waits,
     a_job_is_claimed_once_run_and_removed,
     the_same_work_is_queued_once_until_it_is_given_up,
     a_gif_and_its_jobs_are_stored_in_one_transaction,

@@ -3,7 +3,7 @@
 use async_trait::async_trait;
 use chrono::NaiveDateTime;
 
-use crate::job::{ClaimedJob, FailedJob, JobCounts, JobId, Task};
+use crate::job::{ClaimedJob, FailedJob, JobCounts, JobId, KindCounts, Task};
 use crate::RepoError;
 
 /// The durable job queue. A claim is a lease: a job whose worker died runs again once
@@ -59,6 +59,13 @@ pub trait JobQueue: Send + Sync {
     /// # Errors
     /// Storage errors.
     async fn counts(&self) -> Result<JobCounts, RepoError>;
+
+    /// The jobs of each kind by state, with the creation time of the oldest one waiting (what the
+    /// metrics show as a queue's age), kinds in name order.
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn counts_by_kind(&self) -> Result<Vec<KindCounts>, RepoError>;
 
     /// Jobs given up on, newest first, at most `limit`.
     ///

@@ -67,7 +67,8 @@ impl Sandboxed {
         let mut child = cmd.spawn().map_err(|e| video_err(format!("{} could not start: {e}", program.display())))?;
         let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
         let abort = Arc::new(AtomicBool::new(false));
-        let watchdog = watch(Arc::new(Mutex::new(child)), Instant::now() + ffmpeg.timeout(), abort.clone());
+        let name = if program == ffmpeg.ffprobe() { "ffprobe" } else { "ffmpeg" };
+        let watchdog = watch(name, Arc::new(Mutex::new(child)), Instant::now() + ffmpeg.timeout(), abort.clone());
         Ok(Self {
             program: program.display().to_string(),
             stdout,

@@ -78,7 +78,7 @@ impl Tesseract {
         let mut child = cmd.spawn().map_err(|e| text_err(format!("tesseract could not start: {e}")))?;
         let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
         let child = Arc::new(Mutex::new(child));
-        let watchdog = watch(child, Instant::now() + self.timeout, Arc::new(AtomicBool::new(false)));
+        let watchdog = watch("tesseract", child, Instant::now() + self.timeout, Arc::new(AtomicBool::new(false)));
         let errors = stderr.map(drain_stderr);
         let reader = stdout.map(|mut out| {
             std::thread::spawn(move || {

@@ -281,23 +281,32 @@ pub(crate) fn drain_stderr(mut from: impl Read + Send + 'static) -> JoinHandle<S
 }
 
 /// Waits for the child, killing it when `deadline` passes or `abort` is set; always reaps it.
-/// Returns its status and whether it was killed for the deadline.
+/// Returns its status and whether it was killed for the deadline. How long `program` ran, and how
+/// it ended, goes to `/metrics` (`gifshelf_program_run_seconds`).
 pub(crate) fn watch(
+    program: &'static str,
     child: Arc<Mutex<Child>>,
     deadline: Instant,
     abort: Arc<AtomicBool>,
 ) -> JoinHandle<(Option<ExitStatus>, bool)> {
+    let started = Instant::now();
+    let observed = move |outcome: &'static str| {
+        let seconds = started.elapsed().as_secs_f64();
+        metrics::histogram!("gifshelf_program_run_seconds", "program" => program, "outcome" => outcome).record(seconds);
+    };
     std::thread::spawn(move || loop {
         let Ok(mut child) = child.lock() else {
             return (None, false);
         };
         if let Ok(Some(status)) = child.try_wait() {
+            observed(if status.success() { "ok" } else { "failed" });
             return (Some(status), false);
         }
         let late = Instant::now() >= deadline;
         if late || abort.load(Ordering::Relaxed) {
             // Kill, then reap: no zombie is left behind.
             let _ = child.kill();
+            observed(if late { "timed_out" } else { "stopped" });
             return (child.wait().ok(), late);
         }
         drop(child);
@@ -357,7 +366,7 @@ impl Job {
         let stderr = child.stderr.take().map(drain_stderr);
         let abort = Arc::new(AtomicBool::new(false));
         let deadline = Instant::now() + ffmpeg.timeout();
-        let watchdog = watch(Arc::new(Mutex::new(child)), deadline, abort.clone());
+        let watchdog = watch("ffmpeg", Arc::new(Mutex::new(child)), deadline, abort.clone());
         Ok(Job { dir, stdin, watchdog: Some(watchdog), stderr, abort, deadline })
     }
 
