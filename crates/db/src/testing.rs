@@ -44,6 +44,22 @@ impl TestDb {
     /// # Panics
     /// When `CI=true` and no server is configured, or when a configured server is unreachable.
     pub fn postgres(test: &str) -> Option<Self> {
+        let created = Self::postgres_with(test, "")?;
+        created.db.migrate().unwrap_or_else(|e| panic!("{e}"));
+        Some(created)
+    }
+
+    /// A new PostgreSQL database holding what `sql` makes (a plain `pg_dump --inserts`), not
+    /// migrated further: for the upgrade test, whose server migrates it. `None` as for
+    /// [`Self::postgres`].
+    ///
+    /// # Panics
+    /// As [`Self::postgres`], and when `sql` fails.
+    pub fn postgres_from_sql(test: &str, sql: &str) -> Option<Self> {
+        Self::postgres_with(test, sql)
+    }
+
+    fn postgres_with(test: &str, sql: &str) -> Option<Self> {
         let Some(admin_url) = std::env::var(POSTGRES_URL_VAR).ok().filter(|v| !v.is_empty()) else {
             if std::env::var("CI").is_ok_and(|v| v == "true") {
                 panic!("{POSTGRES_URL_VAR} is not set, but CI=true: the PostgreSQL half must run in CI");
@@ -67,11 +83,15 @@ impl TestDb {
             .batch_execute(&format!("CREATE DATABASE {name}"))
             .unwrap_or_else(|e| panic!("cannot create a test database: {e}"));
         let url = with_database(&admin_url, &name);
+        let cleanup = Cleanup::Postgres { admin_url, name };
+        if !sql.is_empty() {
+            let mut conn = PgConnection::establish(&url).unwrap_or_else(|e| panic!("{url}: {e}"));
+            conn.batch_execute(sql).unwrap_or_else(|e| panic!("loading the SQL: {e}"));
+        }
         let mut config = DbConfig::new(&url);
         config.max_connections = 4;
         let db = Database::connect(&config).unwrap_or_else(|e| panic!("{e}"));
-        db.migrate().unwrap_or_else(|e| panic!("{e}"));
-        Some(Self { db, url, cleanup: Cleanup::Postgres { admin_url, name } })
+        Some(Self { db, url, cleanup })
     }
 }
 
