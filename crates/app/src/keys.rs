@@ -6,13 +6,13 @@ use std::sync::Arc;
 
 use gifshelf_domain::api_key::{ApiKey, ApiKeyId, ApiKeyName, NewApiKey, API_KEYS_PER_USER};
 use gifshelf_domain::audit::AuditAction;
-use gifshelf_domain::ports::{ApiKeyRepository, Clock, KeyMinter, UserRepository};
+use gifshelf_domain::ports::{ApiKeyRepository, Clock, KeyMinter, SharedCounters, UserRepository};
 use gifshelf_domain::user::User;
 use gifshelf_domain::RepoError;
 
 use crate::audit::Audit;
 use crate::auth::Actor;
-use crate::rate_limit::RateLimiter;
+use crate::rate_limit::SharedRateLimiter;
 use crate::{AppError, Conflict};
 
 /// How often a key's "last used" is written at most (a chat picker calls many times a minute).
@@ -161,8 +161,8 @@ pub enum ChatCaller {
 /// requests are refused before any lookup.
 pub struct ChatGate {
     keys: Arc<ApiKeyService>,
-    limiter: RateLimiter<String>,
-    failures: RateLimiter<String>,
+    limiter: SharedRateLimiter<String>,
+    failures: SharedRateLimiter<String>,
     anonymous: bool,
     clock: Arc<dyn Clock>,
 }
@@ -173,10 +173,20 @@ impl ChatGate {
         let minute = chrono::Duration::minutes(1);
         Self {
             keys,
-            limiter: RateLimiter::new(per_minute, minute),
-            failures: RateLimiter::new(FAILED_KEYS_PER_MINUTE, minute),
+            limiter: SharedRateLimiter::local(per_minute, minute),
+            failures: SharedRateLimiter::local(FAILED_KEYS_PER_MINUTE, minute),
             anonymous,
             clock,
+        }
+    }
+
+    /// Counts the rates in `counters`, shared by every instance (PostgreSQL).
+    #[must_use]
+    pub fn shared_in(self, counters: Arc<dyn SharedCounters>) -> Self {
+        Self {
+            limiter: self.limiter.shared_in(counters.clone(), "chat"),
+            failures: self.failures.shared_in(counters, "chat-failed-key"),
+            ..self
         }
     }
 
@@ -188,12 +198,12 @@ impl ChatGate {
         let limited = |retry_after_secs| AppError::RateLimited { retry_after_secs };
         let (caller, bucket) = match key.filter(|k| !k.is_empty()) {
             Some(secret) => {
-                self.failures.check(&address, self.clock.now()).map_err(limited)?;
+                self.failures.check(&address, self.clock.now()).await.map_err(limited)?;
                 let (key, owner) = match self.keys.authenticate(secret).await {
                     Ok(found) => found,
                     Err(err @ AppError::Unauthorized(_)) => {
                         tracing::info!(%address, "refused an API key");
-                        let _ = self.failures.hit(&address, self.clock.now());
+                        let _ = self.failures.hit(&address, self.clock.now()).await;
                         return Err(err);
                     }
                     Err(other) => return Err(other),
@@ -211,7 +221,7 @@ impl ChatGate {
                 ))
             }
         };
-        self.limiter.hit(&bucket, self.clock.now()).map_err(limited)?;
+        self.limiter.hit(&bucket, self.clock.now()).await.map_err(limited)?;
         Ok(caller)
     }
 }

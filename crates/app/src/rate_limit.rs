@@ -1,10 +1,13 @@
 //! A fixed-window rate limit per key (an address, an API key): at most `limit` events per
-//! `window`; past it the caller learns how long to wait. In memory and bounded (see `bounded`).
+//! `window`; past it the caller learns how long to wait. In memory and bounded (see `bounded`), or
+//! shared by every instance through the database ([`SharedRateLimiter`]).
 
+use std::fmt::Display;
 use std::hash::Hash;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use chrono::{Duration, NaiveDateTime};
+use gifshelf_domain::ports::{Restart, SharedCounters};
 
 use crate::bounded::Bounded;
 
@@ -61,6 +64,74 @@ impl<K: Clone + Eq + Hash> RateLimiter<K> {
         }
         state.count += 1;
         Ok(())
+    }
+}
+
+/// A [`RateLimiter`] whose counts every instance shares when the database can share them
+/// (PostgreSQL): each key's window is a row counted by one atomic upsert. Without a shared store,
+/// or while it fails (logged), it counts in this instance's memory.
+pub struct SharedRateLimiter<K> {
+    local: RateLimiter<K>,
+    shared: Option<(Arc<dyn SharedCounters>, &'static str)>,
+}
+
+impl<K: Clone + Eq + Hash + Display> SharedRateLimiter<K> {
+    /// Counts in memory only.
+    pub fn local(limit: u32, window: Duration) -> Self {
+        Self { local: RateLimiter::new(limit, window), shared: None }
+    }
+
+    /// Counts in `counters`, under keys `{name}:{key}`.
+    #[must_use]
+    pub fn shared_in(self, counters: Arc<dyn SharedCounters>, name: &'static str) -> Self {
+        Self { shared: Some((counters, name)), ..self }
+    }
+
+    fn wait(&self, began: NaiveDateTime, now: NaiveDateTime) -> u64 {
+        let wait = (began + self.local.window - now).num_milliseconds().max(0);
+        u64::try_from((wait + 999) / 1000).unwrap_or(1).max(1)
+    }
+
+    /// Whether `key` may act now, without counting anything.
+    ///
+    /// # Errors
+    /// The seconds until the key may act again.
+    pub async fn check(&self, key: &K, now: NaiveDateTime) -> Result<(), u64> {
+        let Some((counters, name)) = &self.shared else { return self.local.check(key, now) };
+        match counters.read(&format!("{name}:{key}")).await {
+            Ok(Some(c)) if c.began + self.local.window > now && c.count >= i64::from(self.local.limit) => {
+                Err(self.wait(c.began, now))
+            }
+            Ok(_) => Ok(()),
+            Err(e) => {
+                tracing::warn!(error = %e, "shared rate limits unavailable: counting in memory");
+                self.local.check(key, now)
+            }
+        }
+    }
+
+    /// Counts one event for `key`.
+    ///
+    /// # Errors
+    /// The seconds until the key may act again, when it used up its window (the refused event is
+    /// not counted).
+    pub async fn hit(&self, key: &K, now: NaiveDateTime) -> Result<(), u64> {
+        let Some((counters, name)) = &self.shared else { return self.local.hit(key, now) };
+        let id = format!("{name}:{key}");
+        let restart = Restart::IfBeganBy(now - self.local.window);
+        match counters.bump(&id, now, restart).await {
+            Ok(c) if c.count > i64::from(self.local.limit) => {
+                if let Err(e) = counters.refund(&id).await {
+                    tracing::warn!(error = %e, "cannot take back a refused count");
+                }
+                Err(self.wait(c.began, now))
+            }
+            Ok(_) => Ok(()),
+            Err(e) => {
+                tracing::warn!(error = %e, "shared rate limits unavailable: counting in memory");
+                self.local.hit(key, now)
+            }
+        }
     }
 }
 

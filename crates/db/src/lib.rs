@@ -11,6 +11,7 @@ mod gifs;
 mod integrations;
 mod jobs;
 mod join;
+mod limits;
 mod members;
 mod migrate;
 mod renditions;

@@ -259,3 +259,12 @@ diesel::table! {
         address -> Nullable<Text>,
     }
 }
+
+diesel::table! {
+    shared_counters (key) {
+        key -> Text,
+        count -> BigInt,
+        began -> Timestamp,
+        last -> Timestamp,
+    }
+}

@@ -194,6 +194,13 @@ fn signing_secret(settings: &Settings, db: &Database) -> Result<secrecy::SecretS
     Ok(secret)
 }
 
+/// Where limits are counted so that every instance shares them: PostgreSQL. One instance on
+/// SQLite counts in its own memory (no database write per chat call or failed login).
+fn shared_counters(db: &Arc<Database>) -> Option<Arc<dyn gifshelf_domain::ports::SharedCounters>> {
+    (db.backend() == gifshelf_db::Backend::Postgres)
+        .then(|| db.clone() as Arc<dyn gifshelf_domain::ports::SharedCounters>)
+}
+
 /// Accounts, sessions and sign-in throttles, with third-party sign-in when a client id is set.
 fn auth_service(
     settings: &Settings,
@@ -223,6 +230,10 @@ fn auth_service(
             external_signup: settings.oidc_signup,
         },
     );
+    let auth = match shared_counters(users) {
+        Some(counters) => auth.with_shared_limits(counters),
+        None => auth,
+    };
     Ok(match &settings.google_client_id {
         Some(client_id) => {
             let verifier =
@@ -295,12 +306,18 @@ impl ChatParts {
                 users.clone(),
                 clock.clone(),
             )),
-            gate: Arc::new(gifshelf_app::keys::ChatGate::new(
-                keys,
-                settings.chat_api_rate_limit,
-                settings.chat_api_anonymous,
-                clock.clone(),
-            )),
+            gate: Arc::new({
+                let gate = gifshelf_app::keys::ChatGate::new(
+                    keys,
+                    settings.chat_api_rate_limit,
+                    settings.chat_api_anonymous,
+                    clock.clone(),
+                );
+                match shared_counters(users) {
+                    Some(counters) => gate.shared_in(counters),
+                    None => gate,
+                }
+            }),
             commands: Arc::new(CommandService::new(
                 users.clone(),
                 users.clone(),
@@ -480,12 +497,21 @@ impl Application {
         // Sweeps at startup and then every `sweep_every`: leftovers of uploads interrupted by a crash
         // or a lost connection (never young blobs, which may belong to an upload in progress on
         // this or another instance).
+        // Shared rate-limit counters are forgotten two days after their last count (a streak
+        // lives a day).
         let gifs = self.gifs.clone();
         let every = self.sweep_every;
+        let counters = shared_counters(&self.queue);
+        let clock = self.clock.clone();
         let sweeper = tokio::spawn(async move {
             loop {
                 if let Err(err) = gifs.fsck(false).await {
                     tracing::warn!(error = %err, "consistency sweep failed");
+                }
+                if let Some(counters) = &counters {
+                    if let Err(err) = counters.forget_older(clock.now() - chrono::Duration::days(2)).await {
+                        tracing::warn!(error = %err, "could not forget old rate-limit counters");
+                    }
                 }
                 tokio::time::sleep(every).await;
             }

@@ -18,7 +18,7 @@ impl AuthService {
     #[tracing::instrument(skip_all, fields(username = %loggable(username)))]
     pub async fn login(&self, username: &str, password: &str, client: Option<IpAddr>) -> Result<String, AppError> {
         // Counted before the password is checked, so parallel guesses cannot pass the limit.
-        if let Err(retry_after_secs) = self.throttle.begin(username, client, self.clock.now()) {
+        if let Err(retry_after_secs) = self.throttle.begin(username, client, self.clock.now()).await {
             tracing::warn!(?client, "login throttled");
             return Err(AppError::TooManyRequests { retry_after_secs });
         }
@@ -42,12 +42,12 @@ impl AuthService {
         };
         match user {
             Some(user) if verified && user.disabled_at.is_some() => {
-                self.throttle.succeeded(username, client);
+                self.throttle.succeeded(username, client).await;
                 tracing::info!(user_id = user.id.0, "refused the sign-in of a disabled account");
                 Err(AppError::SignInDisabled)
             }
             Some(user) if verified => {
-                self.throttle.succeeded(username, client);
+                self.throttle.succeeded(username, client).await;
                 tracing::info!(user_id = user.id.0, "signed in");
                 self.issue_token(&user.username, user.role)
             }

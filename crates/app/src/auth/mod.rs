@@ -5,13 +5,14 @@ mod external;
 mod identities;
 mod login;
 mod register;
+mod shared_throttle;
 mod throttle;
 
 use std::sync::Arc;
 
 use gifshelf_domain::auth::ExternalIdentity;
 use gifshelf_domain::join::AdmitError;
-use gifshelf_domain::ports::{Clock, IdentityVerifier, PasswordHasher, TokenService, UserRepository};
+use gifshelf_domain::ports::{Clock, IdentityVerifier, PasswordHasher, SharedCounters, TokenService, UserRepository};
 use gifshelf_domain::user::{Email, NewUser, Role, User, UserId, Username};
 use gifshelf_domain::RepoError;
 
@@ -20,7 +21,7 @@ pub(crate) use throttle::address_key;
 pub use throttle::{LoginThrottle, ThrottleConfig};
 
 use crate::join::{JoinService, Refusal, Ticket};
-use crate::rate_limit::RateLimiter;
+use crate::rate_limit::SharedRateLimiter;
 
 /// Why `store_account` stored nothing.
 #[derive(Debug)]
@@ -113,8 +114,8 @@ pub struct AuthService {
     pub(crate) clock: Arc<dyn Clock>,
     /// Third-party sign-in; `None` when no client id is configured.
     identities: Option<Arc<dyn IdentityVerifier>>,
-    pub(crate) throttle: LoginThrottle,
-    registrations: RateLimiter<std::net::IpAddr>,
+    pub(crate) throttle: shared_throttle::Throttle,
+    registrations: SharedRateLimiter<std::net::IpAddr>,
     config: AuthConfig,
     /// Who may join; `None`: anyone (open registration, any domain).
     join: Option<Arc<JoinService>>,
@@ -131,8 +132,8 @@ impl AuthService {
         config: AuthConfig,
     ) -> Self {
         Self {
-            throttle: LoginThrottle::new(config.throttle.clone()),
-            registrations: RateLimiter::new(config.registrations_per_address, config.registration_window),
+            throttle: shared_throttle::Throttle::new(LoginThrottle::new(config.throttle.clone())),
+            registrations: SharedRateLimiter::local(config.registrations_per_address, config.registration_window),
             users,
             hasher,
             tokens,
@@ -141,6 +142,17 @@ impl AuthService {
             config,
             join: None,
             audit: None,
+        }
+    }
+
+    /// Counts failed logins and registrations in `counters`, shared by every instance
+    /// (PostgreSQL), so several instances throttle as one.
+    #[must_use]
+    pub fn with_shared_limits(self, counters: Arc<dyn SharedCounters>) -> Self {
+        Self {
+            throttle: self.throttle.shared_in(counters.clone()),
+            registrations: self.registrations.shared_in(counters, "register"),
+            ..self
         }
     }
 

@@ -27,7 +27,7 @@ impl AuthService {
         client: Option<IpAddr>,
     ) -> Result<User, AppError> {
         if let Some(ip) = client {
-            if let Err(retry_after_secs) = self.registrations.hit(&address_key(ip), self.clock.now()) {
+            if let Err(retry_after_secs) = self.registrations.hit(&address_key(ip), self.clock.now()).await {
                 tracing::warn!(?client, "registrations throttled");
                 return Err(AppError::TooManyRegistrations { retry_after_secs });
             }

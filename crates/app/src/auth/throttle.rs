@@ -42,7 +42,7 @@ impl Default for ThrottleConfig {
 }
 
 /// How long a failure streak is remembered after its last attempt.
-const STREAK_MEMORY: Duration = Duration::days(1);
+pub(crate) const STREAK_MEMORY: Duration = Duration::days(1);
 /// Characters of an account key that count (usernames are far shorter; this bounds the key).
 const KEY_CHARS: usize = 64;
 
@@ -131,12 +131,21 @@ impl LoginThrottle {
         }
         state.last_attempt = now;
         state.consecutive_failures = state.consecutive_failures.saturating_add(1);
-        if state.consecutive_failures >= self.config.account_max_failures {
-            let extra = state.consecutive_failures - self.config.account_max_failures;
-            let factor = 1_i32 << extra.min(16);
-            let lockout = (self.config.account_lockout * factor).min(self.config.account_lockout_max);
+        if let Some(lockout) = self.lockout(state.consecutive_failures) {
             state.locked_until = Some(now + lockout);
         }
+    }
+
+    /// How long an account is locked after `failures` consecutive failures, if at all: from the
+    /// limit on, the lockout doubles with every further failure up to its maximum.
+    pub(crate) fn lockout(&self, failures: u32) -> Option<Duration> {
+        let extra = failures.checked_sub(self.config.account_max_failures)?;
+        let factor = 1_i32 << extra.min(16);
+        Some((self.config.account_lockout * factor).min(self.config.account_lockout_max))
+    }
+
+    pub(crate) fn config(&self) -> &ThrottleConfig {
+        &self.config
     }
 
     fn count_address(&self, addresses: &mut Bounded<IpAddr, AddressState>, ip: IpAddr, now: NaiveDateTime) {
@@ -171,7 +180,7 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-fn ceil_secs(wait: Duration) -> u64 {
+pub(crate) fn ceil_secs(wait: Duration) -> u64 {
     let millis = wait.num_milliseconds().max(0);
     u64::try_from((millis + 999) / 1000).unwrap_or(1).max(1)
 }

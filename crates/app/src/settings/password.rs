@@ -52,7 +52,7 @@ impl AuthService {
             return Err(ValidationError::new("currentPassword", CURRENT_PASSWORD_MISSING).into());
         }
         let account = user.username.as_str();
-        if let Err(retry_after_secs) = self.throttle.begin(account, None, self.clock.now()) {
+        if let Err(retry_after_secs) = self.throttle.begin(account, None, self.clock.now()).await {
             tracing::warn!("password change throttled");
             return Err(AppError::TooManyRequests { retry_after_secs });
         }
@@ -60,7 +60,7 @@ impl AuthService {
             tracing::info!("password change with a wrong current password");
             return Err(ValidationError::new("currentPassword", CURRENT_PASSWORD_WRONG).into());
         }
-        self.throttle.succeeded(account, None);
+        self.throttle.succeeded(account, None).await;
         Ok(())
     }
 }

@@ -50,6 +50,8 @@ const SKIPPED: &[Skip] = &[
     // Work in flight, not library data: `gifshelf renditions backfill` re-enqueues whatever a
     // GIF of the imported library is missing.
     Skip::Named("jobs"),
+    // Rate-limit counters (failed logins, chat calls), forgotten within a day: no library data.
+    Skip::Named("shared_counters"),
 ];
 
 fn is_skipped(table: &str) -> bool {

@@ -7,6 +7,7 @@ mod gifs;
 mod integrations;
 mod jobs;
 mod join;
+mod limits;
 mod members;
 mod stats;
 mod users;
