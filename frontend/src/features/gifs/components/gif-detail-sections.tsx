@@ -166,3 +166,17 @@ export function FileInformation({ gif }: { gif: GifDto }) {
     </section>
   );
 }
+
+/** The GIF a maker copy was made from (`madeFrom`, once the server sends it). */
+type MadeFromRef = { id: number; title: string };
+
+/** "Made from {title}", linking to the source GIF, when this GIF was made from another. */
+export function MadeFrom({ gif }: { gif: GifDto }) {
+  const source = (gif as GifDto & { madeFrom?: MadeFromRef | null }).madeFrom;
+  if (!source) return null;
+  return (
+    <p className="panel gif-detail__made-from">
+      Made from <Link to={paths.gif(source.id)}>{source.title}</Link>
+    </p>
+  );
+}
