@@ -33,6 +33,7 @@ export function useMakeGif(): {
   const [jobId, setJobId] = useState<number | string | null>(null);
   const [madeId, setMadeId] = useState<number | null>(null);
   const abort = useRef<AbortController | null>(null);
+  const opened = useRef<number | null>(null);
   const job = useMakeJob(jobId);
 
   useEffect(() => () => abort.current?.abort(), []);
@@ -59,8 +60,8 @@ export function useMakeGif(): {
 
   // After the page has stopped guarding against leaving (phase back to editing), open the GIF.
   useEffect(() => {
-    if (madeId === null) return;
-    setMadeId(null);
+    if (madeId === null || opened.current === madeId) return;
+    opened.current = madeId;
     toast.success(MAKER_TEXTS.made, { duration: UPLOAD_SUCCESS_TOAST_MS });
     void (async () => {
       await applyGifUploaded(queryClient);

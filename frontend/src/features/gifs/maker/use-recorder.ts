@@ -35,6 +35,14 @@ function askForStream(kind: RecordKind): Promise<MediaStream> {
 
 export const MSG_NO_SCREEN_RECORDING = 'This browser cannot record the screen.';
 export const MSG_NO_CAMERA = 'This browser cannot use a camera.';
+export const MSG_NOT_ALLOWED = 'Recording was not allowed. Allow the camera or the screen in the browser and try again.';
+
+/** The sentence for a stream the browser refused (the user said no, or there is no camera). */
+function refusal(error: unknown): string {
+  const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
+  if (name === 'NotAllowedError' || name === 'SecurityError') return MSG_NOT_ALLOWED;
+  return typeof message === 'string' && message ? message : String(error);
+}
 
 /** VP9 WebM where the browser has it, else the browser's own choice. */
 function recorderType(): string | undefined {
@@ -120,7 +128,7 @@ export function useRecorder(onDone: (recording: Recording) => void, onError: (me
       try {
         stream = await askForStream(kind);
       } catch (error) {
-        callbacks.current.onError(error instanceof Error && error.message ? error.message : String(error));
+        callbacks.current.onError(refusal(error));
         return;
       }
       const run: Running = { stream, recorder: null, timers: [], startedAt: 0, cancelled: false };
