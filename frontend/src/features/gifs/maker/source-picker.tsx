@@ -67,7 +67,7 @@ export function SourcePicker({ maxMb, reading, recorder, onFile, onRecord, onSto
     >
       <h2 className="detail-section__title">{MAKER_TEXTS.sourceHeading}</h2>
       <div className="dropzone__empty" aria-hidden="true">
-        <span className="dropzone__icon">🎬</span>
+        <span className="dropzone__icon">▶</span>
       </div>
       {reading ? (
         <p className="state-line" role="status">
