@@ -64,6 +64,7 @@ beforeEach(() => {
   vi.stubGlobal('XMLHttpRequest', FakeXhr);
   URL.createObjectURL = vi.fn(() => 'blob:source');
   URL.revokeObjectURL = vi.fn();
+  HTMLMediaElement.prototype.pause = vi.fn();
   login(tokenFor('alice', 3600), 'alice');
 });
 afterEach(() => {
@@ -201,6 +202,10 @@ describe('maker: making the GIF', () => {
       caption: { text: 'Ship it', position: 'bottom', size: 'm' },
     });
     expect(screen.getByText('Sending the source...')).toBeInTheDocument();
+    // Leaving the page now asks first.
+    const unload = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(unload);
+    expect(unload.defaultPrevented).toBe(true);
     expect(screen.getByRole('button', { name: 'Make GIF' })).toBeDisabled();
     act(() => xhr.progress(50, 100));
     expect(screen.getByRole('progressbar', { name: 'Progress of the GIF' })).toHaveAttribute('aria-valuenow', '50');

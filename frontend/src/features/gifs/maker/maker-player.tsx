@@ -23,12 +23,15 @@ function useClipPlayback(start: number, end: number) {
   const range = useRef({ start, end });
   range.current = { start, end };
 
+  // A moved start plays from there; a moved end pauses on its frame (not when the clip first shows).
+  const shownEnd = useRef(end);
   useEffect(() => {
     if (video.current) video.current.currentTime = start;
   }, [start]);
   useEffect(() => {
     const element = video.current;
-    if (!element) return;
+    if (!element || shownEnd.current === end) return;
+    shownEnd.current = end;
     element.pause();
     setPlaying(false);
     element.currentTime = end;
