@@ -14,6 +14,7 @@ vi.mock('./media', () => ({
   probeVideo: vi.fn(() => Promise.resolve({ duration: 4, width: 640, height: 360 })),
   probeImage: vi.fn(() => Promise.resolve({ duration: 2, width: 320, height: 240 })),
   filmstrip: vi.fn(() => Promise.resolve([])),
+  imageFilmstrip: vi.fn(() => Promise.resolve([])),
 }));
 
 const MB = 1024 * 1024;

@@ -76,3 +76,35 @@ export async function filmstrip(url: string, duration: number, count: number, he
   video.load();
   return frames;
 }
+
+/**
+ * Pictures of `count` frames of a GIF or animated WebP, evenly spread over its frames, decoded
+ * with the browser's `ImageDecoder` (none where the browser has no `ImageDecoder`).
+ */
+export async function imageFilmstrip(url: string, count: number, height = 48): Promise<string[]> {
+  if (typeof ImageDecoder === 'undefined') return [];
+  const bytes = new Uint8Array(await (await fetch(url, { credentials: 'same-origin' })).arrayBuffer());
+  const type = String.fromCharCode(...bytes.subarray(0, 3)) === 'GIF' ? 'image/gif' : 'image/webp';
+  if (!(await ImageDecoder.isTypeSupported(type))) return [];
+  const decoder = new ImageDecoder({ data: bytes, type });
+  try {
+    await decoder.tracks.ready;
+    const frames = decoder.tracks.selectedTrack?.frameCount ?? 0;
+    if (frames === 0) return [];
+    const canvas = document.createElement('canvas');
+    const context = canvas.getContext('2d');
+    if (!context) return [];
+    const pictures: string[] = [];
+    for (let i = 0; i < count; i += 1) {
+      const { image } = await decoder.decode({ frameIndex: Math.min(frames - 1, Math.floor(((i + 0.5) * frames) / count)) });
+      canvas.height = height;
+      canvas.width = Math.max(1, Math.round((height * image.displayWidth) / Math.max(1, image.displayHeight)));
+      context.drawImage(image, 0, 0, canvas.width, canvas.height);
+      image.close();
+      pictures.push(canvas.toDataURL('image/jpeg', 0.6));
+    }
+    return pictures;
+  } finally {
+    decoder.close();
+  }
+}

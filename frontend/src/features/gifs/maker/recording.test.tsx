@@ -12,6 +12,7 @@ vi.mock('./media', () => ({
   probeVideo: vi.fn((_url: string, known: number | null) => Promise.resolve({ duration: known ?? 1, width: 640, height: 480 })),
   probeImage: vi.fn(),
   filmstrip: vi.fn(() => Promise.resolve([])),
+  imageFilmstrip: vi.fn(() => Promise.resolve([])),
 }));
 
 /** A camera or screen: its track can be stopped, or end by itself (the browser's "Stop sharing"). */

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import { filmstrip } from './media';
+import { filmstrip, imageFilmstrip } from './media';
 import { formatSeconds, lastFrame, moveTrim, setTrim, type TrimHandle } from './recipe';
 import type { MakerSource } from './source';
 import { MAKER_TEXTS } from './texts';
@@ -17,15 +17,18 @@ type TrimBarProps = {
   onTrim: (trim: { start: number; end: number }) => void;
 };
 
-/** The filmstrip's pictures of a video source (none for a GIF or WebP: the `<img>` cannot be sought). */
+/** The filmstrip's pictures: a hidden video sought to each moment, or an image's frames decoded. */
 function useFilmstrip(source: MakerSource): string[] {
   const [frames, setFrames] = useState<string[]>([]);
   useEffect(() => {
     setFrames([]);
-    if (source.kind !== 'video') return;
     let current = true;
-    filmstrip(source.url, source.duration, FILMSTRIP_FRAMES).then(
-      (pictures) => current && setFrames(pictures),
+    const pictures =
+      source.kind === 'video'
+        ? filmstrip(source.url, source.duration, FILMSTRIP_FRAMES)
+        : imageFilmstrip(source.url, FILMSTRIP_FRAMES);
+    pictures.then(
+      (made) => current && setFrames(made),
       () => undefined,
     );
     return () => {
