@@ -18,6 +18,7 @@ vi.mock('./media', () => ({
 }));
 
 const MB = 1024 * 1024;
+const revoke = vi.fn<(url: string) => void>();
 const fetchMock = vi.fn<typeof fetch>();
 /** What `GET /api/make/9` answers, in turn (the last one again once they run out). */
 let jobAnswers: Array<[number, unknown]> = [];
@@ -64,7 +65,8 @@ beforeEach(() => {
   FakeXhr.reset();
   vi.stubGlobal('XMLHttpRequest', FakeXhr);
   URL.createObjectURL = vi.fn(() => 'blob:source');
-  URL.revokeObjectURL = vi.fn();
+  revoke.mockReset();
+  URL.revokeObjectURL = revoke;
   HTMLMediaElement.prototype.pause = vi.fn();
   login(tokenFor('alice', 3600), 'alice');
 });
@@ -119,6 +121,27 @@ describe('maker: the source', () => {
     choose(new File(['GIF89a'], 'cat.gif', { type: 'image/gif' }));
     expect(await screen.findByRole('img', { name: 'cat' })).toHaveAttribute('src', 'blob:source');
     expect(probeImage).toHaveBeenCalledWith('blob:source');
+    expect(screen.getByTestId('trim-end')).toHaveTextContent('2.00 s');
+  });
+
+  it('"Change source" goes back to the choice and lets the old file go', async () => {
+    await withVideo();
+    fireEvent.click(screen.getByRole('button', { name: 'Change source' }));
+    expect(screen.getByRole('button', { name: 'Record camera' })).toBeInTheDocument();
+    expect(revoke).toHaveBeenCalledWith('blob:source');
+  });
+
+  it('a file the browser cannot play says so and keeps the choice', async () => {
+    vi.mocked(probeVideo).mockRejectedValueOnce(new Error('no'));
+    const { toasts } = renderWithProviders(<MakePage />, { route: '/make' });
+    choose(new File(['x'], 'odd.mkv', { type: '' }));
+    await waitFor(() =>
+      expect(toasts.getState().toasts.at(-1)).toMatchObject({
+        type: 'error',
+        message: 'The browser cannot play this file. Try an MP4 or WebM video, or a GIF.',
+      }),
+    );
+    expect(screen.getByRole('button', { name: 'Record camera' })).toBeInTheDocument();
   });
 });
 
@@ -216,6 +239,10 @@ describe('maker: making the GIF', () => {
     await waitFor(() => expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '40'));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/gifs/42'), { timeout: 3000 });
     expect(toasts.getState().toasts.at(-1)).toMatchObject({ type: 'success', message: 'GIF made!' });
+    // Done: leaving no longer asks.
+    const after = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(after);
+    expect(after.defaultPrevented).toBe(false);
   });
 
   it('a failed job shows its error in a toast and gives the form back', async () => {
