@@ -99,7 +99,16 @@ test('record a camera clip, trim, crop, caption, make it; then edit a copy of it
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Gifs' }).click();
     const card = page.getByTestId('gif-card').filter({ hasText: title });
     await expect(card).toHaveCount(1);
-    await expect(card.getByRole('img')).toHaveAttribute('data-loaded', 'true');
+    // It plays: the card's video (the maker keeps its MP4) runs, or else its GIF has loaded.
+    await expect
+      .poll(() =>
+        card.evaluate((element) => {
+          const video = element.querySelector('video');
+          if (video) return video.readyState >= 2 && !video.paused;
+          return element.querySelector('img[data-loaded]')?.getAttribute('data-loaded') === 'true';
+        }),
+      )
+      .toBe(true);
   });
 
   await test.step('"Edit a copy" of the captioned GIF makes a new GIF that says where it came from', async () => {

@@ -36,16 +36,22 @@ export async function probeVideo(url: string, known: number | null = null): Prom
   return facts;
 }
 
-/** The running time (from its bytes) and size of a GIF or animated WebP. */
-export async function probeImage(url: string): Promise<MediaFacts> {
+/**
+ * The bytes of an image source: the chosen file's own, or the library's file (the app's CSP lets
+ * `fetch` reach only its own origin, not `blob:` URLs).
+ */
+async function bytesOf(url: string, file: Blob | null): Promise<Uint8Array> {
+  const buffer: ArrayBuffer = file ? await file.arrayBuffer() : await (await fetch(url, { credentials: 'same-origin' })).arrayBuffer();
+  return new Uint8Array(buffer);
+}
+
+/** The running time (from its bytes) and size of a GIF or animated WebP shown from `url`. */
+export async function probeImage(url: string, file: Blob | null): Promise<MediaFacts> {
   const image = new Image();
   const loaded = Promise.race([once(image, 'load'), failed(image, 'image')]);
   image.src = url;
-  const [bytes] = await Promise.all([
-    fetch(url, { credentials: 'same-origin' }).then((r) => r.arrayBuffer()),
-    loaded,
-  ]);
-  return { duration: imageDuration(new Uint8Array(bytes)), width: image.naturalWidth, height: image.naturalHeight };
+  const [bytes] = await Promise.all([bytesOf(url, file), loaded]);
+  return { duration: imageDuration(bytes), width: image.naturalWidth, height: image.naturalHeight };
 }
 
 /**
@@ -81,9 +87,9 @@ export async function filmstrip(url: string, duration: number, count: number, he
  * Pictures of `count` frames of a GIF or animated WebP, evenly spread over its frames, decoded
  * with the browser's `ImageDecoder` (none where the browser has no `ImageDecoder`).
  */
-export async function imageFilmstrip(url: string, count: number, height = 48): Promise<string[]> {
+export async function imageFilmstrip(url: string, file: Blob | null, count: number, height = 48): Promise<string[]> {
   if (typeof ImageDecoder === 'undefined') return [];
-  const bytes = new Uint8Array(await (await fetch(url, { credentials: 'same-origin' })).arrayBuffer());
+  const bytes = await bytesOf(url, file);
   const type = String.fromCharCode(...bytes.subarray(0, 3)) === 'GIF' ? 'image/gif' : 'image/webp';
   if (!(await ImageDecoder.isTypeSupported(type))) return [];
   const decoder = new ImageDecoder({ data: bytes, type });

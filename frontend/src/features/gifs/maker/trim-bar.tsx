@@ -26,7 +26,7 @@ function useFilmstrip(source: MakerSource): string[] {
     const pictures =
       source.kind === 'video'
         ? filmstrip(source.url, source.duration, FILMSTRIP_FRAMES)
-        : imageFilmstrip(source.url, FILMSTRIP_FRAMES);
+        : imageFilmstrip(source.url, source.file, FILMSTRIP_FRAMES);
     pictures.then(
       (made) => current && setFrames(made),
       () => undefined,
@@ -34,7 +34,7 @@ function useFilmstrip(source: MakerSource): string[] {
     return () => {
       current = false;
     };
-  }, [source.kind, source.url, source.duration]);
+  }, [source.kind, source.url, source.file, source.duration]);
   return frames;
 }
 

@@ -70,7 +70,7 @@ export function useMakerSource(maxBytes: number) {
     }
     const kind = sourceKind(file) ?? 'video';
     const url = URL.createObjectURL(file);
-    const read = () => (kind === 'video' ? probeVideo(url) : probeImage(url));
+    const read = () => (kind === 'video' ? probeVideo(url) : probeImage(url, file));
     void load({ kind, url, file, gifId: null, title: titleFromName(file.name) }, read, true);
   };
 
@@ -85,7 +85,7 @@ export function useMakerSource(maxBytes: number) {
     (gif: GifDto) => {
       const { kind, url, known } = gifSource(gif);
       const read = () =>
-        known ? Promise.resolve(known) : kind === 'video' ? probeVideo(url) : probeImage(url);
+        known ? Promise.resolve(known) : kind === 'video' ? probeVideo(url) : probeImage(url, null);
       void load({ kind, url, file: null, gifId: gif.id, title: gif.title }, read, false);
     },
     [load],
