@@ -11,6 +11,7 @@ mod gifs;
 mod integrations;
 mod jobs;
 mod join;
+mod makes;
 mod members;
 mod migrate;
 mod renditions;

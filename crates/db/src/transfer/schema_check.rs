@@ -50,6 +50,9 @@ const SKIPPED: &[Skip] = &[
     // Work in flight, not library data: `gifshelf renditions backfill` re-enqueues whatever a
     // GIF of the imported library is missing.
     Skip::Named("jobs"),
+    // The maker's work in flight and its outcomes (their sources are removed when a make ends):
+    // not library data. A made GIF keeps its source in gifs.made_from_id.
+    Skip::Named("makes"),
 ];
 
 fn is_skipped(table: &str) -> bool {
