@@ -28,12 +28,12 @@ test.use({
 
 test.beforeAll(({ request }) => takeFirstAccount(request));
 
-async function gifOf(page: Page, id: number): Promise<GifDto & { madeFrom?: { id: number; title: string } | null }> {
+async function gifOf(page: Page, id: number): Promise<GifDto> {
   const response = await page.request.get(`/api/gifs/dto/${id}`, {
     headers: { Authorization: `Bearer ${await tokenOf(page)}` },
   });
   expect(response.status()).toBe(200);
-  return (await response.json()) as GifDto & { madeFrom?: { id: number; title: string } | null };
+  return (await response.json()) as GifDto;
 }
 
 const idInUrl = (page: Page) => Number(new URL(page.url()).pathname.split('/').pop());

@@ -332,7 +332,7 @@ describe('GIF detail: the maker', () => {
 
   it('links a copy to the GIF it was made from', async () => {
     login(tokenFor('alice', 3600), 'alice');
-    serveGif(undefined, { ...gif, madeFrom: { id: 2, title: 'Original cat' } } as GifDto);
+    serveGif(undefined, { ...gif, madeFrom: { id: 2, title: 'Original cat' } });
     renderDetail();
     const source = await screen.findByRole('link', { name: 'Original cat' });
     expect(source).toHaveAttribute('href', '/gifs/2');

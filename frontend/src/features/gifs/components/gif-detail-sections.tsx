@@ -167,12 +167,9 @@ export function FileInformation({ gif }: { gif: GifDto }) {
   );
 }
 
-/** The GIF a maker copy was made from (`madeFrom`, once the server sends it). */
-type MadeFromRef = { id: number; title: string };
-
 /** "Made from {title}", linking to the source GIF, when this GIF was made from another. */
 export function MadeFrom({ gif }: { gif: GifDto }) {
-  const source = (gif as GifDto & { madeFrom?: MadeFromRef | null }).madeFrom;
+  const source = gif.madeFrom;
   if (!source) return null;
   return (
     <p className="panel gif-detail__made-from">

@@ -4,6 +4,8 @@
  * server checks every rule again; these only keep the form from sending what it would refuse.
  */
 
+import type { MakeRecipeDto } from '@/api/generated/MakeRecipeDto';
+
 /** Output widths in pixels; a crop narrower than the width asked keeps its own width. */
 export const WIDTHS = [240, 320, 480, 640] as const;
 export const FPS_CHOICES = [10, 15, 20, 25] as const;
@@ -38,19 +40,12 @@ export const ASPECTS = [
 ] as const;
 export type AspectLabel = (typeof ASPECTS)[number]['label'];
 
-/** `POST /api/make`'s `recipe` part (times in seconds of the source, crop in source pixels). */
-export type MakeRecipe = {
-  gifId?: number;
-  start: number;
-  end: number;
-  crop?: Crop;
-  width: number;
-  fps: number;
-  speed: number;
-  direction: Direction;
-  loop?: number;
-  caption?: Caption;
-};
+/**
+ * `POST /api/make`'s `recipe` part (times in seconds of the source, crop in source pixels). The
+ * loop count's JSON key is `loop` (the server renames its `loops` field; the generated type does
+ * not show the rename), and the maker screen has no link source.
+ */
+export type MakeRecipe = Omit<MakeRecipeDto, 'loops' | 'sourceUrl'> & { loop?: number };
 
 /** Everything the form holds about the GIF to make. */
 export type MakerSettings = {

@@ -30,7 +30,7 @@ export function useMakeGif(): {
   const queryClient = useQueryClient();
   const [phase, setPhase] = useState<MakePhase>('editing');
   const [sent, setSent] = useState(0);
-  const [jobId, setJobId] = useState<number | string | null>(null);
+  const [jobId, setJobId] = useState<number | null>(null);
   const [madeId, setMadeId] = useState<number | null>(null);
   const abort = useRef<AbortController | null>(null);
   const opened = useRef<number | null>(null);
