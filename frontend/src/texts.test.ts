@@ -165,6 +165,29 @@ const gifLabels = [
   'Delete', 'Title *', 'Description', 'Add', 'Update GIF', 'Cancel', 'Upload GIF',
 ];
 
+/** The GIF maker's texts (docs/texts.md, "GIF maker"). */
+const makerTexts = [
+  'Make a GIF',
+  'Choose a video or GIF',
+  'Record screen',
+  'Record camera',
+  'Recording starts in {n}…',
+  'Stop recording',
+  'Clear crop',
+  'Frames per second',
+  'About {x} MB · {w} × {h} px · {n} frames',
+  'That is over the upload limit of {x} MB: choose a smaller width, fewer frames per second or a shorter clip.',
+  'Make GIF',
+  'Sending the source...',
+  'Making the GIF...',
+  'GIF made!',
+  'Making the GIF failed',
+  'Failed to make GIF',
+  'The GIF is still being made. Leave this page?',
+  'Edit a copy',
+  'Made from {title}',
+];
+
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Header labels the spec names without quotes. */
@@ -206,6 +229,15 @@ describe('spec texts', () => {
 
   it.each(gifLabels)('GIF screen label "%s" appears as a text node or string', (label) => {
     expect(corpus).toMatch(new RegExp(`[>'"\`]\\s*${escapeRegExp(label)}\\s*[<'"\`]`));
+  });
+
+  it('the maker texts are in docs/texts.md', () => {
+    const textsMd = readFileSync(textsMdPath, 'utf8');
+    for (const text of makerTexts) for (const piece of fragments(text)) expect(textsMd).toContain(piece);
+  });
+
+  it.each(makerTexts)('maker text "%s" appears in the source', (text) => {
+    for (const piece of fragments(text)) expect(corpus).toContain(piece);
   });
 
   it.each(foundationTexts)('"%s" appears in the source', (text) => {

@@ -13,6 +13,7 @@ pub mod integrations;
 pub mod jobs;
 pub mod join;
 pub mod keys;
+pub mod make;
 pub mod members;
 pub mod rate_limit;
 pub mod settings;

@@ -12,6 +12,7 @@ mod integrations;
 mod jobs;
 mod join;
 mod limits;
+mod makes;
 mod members;
 mod migrate;
 mod renditions;

@@ -37,6 +37,7 @@ diesel::table! {
         phash_b3 -> Nullable<Integer>,
         share_count -> BigInt,
         rating -> Text,
+        made_from_id -> Nullable<BigInt>,
     }
 }
 
@@ -226,6 +227,24 @@ diesel::table! {
 
 diesel::joinable!(invites -> users (created_by));
 
+diesel::table! {
+    makes (id) {
+        id -> BigInt,
+        owner_id -> BigInt,
+        state -> Text,
+        progress -> Float,
+        source_key -> Text,
+        source_gif_id -> Nullable<BigInt>,
+        recipe -> Text,
+        gif_data -> Text,
+        gif_id -> Nullable<BigInt>,
+        error_code -> Nullable<Text>,
+        error -> Nullable<Text>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     gifs,
@@ -244,7 +263,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     integrations,
     gif_count,
     registration_policy,
-    invites
+    invites,
+    makes
 );
 
 diesel::table! {

@@ -5,6 +5,10 @@
 
 /// Upload use case: the row is committed, the response is not sent yet.
 pub const UPLOAD_AFTER_COMMIT: &str = "upload.after_commit";
+/// Maker job: the GIF is made (in memory), nothing of it stored yet.
+pub const MAKE_AFTER_ENGINE: &str = "make.after_engine";
+/// Maker job: the GIF is stored through the upload, the make not yet marked done.
+pub const MAKE_AFTER_UPLOAD: &str = "make.after_upload";
 /// Local folder: a blob's temp file is written and synced, not yet renamed into place.
 pub const BLOB_AFTER_WRITE: &str = "blob.after_write";
 /// Local folder: a blob was renamed into place (visible), its folder not yet synced.

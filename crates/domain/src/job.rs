@@ -3,6 +3,7 @@
 use chrono::NaiveDateTime;
 
 use crate::gif::GifId;
+use crate::make::MakeId;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct JobId(pub i64);
@@ -13,15 +14,19 @@ pub struct JobId(pub i64);
 pub enum Task {
     /// Make every rendition kind the GIF is missing (videos, chat sizes).
     MakeRenditions(GifId),
+    /// Make a GIF by the maker's recipe (the make's row holds the recipe and the source).
+    MakeGif(MakeId),
 }
 
 impl Task {
     pub const MAKE_RENDITIONS: &'static str = "make_renditions";
+    pub const MAKE_GIF: &'static str = "make_gif";
 
     /// The stored kind name and payload.
     pub fn encode(&self) -> (&'static str, String) {
         match self {
             Self::MakeRenditions(id) => (Self::MAKE_RENDITIONS, id.0.to_string()),
+            Self::MakeGif(id) => (Self::MAKE_GIF, id.0.to_string()),
         }
     }
 
@@ -41,6 +46,11 @@ impl Task {
                 .parse::<i64>()
                 .map(|id| Self::MakeRenditions(GifId(id)))
                 .map_err(|_| format!("a {kind} job needs a GIF id, not {payload:?}")),
+            Self::MAKE_GIF => payload
+                .trim()
+                .parse::<i64>()
+                .map(|id| Self::MakeGif(MakeId(id)))
+                .map_err(|_| format!("a {kind} job needs a make id, not {payload:?}")),
             other => Err(format!("no worker knows jobs of kind {other:?}")),
         }
     }

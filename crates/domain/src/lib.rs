@@ -10,6 +10,7 @@ pub mod gif;
 pub mod integration;
 pub mod job;
 pub mod join;
+pub mod make;
 pub mod media;
 pub mod member;
 pub mod ports;

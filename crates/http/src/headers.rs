@@ -39,7 +39,8 @@ pub fn security_headers(settings: &HttpSettings, inline_hashes: &[String]) -> De
         .add(("Referrer-Policy", "strict-origin-when-cross-origin"))
         .add(("X-Frame-Options", "DENY"))
         .add(("Cross-Origin-Opener-Policy", "same-origin-allow-popups"))
-        .add(("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()"))
+        // The maker records the camera and the screen from this origin only (never a frame).
+        .add(("Permissions-Policy", "camera=(self), display-capture=(self), microphone=(), geolocation=(), payment=()"))
 }
 
 /// Copies the request id that `TracingLogger` gave the request into `X-Request-Id`, so that a

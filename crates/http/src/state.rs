@@ -90,6 +90,8 @@ pub struct AppState {
     pub collections: Arc<CollectionService>,
     /// "From a link": the image fetched by the server, then uploaded.
     pub url_import: Arc<UrlImport>,
+    /// The GIF maker: makes queued, and their state.
+    pub maker: Arc<gifshelf_app::make::MakeService>,
     pub stats: Arc<StatsService>,
     /// `GET /metrics`, when on.
     pub metrics: Option<crate::metrics::MetricsEndpoint>,

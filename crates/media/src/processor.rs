@@ -41,13 +41,29 @@ impl MediaService {
         self
     }
 
+    /// A slot of the pool, or `Busy` when none frees up within `queue_wait`.
+    pub(crate) async fn slot(&self) -> Result<tokio::sync::OwnedSemaphorePermit, MediaRejection> {
+        tokio::time::timeout(self.queue_wait, self.slots.clone().acquire_owned())
+            .await
+            .map_err(|_| MediaRejection::Busy)?
+            .map_err(|_| MediaRejection::Busy)
+    }
+
+    pub(crate) fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    pub(crate) fn ffmpeg(&self) -> Option<Arc<Ffmpeg>> {
+        self.ffmpeg.clone()
+    }
+
     /// How many jobs could start now without waiting for a slot.
     pub fn free_slots(&self) -> usize {
         self.slots.available_permits()
     }
 }
 
-fn encoded(r: Rendition) -> EncodedImage {
+pub(crate) fn encoded(r: Rendition) -> EncodedImage {
     EncodedImage {
         bytes: r.bytes,
         content_type: r.mime.to_owned(),

@@ -84,6 +84,10 @@ pub fn media_service(
 pub struct Library {
     pub gifs: Arc<GifService>,
     pub renditions: Arc<RenditionMaker>,
+    /// "From a link", shared by uploads and the maker (one set of fetch slots).
+    pub url_import: Arc<UrlImport>,
+    /// The GIF maker (its jobs run on the background media slots).
+    pub maker: Arc<gifshelf_app::make::MakeService>,
 }
 
 /// The configured blob store, its failures counted for `/metrics`.
@@ -103,6 +107,7 @@ pub fn library(settings: &Settings, db: &Database, clock: &Arc<dyn Clock>) -> Re
     let job_wait = std::time::Duration::from_secs(settings.video_timeout_secs.saturating_mul(2));
     let job_media = media_service(settings.job_media_workers, job_wait, ffmpeg);
     let db = Arc::new(db.clone());
+    let engine = job_media.clone();
     let gifs = GifService::new(GifPorts {
         gifs: db.clone(),
         fingerprints: db.clone(),
@@ -115,8 +120,23 @@ pub fn library(settings: &Settings, db: &Database, clock: &Arc<dyn Clock>) -> Re
         clock: clock.clone(),
     })
     .with_default_rating(settings.default_rating);
+    let gifs = Arc::new(gifs);
+    let url_import = Arc::new(url_import(settings, &gifs, clock));
+    let maker = gifshelf_app::make::MakeService::new(
+        gifshelf_app::make::MakerPorts {
+            makes: db.clone(),
+            engine,
+            blobs: blobs.clone(),
+            users: db.clone(),
+            ids: Arc::new(RandomIds),
+            clock: clock.clone(),
+            gifs: gifs.clone(),
+            url_import: url_import.clone(),
+        },
+        settings.maker,
+    );
     let renditions = RenditionMaker::new(db.clone(), db.clone(), db, blobs, job_media, clock.clone());
-    Ok(Library { gifs: Arc::new(gifs), renditions: Arc::new(renditions) })
+    Ok(Library { gifs, renditions: Arc::new(renditions), url_import, maker: Arc::new(maker) })
 }
 
 /// The GIF use cases on the configured database and blob store.
@@ -394,6 +414,7 @@ pub struct Application {
     /// The job workers' queue and what they run.
     queue: Arc<Database>,
     renditions: Arc<RenditionMaker>,
+    maker: Arc<gifshelf_app::make::MakeService>,
     job_workers: usize,
     jobs: gifshelf_app::jobs::RunnerSettings,
     job_poll: std::time::Duration,
@@ -420,7 +441,7 @@ impl Application {
         })?;
         let db = open_database(settings)?;
         let secret = signing_secret(settings, &db)?;
-        let Library { gifs, renditions } = library(settings, &db, &clock)?;
+        let Library { gifs, renditions, url_import, maker } = library(settings, &db, &clock)?;
         let queue = Arc::new(db.clone());
         let health = health_service(settings, &db)?;
         let metrics = crate::metrics::endpoint(settings, &db)?;
@@ -444,7 +465,8 @@ impl Application {
             auth: Arc::new(auth),
             gifs: gifs.clone(),
             collections,
-            url_import: Arc::new(url_import(settings, &gifs, &clock)),
+            url_import,
+            maker: maker.clone(),
             stats,
             health,
             metrics: Some(metrics),
@@ -471,6 +493,7 @@ impl Application {
             sweep_every: std::time::Duration::from_secs(settings.sweep_interval_secs),
             queue,
             renditions,
+            maker,
             job_workers: settings.job_workers,
             jobs: settings.jobs,
             job_poll: settings.job_poll,
@@ -520,6 +543,7 @@ impl Application {
             self.job_workers,
             self.queue,
             self.renditions,
+            Some(self.maker),
             self.jobs,
             self.job_poll,
             self.clock,

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use gifshelf_app::jobs::{JobRunner, RenditionMaker, RunnerSettings};
+use gifshelf_app::make::MakeService;
 use gifshelf_db::{Database, JobWakeups};
 use gifshelf_domain::ports::Clock;
 use tokio::sync::watch;
@@ -36,6 +37,7 @@ impl Workers {
         count: usize,
         queue: Arc<Database>,
         renditions: Arc<RenditionMaker>,
+        maker: Option<Arc<MakeService>>,
         settings: RunnerSettings,
         poll: Duration,
         clock: Arc<dyn Clock>,
@@ -52,6 +54,10 @@ impl Workers {
                     format!("{process}:{n}"),
                     settings,
                 );
+                let runner = match &maker {
+                    Some(maker) => runner.with_maker(maker.clone()),
+                    None => runner,
+                };
                 tokio::spawn(work(runner, poll, wakeups.clone(), stopped.clone()))
             })
             .collect::<Vec<_>>();

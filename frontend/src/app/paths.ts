@@ -17,6 +17,9 @@ export const paths = {
   collection: (id: number | string) => `/collections/${encodeURIComponent(String(id))}`,
   favourites: '/favourites',
   upload: '/upload',
+  /** The GIF maker; `makeFrom(id)`: "Edit a copy" of a GIF. */
+  make: '/make',
+  makeFrom: (gifId: number | string) => `/make?gif=${encodeURIComponent(String(gifId))}`,
   settings: '/settings',
   statistics: '/statistics',
   duplicates: '/admin/duplicates',

@@ -83,6 +83,7 @@ describe('signed in', () => {
       ['Collections', '/collections'],
       ['Favourites', '/favourites'],
       ['Upload', '/upload'],
+      ['Make', '/make'],
       ['Settings', '/settings'],
     ]);
     expect(within(nav).getByRole('button', { name: 'Random' })).toBeInTheDocument();

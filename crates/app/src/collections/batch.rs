@@ -174,6 +174,7 @@ mod tests {
             renditions: Renditions::default(),
             favourite_count: 0,
             share_count: 0,
+            made_from: None,
             favourite: false,
         }
     }

@@ -132,6 +132,7 @@ pub(crate) mod test_support {
             frame_count: 3,
             favourite_count: 0,
             share_count: 0,
+            made_from: None,
             favourite: false,
             rating: gifshelf_domain::gif::Rating::G,
             renditions: Renditions::new([

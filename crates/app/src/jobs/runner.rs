@@ -48,6 +48,8 @@ pub struct JobRunner {
     clock: Arc<dyn Clock>,
     name: String,
     settings: RunnerSettings,
+    /// Runs `make_gif` jobs; without it they fail (and are retried by a worker that has one).
+    maker: Option<Arc<crate::make::MakeService>>,
 }
 
 fn chrono_of(duration: Duration) -> chrono::Duration {
@@ -63,7 +65,14 @@ impl JobRunner {
         name: String,
         settings: RunnerSettings,
     ) -> Self {
-        Self { queue, renditions, clock, name, settings }
+        Self { queue, renditions, clock, name, settings, maker: None }
+    }
+
+    /// The maker that runs `make_gif` jobs.
+    #[must_use]
+    pub fn with_maker(mut self, maker: Arc<crate::make::MakeService>) -> Self {
+        self.maker = Some(maker);
+        self
     }
 
     pub fn name(&self) -> &str {
@@ -123,11 +132,18 @@ impl JobRunner {
                     tracing::info!(gif_id = id.0, "the GIF was deleted before its renditions were made");
                 }
             }),
+            Task::MakeGif(id) => match &self.maker {
+                Some(maker) => maker.run(id).await,
+                None => Err(AppError::internal("this worker has no maker")),
+            },
         }
     }
 
     async fn settle_failure(&self, job: &ClaimedJob, error: String, last: bool) -> Result<Settled, AppError> {
         let held = if last {
+            if let (Ok(Task::MakeGif(id)), Some(maker)) = (Task::decode(&job.kind, &job.payload), &self.maker) {
+                maker.give_up(id, &error).await?;
+            }
             self.queue.give_up(job.id, &self.name, &error).await?
         } else {
             let run_after = self.clock.now() + chrono_of(self.backoff(job.attempts));

@@ -13,8 +13,8 @@ use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text, Timestamp};
 use gifshelf_domain::gif::{
-    Description, Gif, GifEdit, GifFilter, GifId, GifSort, NewGif, Page, PageRequest, Rating, Rendition, RenditionKind,
-    Renditions, TagId, TagName, TagRef, Title,
+    Description, Gif, GifEdit, GifFilter, GifId, GifSort, GifSummary, NewGif, Page, PageRequest, Rating, Rendition,
+    RenditionKind, Renditions, TagId, TagName, TagRef, Title,
 };
 use gifshelf_domain::ports::{BlobKeyIndex, GifRepository};
 use gifshelf_domain::user::{UserId, Username};
@@ -42,6 +42,7 @@ struct GifRow {
     favourite_count: i64,
     share_count: i64,
     rating: String,
+    made_from_id: Option<i64>,
 }
 
 #[derive(Queryable, Selectable, Insertable)]
@@ -96,7 +97,13 @@ impl RenditionRow {
 }
 
 impl GifRow {
-    fn into_gif(self, uploader: String, tags: Vec<TagRef>, renditions: Vec<Rendition>) -> Gif {
+    fn into_gif(
+        self,
+        uploader: String,
+        tags: Vec<TagRef>,
+        renditions: Vec<Rendition>,
+        made_from: Option<GifSummary>,
+    ) -> Gif {
         Gif {
             id: GifId(self.id),
             share_id: self.share_id,
@@ -114,6 +121,7 @@ impl GifRow {
             share_count: self.share_count,
             // A value this version does not know (a newer version wrote it) reads as the strictest.
             rating: Rating::parse(&self.rating).unwrap_or(Rating::R),
+            made_from,
         }
     }
 }
@@ -160,15 +168,34 @@ pub(crate) fn load_many(conn: &mut AnyConnection, ids: &[i64]) -> Result<Vec<Gif
             renditions_of.entry(gif_id).or_default().push(rendition);
         }
     }
+    let sources = made_from_titles(conn, &rows)?;
     let mut by_id: HashMap<i64, Gif> = rows
         .into_iter()
         .map(|(row, uploader)| {
             let id = row.id;
             let tags = tags_of.remove(&id).unwrap_or_default();
-            (id, row.into_gif(uploader, tags, renditions_of.remove(&id).unwrap_or_default()))
+            let made_from = row.made_from_id.and_then(|source| sources.get(&source).cloned());
+            (id, row.into_gif(uploader, tags, renditions_of.remove(&id).unwrap_or_default(), made_from))
         })
         .collect();
     Ok(ids.iter().filter_map(|id| by_id.remove(id)).collect())
+}
+
+/// The ids and titles of the GIFs these rows were made from (one query, none when no row was).
+fn made_from_titles(
+    conn: &mut AnyConnection,
+    rows: &[(GifRow, String)],
+) -> Result<HashMap<i64, GifSummary>, RepoError> {
+    let sources: Vec<i64> = rows.iter().filter_map(|(row, _)| row.made_from_id).collect();
+    if sources.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let found: Vec<(i64, String)> =
+        gifs::table.filter(gifs::id.eq_any(&sources)).select((gifs::id, gifs::title)).load(conn).map_err(repo_error)?;
+    Ok(found
+        .into_iter()
+        .map(|(id, title)| (id, GifSummary { id: GifId(id), title: Title::from_trusted(title) }))
+        .collect())
 }
 
 pub(crate) fn load_one(conn: &mut AnyConnection, id: i64) -> Result<Gif, RepoError> {
@@ -444,6 +471,19 @@ impl GifRepository for Database {
 #[async_trait]
 impl BlobKeyIndex for Database {
     async fn all_blob_keys(&self) -> Result<Vec<String>, RepoError> {
-        self.run(|conn| gif_renditions::table.select(gif_renditions::blob_key).load(conn).map_err(repo_error)).await
+        self.run(|conn| {
+            let mut keys: Vec<String> =
+                gif_renditions::table.select(gif_renditions::blob_key).load(conn).map_err(repo_error)?;
+            // The maker's sources, kept until their makes end.
+            let open = ["queued", "running"];
+            let sources: Vec<String> = crate::schema::makes::table
+                .filter(crate::schema::makes::state.eq_any(open))
+                .select(crate::schema::makes::source_key)
+                .load(conn)
+                .map_err(repo_error)?;
+            keys.extend(sources);
+            Ok(keys)
+        })
+        .await
     }
 }

@@ -52,6 +52,9 @@ const SKIPPED: &[Skip] = &[
     Skip::Named("jobs"),
     // Rate-limit counters (failed logins, chat calls), forgotten within a day: no library data.
     Skip::Named("shared_counters"),
+    // The maker's work in flight and its outcomes (their sources are removed when a make ends):
+    // not library data. A made GIF keeps its source in gifs.made_from_id.
+    Skip::Named("makes"),
 ];
 
 fn is_skipped(table: &str) -> bool {

@@ -106,6 +106,7 @@ tables! {
             phash_b3: Option<i32>,
             share_count: i64,
             rating: String,
+            made_from_id: Option<i64>,
         },
     },
     /// One row per GIF and rendition kind: where its blob is and what it holds.

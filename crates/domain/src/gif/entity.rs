@@ -31,6 +31,8 @@ pub struct Gif {
     /// How often it was posted from a chat app (a Tenor `registershare`, a slash command).
     pub share_count: i64,
     pub rating: Rating,
+    /// The GIF this one was made from in the maker ("Edit a copy"), while that one exists.
+    pub made_from: Option<GifSummary>,
 }
 
 impl Gif {

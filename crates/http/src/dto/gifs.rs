@@ -45,6 +45,9 @@ pub struct GifDto {
     pub renditions: Vec<RenditionDto>,
     /// How suitable it is: `g`, `pg`, `pg-13` or `r` (the chat APIs filter by it).
     pub rating: Rating,
+    /// The GIF this one was made from in the maker ("Edit a copy"); `null` for any other GIF, and
+    /// once that GIF is deleted.
+    pub made_from: Option<GifLinkDto>,
 }
 
 impl From<&gifshelf_domain::gif::Gif> for GifDto {
@@ -77,6 +80,7 @@ impl From<&gifshelf_domain::gif::Gif> for GifDto {
             share_count: gif.share_count,
             renditions: RenditionDto::all(gif),
             rating: gif.rating.into(),
+            made_from: gif.made_from.as_ref().map(GifLinkDto::from),
         }
     }
 }

@@ -12,6 +12,7 @@ mod gifs;
 mod integrations;
 mod join;
 mod keys;
+mod make;
 mod members;
 mod meta;
 mod settings;
@@ -37,6 +38,7 @@ pub use gifs::{
 pub use integrations::{CreateIntegrationRequest, IntegrationDto};
 pub use join::{role_name, CreateInviteRequest, CreatedInviteDto, InviteDto, RegistrationPolicyDto};
 pub use keys::{ApiKeyDto, CreateApiKeyRequest, CreatedApiKeyDto};
+pub use make::{MakeCaptionDto, MakeCropDto, MakeErrorDto, MakeForm, MakeRecipeDto, MakeStartedDto, MakeStatusDto};
 pub use members::{MemberDto, PagedMembers, UpdateMemberRequest};
 pub use meta::{HealthDto, ProbeDto, PublicConfig};
 pub use settings::{ChangePasswordRequest, ProfileDto, UpdateProfileRequest};
@@ -105,7 +107,13 @@ macro_rules! for_each_dto {
             PagedAuditEvents,
             MemberDto,
             PagedMembers,
-            UpdateMemberRequest
+            UpdateMemberRequest,
+            MakeCropDto,
+            MakeCaptionDto,
+            MakeRecipeDto,
+            MakeStartedDto,
+            MakeErrorDto,
+            MakeStatusDto
         );
     };
 }

@@ -312,7 +312,7 @@ fn too_large(max: u64) -> ApiError {
 }
 
 /// Reads a multipart field into memory, refusing more than `cap` bytes as soon as they arrive.
-async fn read_field(
+pub(super) async fn read_field(
     field: &mut actix_multipart::Field,
     cap: u64,
     over: impl Fn() -> ApiError,

@@ -6,6 +6,7 @@ mod intake;
 mod integrations;
 mod join;
 mod keys;
+mod make;
 pub(crate) mod media;
 mod members;
 mod meta;
@@ -34,6 +35,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .configure(media::configure)
             .configure(collections::configure)
             .configure(intake::configure)
+            .configure(make::configure)
             .configure(gifs::configure)
             .configure(tags::configure)
             .configure(stats::configure)

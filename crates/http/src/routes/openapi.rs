@@ -64,6 +64,8 @@ use utoipa::{Modify, OpenApi};
         super::collections::set_sharing,
         super::intake::from_url,
         super::intake::oembed,
+        super::make::start,
+        super::make::status,
         super::media::content,
         super::media::thumbnail,
         super::media::static_thumbnail,

@@ -3,6 +3,7 @@
 //! count and a caption), decoded by gifshelf's own pipeline and encoded by its own encoder. The
 //! source is only read.
 
+mod service;
 mod video;
 
 use gif::Repeat;
@@ -14,7 +15,7 @@ use crate::sink::{CanvasFrame, FrameSink, Output, Source, Tools};
 use crate::video::shown_delay;
 use crate::{Limits, MediaRejection, Rendition};
 
-pub use video::{is_video, make_from_video, probe_video, VideoInfo, DEFAULT_VIDEO_FPS};
+pub use video::{is_video, make_from_video, make_from_video_with_progress, probe_video, VideoInfo, DEFAULT_VIDEO_FPS};
 
 /// The most source time one GIF is made of.
 pub const MAX_WINDOW_MS: u32 = 60_000;

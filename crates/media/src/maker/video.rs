@@ -195,6 +195,21 @@ pub fn make_from_video(
     recipe: &Recipe,
     ffmpeg: &Ffmpeg,
 ) -> Result<Rendition, MediaRejection> {
+    make_from_video_with_progress(path, info, recipe, ffmpeg, &|_| {})
+}
+
+/// [`make_from_video`], telling `progress` the share of the window's frames decoded (0 to 1) as
+/// they come.
+///
+/// # Errors
+/// As [`make_from_video`].
+pub fn make_from_video_with_progress(
+    path: &Path,
+    info: &VideoInfo,
+    recipe: &Recipe,
+    ffmpeg: &Ffmpeg,
+    progress: &(dyn Fn(f32) + Send + Sync),
+) -> Result<Rendition, MediaRejection> {
     recipe.check().map_err(MediaRejection::invalid)?;
     if recipe.start_ms >= info.duration_ms {
         return Err(MediaRejection::invalid("The start is past the end of the video."));
@@ -248,9 +263,17 @@ pub fn make_from_video(
     // Frame by frame off the pipe: memory holds one picture (and the encoder's own bound).
     let mut run = Sandboxed::start(ffmpeg, ffmpeg.path(), &args)?;
     let mut picture = vec![0_u8; frame_bytes];
+    let expected = (f64::from(end - recipe.start_ms) / 1000.0 * rate).ceil().max(1.0);
+    let mut frames = 0_u32;
     while let Some(stdout) = run.stdout.as_mut() {
         match stdout.read_exact(&mut picture) {
-            Ok(()) => out.push(Some(picture.clone()), pace.next_cs())?,
+            Ok(()) => {
+                out.push(Some(picture.clone()), pace.next_cs())?;
+                frames += 1;
+                if frames.is_multiple_of(8) {
+                    progress((f64::from(frames) / expected).min(1.0) as f32);
+                }
+            }
             Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
             Err(e) => return Err(video_err(e)),
         }

@@ -109,6 +109,9 @@ pub struct Settings {
     pub chat_api_cors_origins: Vec<String>,
     /// The secrets slash commands may prove themselves with, beside those admins add in the app.
     pub chat_commands: ChatCommandSecrets,
+    /// The GIF maker's limits on its sources: `GIFSHELF_MAX_VIDEO_MB` (200) and
+    /// `GIFSHELF_MAX_VIDEO_SECS` (600).
+    pub maker: gifshelf_app::make::MakerLimits,
 }
 
 /// `GIFSHELF_SLACK_SIGNING_SECRET`, `GIFSHELF_MATTERMOST_TOKENS` and `GIFSHELF_ZULIP_TOKENS`
@@ -136,11 +139,7 @@ impl Settings {
     pub fn from_sources(config_file: Option<&Path>, env: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
         let src = Sources::read(config_file, env)?;
         let f = &src.file;
-        let data_dir = src
-            .env("GIFSHELF_DATA_DIR")
-            .map(PathBuf::from)
-            .or_else(|| f.data_dir.clone())
-            .unwrap_or_else(|| "./data".into());
+        let data_dir = src.data_dir();
         let bind = src.text("GIFSHELF_BIND", &f.bind).unwrap_or_else(|| "127.0.0.1:8080".into());
         let settings = Self {
             allowed_hosts: src.allowed_hosts(&bind)?,
@@ -208,6 +207,7 @@ impl Settings {
             chat_api_anonymous: src.number("GIFSHELF_CHAT_API_ANONYMOUS", f.chat_api_anonymous, false)?,
             chat_api_cors_origins: src.chat_api_cors_origins()?,
             chat_commands: src.chat_commands()?,
+            maker: src.maker()?,
             data_dir,
         };
         settings.check()?;

@@ -75,6 +75,8 @@ pub(super) struct FileSettings {
     pub(super) zulip_tokens: Option<String>,
     pub(super) registration: Option<String>,
     pub(super) allowed_email_domains: Option<String>,
+    pub(super) max_video_mb: Option<u64>,
+    pub(super) max_video_secs: Option<u32>,
 }
 
 /// The file's settings and the environment, read the same way for every setting.
@@ -190,6 +192,37 @@ impl<E: Fn(&str) -> Option<String>> Sources<E> {
                 30,
             )?),
         })
+    }
+
+    /// `GIFSHELF_DATA_DIR`, `./data` by default.
+    pub(super) fn data_dir(&self) -> PathBuf {
+        self.env("GIFSHELF_DATA_DIR")
+            .map(PathBuf::from)
+            .or_else(|| self.file.data_dir.clone())
+            .unwrap_or_else(|| "./data".into())
+    }
+
+    /// `GIFSHELF_MAX_VIDEO_MB` (1 to 4096, 200 by default) and `GIFSHELF_MAX_VIDEO_SECS` (at least 1,
+    /// 600 by default): the GIF maker's sources.
+    pub(super) fn maker(&self) -> Result<gifshelf_app::make::MakerLimits, ConfigError> {
+        let f = &self.file;
+        let mb: u64 = self.number("GIFSHELF_MAX_VIDEO_MB", f.max_video_mb, 200)?;
+        if mb == 0 || mb > 4096 {
+            return Err(ConfigError::Invalid {
+                name: "GIFSHELF_MAX_VIDEO_MB",
+                value: mb.to_string(),
+                reason: "it must be 1 to 4096",
+            });
+        }
+        let secs: u32 = self.number("GIFSHELF_MAX_VIDEO_SECS", f.max_video_secs, 600)?;
+        if secs == 0 {
+            return Err(ConfigError::Invalid {
+                name: "GIFSHELF_MAX_VIDEO_SECS",
+                value: "0".into(),
+                reason: "it must be at least 1",
+            });
+        }
+        Ok(gifshelf_app::make::MakerLimits { max_source_bytes: mb * 1024 * 1024, max_source_secs: secs })
     }
 
     pub(super) fn ffmpeg(&self) -> Option<PathBuf> {

@@ -20,6 +20,7 @@ mod intake;
 mod join;
 mod keys;
 mod library;
+mod make;
 mod media;
 mod members;
 mod meta;

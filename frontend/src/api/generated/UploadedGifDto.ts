@@ -36,4 +36,9 @@ renditions: Array<RenditionDto>,
 /**
  * How suitable it is: `g`, `pg`, `pg-13` or `r` (the chat APIs filter by it).
  */
-rating: Rating, };
+rating: Rating, 
+/**
+ * The GIF this one was made from in the maker ("Edit a copy"); `null` for any other GIF, and
+ * once that GIF is deleted.
+ */
+madeFrom: GifLinkDto | null, };

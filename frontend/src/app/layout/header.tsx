@@ -100,6 +100,9 @@ function MainNav({ username, isAdmin }: { username: string; isAdmin: boolean }) 
       <NavLink to={paths.upload} className={navClass}>
         Upload
       </NavLink>
+      <NavLink to={paths.make} className={navClass}>
+        Make
+      </NavLink>
       <NavLink to={paths.settings} className={navClass}>
         Settings
       </NavLink>

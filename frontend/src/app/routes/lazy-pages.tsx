@@ -53,6 +53,9 @@ export const CollectionPage = lazyPage(() =>
 export const UploadPage = lazyPage(() =>
   import(/* webpackChunkName: "upload" */ '@/features/gifs/components/upload-page').then((m) => m.UploadPage),
 );
+export const MakePage = lazyPage(() =>
+  import(/* webpackChunkName: "maker" */ '@/features/gifs/maker/make-page').then((m) => m.MakePage),
+);
 export const DuplicatesPage = lazyPage(() =>
   import(/* webpackChunkName: "duplicates" */ '@/features/gifs/components/duplicates-page').then(
     (m) => m.DuplicatesPage,

@@ -82,6 +82,7 @@ pub(super) mod tests {
             favourite_count: 0,
             favourite: false,
             share_count: 0,
+            made_from: None,
             rating: gifshelf_domain::gif::Rating::G,
         }))
     }

@@ -318,3 +318,24 @@ describe('GIF detail', () => {
     expect(calls().some((c) => c.startsWith('PUT'))).toBe(false);
   });
 });
+
+describe('GIF detail: the maker', () => {
+  it('offers "Edit a copy" to anyone who can see the GIF, not only its owner', async () => {
+    login(tokenFor('bob', 3600), 'bob');
+    serveGif();
+    renderDetail();
+    const copy = await screen.findByRole('link', { name: 'Edit a copy' });
+    expect(copy).toHaveAttribute('href', '/make?gif=5');
+    expect(screen.queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument();
+    expect(screen.queryByText(/Made from/)).not.toBeInTheDocument();
+  });
+
+  it('links a copy to the GIF it was made from', async () => {
+    login(tokenFor('alice', 3600), 'alice');
+    serveGif(undefined, { ...gif, madeFrom: { id: 2, title: 'Original cat' } });
+    renderDetail();
+    const source = await screen.findByRole('link', { name: 'Original cat' });
+    expect(source).toHaveAttribute('href', '/gifs/2');
+    expect(source.parentElement).toHaveTextContent('Made from Original cat');
+  });
+});

@@ -16,11 +16,13 @@ import { useMotionGate } from './animated-media';
 import { RenditionModal, type Rendition } from './rendition-modal';
 import { EmbedCodes } from './embed-codes';
 import { LooksLike } from './looks-like';
-import { FileInformation, GifAbout, GifFigure, RenditionList, VideoFiles } from './gif-detail-sections';
+import { FileInformation, GifAbout, GifFigure, MadeFrom, RenditionList, VideoFiles } from './gif-detail-sections';
 import './gifs.css';
 
 export const MSG_DELETE_CONFIRM = 'Are you sure you want to delete this GIF?';
 export const MSG_GIF_DELETED = 'GIF deleted successfully';
+/** Anyone who can see a GIF may make their own copy of it in the maker. */
+export const MSG_EDIT_A_COPY = 'Edit a copy';
 
 const parseId = (raw: string | undefined): number | null =>
   raw && /^\d+$/.test(raw) ? Number(raw) : null;
@@ -115,6 +117,7 @@ function GifDetail({ gif }: { gif: GifDto }) {
 
         <aside className="gif-detail__side">
           <GifAbout gif={gif} />
+          <MadeFrom gif={gif} />
           <FileInformation gif={gif} />
           <section className="panel gif-detail__share">
             <EmbedCodes gif={gif} />
@@ -150,6 +153,9 @@ function DetailFooter({ gif, onEdit, onDelete, deleting }: DetailFooterProps) {
       </Link>
       <div className="gif-detail__actions">
         <AddGifToCollection gifId={gif.id} />
+        <Link to={paths.makeFrom(gif.id)} className="btn btn--secondary">
+          {MSG_EDIT_A_COPY}
+        </Link>
         {canEdit && (
           <button type="button" className="btn btn--primary" onClick={onEdit}>
             Edit

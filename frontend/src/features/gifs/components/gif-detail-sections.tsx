@@ -166,3 +166,14 @@ export function FileInformation({ gif }: { gif: GifDto }) {
     </section>
   );
 }
+
+/** "Made from {title}", linking to the source GIF, when this GIF was made from another. */
+export function MadeFrom({ gif }: { gif: GifDto }) {
+  const source = gif.madeFrom;
+  if (!source) return null;
+  return (
+    <p className="panel gif-detail__made-from">
+      Made from <Link to={paths.gif(source.id)}>{source.title}</Link>
+    </p>
+  );
+}

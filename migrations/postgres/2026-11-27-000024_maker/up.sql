@@ -1,0 +1,25 @@
+-- The GIF a GIF was made from in the maker ("Edit a copy"); the copy outlives its source.
+ALTER TABLE gifs ADD COLUMN made_from_id BIGINT REFERENCES gifs(id) ON DELETE SET NULL;
+CREATE INDEX gifs_made_from_idx ON gifs (made_from_id);
+
+-- One row per GIF asked of the maker: what to make and how it went. The queue's `jobs` row
+-- (kind `make_gif`, payload this id) only runs it; this row stays after the job is done so its
+-- maker can read the outcome.
+CREATE TABLE makes (
+    id BIGSERIAL PRIMARY KEY,
+    owner_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    -- queued, running, done or failed
+    state TEXT NOT NULL,
+    progress REAL NOT NULL DEFAULT 0,
+    -- the source's bytes in the blob store until the job ends
+    source_key TEXT NOT NULL,
+    source_gif_id BIGINT REFERENCES gifs(id) ON DELETE SET NULL,
+    recipe TEXT NOT NULL,
+    gif_data TEXT NOT NULL,
+    gif_id BIGINT REFERENCES gifs(id) ON DELETE SET NULL,
+    error_code TEXT,
+    error TEXT,
+    created_at TIMESTAMP NOT NULL,
+    updated_at TIMESTAMP NOT NULL
+);
+CREATE INDEX makes_owner_idx ON makes (owner_id);

@@ -1,0 +1,4 @@
+DROP TABLE makes;
+DROP TRIGGER gifs_made_from_gone;
+DROP INDEX gifs_made_from_idx;
+ALTER TABLE gifs DROP COLUMN made_from_id;
