@@ -37,7 +37,9 @@ pub use gifs::{
 pub use integrations::{CreateIntegrationRequest, IntegrationDto};
 pub use join::{role_name, CreateInviteRequest, CreatedInviteDto, InviteDto, RegistrationPolicyDto};
 pub use keys::{ApiKeyDto, CreateApiKeyRequest, CreatedApiKeyDto};
-pub use members::{MemberDto, PagedMembers, UpdateMemberRequest};
+pub use members::{
+    MemberDto, PagedMembers, PasswordResetLinkDto, QuotaDto, ResetPasswordRequest, UpdateMemberRequest, UsageDto,
+};
 pub use meta::{HealthDto, ProbeDto, PublicConfig};
 pub use settings::{ChangePasswordRequest, ProfileDto, UpdateProfileRequest};
 pub use share::OembedResponse;
@@ -105,7 +107,11 @@ macro_rules! for_each_dto {
             PagedAuditEvents,
             MemberDto,
             PagedMembers,
-            UpdateMemberRequest
+            UpdateMemberRequest,
+            QuotaDto,
+            PasswordResetLinkDto,
+            ResetPasswordRequest,
+            UsageDto
         );
     };
 }

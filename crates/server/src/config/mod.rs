@@ -41,6 +41,8 @@ pub struct Settings {
     pub oidc_signup: bool,
     /// Who may join as configured; seeds the stored policy while none is stored.
     pub registration: Option<gifshelf_domain::join::RegistrationPolicy>,
+    /// The quota for everyone as configured; an administrator's stored one wins.
+    pub quota: gifshelf_domain::account::Quota,
     pub max_upload_mb: u64,
     /// A folder holding the built web app, for development; `None` serves the one built into the
     /// binary.
@@ -136,11 +138,7 @@ impl Settings {
     pub fn from_sources(config_file: Option<&Path>, env: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
         let src = Sources::read(config_file, env)?;
         let f = &src.file;
-        let data_dir = src
-            .env("GIFSHELF_DATA_DIR")
-            .map(PathBuf::from)
-            .or_else(|| f.data_dir.clone())
-            .unwrap_or_else(|| "./data".into());
+        let data_dir = src.data_dir();
         let bind = src.text("GIFSHELF_BIND", &f.bind).unwrap_or_else(|| "127.0.0.1:8080".into());
         let settings = Self {
             allowed_hosts: src.allowed_hosts(&bind)?,
@@ -161,6 +159,7 @@ impl Settings {
                 .unwrap_or_else(|| "https://accounts.google.com".into()),
             oidc_signup: src.number("GIFSHELF_OIDC_SIGNUP", f.oidc_signup, true)?,
             registration: src.registration()?,
+            quota: src.quota()?,
             max_upload_mb: src.number("GIFSHELF_MAX_UPLOAD_MB", f.max_upload_mb, 10)?,
             web_dir: src
                 .env("GIFSHELF_WEB_DIR")
