@@ -255,3 +255,101 @@ impl AccountService {
         self.ports.quotas.of(actor.id).await
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use gifshelf_domain::account::{AccountRemoval, GifDisposal, Quota, Usage};
+    use gifshelf_domain::member::Member;
+    use gifshelf_domain::ports::{MockAccountRepository, MockClock, MockKeyMinter, MockPasswordHasher};
+    use gifshelf_domain::user::{Role, UserId, Username};
+
+    use super::{AccountPorts, AccountService, QuotaGate};
+    use crate::auth::test_support::{at, user};
+    use crate::auth::Actor;
+    use crate::gifs::test_support::Mocks;
+    use crate::{AppError, Conflict};
+
+    fn admin() -> Actor {
+        Actor::session(UserId(1), Username::from_trusted("root".into()), Role::Admin)
+    }
+
+    fn clock() -> Arc<MockClock> {
+        let mut clock = MockClock::new();
+        clock.expect_now().returning(|| at(10, 0, 0));
+        Arc::new(clock)
+    }
+
+    fn service(accounts: MockAccountRepository, gifs: Mocks, hasher: MockPasswordHasher) -> AccountService {
+        let accounts = Arc::new(accounts);
+        let mut minter = MockKeyMinter::new();
+        minter.expect_digest().returning(|t| format!("digest-of-{t}"));
+        AccountService::new(AccountPorts {
+            accounts: accounts.clone(),
+            gifs: Arc::new(gifs.service()),
+            minter: Arc::new(minter),
+            hasher: Arc::new(hasher),
+            clock: clock(),
+            quotas: Arc::new(QuotaGate::new(accounts, clock(), Quota::default())),
+        })
+    }
+
+    #[tokio::test]
+    async fn an_admin_cannot_remove_themself_and_nothing_is_touched() {
+        let mut accounts = MockAccountRepository::new();
+        accounts.expect_remove_account().never();
+        let got = service(accounts, Mocks::new(), MockPasswordHasher::new())
+            .remove(&admin(), UserId(1), GifDisposal::Delete)
+            .await;
+        assert!(matches!(got, Err(AppError::Conflict(Conflict::OwnAccount))));
+    }
+
+    #[tokio::test]
+    async fn a_removed_account_s_files_leave_storage_after_the_rows() {
+        let mut accounts = MockAccountRepository::new();
+        accounts.expect_remove_account().times(1).returning(|_, _| {
+            let member = Member { user: user("alice", Role::User), gif_count: 1, storage_bytes: 20 };
+            Ok(AccountRemoval::Removed { member, blob_keys: vec!["gifs/p/a.gif".into(), "gifs/p/b.png".into()] })
+        });
+        let mut gifs = Mocks::new();
+        gifs.blobs.expect_delete().times(2).returning(|_| Ok(()));
+        let got =
+            service(accounts, gifs, MockPasswordHasher::new()).remove(&admin(), UserId(7), GifDisposal::Delete).await;
+        assert!(got.is_ok());
+    }
+
+    #[tokio::test]
+    async fn an_unknown_reset_token_costs_no_password_hash() {
+        let mut accounts = MockAccountRepository::new();
+        accounts.expect_reset_exists().returning(|_, _| Ok(false));
+        accounts.expect_use_reset().never();
+        let mut hasher = MockPasswordHasher::new();
+        hasher.expect_hash().never();
+        let got = service(accounts, Mocks::new(), hasher).reset_password("nope", "long-enough", None).await;
+        assert!(matches!(got, Err(AppError::ResetInvalid)));
+    }
+
+    #[tokio::test]
+    async fn uploads_over_the_day_s_limit_are_refused_naming_it() {
+        let mut accounts = MockAccountRepository::new();
+        accounts.expect_member_quota().returning(|_| Ok(Quota::default()));
+        accounts.expect_default_quota().returning(|| Ok(Some(Quota { storage_bytes: None, uploads_per_day: Some(1) })));
+        accounts.expect_usage().returning(|_, _| Ok(Usage { storage_bytes: 0, uploads_today: 1 }));
+        let gate = QuotaGate::new(Arc::new(accounts), clock(), Quota::default());
+        match gate.check(UserId(7), 10).await {
+            Err(AppError::QuotaExceeded(message)) => assert_eq!(message, "Upload limit of 1 GIFs a day reached"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn without_quotas_no_usage_is_read() {
+        let mut accounts = MockAccountRepository::new();
+        accounts.expect_member_quota().returning(|_| Ok(Quota::default()));
+        accounts.expect_default_quota().returning(|| Ok(None));
+        accounts.expect_usage().never();
+        let gate = QuotaGate::new(Arc::new(accounts), clock(), Quota::default());
+        assert!(gate.check(UserId(7), i64::MAX).await.is_ok());
+    }
+}
