@@ -122,6 +122,12 @@ pub enum AppError {
     /// The upload is byte for byte a GIF of the library (after metadata stripping).
     #[error("This GIF is already in the library")]
     Duplicate { existing: gifshelf_domain::gif::GifId },
+    /// A new GIF over the member's storage or daily upload quota (the message names it).
+    #[error("{0}")]
+    QuotaExceeded(String),
+    /// A password reset link that was used, replaced, has expired or never existed.
+    #[error("{}", crate::accounts::RESET_INVALID)]
+    ResetInvalid,
     /// A fault of ours; the cause goes to the log with its whole chain, never to the client.
     #[error("internal error: {0}")]
     Internal(#[source] Cause),

@@ -148,10 +148,11 @@ mod tests {
     #[tokio::test]
     async fn a_change_is_stored_at_the_clock_s_time() {
         let mut members = MockMemberRepository::new();
-        members
-            .expect_update_member()
-            .withf(|id, _, at_| *id == UserId(7) && *at_ == at(10, 0, 0))
-            .returning(|_, _, _| Ok(MemberUpdate::Updated(Member { user: user("alice", Role::User), gif_count: 3 })));
+        members.expect_update_member().withf(|id, _, at_| *id == UserId(7) && *at_ == at(10, 0, 0)).returning(
+            |_, _, _| {
+                Ok(MemberUpdate::Updated(Member { user: user("alice", Role::User), gif_count: 3, storage_bytes: 0 }))
+            },
+        );
         let change = MemberChange { role: None, status: Some(MemberStatus::Disabled) };
         let got = service(members).update(&admin(), UserId(7), change).await;
         assert_eq!(got.map(|m| m.gif_count).ok(), Some(3));

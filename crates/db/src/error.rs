@@ -35,6 +35,8 @@ pub const UNIQUE_CONSTRAINTS: &[(&str, &str, Unique)] = &[
     ("search_terms_pkey", "search_terms.term, search_terms.day", Unique::DayCount),
     ("gif_viewers_pkey", "gif_viewers.gif_id, gif_viewers.day, gif_viewers.viewer", Unique::DayCount),
     ("jobs_dedup_uq", "jobs.dedup_key", Unique::Job),
+    ("password_resets_pkey", "password_resets.user_id", Unique::PerAccount),
+    ("member_quotas_pkey", "member_quotas.user_id", Unique::PerAccount),
 ];
 
 /// The rule a unique violation broke: by constraint name (PostgreSQL) or by the exact column list

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod accounts;
 mod api_keys;
 mod audit;
 mod backup;

@@ -31,14 +31,16 @@ fn gif_counts(conn: &mut AnyConnection, ids: &[i64]) -> Result<Vec<(i64, i64)>, 
         .map_err(repo_error)
 }
 
-fn with_counts(conn: &mut AnyConnection, users: Vec<User>) -> Result<Vec<Member>, RepoError> {
+pub(crate) fn with_counts(conn: &mut AnyConnection, users: Vec<User>) -> Result<Vec<Member>, RepoError> {
     let ids: Vec<i64> = users.iter().map(|u| u.id.0).collect();
     let counts = gif_counts(conn, &ids)?;
+    let bytes = crate::accounts::storage_bytes(conn, &ids)?;
     Ok(users
         .into_iter()
         .map(|user| {
             let gif_count = counts.iter().find(|(id, _)| *id == user.id.0).map_or(0, |(_, n)| *n);
-            Member { user, gif_count }
+            let storage_bytes = bytes.iter().find(|(id, _)| *id == user.id.0).map_or(0, |(_, n)| *n);
+            Member { user, gif_count, storage_bytes }
         })
         .collect())
 }

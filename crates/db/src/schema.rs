@@ -288,3 +288,27 @@ diesel::table! {
         last -> Timestamp,
     }
 }
+
+// Reset links and quotas (migration 000023).
+diesel::table! {
+    password_resets (user_id) {
+        user_id -> BigInt,
+        token_digest -> Text,
+        expires_at -> Timestamp,
+    }
+}
+diesel::table! {
+    quota_defaults (id) {
+        id -> BigInt,
+        storage_bytes -> Nullable<BigInt>,
+        uploads_per_day -> Nullable<BigInt>,
+        updated_at -> Timestamp,
+    }
+}
+diesel::table! {
+    member_quotas (user_id) {
+        user_id -> BigInt,
+        storage_bytes -> Nullable<BigInt>,
+        uploads_per_day -> Nullable<BigInt>,
+    }
+}

@@ -66,6 +66,8 @@ pub enum Unique {
     DayCount,
     /// The same work is queued once (a job's dedup key, among jobs not given up on).
     Job,
+    /// An account has one password reset link and one quota of its own.
+    PerAccount,
 }
 
 impl Unique {
@@ -85,6 +87,7 @@ impl Unique {
             Unique::ApiKey => "API key",
             Unique::DayCount => "day's count",
             Unique::Job => "job",
+            Unique::PerAccount => "account setting",
         }
     }
 }

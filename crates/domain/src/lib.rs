@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod account;
 pub mod api_key;
 pub mod audit;
 pub mod auth;

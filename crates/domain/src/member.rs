@@ -14,6 +14,8 @@ pub struct Member {
     pub user: User,
     /// The statistics' exact per-user counter (`stats_users`), never a count of the library.
     pub gif_count: i64,
+    /// The stored bytes of the member's GIFs: originals and every rendition.
+    pub storage_bytes: i64,
 }
 
 /// What the Members list matches: a lower-cased piece of a username or an email, or everything.

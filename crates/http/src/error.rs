@@ -82,6 +82,10 @@ impl From<AppError> for ApiError {
             AppError::UrlFetchFailed(m) => Self::new(StatusCode::BAD_REQUEST, ErrorCode::UrlFetchFailed, m),
             AppError::TooLarge(m) => Self::new(StatusCode::PAYLOAD_TOO_LARGE, ErrorCode::TooLarge, m),
             AppError::BadMedia(rejection) => Self::from(rejection),
+            AppError::QuotaExceeded(m) => Self::new(StatusCode::TOO_MANY_REQUESTS, ErrorCode::QuotaExceeded, m),
+            err @ AppError::ResetInvalid => {
+                Self::new(StatusCode::BAD_REQUEST, ErrorCode::ResetInvalid, err.to_string())
+            }
             err @ AppError::Duplicate { existing } => Self {
                 existing_id: Some(existing.0),
                 ..Self::new(StatusCode::CONFLICT, ErrorCode::Duplicate, err.to_string())

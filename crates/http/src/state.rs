@@ -112,6 +112,8 @@ pub struct AppState {
     pub join: Arc<gifshelf_app::join::JoinService>,
     /// Members: the accounts admins manage.
     pub members: Arc<gifshelf_app::members::MemberService>,
+    /// Removing accounts, reset links, quotas and usage.
+    pub accounts: Arc<gifshelf_app::accounts::AccountService>,
     pub users: Arc<dyn UserRepository>,
     pub settings: HttpSettings,
     /// The one clock of the application: what handlers stamp and check times with.

@@ -3,6 +3,7 @@
 use std::net::TcpListener;
 use std::sync::Arc;
 
+use gifshelf_app::accounts::{AccountPorts, AccountService, QuotaGate};
 use gifshelf_app::audit::Audit;
 use gifshelf_app::auth::{AuthConfig, AuthService, ThrottleConfig};
 use gifshelf_app::collections::CollectionService;
@@ -97,6 +98,31 @@ fn blob_store(settings: &Settings) -> Result<Arc<dyn BlobStore>, StartupError> {
     Ok(Arc::new(crate::metered_store::MeteredStore(store)))
 }
 
+/// The quotas every new GIF is checked against (the configured ones until an admin sets others).
+fn quota_gate(settings: &Settings, db: &Arc<Database>, clock: &Arc<dyn Clock>) -> Arc<QuotaGate> {
+    Arc::new(QuotaGate::new(db.clone(), clock.clone(), settings.quota))
+}
+
+/// Removing accounts, reset links, quotas and usage.
+fn account_service(
+    settings: &Settings,
+    db: &Arc<Database>,
+    gifs: &Arc<GifService>,
+    clock: &Arc<dyn Clock>,
+    audit: &Audit,
+) -> Result<AccountService, StartupError> {
+    let hasher = BcryptHasher::new(settings.bcrypt_cost).map_err(StartupError::Other)?;
+    Ok(AccountService::new(AccountPorts {
+        accounts: db.clone(),
+        gifs: gifs.clone(),
+        minter: Arc::new(RandomIds),
+        hasher: Arc::new(hasher),
+        clock: clock.clone(),
+        quotas: quota_gate(settings, db, clock),
+    })
+    .with_audit(audit.clone()))
+}
+
 /// # Errors
 /// When the storage URL (`file://` or `s3://`) is unsupported or unusable.
 pub fn library(settings: &Settings, db: &Database, clock: &Arc<dyn Clock>) -> Result<Library, StartupError> {
@@ -119,7 +145,8 @@ pub fn library(settings: &Settings, db: &Database, clock: &Arc<dyn Clock>) -> Re
         ids: Arc::new(RandomIds),
         clock: clock.clone(),
     })
-    .with_default_rating(settings.default_rating);
+    .with_default_rating(settings.default_rating)
+    .with_quotas(quota_gate(settings, &db, clock));
     let gifs = Arc::new(gifs);
     let url_import = Arc::new(url_import(settings, &gifs, clock));
     let maker = gifshelf_app::make::MakeService::new(
@@ -479,6 +506,7 @@ impl Application {
             members: Arc::new(
                 gifshelf_app::members::MemberService::new(users.clone(), clock.clone()).with_audit(audit.clone()),
             ),
+            accounts: Arc::new(account_service(settings, &users, &gifs, &clock, &audit)?),
             audit,
             users,
             settings: http_settings(settings, listening),

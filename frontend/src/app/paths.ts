@@ -7,6 +7,8 @@ export const paths = {
   join: (token: string) => `/join/${encodeURIComponent(token)}`,
   /** The route pattern of `join`. */
   joinPattern: '/join/:token',
+  /** The route pattern of a password reset link an administrator made. */
+  resetPattern: '/reset/:token',
   gifs: '/gifs',
   gif: (id: number | string) => `/gifs/${encodeURIComponent(String(id))}`,
   tags: '/tags',

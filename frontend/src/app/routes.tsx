@@ -6,6 +6,7 @@ import { AppLayout } from './layout/app-layout';
 import { paths } from './paths';
 import { HomeRoute } from './routes/home';
 import { JoinRoute } from './routes/join';
+import { ResetRoute } from './routes/reset';
 import {
   AuditPage,
   CollectionPage,
@@ -31,6 +32,8 @@ export const routes: RouteObject[] = [
     element: <AppLayout />,
     children: [
       { path: paths.home, element: <HomeRoute /> },
+      // Public: whoever holds the link, signed in or not.
+      { path: paths.resetPattern, element: <ResetRoute /> },
       {
         element: <RedirectIfAuthenticated />,
         children: [

@@ -56,6 +56,8 @@ const ERROR_CODES: Record<ErrorCode, true> = {
   url_refused: true,
   url_fetch_failed: true,
   duplicate: true,
+  quota_exceeded: true,
+  reset_invalid: true,
   internal: true,
 };
 

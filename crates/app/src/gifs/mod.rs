@@ -43,6 +43,8 @@ pub struct GifService {
     pub(crate) clock: Arc<dyn Clock>,
     /// The rating of an upload that names none (`GIFSHELF_DEFAULT_RATING`).
     pub(crate) default_rating: Rating,
+    /// Storage and daily upload quotas every new GIF is checked against; none: unlimited.
+    pub(crate) quotas: Option<Arc<crate::accounts::QuotaGate>>,
 }
 
 /// The ports the GIF use cases run on, named (nine of them: too many to pass in order).
@@ -61,13 +63,32 @@ pub struct GifPorts {
 impl GifService {
     pub fn new(ports: GifPorts) -> Self {
         let GifPorts { gifs, fingerprints, blob_keys, tags, favourites, blobs, media, ids, clock } = ports;
-        Self { gifs, fingerprints, blob_keys, tags, favourites, blobs, media, ids, clock, default_rating: Rating::G }
+        Self {
+            gifs,
+            fingerprints,
+            blob_keys,
+            tags,
+            favourites,
+            blobs,
+            media,
+            ids,
+            clock,
+            default_rating: Rating::G,
+            quotas: None,
+        }
     }
 
     /// The rating uploads get when they name none (`g` unless configured).
     #[must_use]
     pub fn with_default_rating(mut self, rating: Rating) -> Self {
         self.default_rating = rating;
+        self
+    }
+
+    /// The same service, checking every new GIF against the uploader's quotas.
+    #[must_use]
+    pub fn with_quotas(mut self, quotas: Arc<crate::accounts::QuotaGate>) -> Self {
+        self.quotas = Some(quotas);
         self
     }
 

@@ -57,6 +57,11 @@ impl GifService {
             Some(phash) => self.fingerprints.similar(phash, None, LIKELY_DUPLICATES_MAX).await?,
             None => Vec::new(),
         };
+        if let Some(quotas) = &self.quotas {
+            // Every new GIF comes through here (upload, from a link, import, the maker).
+            let adding = processed.renditions.iter().map(|(_, image)| image.bytes.len()).sum::<usize>();
+            quotas.check(current.id, i64::try_from(adding).unwrap_or(i64::MAX)).await?;
+        }
         let prefix = format!("gifs/{}", self.ids.blob_prefix());
         let mut written: Vec<String> = Vec::with_capacity(processed.renditions.len());
         let mut renditions = Vec::with_capacity(processed.renditions.len());

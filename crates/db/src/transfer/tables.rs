@@ -253,6 +253,37 @@ tables! {
             address: Option<String>,
         },
     },
+    /// Password reset links by token digest (the tokens were never stored), one per account.
+    password_resets => PasswordResetRow {
+        key: (user_id: i64),
+        serial: false,
+        columns: {
+            user_id: i64,
+            token_digest: String,
+            expires_at: NaiveDateTime,
+        },
+    },
+    /// The quota for everyone once an administrator set it (one row, id 1).
+    quota_defaults => QuotaDefaultsRow {
+        key: (id: i64),
+        serial: false,
+        columns: {
+            id: i64,
+            storage_bytes: Option<i64>,
+            uploads_per_day: Option<i64>,
+            updated_at: NaiveDateTime,
+        },
+    },
+    /// Members' own quotas.
+    member_quotas => MemberQuotaRow {
+        key: (user_id: i64),
+        serial: false,
+        columns: {
+            user_id: i64,
+            storage_bytes: Option<i64>,
+            uploads_per_day: Option<i64>,
+        },
+    },
     /// Which GIF is in which collection, at which position.
     collection_gifs => CollectionGifRow {
         key: (collection_id: i64, gif_id: i64),

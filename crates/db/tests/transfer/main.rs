@@ -79,6 +79,9 @@ async fn move_instance(source: &Database, target: &Database) {
         ("integrations", 2),
         ("registration_policy", 1),
         ("invites", 1),
+        ("password_resets", 1),
+        ("quota_defaults", 1),
+        ("member_quotas", 1),
     ];
     for (table, n) in expected {
         assert_eq!(count(&summary, table), n, "{table}: {summary:?}");

@@ -12,8 +12,8 @@ use gifshelf_domain::integration::{IntegrationName, NewIntegration, Platform, St
 use gifshelf_domain::join::{Admission, NewInvite, RegistrationMode, RegistrationPolicy};
 use gifshelf_domain::member::{MemberChange, MemberStatus};
 use gifshelf_domain::ports::{
-    ApiKeyRepository, AuditLog, ChatFeedRepository, GifRepository, IntegrationRepository, JoinRepository,
-    MemberRepository, TagRepository, UserRepository,
+    AccountRepository, ApiKeyRepository, AuditLog, ChatFeedRepository, GifRepository, IntegrationRepository,
+    JoinRepository, MemberRepository, TagRepository, UserRepository,
 };
 use gifshelf_domain::user::{Email, NewUser, PasswordHash, Role, UserId, Username};
 
@@ -135,6 +135,14 @@ pub(crate) async fn seed_keys_and_integrations(db: &Database, owner: UserId) {
         };
         ok(AuditLog::record(db, event).await);
     }
+    // A reset link, the quota for everyone and a member's own.
+    let reset = gifshelf_domain::account::NewPasswordReset::new(owner, "ef".repeat(32), t0());
+    ok(AccountRepository::store_reset(db, reset).await);
+    let quota = gifshelf_domain::account::Quota { storage_bytes: Some(50 << 20), uploads_per_day: None };
+    ok(db.set_default_quota(quota, t0() + Duration::minutes(57)).await);
+    ok(db
+        .set_member_quota(owner, gifshelf_domain::account::Quota { storage_bytes: None, uploads_per_day: Some(9) })
+        .await);
 }
 
 /// A stored registration policy and an invitation of `owner` that was used once.

@@ -3,6 +3,7 @@
 //!
 //! One file per area; every item is re-exported here, so `ports::X` names it wherever it lives.
 
+mod accounts;
 mod audit;
 mod batch;
 mod blobs;
@@ -27,6 +28,7 @@ mod tags;
 mod terms;
 mod users;
 
+pub use accounts::*;
 pub use audit::*;
 pub use batch::*;
 pub use blobs::*;

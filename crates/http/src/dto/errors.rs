@@ -84,6 +84,10 @@ pub enum ErrorCode {
     UrlFetchFailed,
     /// The upload is byte for byte a GIF of the library; `existingId` names it.
     Duplicate,
+    /// A new GIF over the member's storage or daily upload quota; the message names it.
+    QuotaExceeded,
+    /// A password reset link that was used, replaced, has expired or never existed.
+    ResetInvalid,
     /// A fault of ours.
     Internal,
 }

@@ -24,6 +24,9 @@ pub struct MemberDto {
     pub last_seen_at: Option<String>,
     #[ts(type = "number")]
     pub gif_count: i64,
+    /// The stored bytes of the member's GIFs: originals and every rendition.
+    #[ts(type = "number")]
+    pub storage_bytes: i64,
 }
 
 impl From<&Member> for MemberDto {
@@ -38,6 +41,7 @@ impl From<&Member> for MemberDto {
             created_at: iso(user.created_at),
             last_seen_at: user.last_seen_at.map(iso),
             gif_count: member.gif_count,
+            storage_bytes: member.storage_bytes,
         }
     }
 }
@@ -79,4 +83,57 @@ pub struct UpdateMemberRequest {
     #[serde(default)]
     #[ts(optional, type = "\"active\" | \"disabled\"")]
     pub status: Option<String>,
+}
+
+/// A quota: `GET/PUT /api/admin/quotas` (null: unlimited) and `GET/PUT /api/admin/users/{id}/quota`
+/// (null: the default). An absent field is null.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct QuotaDto {
+    /// Bytes of stored GIFs (originals and renditions).
+    #[serde(default)]
+    #[ts(type = "number | null")]
+    pub storage_bytes: Option<i64>,
+    /// New GIFs per UTC day.
+    #[serde(default)]
+    #[ts(type = "number | null")]
+    pub uploads_per_day: Option<i64>,
+}
+
+impl From<gifshelf_domain::account::Quota> for QuotaDto {
+    fn from(quota: gifshelf_domain::account::Quota) -> Self {
+        Self { storage_bytes: quota.storage_bytes, uploads_per_day: quota.uploads_per_day }
+    }
+}
+
+/// `POST /api/admin/users/{id}/password-reset`: the one-time link to pass on.
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PasswordResetLinkDto {
+    /// The absolute link (`/reset/{token}`); shown once, only its digest is stored.
+    pub url: String,
+    /// When it stops working (RFC 3339, UTC).
+    pub expires_at: String,
+}
+
+/// `POST /api/auth/password-reset`: the link's token and the new password.
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ResetPasswordRequest {
+    pub token: String,
+    pub password: String,
+}
+
+/// `GET /api/settings/usage`: what the member uses and may use (a null limit: unlimited).
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UsageDto {
+    #[ts(type = "number")]
+    pub storage_bytes: i64,
+    #[ts(type = "number | null")]
+    pub storage_limit: Option<i64>,
+    #[ts(type = "number")]
+    pub uploads_today: i64,
+    #[ts(type = "number | null")]
+    pub uploads_per_day: Option<i64>,
 }

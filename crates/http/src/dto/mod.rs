@@ -39,7 +39,9 @@ pub use integrations::{CreateIntegrationRequest, IntegrationDto};
 pub use join::{role_name, CreateInviteRequest, CreatedInviteDto, InviteDto, RegistrationPolicyDto};
 pub use keys::{ApiKeyDto, CreateApiKeyRequest, CreatedApiKeyDto};
 pub use make::{MakeCaptionDto, MakeCropDto, MakeErrorDto, MakeForm, MakeRecipeDto, MakeStartedDto, MakeStatusDto};
-pub use members::{MemberDto, PagedMembers, UpdateMemberRequest};
+pub use members::{
+    MemberDto, PagedMembers, PasswordResetLinkDto, QuotaDto, ResetPasswordRequest, UpdateMemberRequest, UsageDto,
+};
 pub use meta::{HealthDto, ProbeDto, PublicConfig};
 pub use settings::{ChangePasswordRequest, ProfileDto, UpdateProfileRequest};
 pub use share::OembedResponse;
@@ -114,6 +116,10 @@ macro_rules! for_each_dto {
             MakeStartedDto,
             MakeErrorDto,
             MakeStatusDto
+            QuotaDto,
+            PasswordResetLinkDto,
+            ResetPasswordRequest,
+            UsageDto
         );
     };
 }

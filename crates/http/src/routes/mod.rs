@@ -1,3 +1,4 @@
+mod accounts;
 mod audit;
 mod auth;
 mod collections;
@@ -31,6 +32,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .configure(join::configure)
             .configure(integrations::configure)
             .configure(members::configure)
+            .configure(accounts::configure)
             .configure(crate::chat::commands::configure)
             .configure(media::configure)
             .configure(collections::configure)

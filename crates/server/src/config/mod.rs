@@ -41,6 +41,8 @@ pub struct Settings {
     pub oidc_signup: bool,
     /// Who may join as configured; seeds the stored policy while none is stored.
     pub registration: Option<gifshelf_domain::join::RegistrationPolicy>,
+    /// The quota for everyone as configured; an administrator's stored one wins.
+    pub quota: gifshelf_domain::account::Quota,
     pub max_upload_mb: u64,
     /// A folder holding the built web app, for development; `None` serves the one built into the
     /// binary.
@@ -160,6 +162,7 @@ impl Settings {
                 .unwrap_or_else(|| "https://accounts.google.com".into()),
             oidc_signup: src.number("GIFSHELF_OIDC_SIGNUP", f.oidc_signup, true)?,
             registration: src.registration()?,
+            quota: src.quota()?,
             max_upload_mb: src.number("GIFSHELF_MAX_UPLOAD_MB", f.max_upload_mb, 10)?,
             web_dir: src
                 .env("GIFSHELF_WEB_DIR")

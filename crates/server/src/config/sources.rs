@@ -77,6 +77,8 @@ pub(super) struct FileSettings {
     pub(super) allowed_email_domains: Option<String>,
     pub(super) max_video_mb: Option<u64>,
     pub(super) max_video_secs: Option<u32>,
+    pub(super) quota_storage_mb: Option<i64>,
+    pub(super) quota_uploads_per_day: Option<i64>,
 }
 
 /// The file's settings and the environment, read the same way for every setting.
@@ -105,6 +107,14 @@ impl<E: Fn(&str) -> Option<String>> Sources<E> {
     /// A variable of the environment; a blank one counts as unset.
     pub(super) fn env(&self, name: &str) -> Option<String> {
         (self.env)(name).filter(|v| !v.trim().is_empty())
+    }
+
+    /// `GIFSHELF_DATA_DIR`, else the file's, else `./data`.
+    pub(super) fn data_dir(&self) -> std::path::PathBuf {
+        self.env("GIFSHELF_DATA_DIR")
+            .map(std::path::PathBuf::from)
+            .or_else(|| self.file.data_dir.clone())
+            .unwrap_or_else(|| "./data".into())
     }
 
     /// The variable, else the file's value.
@@ -179,6 +189,33 @@ impl<E: Fn(&str) -> Option<String>> Sources<E> {
             value: raw.clone(),
             reason: "must be a comma list of at most 50 domain names",
         })
+    }
+
+    /// The quota for everyone as configured (`GIFSHELF_QUOTA_STORAGE_MB`,
+    /// `GIFSHELF_QUOTA_UPLOADS_PER_DAY`; unset: unlimited), until an administrator sets one.
+    pub(super) fn quota(&self) -> Result<gifshelf_domain::account::Quota, ConfigError> {
+        let f = &self.file;
+        let limit = |name: &'static str, from_file: Option<i64>| -> Result<Option<i64>, ConfigError> {
+            let value = match self.env(name) {
+                Some(raw) => Some(raw.trim().parse::<i64>().map_err(|_| ConfigError::Invalid {
+                    name,
+                    value: raw.clone(),
+                    reason: "must be a whole number of at least 0",
+                })?),
+                None => from_file,
+            };
+            match value {
+                Some(n) if n < 0 => Err(ConfigError::Invalid {
+                    name,
+                    value: n.to_string(),
+                    reason: "must be a whole number of at least 0",
+                }),
+                other => Ok(other),
+            }
+        };
+        let storage = limit("GIFSHELF_QUOTA_STORAGE_MB", f.quota_storage_mb)?.map(|mb| mb.saturating_mul(1024 * 1024));
+        let uploads = limit("GIFSHELF_QUOTA_UPLOADS_PER_DAY", f.quota_uploads_per_day)?;
+        Ok(gifshelf_domain::account::Quota { storage_bytes: storage, uploads_per_day: uploads })
     }
 
     pub(super) fn jobs(&self) -> Result<gifshelf_app::jobs::RunnerSettings, ConfigError> {

@@ -421,7 +421,27 @@ async fn oembed_describes_share_pages_only(backend: Backend) {
     }
 }
 
+/// The quotas hold for GIFs from a link too: they pass the same upload use case.
+async fn a_gif_from_a_link_counts_against_the_quotas(backend: Backend) {
+    let app = app!(backend, LOOPBACK_ALLOWED);
+    let admin = app.signed_in("admin").await;
+    let token = app.signed_in("alice").await;
+    let quota = json!({"uploadsPerDay": 0});
+    let set = app.send_json(reqwest::Method::PUT, "/api/admin/quotas", Some(&admin), &quota).await;
+    assert_eq!(set.status(), StatusCode::OK);
+    let origin = Origin::start(vec![("/cat.gif", Reply::ok("image/gif", animated_gif(40, 30, 3)))]).await;
+    let said = error_of(
+        from_url(&app, &token, &origin.url("/cat.gif")).await,
+        StatusCode::TOO_MANY_REQUESTS,
+        "quota_exceeded",
+    )
+    .await;
+    assert_eq!(said, "Upload limit of 0 GIFs a day reached");
+    nothing_stored(&app, &token).await;
+}
+
 on_both_backends!(
+    a_gif_from_a_link_counts_against_the_quotas,
     an_image_a_redirect_and_an_og_image_page_are_stored,
     private_addresses_are_refused_before_any_request,
     redirects_are_checked_again_and_limited,

@@ -3,6 +3,7 @@
 
 mod helpers;
 
+mod accounts;
 mod audit;
 mod auth;
 mod bad_input;
@@ -25,6 +26,7 @@ mod media;
 mod members;
 mod meta;
 mod offload;
+mod quotas;
 mod ratings;
 mod renditions;
 mod secrets;

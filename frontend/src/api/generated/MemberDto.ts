@@ -11,4 +11,8 @@ createdAt: string,
 /**
  * When a session of it was last used, to the hour; null when never.
  */
-lastSeenAt: string | null, gifCount: number, };
+lastSeenAt: string | null, gifCount: number, 
+/**
+ * The stored bytes of the member's GIFs: originals and every rendition.
+ */
+storageBytes: number, };

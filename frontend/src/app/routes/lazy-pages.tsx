@@ -37,6 +37,19 @@ export function RegisterPage({ invite }: { invite?: string }) {
     </Suspense>
   );
 }
+const LazyResetPasswordPage = lazy(() =>
+  import(/* webpackChunkName: "auth" */ '@/features/auth/components/reset-password-page').then((m) => ({
+    default: m.ResetPasswordPage,
+  })),
+);
+/** The password reset screen of a /reset link. */
+export function ResetPasswordPage({ token }: { token: string }) {
+  return (
+    <Suspense fallback={null}>
+      <LazyResetPasswordPage token={token} />
+    </Suspense>
+  );
+}
 export const MembersPage = lazyPage(() =>
   import(/* webpackChunkName: "members" */ './members').then((m) => m.MembersPage),
 );

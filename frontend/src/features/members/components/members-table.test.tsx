@@ -32,6 +32,7 @@ function member(id: number, username: string, overrides: Partial<MemberDto> = {}
     createdAt: '2026-11-20T10:00:00Z',
     lastSeenAt: null,
     gifCount: id * 2,
+    storageBytes: id * 1048576,
     ...overrides,
   };
 }

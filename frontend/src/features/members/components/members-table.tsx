@@ -1,10 +1,13 @@
 import { useDeferredValue, useState } from 'react';
 import type { MemberDto } from '@/api/generated/MemberDto';
+import type { PasswordResetLinkDto } from '@/api/generated/PasswordResetLinkDto';
 import { useToast } from '@/components/toast/toast-provider';
 import { errorMessage } from '@/lib/api-client';
-import { formatDate, formatDateTime } from '@/lib/format';
+import { formatDate, formatDateTime, toMB } from '@/lib/format';
 import { useUsername } from '@/lib/session';
+import { MSG_RESET_LINK_FAILED, useResetLink } from '../api/accounts';
 import { MSG_LOAD_MEMBERS_FAILED, MSG_UPDATE_MEMBER_FAILED, useMembers, useUpdateMember } from '../api/members';
+import { DeleteMemberDialog, MemberQuotaDialog, ResetLinkDialog } from './member-dialogs';
 import './members.css';
 
 export const MSG_NO_MEMBERS = 'No member matches.';
@@ -123,6 +126,10 @@ function MemberRow({ member }: { member: MemberDto }) {
           <dt>GIFs</dt>
           <dd>{member.gifCount}</dd>
         </div>
+        <div>
+          <dt>Storage</dt>
+          <dd>{toMB(member.storageBytes)} MB</dd>
+        </div>
       </dl>
       <div className="members-row__actions">
         <button
@@ -143,7 +150,45 @@ function MemberRow({ member }: { member: MemberDto }) {
             {disabled ? 'Enable' : 'Disable'}
           </button>
         )}
+        <AccountActions member={member} own={own} />
       </div>
     </li>
+  );
+}
+
+/** Reset password (a link to pass on), the member's own quota, and Delete (never one's own account). */
+function AccountActions({ member, own }: { member: MemberDto; own: boolean }) {
+  const [open, setOpen] = useState<'delete' | 'quota' | null>(null);
+  const [link, setLink] = useState<PasswordResetLinkDto | null>(null);
+  const reset = useResetLink();
+  const toast = useToast();
+  const close = () => setOpen(null);
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn--secondary btn--small"
+        disabled={reset.isPending}
+        onClick={() =>
+          reset.mutate(member.id, {
+            onSuccess: setLink,
+            onError: (error) => toast.error(errorMessage(error, MSG_RESET_LINK_FAILED)),
+          })
+        }
+      >
+        Reset password
+      </button>
+      <button type="button" className="btn btn--secondary btn--small" onClick={() => setOpen('quota')}>
+        Quota
+      </button>
+      {own ? null : (
+        <button type="button" className="btn btn--danger btn--small" onClick={() => setOpen('delete')}>
+          Delete
+        </button>
+      )}
+      {link ? <ResetLinkDialog member={member} link={link} onClose={() => setLink(null)} /> : null}
+      {open === 'quota' ? <MemberQuotaDialog member={member} onClose={close} /> : null}
+      {open === 'delete' ? <DeleteMemberDialog member={member} onClose={close} /> : null}
+    </>
   );
 }

@@ -12,11 +12,13 @@ const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 type Handler = (init: RequestInit | undefined) => Response;
-/** What every settings page also asks: the server's configuration, the connected sign-in, the API keys. */
+/** What every settings page also asks: the server's configuration, the connected sign-in, the usage, the API keys. */
 const defaults: Record<string, Handler> = {
   'GET /api/config': () => json(200, { googleClientId: null, maxUploadBytes: 10485760, version: 'test' }),
   'GET /api/settings/identities': () => json(200, []),
   'GET /api/keys': () => json(200, []),
+  'GET /api/settings/usage': () =>
+    json(200, { storageBytes: 0, storageLimit: null, uploadsToday: 0, uploadsPerDay: null }),
 };
 function serve(handlers: Record<string, Handler>) {
   fetchMock.mockImplementation(answering((input, init) => {

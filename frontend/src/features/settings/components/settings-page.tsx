@@ -8,6 +8,7 @@ import { ConnectedSignInSection } from './connected-sign-in-section';
 import { IntegrationsSection } from './integrations-section';
 import { PasswordSection } from './password-section';
 import { ProfileSection } from './profile-section';
+import { UsageSection } from './usage-section';
 import './settings.css';
 
 /**
@@ -34,6 +35,7 @@ export function SettingsPage({ invitations }: { invitations?: ReactNode }) {
           <ProfileSection profile={profile.data} />
           <PasswordSection hasPassword={profile.data.hasPassword} />
           <ConnectedSignInSection googleClientId={config.data?.googleClientId ?? null} />
+          <UsageSection />
           <ApiKeysSection />
           {!isAdmin && config.data?.membersMayInvite ? invitations : null}
           {isAdmin && <IntegrationsSection />}
