@@ -14,6 +14,7 @@ pub mod jobs;
 pub mod join;
 pub mod keys;
 pub mod members;
+pub mod moderation;
 pub mod rate_limit;
 pub mod settings;
 pub mod stats;

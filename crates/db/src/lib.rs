@@ -14,6 +14,7 @@ mod join;
 mod members;
 mod migrate;
 mod renditions;
+mod reports;
 mod schema;
 mod search;
 mod stats;

@@ -37,6 +37,8 @@ diesel::table! {
         phash_b3 -> Nullable<Integer>,
         share_count -> BigInt,
         rating -> Text,
+        hidden_at -> Nullable<Timestamp>,
+        hidden_reason -> Nullable<Text>,
     }
 }
 
@@ -79,6 +81,7 @@ diesel::table! {
         created_at -> Timestamp,
         secret_form -> Text,
         secret_hint -> Text,
+        max_rating -> Text,
     }
 }
 
@@ -226,6 +229,22 @@ diesel::table! {
 
 diesel::joinable!(invites -> users (created_by));
 
+diesel::table! {
+    reports (id) {
+        id -> BigInt,
+        gif_id -> BigInt,
+        reporter_id -> BigInt,
+        reason -> Text,
+        note -> Text,
+        created_at -> Timestamp,
+        resolution -> Nullable<Text>,
+        resolved_by -> Nullable<BigInt>,
+        resolved_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::joinable!(reports -> gifs (gif_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     gifs,
@@ -244,7 +263,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     integrations,
     gif_count,
     registration_policy,
-    invites
+    invites,
+    reports
 );
 
 diesel::table! {

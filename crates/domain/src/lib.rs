@@ -13,6 +13,7 @@ pub mod join;
 pub mod media;
 pub mod member;
 pub mod ports;
+pub mod report;
 pub mod stats;
 pub mod user;
 

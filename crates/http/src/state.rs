@@ -110,6 +110,8 @@ pub struct AppState {
     pub join: Arc<gifshelf_app::join::JoinService>,
     /// Members: the accounts admins manage.
     pub members: Arc<gifshelf_app::members::MemberService>,
+    /// Reports and hidden GIFs.
+    pub moderation: Arc<gifshelf_app::moderation::ModerationService>,
     pub users: Arc<dyn UserRepository>,
     pub settings: HttpSettings,
     /// The one clock of the application: what handlers stamp and check times with.

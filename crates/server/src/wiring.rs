@@ -436,6 +436,10 @@ impl Application {
             members: Arc::new(
                 gifshelf_app::members::MemberService::new(users.clone(), clock.clone()).with_audit(audit.clone()),
             ),
+            moderation: Arc::new(
+                gifshelf_app::moderation::ModerationService::new(users.clone(), users.clone(), clock.clone())
+                    .with_audit(audit.clone()),
+            ),
             audit,
             users,
             settings: http_settings(settings, listening),

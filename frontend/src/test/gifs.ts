@@ -27,6 +27,7 @@ export function makeGif(id: number, overrides: Partial<GifDto> = {}): GifDto {
     shareCount: 0,
     renditions: [],
     rating: 'g',
+    hidden: null,
     ...overrides,
   };
 }

@@ -86,9 +86,9 @@ mod tests {
     async fn lists_say_which_gifs_are_the_callers_favourites() {
         let mut m = Mocks::new();
         m.gifs
-            .expect_list()
-            .withf(|filter, _, _| *filter == GifFilter::Favourites(UserId(7)))
-            .returning(|_, _, request| Ok(Page { items: vec![gif(1, 2), gif(2, 2), gif(3, 2)], request, total: 3 }));
+            .expect_list_with_own()
+            .withf(|owner, filter, _, _| *owner == UserId(7) && *filter == GifFilter::Favourites(UserId(7)))
+            .returning(|_, _, _, request| Ok(Page { items: vec![gif(1, 2), gif(2, 2), gif(3, 2)], request, total: 3 }));
         m.favourites = gifshelf_domain::ports::MockFavouriteRepository::new();
         m.favourites
             .expect_favourited_among()

@@ -10,13 +10,13 @@ use gifshelf_domain::gif::{Gif, GifId, Page, PageRequest, Tag, TagId, TagName};
 use gifshelf_domain::ports::ChatFeedRepository;
 use gifshelf_domain::RepoError;
 
-use super::listing::library_size;
+use super::listing::{library_size, Shown};
 use super::load_many;
 use crate::connection::{AnyConnection, Database};
 use crate::error::repo_error;
 use crate::schema::gifs;
 
-/// Ids in "featured" order: views since `since`, then all-time views, then newest id.
+/// Ids in "featured" order (never a hidden GIF): views since `since`, then all-time views, then newest id.
 pub(super) fn featured_ids(
     conn: &mut AnyConnection,
     since: NaiveDateTime,
@@ -25,7 +25,7 @@ pub(super) fn featured_ids(
 ) -> Result<Vec<i64>, RepoError> {
     const SQL: &str = "SELECT g.id AS id FROM gifs g LEFT JOIN \
          (SELECT gif_id, SUM(views) AS recent FROM gif_daily_views WHERE day >= {1} GROUP BY gif_id) r \
-         ON r.gif_id = g.id ORDER BY COALESCE(r.recent, 0) DESC, g.view_count DESC, g.id DESC LIMIT {2} OFFSET {3}";
+         ON r.gif_id = g.id WHERE g.hidden_at IS NULL ORDER BY COALESCE(r.recent, 0) DESC, g.view_count DESC, g.id DESC LIMIT {2} OFFSET {3}";
     let rows: Vec<crate::search::IdRow> = match conn {
         AnyConnection::Sqlite(c) => diesel::sql_query(SQL.replace("{1}", "?").replace("{2}", "?").replace("{3}", "?"))
             .bind::<Timestamp, _>(since)
@@ -65,7 +65,7 @@ pub(super) fn top_tags_with_gif_ids(conn: &mut AnyConnection, limit: i64) -> Res
          FROM (SELECT t.id AS tag_id, t.name AS name, COUNT(*) AS gifs FROM tags t \
                JOIN gif_tags gt ON gt.tag_id = t.id GROUP BY t.id, t.name \
                ORDER BY COUNT(*) DESC, t.name ASC LIMIT {1}) top \
-         JOIN gif_tags gt ON gt.tag_id = top.tag_id JOIN gifs g ON g.id = gt.gif_id) ranked \
+         JOIN gif_tags gt ON gt.tag_id = top.tag_id JOIN gifs g ON g.id = gt.gif_id AND g.hidden_at IS NULL) ranked \
          WHERE pick = 1 ORDER BY gifs DESC, name ASC";
     match conn {
         AnyConnection::Sqlite(c) => diesel::sql_query(SQL.replace("{1}", "?")).bind::<BigInt, _>(limit).load(c),
@@ -113,7 +113,7 @@ impl ChatFeedRepository for Database {
         let since = since.and_time(NaiveTime::MIN);
         self.run(move |conn| {
             let ids = featured_ids(conn, since, i64::from(page.size), page.offset())?;
-            let total = library_size(conn)?;
+            let total = library_size(conn)? - Shown::Visible.left_out(conn)?;
             Ok(Page { items: load_many(conn, &ids)?, request: page, total })
         })
         .await

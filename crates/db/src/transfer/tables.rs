@@ -106,6 +106,8 @@ tables! {
             phash_b3: Option<i32>,
             share_count: i64,
             rating: String,
+            hidden_at: Option<NaiveDateTime>,
+            hidden_reason: Option<String>,
         },
     },
     /// One row per GIF and rendition kind: where its blob is and what it holds.
@@ -174,6 +176,7 @@ tables! {
             created_at: NaiveDateTime,
             secret_form: String,
             secret_hint: String,
+            max_rating: String,
         },
     },
     /// The stored registration policy (one row, id 1; none until seeded or saved).
@@ -250,6 +253,22 @@ tables! {
             target: String,
             detail: String,
             address: Option<String>,
+        },
+    },
+    /// Members' reports of GIFs; `resolution` is null while a report is open.
+    reports => ReportRow {
+        key: (id: i64),
+        serial: true,
+        columns: {
+            id: i64,
+            gif_id: i64,
+            reporter_id: i64,
+            reason: String,
+            note: String,
+            created_at: NaiveDateTime,
+            resolution: Option<String>,
+            resolved_by: Option<i64>,
+            resolved_at: Option<NaiveDateTime>,
         },
     },
     /// Which GIF is in which collection, at which position.

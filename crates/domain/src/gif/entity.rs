@@ -31,9 +31,25 @@ pub struct Gif {
     /// How often it was posted from a chat app (a Tenor `registershare`, a slash command).
     pub share_count: i64,
     pub rating: Rating,
+    /// Set when a moderator hid the GIF: then only its owner and admins see it.
+    pub hidden: Option<Hidden>,
+}
+
+/// A moderator hid the GIF, when and why (the reason its owner is shown).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hidden {
+    /// UTC.
+    pub at: NaiveDateTime,
+    pub reason: String,
 }
 
 impl Gif {
+    /// Whether `viewer` may see the GIF: anyone while it is not hidden; its owner and admins
+    /// once a moderator hid it.
+    pub fn visible_to(&self, viewer: UserId, admin: bool) -> bool {
+        self.hidden.is_none() || admin || self.uploader_id == viewer
+    }
+
     /// Every blob the GIF keeps, one per rendition.
     pub fn blob_keys(&self) -> impl Iterator<Item = &str> {
         self.renditions.iter().map(|r| r.key.as_str())

@@ -45,6 +45,20 @@ pub struct GifDto {
     pub renditions: Vec<RenditionDto>,
     /// How suitable it is: `g`, `pg`, `pg-13` or `r` (the chat APIs filter by it).
     pub rating: Rating,
+    /// Set when a moderator hid it: then only its owner and admins see it (and they do: this says
+    /// why). Null for a GIF everyone sees.
+    pub hidden: Option<HiddenDto>,
+}
+
+/// Why and when a moderator hid a GIF.
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HiddenDto {
+    /// What its owner is shown: a report's reason ("Spam", "Offensive content", "Copyright
+    /// infringement", "Other") or the words of the admin who hid it.
+    pub reason: String,
+    /// ISO-8601, UTC.
+    pub hidden_at: String,
 }
 
 impl From<&gifshelf_domain::gif::Gif> for GifDto {
@@ -77,6 +91,7 @@ impl From<&gifshelf_domain::gif::Gif> for GifDto {
             share_count: gif.share_count,
             renditions: RenditionDto::all(gif),
             rating: gif.rating.into(),
+            hidden: gif.hidden.as_ref().map(|h| HiddenDto { reason: h.reason.clone(), hidden_at: iso(h.at) }),
         }
     }
 }

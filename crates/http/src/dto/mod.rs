@@ -14,6 +14,7 @@ mod join;
 mod keys;
 mod members;
 mod meta;
+mod reports;
 mod settings;
 mod share;
 mod stats;
@@ -32,13 +33,17 @@ pub use commands::{
 };
 pub use errors::{ApiErrorBody, ErrorCode};
 pub use gifs::{
-    DuplicateGroupsDto, FavouriteStateDto, GifDto, GifLinkDto, PagedGifs, Rating, RenditionDto, UpdateGifRequest,
+    DuplicateGroupsDto, FavouriteStateDto, GifDto, GifLinkDto, HiddenDto, PagedGifs, Rating, RenditionDto,
+    UpdateGifRequest,
 };
 pub use integrations::{CreateIntegrationRequest, IntegrationDto};
 pub use join::{role_name, CreateInviteRequest, CreatedInviteDto, InviteDto, RegistrationPolicyDto};
 pub use keys::{ApiKeyDto, CreateApiKeyRequest, CreatedApiKeyDto};
 pub use members::{MemberDto, PagedMembers, UpdateMemberRequest};
 pub use meta::{HealthDto, ProbeDto, PublicConfig};
+pub use reports::{
+    CreateReportRequest, PagedReports, ReportDto, ReportedGifDto, ResolveReportRequest, VisibilityRequest,
+};
 pub use settings::{ChangePasswordRequest, ProfileDto, UpdateProfileRequest};
 pub use share::OembedResponse;
 pub use stats::{ActivityLevel, DetailedStats, GifStatRow, OverviewStats, SizeRange, UserStatRow};
@@ -66,6 +71,13 @@ macro_rules! for_each_dto {
             TagRef,
             TagDto,
             GifDto,
+            HiddenDto,
+            CreateReportRequest,
+            ReportedGifDto,
+            ReportDto,
+            PagedReports,
+            ResolveReportRequest,
+            VisibilityRequest,
             FavouriteStateDto,
             GifLinkDto,
             RenditionDto,

@@ -299,7 +299,7 @@ async fn detail(
     SignedIn(user): SignedIn,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {
-    let gif = state.gifs.view(user.id, GifId(*id)).await?;
+    let gif = state.gifs.view(&user, GifId(*id)).await?;
     Ok(HttpResponse::Ok().json(GifDto::from(&gif)))
 }
 

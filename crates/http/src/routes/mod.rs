@@ -9,6 +9,7 @@ mod keys;
 pub(crate) mod media;
 mod members;
 mod meta;
+mod moderation;
 mod openapi;
 mod settings;
 pub(crate) mod share;
@@ -30,6 +31,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .configure(join::configure)
             .configure(integrations::configure)
             .configure(members::configure)
+            .configure(moderation::configure)
             .configure(crate::chat::commands::configure)
             .configure(media::configure)
             .configure(collections::configure)

@@ -23,6 +23,7 @@ mod library;
 mod media;
 mod members;
 mod meta;
+mod moderation;
 mod offload;
 mod ratings;
 mod renditions;

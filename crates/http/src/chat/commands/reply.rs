@@ -83,6 +83,7 @@ pub(super) mod tests {
             favourite: false,
             share_count: 0,
             rating: gifshelf_domain::gif::Rating::G,
+            hidden: None,
         }))
     }
 
