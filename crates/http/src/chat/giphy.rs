@@ -132,7 +132,7 @@ pub fn gif_object(origin: &str, gif: &Gif) -> Value {
         "source": "",
         "title": gif.title.as_str(),
         "alt_text": if gif.description.as_str().is_empty() { gif.title.as_str() } else { gif.description.as_str() },
-        "rating": "g",
+        "rating": gif.rating.as_str(),
         "content_url": "",
         "source_tld": "",
         "source_post_url": "",

@@ -79,8 +79,25 @@ async fn a_link_upload_refuses_a_bad_rating_before_fetching(backend: Backend) {
     error_of(alice.post_json("/api/gifs/from-url", &body).await, StatusCode::BAD_REQUEST, "validation").await;
 }
 
+async fn the_giphy_api_answers_each_gifs_own_rating(backend: Backend) {
+    let app = app!(backend, &[("GIFSHELF_CHAT_API_ANONYMOUS", "true")]);
+    let alice = app.user("alice").await;
+    let rated: GifDto = dto_of(
+        upload_with(&alice, alice.fresh_gif(), &json!({"title": "rated", "rating": "pg-13"})).await,
+        StatusCode::CREATED,
+    )
+    .await;
+    let plain = alice.upload_gif("plain", "", &[]).await;
+    for (gif, rating) in [(&rated, "pg-13"), (&plain, "g")] {
+        let answer = app.anonymous().get(&format!("/api/giphy/v1/gifs/{}", gif.share_id)).await;
+        let body: Value = dto_of(answer, StatusCode::OK).await;
+        assert_eq!(body["data"]["rating"], rating, "{body}");
+    }
+}
+
 on_both_backends!(
     uploads_and_edits_set_the_rating_in_lower_case_only,
     the_default_rating_is_configurable,
-    a_link_upload_refuses_a_bad_rating_before_fetching
+    a_link_upload_refuses_a_bad_rating_before_fetching,
+    the_giphy_api_answers_each_gifs_own_rating
 );
