@@ -70,7 +70,7 @@ pub(crate) fn page(
     offset: i64,
     shown: Shown,
 ) -> Result<(Vec<i64>, i64), RepoError> {
-    let shown = (shown.left_out(conn)? > 0).then(|| shown.sql());
+    let shown = (shown.by_rating() || shown.left_out(conn)? > 0).then(|| shown.sql());
     match conn {
         AnyConnection::Sqlite(conn) => {
             let (long, short): (Vec<&String>, Vec<&String>) = words.iter().partition(|w| w.chars().count() >= 3);

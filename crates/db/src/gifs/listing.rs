@@ -4,7 +4,7 @@ use std::ops::RangeInclusive;
 
 use diesel::prelude::*;
 use diesel::sql_types::Bool;
-use gifshelf_domain::gif::{GifFilter, GifSort};
+use gifshelf_domain::gif::{GifFilter, GifSort, Rating};
 use gifshelf_domain::RepoError;
 
 use crate::connection::{AnyConnection, MultiBackend};
@@ -12,35 +12,69 @@ use crate::error::repo_error;
 use crate::schema::{favourites, gif_count, gif_tags, gifs, tags, users};
 use crate::search;
 
-/// Which hidden GIFs a list shows: none, or the ones a member owns (their own library).
+/// Which GIFs a list shows: never hidden ones but, optionally, the viewer's own (their library);
+/// and, for the chat APIs, only those rated at most `max`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Shown {
-    Visible,
-    VisibleAndOwn(i64),
+pub(crate) struct Shown {
+    own: Option<i64>,
+    max: Rating,
 }
 
 impl Shown {
-    /// The SQL condition that keeps the GIFs shown (an id is a number: nothing to escape).
+    /// Every GIF no moderator hid.
+    pub(crate) const VISIBLE: Self = Self { own: None, max: Rating::R };
+
+    pub(crate) fn with_own(owner: i64) -> Self {
+        Self { own: Some(owner), ..Self::VISIBLE }
+    }
+
+    /// The visible GIFs rated at most `max`.
+    pub(crate) fn rated(max: Rating) -> Self {
+        Self { max, ..Self::VISIBLE }
+    }
+
+    /// Whether the rating leaves some out (then totals are counted, not derived).
+    pub(crate) fn by_rating(self) -> bool {
+        self.max < Rating::R
+    }
+
+    fn ratings(self) -> Vec<&'static str> {
+        self.max.up_to().into_iter().map(Rating::as_str).collect()
+    }
+
+    /// The SQL condition that keeps the GIFs shown (an id is a number and ratings are constants:
+    /// nothing to escape).
     pub(crate) fn sql(self) -> String {
-        match self {
-            Self::Visible => "hidden_at IS NULL".to_owned(),
-            Self::VisibleAndOwn(owner) => format!("(hidden_at IS NULL OR uploader_id = {owner})"),
+        let mut sql = match self.own {
+            None => "hidden_at IS NULL".to_owned(),
+            Some(owner) => format!("(hidden_at IS NULL OR uploader_id = {owner})"),
+        };
+        if self.by_rating() {
+            let list: Vec<String> = self.ratings().iter().map(|r| format!("'{r}'")).collect();
+            sql.push_str(&format!(" AND rating IN ({})", list.join(", ")));
         }
+        sql
     }
 
     fn keep(self, query: gifs::BoxedQuery<'static, MultiBackend>) -> gifs::BoxedQuery<'static, MultiBackend> {
-        match self {
-            Self::Visible => query.filter(gifs::hidden_at.is_null()),
-            Self::VisibleAndOwn(owner) => query.filter(gifs::hidden_at.is_null().or(gifs::uploader_id.eq(owner))),
+        let query = match self.own {
+            None => query.filter(gifs::hidden_at.is_null()),
+            Some(owner) => query.filter(gifs::hidden_at.is_null().or(gifs::uploader_id.eq(owner))),
+        };
+        if self.by_rating() {
+            query.filter(gifs::rating.eq_any(self.ratings()))
+        } else {
+            query
         }
     }
 
-    /// How many GIFs this leaves out, through the partial index of hidden GIFs (there are few).
+    /// How many hidden GIFs this leaves out, through the partial index of hidden GIFs (there are
+    /// few). Ratings aside: a rated list counts its total.
     pub(crate) fn left_out(self, conn: &mut AnyConnection) -> Result<i64, RepoError> {
         let hidden = gifs::table.filter(gifs::hidden_at.is_not_null()).into_boxed();
-        let hidden = match self {
-            Self::Visible => hidden,
-            Self::VisibleAndOwn(owner) => hidden.filter(gifs::uploader_id.ne(owner)),
+        let hidden = match self.own {
+            None => hidden,
+            Some(owner) => hidden.filter(gifs::uploader_id.ne(owner)),
         };
         hidden.count().get_result(conn).map_err(repo_error)
     }
@@ -136,7 +170,7 @@ pub(super) fn page_of_ids(
         .load(conn)
         .map_err(repo_error)?;
     let total = match filter {
-        GifFilter::All => library_size(conn)? - shown.left_out(conn)?,
+        GifFilter::All if !shown.by_rating() => library_size(conn)? - shown.left_out(conn)?,
         _ => filtered(filter, shown).count().get_result(conn).map_err(repo_error)?,
     };
     Ok((ids, total))
@@ -160,9 +194,9 @@ pub(super) const RANDOM_SEARCH_DRAWS: usize = 64;
 /// lookups per try). A search: ids drawn the same way, all tested in one query, the first drawn
 /// that matches taken (rejection sampling: still uniform), so a common word is never counted.
 /// Otherwise, and when no draw matched: count the matches, draw k, read the k-th in newest order.
-pub(super) fn random_id(conn: &mut AnyConnection, filter: &GifFilter) -> Result<i64, RepoError> {
+pub(super) fn random_id(conn: &mut AnyConnection, filter: &GifFilter, shown: Shown) -> Result<i64, RepoError> {
     use rand::Rng;
-    if matches!(filter, GifFilter::All | GifFilter::Search(_)) {
+    if matches!(filter, GifFilter::All | GifFilter::Search(_)) && !shown.by_rating() {
         let (low, high): (Option<i64>, Option<i64>) = gifs::table
             .select((diesel::dsl::min(gifs::id), diesel::dsl::max(gifs::id)))
             .first(conn)
@@ -176,12 +210,12 @@ pub(super) fn random_id(conn: &mut AnyConnection, filter: &GifFilter) -> Result<
             return Ok(id);
         }
     }
-    let (_, total) = page_of_ids(conn, filter, GifSort::Newest, 0, 0, Shown::Visible)?;
+    let (_, total) = page_of_ids(conn, filter, GifSort::Newest, 0, 0, shown)?;
     if total == 0 {
         return Err(RepoError::NotFound);
     }
     let k = rand::thread_rng().gen_range(0..total);
-    let (ids, _) = page_of_ids(conn, filter, GifSort::Newest, 1, k, Shown::Visible)?;
+    let (ids, _) = page_of_ids(conn, filter, GifSort::Newest, 1, k, shown)?;
     // The k-th can vanish between the two reads (a delete): that pick is simply not found.
     ids.first().copied().ok_or(RepoError::NotFound)
 }

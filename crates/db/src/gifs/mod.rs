@@ -380,7 +380,7 @@ impl GifRepository for Database {
     }
 
     async fn list(&self, filter: &GifFilter, sort: GifSort, page: PageRequest) -> Result<Page<Gif>, RepoError> {
-        self.list_shown(filter, sort, page, Shown::Visible).await
+        self.list_shown(filter, sort, page, Shown::VISIBLE).await
     }
 
     async fn list_with_own(
@@ -390,13 +390,23 @@ impl GifRepository for Database {
         sort: GifSort,
         page: PageRequest,
     ) -> Result<Page<Gif>, RepoError> {
-        self.list_shown(filter, sort, page, Shown::VisibleAndOwn(owner.0)).await
+        self.list_shown(filter, sort, page, Shown::with_own(owner.0)).await
     }
 
-    async fn random(&self, filter: &GifFilter) -> Result<Gif, RepoError> {
+    async fn list_rated(
+        &self,
+        filter: &GifFilter,
+        sort: GifSort,
+        page: PageRequest,
+        max: Rating,
+    ) -> Result<Page<Gif>, RepoError> {
+        self.list_shown(filter, sort, page, Shown::rated(max)).await
+    }
+
+    async fn random(&self, filter: &GifFilter, max: Rating) -> Result<Gif, RepoError> {
         let filter = filter.clone();
         self.run(move |conn| {
-            let id = random_id(conn, &filter)?;
+            let id = random_id(conn, &filter, Shown::rated(max))?;
             load_one(conn, id)
         })
         .await

@@ -3,7 +3,7 @@
 use async_trait::async_trait;
 use chrono::NaiveDate;
 
-use crate::gif::{Gif, GifEdit, GifFilter, GifId, GifSort, NewGif, Page, PageRequest};
+use crate::gif::{Gif, GifEdit, GifFilter, GifId, GifSort, NewGif, Page, PageRequest, Rating};
 use crate::user::UserId;
 use crate::RepoError;
 
@@ -53,12 +53,24 @@ pub trait GifRepository: Send + Sync {
         page: PageRequest,
     ) -> Result<Page<Gif>, RepoError>;
 
-    /// A GIF the filter keeps and no moderator hid, each one as likely as any other, found through indexes (never by
+    /// As [`Self::list`], only GIFs rated at most `max` (the chat APIs' content filters).
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn list_rated(
+        &self,
+        filter: &GifFilter,
+        sort: GifSort,
+        page: PageRequest,
+        max: Rating,
+    ) -> Result<Page<Gif>, RepoError>;
+
+    /// A GIF the filter keeps, rated at most `max`, that no moderator hid, each one as likely as any other, found through indexes (never by
     /// sorting the table at random).
     ///
     /// # Errors
     /// `NotFound` when the filter keeps no GIF.
-    async fn random(&self, filter: &GifFilter) -> Result<Gif, RepoError>;
+    async fn random(&self, filter: &GifFilter, max: Rating) -> Result<Gif, RepoError>;
 
     /// Replaces title, description and tags (creating unknown tags).
     ///
