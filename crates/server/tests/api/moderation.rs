@@ -192,6 +192,10 @@ async fn a_hidden_gif_is_seen_only_by_its_owner_and_admins(backend: Backend) {
     assert!(leaks.is_empty(), "a hidden GIF reached another member or the public through {leaks:?}");
     error_of(bob.get(&format!("/api/gifs/dto/{}", gif.id)).await, StatusCode::NOT_FOUND, "not_found").await;
     error_of(report(&bob, gif.id, json!({"reason": "spam"})).await, StatusCode::NOT_FOUND, "not_found").await;
+    let star = bob.put(&format!("/api/gifs/{}/favourite", gif.id)).await;
+    error_of(star, StatusCode::NOT_FOUND, "not_found").await;
+    let alike = bob.get(&format!("/api/gifs/{}/looks-like", gif.id)).await;
+    error_of(alike, StatusCode::NOT_FOUND, "not_found").await;
 
     // Its owner: their library lists it, marked, and it opens with the reason; an admin opens it.
     let own = alice.gif(gif.id).await;
