@@ -23,5 +23,6 @@ CREATE INDEX reports_closed_idx ON reports (resolved_at, id) WHERE resolution IS
 CREATE INDEX reports_gif_idx ON reports (gif_id, reporter_id);
 
 -- The most suitable rating a slash command of this integration may answer with: 'g' unless an
--- admin allows more (a channel is a shared space; the strictest is the safe default).
+-- admin allows more (a channel is a shared space; the strictest is the safe default). Stored and
+-- exported; slash commands do not read it yet (docs/chat.md).
 ALTER TABLE integrations ADD COLUMN max_rating TEXT NOT NULL DEFAULT 'g';
