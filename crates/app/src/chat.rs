@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use chrono::{Duration, NaiveDate};
-use gifshelf_domain::gif::{Gif, GifFilter, GifSort, Page, PageRequest, Tag, MAX_PAGE_SIZE};
+use gifshelf_domain::gif::{Gif, GifFilter, GifSort, Page, PageRequest, Rating, Tag, MAX_PAGE_SIZE};
 use gifshelf_domain::ports::{ChatFeedRepository, Clock, GifRepository, TagRepository, TermRepository};
 use gifshelf_domain::RepoError;
 
@@ -66,8 +66,8 @@ impl Found {
 /// Which list a window is taken from.
 #[derive(Debug, Clone)]
 enum Source {
-    Filtered(GifFilter),
-    Featured(NaiveDate),
+    Filtered(GifFilter, Rating),
+    Featured(NaiveDate, Rating),
 }
 
 /// A tag shown as a category, with the GIF that illustrates it.
@@ -102,8 +102,8 @@ impl ChatService {
 
     async fn page(&self, source: &Source, request: PageRequest) -> Result<Page<Gif>, RepoError> {
         match source {
-            Source::Filtered(filter) => self.gifs.list(filter, GifSort::Views, request).await,
-            Source::Featured(since) => self.feed.featured(*since, request).await,
+            Source::Filtered(filter, max) => self.gifs.list_rated(filter, GifSort::Views, request, *max).await,
+            Source::Featured(since, max) => self.feed.featured(*since, request, *max).await,
         }
     }
 
@@ -125,18 +125,18 @@ impl ChatService {
         Ok(Found { gifs, total: page.total })
     }
 
-    /// GIFs matching every word of `query` in their title, description or tags, most viewed
-    /// first. A first page with results counts the search for trending terms. An empty query
+    /// GIFs rated at most `max` matching every word of `query` in their title, description or
+    /// tags, most viewed first. A first page with results counts the search for trending terms. An empty query
     /// finds nothing (a chat app asks `featured` for that).
     ///
     /// # Errors
     /// `Validation` for a query longer than 200 bytes; storage errors.
-    pub async fn search(&self, query: &str, window: Window) -> Result<Found, AppError> {
+    pub async fn search(&self, query: &str, window: Window, max: Rating) -> Result<Found, AppError> {
         let filter = GifFilter::search(query)?;
         let GifFilter::Search(words) = &filter else {
             return Ok(Found { gifs: Vec::new(), total: 0 });
         };
-        let found = self.window(&Source::Filtered(filter.clone()), window).await?;
+        let found = self.window(&Source::Filtered(filter.clone(), max), window).await?;
         if window.offset == 0 && !found.gifs.is_empty() {
             let term = words.join(" ");
             if let Err(err) = self.terms.record_search(&term, self.today()).await {
@@ -146,13 +146,13 @@ impl ChatService {
         Ok(found)
     }
 
-    /// Every GIF, the most viewed of the last [`FEATURED_DAYS`] days first (then of all time).
+    /// Every GIF rated at most `max`, the most viewed of the last [`FEATURED_DAYS`] days first (then of all time).
     ///
     /// # Errors
     /// Storage errors.
-    pub async fn featured(&self, window: Window) -> Result<Found, AppError> {
+    pub async fn featured(&self, window: Window, max: Rating) -> Result<Found, AppError> {
         let since = self.today() - Duration::days(FEATURED_DAYS);
-        self.window(&Source::Featured(since), window).await
+        self.window(&Source::Featured(since, max), window).await
     }
 
     /// The GIFs with these share ids, in this order; unknown ids are left out.
@@ -177,13 +177,13 @@ impl ChatService {
         self.gifs.find_by_share_id(id).await.map_err(gif_not_found)
     }
 
-    /// A GIF at random, among those matching `words` when given.
+    /// A GIF at random, rated at most `max`, among those matching `words` when given.
     ///
     /// # Errors
     /// `NotFound` when nothing matches; `Validation` for an over-long query.
-    pub async fn random(&self, words: &str) -> Result<Gif, AppError> {
+    pub async fn random(&self, words: &str, max: Rating) -> Result<Gif, AppError> {
         let filter = GifFilter::search(words)?;
-        self.gifs.random(&filter).await.map_err(|err| match err {
+        self.gifs.random(&filter, max).await.map_err(|err| match err {
             RepoError::NotFound => AppError::NotFound("No GIF to pick from".into()),
             other => AppError::from_repo(other),
         })
@@ -286,8 +286,8 @@ mod tests {
     }
 
     /// A list of `total` GIFs with ids 1..=total, paged as the repository pages.
-    fn pages_of(total: i64) -> impl Fn(&GifFilter, GifSort, PageRequest) -> Result<Page<Gif>, RepoError> {
-        move |_, _, request| {
+    fn pages_of(total: i64) -> impl Fn(&GifFilter, GifSort, PageRequest, Rating) -> Result<Page<Gif>, RepoError> {
+        move |_, _, request, _| {
             let start = i64::from(request.page) * i64::from(request.size);
             let items = (start..(start + i64::from(request.size)).min(total)).map(|i| gif(i + 1, 1)).collect();
             Ok(Page { items, request, total })
@@ -301,14 +301,14 @@ mod tests {
     #[tokio::test]
     async fn windows_at_any_offset_visit_each_gif_once_and_say_when_they_end() {
         let mut m = Mocks::new();
-        m.gifs.expect_list().returning(pages_of(30));
+        m.gifs.expect_list_rated().returning(pages_of(30));
         m.terms.expect_record_search().times(1).returning(|_, _| Ok(()));
         let service = m.service();
         let mut seen = Vec::new();
         let mut offset = 0;
         loop {
             let window = Window::new(offset, 7).unwrap_or_else(|e| panic!("{e}"));
-            let found = service.search("cat", window).await.unwrap_or_else(|e| panic!("{e}"));
+            let found = service.search("cat", window, Rating::R).await.unwrap_or_else(|e| panic!("{e}"));
             seen.extend(ids(&found));
             match found.next_offset(window) {
                 Some(next) => offset = next,
@@ -317,7 +317,7 @@ mod tests {
         }
         assert_eq!(seen, (1..=30).collect::<Vec<_>>());
         let odd = Window::new(5, 7).unwrap_or_else(|e| panic!("{e}"));
-        let found = service.search("cat", odd).await.unwrap_or_else(|e| panic!("{e}"));
+        let found = service.search("cat", odd, Rating::R).await.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(ids(&found), (6..=12).collect::<Vec<_>>(), "an unaligned window straddles two pages");
         assert_eq!(found.next_offset(odd), Some(12));
     }
@@ -325,16 +325,20 @@ mod tests {
     #[tokio::test]
     async fn an_empty_query_finds_nothing_and_counts_nothing() {
         let mut m = Mocks::new();
-        m.gifs.expect_list().never();
+        m.gifs.expect_list_rated().never();
         m.terms.expect_record_search().never();
-        let found = m.service().search("   ", Window { offset: 0, limit: 5 }).await.unwrap_or_else(|e| panic!("{e}"));
+        let found = m
+            .service()
+            .search("   ", Window { offset: 0, limit: 5 }, Rating::R)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!((found.gifs.len(), found.total, found.next_offset(Window { offset: 0, limit: 5 })), (0, 0, None));
     }
 
     #[tokio::test]
     async fn searches_are_counted_normalised_on_their_first_page_only() {
         let mut m = Mocks::new();
-        m.gifs.expect_list().returning(pages_of(30));
+        m.gifs.expect_list_rated().returning(pages_of(30));
         m.terms
             .expect_record_search()
             .withf(|term, day| term == "happy cat" && *day == now().date())
@@ -342,7 +346,7 @@ mod tests {
             .returning(|_, _| Ok(()));
         let service = m.service();
         for offset in [0, 10] {
-            let found = service.search("  Happy   CAT ", Window { offset, limit: 10 }).await;
+            let found = service.search("  Happy   CAT ", Window { offset, limit: 10 }, Rating::R).await;
             assert!(found.is_ok());
         }
     }

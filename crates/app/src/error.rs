@@ -53,6 +53,12 @@ pub enum Conflict {
     /// An administrator tried to disable or delete their own account.
     #[error("You cannot disable or delete your own account.")]
     OwnAccount,
+    /// A member reporting their own GIF (they can edit or delete it instead).
+    #[error("You cannot report your own GIF.")]
+    OwnGif,
+    /// An admin acting on a report another admin closed meanwhile.
+    #[error("This report has already been closed.")]
+    ReportClosed,
     /// Any other uniqueness rule of the data (a share id clash, …).
     #[error("{} already exists", capitalise(.0.what()))]
     Exists(Unique),

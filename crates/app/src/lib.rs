@@ -16,6 +16,7 @@ pub mod join;
 pub mod keys;
 pub mod make;
 pub mod members;
+pub mod moderation;
 pub mod rate_limit;
 pub mod settings;
 pub mod stats;

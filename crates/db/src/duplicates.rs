@@ -57,9 +57,11 @@ pub(crate) fn find_by_sha256(conn: &mut AnyConnection, sha256: &str) -> Result<O
 type Candidate = (i64, String, Option<i64>);
 
 /// GIFs sharing at least one band with `phash` (four index lookups).
+/// GIFs sharing a band with `phash`, none a moderator hid (members are shown these).
 fn candidates(conn: &mut AnyConnection, phash: PerceptualHash) -> Result<Vec<Candidate>, RepoError> {
     let [b0, b1, b2, b3] = phash.bands();
     gifs::table
+        .filter(gifs::hidden_at.is_null())
         .filter(gifs::phash_b0.eq(b0).or(gifs::phash_b1.eq(b1)).or(gifs::phash_b2.eq(b2)).or(gifs::phash_b3.eq(b3)))
         .select((gifs::id, gifs::title, gifs::phash))
         .load(conn)

@@ -17,6 +17,7 @@ mod makes;
 mod members;
 mod migrate;
 mod renditions;
+mod reports;
 mod schema;
 mod search;
 mod stats;

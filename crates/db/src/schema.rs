@@ -38,6 +38,8 @@ diesel::table! {
         share_count -> BigInt,
         rating -> Text,
         made_from_id -> Nullable<BigInt>,
+        hidden_at -> Nullable<Timestamp>,
+        hidden_reason -> Nullable<Text>,
     }
 }
 
@@ -80,6 +82,7 @@ diesel::table! {
         created_at -> Timestamp,
         secret_form -> Text,
         secret_hint -> Text,
+        max_rating -> Text,
     }
 }
 
@@ -245,6 +248,21 @@ diesel::table! {
     }
 }
 
+    reports (id) {
+        id -> BigInt,
+        gif_id -> BigInt,
+        reporter_id -> BigInt,
+        reason -> Text,
+        note -> Text,
+        created_at -> Timestamp,
+        resolution -> Nullable<Text>,
+        resolved_by -> Nullable<BigInt>,
+        resolved_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::joinable!(reports -> gifs (gif_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     gifs,
@@ -264,7 +282,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     gif_count,
     registration_policy,
     invites,
-    makes
+    makes,
+    reports
 );
 
 diesel::table! {

@@ -11,6 +11,7 @@ use gifshelf_domain::RepoError;
 
 use crate::connection::AnyConnection;
 use crate::error::repo_error;
+use crate::gifs::listing::Shown;
 
 #[derive(QueryableByName)]
 pub(crate) struct IdRow {
@@ -58,13 +59,18 @@ fn order_by(sort: GifSort) -> &'static str {
     }
 }
 
+/// A page of the GIFs with every word, and their number. While no GIF is left out by `shown`
+/// (nearly always: hidden GIFs are few), the indexes alone count; otherwise the condition joins
+/// every query and the table counts.
 pub(crate) fn page(
     conn: &mut AnyConnection,
     words: &[String],
     sort: GifSort,
     limit: i64,
     offset: i64,
+    shown: Shown,
 ) -> Result<(Vec<i64>, i64), RepoError> {
+    let shown = (shown.by_rating() || shown.left_out(conn)? > 0).then(|| shown.sql());
     match conn {
         AnyConnection::Sqlite(conn) => {
             let (long, short): (Vec<&String>, Vec<&String>) = words.iter().partition(|w| w.chars().count() >= 3);
@@ -73,6 +79,7 @@ pub(crate) fn page(
                 clauses.push("id IN (SELECT rowid FROM gifs_fts WHERE gifs_fts MATCH ?)".to_owned());
             }
             clauses.extend(short.iter().map(|_| "search_text LIKE ? ESCAPE '\\'".to_owned()));
+            clauses.extend(shown.clone());
             let condition = clauses.join(" AND ");
             let bind_all = |sql: String| {
                 let mut query = diesel::sql_query(sql).into_boxed::<diesel::sqlite::Sqlite>();
@@ -86,7 +93,7 @@ pub(crate) fn page(
             };
             // The index holds exactly one row per GIF: when it alone decides, count it there
             // without touching the table.
-            let count_sql = if short.is_empty() {
+            let count_sql = if short.is_empty() && shown.is_none() {
                 "SELECT COUNT(*) AS count FROM gifs_fts WHERE gifs_fts MATCH ?".to_owned()
             } else {
                 format!("SELECT COUNT(*) AS count FROM gifs WHERE {condition}")
@@ -103,9 +110,12 @@ pub(crate) fn page(
                     .map_err(repo_error)?
             } else {
                 // Many matches: walk the sort's index testing each text, instead of sorting them all.
+                let mut tests: Vec<String> =
+                    words.iter().map(|_| "search_text LIKE ? ESCAPE '\\'".to_owned()).collect();
+                tests.extend(shown);
                 let mut query = diesel::sql_query(format!(
                     "SELECT id FROM gifs WHERE {} ORDER BY {} LIMIT ? OFFSET ?",
-                    words.iter().map(|_| "search_text LIKE ? ESCAPE '\\'").collect::<Vec<_>>().join(" AND "),
+                    tests.join(" AND "),
                     order_by(sort)
                 ))
                 .into_boxed::<diesel::sqlite::Sqlite>();
@@ -116,7 +126,7 @@ pub(crate) fn page(
             };
             Ok((rows.into_iter().map(|r| r.id).collect(), total.count))
         }
-        AnyConnection::Postgresql(conn) => postgres_page(conn, words, sort, limit, offset),
+        AnyConnection::Postgresql(conn) => postgres_page(conn, words, sort, limit, offset, shown.as_deref()),
     }
 }
 
@@ -130,12 +140,15 @@ fn postgres_page(
     sort: GifSort,
     limit: i64,
     offset: i64,
+    shown: Option<&str>,
 ) -> Result<(Vec<i64>, i64), RepoError> {
     let (long, short): (Vec<&String>, Vec<&String>) = words.iter().partition(|w| w.chars().count() >= 3);
     // Parameters: the long words' patterns first, then the short ones', then limit and offset.
     let patterns: Vec<String> = long.iter().chain(short.iter()).map(|w| like_pattern(w)).collect();
     let likes = |from: usize, to: usize| {
-        (from..to).map(|i| format!("search_text LIKE ${} ESCAPE '\\'", i + 1)).collect::<Vec<_>>()
+        let mut tests: Vec<String> = (from..to).map(|i| format!("search_text LIKE ${} ESCAPE '\\'", i + 1)).collect();
+        tests.extend(shown.map(str::to_owned));
+        tests
     };
     let bind_all = |sql: String| {
         let mut query = diesel::sql_query(sql).into_boxed::<diesel::pg::Pg>();
@@ -181,7 +194,7 @@ fn postgres_page(
         (0..n).map(with_word).collect::<Vec<_>>().join(" INTERSECT ")
     };
     let short_condition: Vec<String> = likes(n, all);
-    let count_sql = if short_condition.is_empty() {
+    let count_sql = if short_condition.is_empty() && shown.is_none() {
         format!("SELECT COUNT(*) AS count FROM ({matches}) m")
     } else {
         format!("SELECT COUNT(*) AS count FROM gifs WHERE id IN ({matches}) AND {}", short_condition.join(" AND "))

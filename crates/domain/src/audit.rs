@@ -30,10 +30,12 @@ pub enum AuditAction {
     GifHidden,
     GifRestored,
     ReportDismissed,
+    ReportHidden,
+    IntegrationRatingChanged,
 }
 
 impl AuditAction {
-    pub const ALL: [Self; 19] = [
+    pub const ALL: [Self; 21] = [
         Self::RoleChanged,
         Self::AccountDisabled,
         Self::AccountEnabled,
@@ -53,6 +55,8 @@ impl AuditAction {
         Self::GifHidden,
         Self::GifRestored,
         Self::ReportDismissed,
+        Self::ReportHidden,
+        Self::IntegrationRatingChanged,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -76,6 +80,8 @@ impl AuditAction {
             Self::GifHidden => "gif.hidden",
             Self::GifRestored => "gif.restored",
             Self::ReportDismissed => "report.dismissed",
+            Self::ReportHidden => "report.hidden",
+            Self::IntegrationRatingChanged => "integration.max_rating_changed",
         }
     }
 

@@ -15,6 +15,7 @@ pub mod make;
 pub mod media;
 pub mod member;
 pub mod ports;
+pub mod report;
 pub mod stats;
 pub mod user;
 

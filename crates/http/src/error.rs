@@ -135,6 +135,8 @@ fn conflict_code(conflict: &Conflict) -> ErrorCode {
         Conflict::ChangedMeanwhile => ErrorCode::ChangedMeanwhile,
         Conflict::LastAdmin => ErrorCode::LastAdmin,
         Conflict::OwnAccount => ErrorCode::OwnAccount,
+        Conflict::OwnGif => ErrorCode::OwnGif,
+        Conflict::ReportClosed => ErrorCode::ReportClosed,
         Conflict::Exists(_) => ErrorCode::Conflict,
     }
 }

@@ -114,6 +114,8 @@ pub struct AppState {
     pub members: Arc<gifshelf_app::members::MemberService>,
     /// Removing accounts, reset links, quotas and usage.
     pub accounts: Arc<gifshelf_app::accounts::AccountService>,
+    /// Reports and hidden GIFs.
+    pub moderation: Arc<gifshelf_app::moderation::ModerationService>,
     pub users: Arc<dyn UserRepository>,
     pub settings: HttpSettings,
     /// The one clock of the application: what handlers stamp and check times with.

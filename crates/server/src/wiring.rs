@@ -507,6 +507,10 @@ impl Application {
                 gifshelf_app::members::MemberService::new(users.clone(), clock.clone()).with_audit(audit.clone()),
             ),
             accounts: Arc::new(account_service(settings, &users, &gifs, &clock, &audit)?),
+            moderation: Arc::new(
+                gifshelf_app::moderation::ModerationService::new(users.clone(), users.clone(), clock.clone())
+                    .with_audit(audit.clone()),
+            ),
             audit,
             users,
             settings: http_settings(settings, listening),

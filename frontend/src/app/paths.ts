@@ -27,4 +27,5 @@ export const paths = {
   duplicates: '/admin/duplicates',
   members: '/admin/members',
   audit: '/admin/audit',
+  moderation: '/admin/moderation',
 } as const;

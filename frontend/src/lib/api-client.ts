@@ -43,6 +43,8 @@ const ERROR_CODES: Record<ErrorCode, true> = {
   api_key_limit: true,
   integration_limit: true,
   changed_meanwhile: true,
+  own_gif: true,
+  report_closed: true,
   too_large: true,
   unsupported_media_type: true,
   request_timeout: true,

@@ -28,6 +28,7 @@ export function makeGif(id: number, overrides: Partial<GifDto> = {}): GifDto {
     renditions: [],
     rating: 'g',
     madeFrom: null,
+    hidden: null,
     ...overrides,
   };
 }

@@ -171,6 +171,7 @@ mod tests {
             uploaded_at: NaiveDate::from_ymd_opt(2026, 1, 1).and_then(|d| d.and_hms_opt(0, 0, 0)).unwrap_or_default(),
             frame_count: 1,
             rating: gifshelf_domain::gif::Rating::G,
+            hidden: None,
             renditions: Renditions::default(),
             favourite_count: 0,
             share_count: 0,

@@ -24,11 +24,13 @@ pub struct BackfillReport {
 }
 
 impl GifService {
-    /// The GIFs of the library that look like this one (near perceptual hashes), closest first.
+    /// The GIFs of the library that look like this one (near perceptual hashes), closest first,
+    /// none of them hidden.
     ///
     /// # Errors
-    /// `NotFound` ("GIF not found").
-    pub async fn looks_like(&self, id: GifId) -> Result<Vec<GifSummary>, AppError> {
+    /// `NotFound` ("GIF not found"), also for a hidden GIF the viewer may not see.
+    pub async fn looks_like(&self, viewer: &crate::auth::Actor, id: GifId) -> Result<Vec<GifSummary>, AppError> {
+        self.get(viewer, id).await?;
         match self.fingerprints.phash_of(id).await.map_err(gif_not_found)? {
             Some(phash) => Ok(self.fingerprints.similar(phash, Some(id), LIKELY_DUPLICATES_MAX).await?),
             None => Ok(Vec::new()),

@@ -20,9 +20,10 @@ impl GifService {
     /// as asking once.
     ///
     /// # Errors
-    /// `NotFound` ("GIF not found").
+    /// `NotFound` ("GIF not found"), also for a hidden GIF that is not the actor's.
     #[tracing::instrument(skip_all, fields(user_id = actor.id.0, gif_id = id.0, on))]
     pub async fn set_favourite(&self, actor: &Actor, id: GifId, on: bool) -> Result<FavouriteState, AppError> {
+        self.get(actor, id).await?;
         let count = self.favourites.set_favourite(actor.id, id, on, self.clock.now()).await.map_err(gif_not_found)?;
         Ok(FavouriteState { favourite: on, count })
     }
@@ -66,6 +67,7 @@ mod tests {
     #[tokio::test]
     async fn a_favourite_answers_the_new_count() {
         let mut m = Mocks::new();
+        m.gifs.expect_find().returning(|id| Ok(gif(id.0, 2)));
         m.favourites
             .expect_set_favourite()
             .withf(|user, gif, on, _| *user == UserId(7) && *gif == GifId(3) && *on)
@@ -77,18 +79,33 @@ mod tests {
     #[tokio::test]
     async fn an_unknown_gif_is_not_found() {
         let mut m = Mocks::new();
-        m.favourites.expect_set_favourite().returning(|_, _, _, _| Err(RepoError::NotFound));
+        m.gifs.expect_find().returning(|_| Err(RepoError::NotFound));
+        m.favourites.expect_set_favourite().never();
         let result = m.service().set_favourite(&actor(7), GifId(3), false).await;
         assert!(matches!(result, Err(AppError::NotFound(m)) if m == "GIF not found"));
+    }
+
+    #[tokio::test]
+    async fn someone_elses_hidden_gif_is_not_found_and_not_starred() {
+        let mut m = Mocks::new();
+        m.gifs.expect_find().returning(|id| {
+            let mut g = gif(id.0, 2);
+            g.hidden =
+                Some(gifshelf_domain::gif::Hidden { at: chrono::NaiveDateTime::default(), reason: "Spam".into() });
+            Ok(g)
+        });
+        m.favourites.expect_set_favourite().never();
+        let result = m.service().set_favourite(&actor(7), GifId(3), true).await;
+        assert!(matches!(result, Err(AppError::NotFound(_))), "{result:?}");
     }
 
     #[tokio::test]
     async fn lists_say_which_gifs_are_the_callers_favourites() {
         let mut m = Mocks::new();
         m.gifs
-            .expect_list()
-            .withf(|filter, _, _| *filter == GifFilter::Favourites(UserId(7)))
-            .returning(|_, _, request| Ok(Page { items: vec![gif(1, 2), gif(2, 2), gif(3, 2)], request, total: 3 }));
+            .expect_list_with_own()
+            .withf(|owner, filter, _, _| *owner == UserId(7) && *filter == GifFilter::Favourites(UserId(7)))
+            .returning(|_, _, _, request| Ok(Page { items: vec![gif(1, 2), gif(2, 2), gif(3, 2)], request, total: 3 }));
         m.favourites = gifshelf_domain::ports::MockFavouriteRepository::new();
         m.favourites
             .expect_favourited_among()

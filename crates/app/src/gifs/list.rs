@@ -1,12 +1,14 @@
-use gifshelf_domain::gif::{Gif, GifFilter, GifId, GifSort, Page, PageRequest};
+use gifshelf_domain::gif::{Gif, GifFilter, GifId, GifSort, Page, PageRequest, Rating};
 use gifshelf_domain::user::UserId;
 use gifshelf_domain::RepoError;
 
-use super::{gif_not_found, GifService};
+use super::{gif_not_found, seen_by, GifService};
+use crate::auth::Actor;
 use crate::AppError;
 
 impl GifService {
-    /// A page of GIFs in `sort` order, each saying whether it is one of `viewer`'s favourites.
+    /// A page of GIFs in `sort` order, each saying whether it is one of `viewer`'s favourites;
+    /// hidden GIFs only when they are the viewer's own (marked as hidden).
     ///
     /// # Errors
     /// Storage errors.
@@ -17,19 +19,22 @@ impl GifService {
         sort: GifSort,
         page: PageRequest,
     ) -> Result<Page<Gif>, AppError> {
-        let mut page = self.gifs.list(filter, sort, page).await?;
+        let mut page = self.gifs.list_with_own(viewer, filter, sort, page).await?;
         self.mark_favourites(viewer, &mut page.items).await?;
         Ok(page)
     }
 
-    /// Opens a GIF: counts a view (product.md §10) and returns it with the new count.
+    /// Opens a GIF: reads it, counts a view (product.md §10) and returns it with its count
+    /// including that view. A hidden
+    /// GIF opens only for its owner and admins, and their views count too.
     ///
     /// # Errors
     /// `NotFound` ("GIF not found").
-    pub async fn view(&self, viewer: UserId, id: GifId) -> Result<Gif, AppError> {
+    pub async fn view(&self, viewer: &Actor, id: GifId) -> Result<Gif, AppError> {
+        let mut gif = seen_by(self.gifs.find(id).await.map_err(gif_not_found)?, viewer)?;
         self.gifs.add_view(id, self.clock.now().date()).await.map_err(gif_not_found)?;
-        let mut gif = self.gifs.find(id).await.map_err(gif_not_found)?;
-        self.mark_favourites(viewer, std::slice::from_mut(&mut gif)).await?;
+        gif.view_count += 1;
+        self.mark_favourites(viewer.id, std::slice::from_mut(&mut gif)).await?;
         Ok(gif)
     }
 
@@ -39,7 +44,7 @@ impl GifService {
     /// # Errors
     /// `NotFound` ("No GIF to pick from") when the filter keeps none.
     pub async fn random(&self, viewer: UserId, filter: &GifFilter) -> Result<Gif, AppError> {
-        let mut gif = self.gifs.random(filter).await.map_err(|err| match err {
+        let mut gif = self.gifs.random(filter, Rating::R).await.map_err(|err| match err {
             RepoError::NotFound => AppError::NotFound("No GIF to pick from".into()),
             other => AppError::from_repo(other),
         })?;
@@ -100,41 +105,63 @@ impl GifService {
 
 #[cfg(test)]
 mod tests {
-    use gifshelf_domain::gif::{GifFilter, GifId};
-    use gifshelf_domain::user::UserId;
+    use gifshelf_domain::gif::{GifFilter, GifId, Hidden};
+    use gifshelf_domain::user::{Role, UserId, Username};
     use gifshelf_domain::RepoError;
 
+    use crate::auth::Actor;
     use crate::gifs::test_support::{gif, Mocks};
     use crate::AppError;
 
+    fn member(id: i64, role: Role) -> Actor {
+        Actor::session(UserId(id), Username::from_trusted(format!("u{id}")), role)
+    }
+
     #[tokio::test]
-    async fn viewing_counts_first_then_reads() {
+    async fn viewing_reads_then_counts_the_view_it_answers() {
         let mut m = Mocks::new();
         let mut seq = mockall::Sequence::new();
-        m.gifs.expect_add_view().times(1).in_sequence(&mut seq).returning(|_, _| Ok(()));
         m.gifs.expect_find().times(1).in_sequence(&mut seq).returning(|id| {
             let mut g = gif(id.0, 1);
-            g.view_count = 8;
+            g.view_count = 7;
             Ok(g)
         });
-        let viewed = m.service().view(UserId(1), GifId(3)).await;
+        m.gifs.expect_add_view().times(1).in_sequence(&mut seq).returning(|_, _| Ok(()));
+        let viewed = m.service().view(&member(1, Role::User), GifId(3)).await;
         assert_eq!(viewed.map(|g| g.view_count).ok(), Some(8));
+    }
+
+    #[tokio::test]
+    async fn a_hidden_gif_opens_for_its_owner_and_admins_only_and_others_count_no_view() {
+        let mut m = Mocks::new();
+        m.gifs.expect_find().returning(|id| {
+            let mut g = gif(id.0, 1);
+            g.hidden = Some(Hidden { at: chrono::NaiveDateTime::default(), reason: "Spam".into() });
+            Ok(g)
+        });
+        m.gifs.expect_add_view().times(2).returning(|_, _| Ok(()));
+        let service = m.service();
+        let other = service.view(&member(2, Role::User), GifId(3)).await;
+        assert!(matches!(other, Err(AppError::NotFound(m)) if m == "GIF not found"));
+        assert!(service.view(&member(1, Role::User), GifId(3)).await.is_ok());
+        assert!(service.view(&member(9, Role::Admin), GifId(3)).await.is_ok());
     }
 
     #[tokio::test]
     async fn missing_gifs_are_not_found() {
         let mut m = Mocks::new();
-        m.gifs.expect_add_view().returning(|_, _| Err(RepoError::NotFound));
+        m.gifs.expect_find().returning(|_| Err(RepoError::NotFound));
         m.gifs.expect_find_by_share_id().returning(|_| Err(RepoError::NotFound));
         let service = m.service();
-        assert!(matches!(service.view(UserId(1), GifId(3)).await, Err(AppError::NotFound(m)) if m == "GIF not found"));
+        let viewed = service.view(&member(1, Role::User), GifId(3)).await;
+        assert!(matches!(viewed, Err(AppError::NotFound(m)) if m == "GIF not found"));
         assert!(matches!(service.view_shared("nope", "viewer").await, Err(AppError::NotFound(_))));
     }
 
     #[tokio::test]
     async fn an_empty_pick_is_not_found() {
         let mut m = Mocks::new();
-        m.gifs.expect_random().returning(|_| Err(RepoError::NotFound));
+        m.gifs.expect_random().returning(|_, _| Err(RepoError::NotFound));
         let picked = m.service().random(UserId(1), &GifFilter::All).await;
         assert!(matches!(picked, Err(AppError::NotFound(m)) if m == "No GIF to pick from"));
     }

@@ -26,6 +26,7 @@ pub use fsck::FsckReport;
 pub(crate) use upload::rendition_of;
 pub use upload::{UploadInput, Uploaded, LIKELY_DUPLICATES_MAX};
 
+use crate::auth::Actor;
 use crate::AppError;
 
 /// The GIF use cases with their ports.
@@ -92,12 +93,23 @@ impl GifService {
         self
     }
 
-    /// A GIF by id, without counting a view.
+    /// A GIF by id as `viewer` may see it, without counting a view.
     ///
     /// # Errors
-    /// `NotFound` ("GIF not found").
-    pub async fn get(&self, id: GifId) -> Result<Gif, AppError> {
-        self.gifs.find(id).await.map_err(gif_not_found)
+    /// `NotFound` ("GIF not found"), also for a hidden GIF that is neither the viewer's nor asked
+    /// for by an admin.
+    pub async fn get(&self, viewer: &Actor, id: GifId) -> Result<Gif, AppError> {
+        let gif = self.gifs.find(id).await.map_err(gif_not_found)?;
+        seen_by(gif, viewer)
+    }
+}
+
+/// The GIF when `viewer` may see it; a hidden GIF is "not found" to everyone else.
+pub(crate) fn seen_by(gif: Gif, viewer: &Actor) -> Result<Gif, AppError> {
+    if gif.visible_to(viewer.id, viewer.is_admin()) {
+        Ok(gif)
+    } else {
+        Err(AppError::NotFound("GIF not found".into()))
     }
 }
 
@@ -156,6 +168,7 @@ pub(crate) mod test_support {
             made_from: None,
             favourite: false,
             rating: gifshelf_domain::gif::Rating::G,
+            hidden: None,
             renditions: Renditions::new([
                 rendition(RenditionKind::Original, "gifs/p/original.gif"),
                 rendition(RenditionKind::Thumbnail, "gifs/p/thumbnail.gif"),

@@ -26,7 +26,7 @@ impl GifService {
             rating: rating.map(Rating::parse).transpose()?,
             at: self.clock.now(),
         };
-        let existing = self.gifs.find(id).await.map_err(gif_not_found)?;
+        let existing = super::seen_by(self.gifs.find(id).await.map_err(gif_not_found)?, current)?;
         if existing.uploader_id != current.id && !current.is_admin() {
             return Err(AppError::Forbidden("You can only edit your own GIFs.".into()));
         }

@@ -6,34 +6,36 @@ use async_trait::async_trait;
 use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Timestamp};
-use gifshelf_domain::gif::{Gif, GifId, Page, PageRequest, Tag, TagId, TagName};
+use gifshelf_domain::gif::{Gif, GifFilter, GifId, Page, PageRequest, Rating, Tag, TagId, TagName};
 use gifshelf_domain::ports::ChatFeedRepository;
 use gifshelf_domain::RepoError;
 
-use super::listing::library_size;
+use super::listing::{filtered, library_size, Shown};
 use super::load_many;
 use crate::connection::{AnyConnection, Database};
 use crate::error::repo_error;
 use crate::schema::gifs;
 
-/// Ids in "featured" order: views since `since`, then all-time views, then newest id.
+/// Ids in "featured" order (never a hidden GIF): views since `since`, then all-time views, then newest id.
 pub(super) fn featured_ids(
     conn: &mut AnyConnection,
     since: NaiveDateTime,
     limit: i64,
     offset: i64,
+    shown: Shown,
 ) -> Result<Vec<i64>, RepoError> {
+    let sql = SQL.replace("{shown}", &shown.sql());
     const SQL: &str = "SELECT g.id AS id FROM gifs g LEFT JOIN \
          (SELECT gif_id, SUM(views) AS recent FROM gif_daily_views WHERE day >= {1} GROUP BY gif_id) r \
-         ON r.gif_id = g.id ORDER BY COALESCE(r.recent, 0) DESC, g.view_count DESC, g.id DESC LIMIT {2} OFFSET {3}";
+         ON r.gif_id = g.id WHERE {shown} ORDER BY COALESCE(r.recent, 0) DESC, g.view_count DESC, g.id DESC LIMIT {2} OFFSET {3}";
     let rows: Vec<crate::search::IdRow> = match conn {
-        AnyConnection::Sqlite(c) => diesel::sql_query(SQL.replace("{1}", "?").replace("{2}", "?").replace("{3}", "?"))
+        AnyConnection::Sqlite(c) => diesel::sql_query(sql.replace("{1}", "?").replace("{2}", "?").replace("{3}", "?"))
             .bind::<Timestamp, _>(since)
             .bind::<BigInt, _>(limit)
             .bind::<BigInt, _>(offset)
             .load(c),
         AnyConnection::Postgresql(c) => {
-            diesel::sql_query(SQL.replace("{1}", "$1").replace("{2}", "$2").replace("{3}", "$3"))
+            diesel::sql_query(sql.replace("{1}", "$1").replace("{2}", "$2").replace("{3}", "$3"))
                 .bind::<Timestamp, _>(since)
                 .bind::<BigInt, _>(limit)
                 .bind::<BigInt, _>(offset)
@@ -65,7 +67,7 @@ pub(super) fn top_tags_with_gif_ids(conn: &mut AnyConnection, limit: i64) -> Res
          FROM (SELECT t.id AS tag_id, t.name AS name, COUNT(*) AS gifs FROM tags t \
                JOIN gif_tags gt ON gt.tag_id = t.id GROUP BY t.id, t.name \
                ORDER BY COUNT(*) DESC, t.name ASC LIMIT {1}) top \
-         JOIN gif_tags gt ON gt.tag_id = top.tag_id JOIN gifs g ON g.id = gt.gif_id) ranked \
+         JOIN gif_tags gt ON gt.tag_id = top.tag_id JOIN gifs g ON g.id = gt.gif_id AND g.hidden_at IS NULL) ranked \
          WHERE pick = 1 ORDER BY gifs DESC, name ASC";
     match conn {
         AnyConnection::Sqlite(c) => diesel::sql_query(SQL.replace("{1}", "?")).bind::<BigInt, _>(limit).load(c),
@@ -109,11 +111,16 @@ impl ChatFeedRepository for Database {
         .await
     }
 
-    async fn featured(&self, since: NaiveDate, page: PageRequest) -> Result<Page<Gif>, RepoError> {
+    async fn featured(&self, since: NaiveDate, page: PageRequest, max: Rating) -> Result<Page<Gif>, RepoError> {
         let since = since.and_time(NaiveTime::MIN);
+        let shown = Shown::rated(max);
         self.run(move |conn| {
-            let ids = featured_ids(conn, since, i64::from(page.size), page.offset())?;
-            let total = library_size(conn)?;
+            let ids = featured_ids(conn, since, i64::from(page.size), page.offset(), shown)?;
+            let total = if shown.by_rating() {
+                filtered(&GifFilter::All, shown).count().get_result(conn).map_err(repo_error)?
+            } else {
+                library_size(conn)? - shown.left_out(conn)?
+            };
             Ok(Page { items: load_many(conn, &ids)?, request: page, total })
         })
         .await

@@ -3,7 +3,8 @@
 use std::ops::RangeInclusive;
 
 use diesel::prelude::*;
-use gifshelf_domain::gif::{GifFilter, GifSort};
+use diesel::sql_types::Bool;
+use gifshelf_domain::gif::{GifFilter, GifSort, Rating};
 use gifshelf_domain::RepoError;
 
 use crate::connection::{AnyConnection, MultiBackend};
@@ -11,10 +12,78 @@ use crate::error::repo_error;
 use crate::schema::{favourites, gif_count, gif_tags, gifs, tags, users};
 use crate::search;
 
+/// Which GIFs a list shows: never hidden ones but, optionally, the viewer's own (their library);
+/// and, for the chat APIs, only those rated at most `max`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Shown {
+    own: Option<i64>,
+    max: Rating,
+}
+
+impl Shown {
+    /// Every GIF no moderator hid.
+    pub(crate) const VISIBLE: Self = Self { own: None, max: Rating::R };
+
+    pub(crate) fn with_own(owner: i64) -> Self {
+        Self { own: Some(owner), ..Self::VISIBLE }
+    }
+
+    /// The visible GIFs rated at most `max`.
+    pub(crate) fn rated(max: Rating) -> Self {
+        Self { max, ..Self::VISIBLE }
+    }
+
+    /// Whether the rating leaves some out (then totals are counted, not derived).
+    pub(crate) fn by_rating(self) -> bool {
+        self.max < Rating::R
+    }
+
+    fn ratings(self) -> Vec<&'static str> {
+        self.max.up_to().into_iter().map(Rating::as_str).collect()
+    }
+
+    /// The SQL condition that keeps the GIFs shown (an id is a number and ratings are constants:
+    /// nothing to escape).
+    pub(crate) fn sql(self) -> String {
+        let mut sql = match self.own {
+            None => "hidden_at IS NULL".to_owned(),
+            Some(owner) => format!("(hidden_at IS NULL OR uploader_id = {owner})"),
+        };
+        if self.by_rating() {
+            let list: Vec<String> = self.ratings().iter().map(|r| format!("'{r}'")).collect();
+            sql.push_str(&format!(" AND rating IN ({})", list.join(", ")));
+        }
+        sql
+    }
+
+    fn keep(self, query: gifs::BoxedQuery<'static, MultiBackend>) -> gifs::BoxedQuery<'static, MultiBackend> {
+        let query = match self.own {
+            None => query.filter(gifs::hidden_at.is_null()),
+            Some(owner) => query.filter(gifs::hidden_at.is_null().or(gifs::uploader_id.eq(owner))),
+        };
+        if self.by_rating() {
+            query.filter(gifs::rating.eq_any(self.ratings()))
+        } else {
+            query
+        }
+    }
+
+    /// How many hidden GIFs this leaves out, through the partial index of hidden GIFs (there are
+    /// few). Ratings aside: a rated list counts its total.
+    pub(crate) fn left_out(self, conn: &mut AnyConnection) -> Result<i64, RepoError> {
+        let hidden = gifs::table.filter(gifs::hidden_at.is_not_null()).into_boxed();
+        let hidden = match self.own {
+            None => hidden,
+            Some(owner) => hidden.filter(gifs::uploader_id.ne(owner)),
+        };
+        hidden.count().get_result(conn).map_err(repo_error)
+    }
+}
+
 /// The GIFs a filter keeps, as one query both the page and the count start from: a new filter is
 /// one arm here. Search is the exception: its SQL differs per backend (`search.rs`).
-pub(super) fn filtered(filter: &GifFilter) -> gifs::BoxedQuery<'static, MultiBackend> {
-    let query = gifs::table.into_boxed();
+pub(super) fn filtered(filter: &GifFilter, shown: Shown) -> gifs::BoxedQuery<'static, MultiBackend> {
+    let query = shown.keep(gifs::table.into_boxed());
     match filter {
         GifFilter::All | GifFilter::Search(_) => query,
         GifFilter::Tag(name) => query.filter(
@@ -58,15 +127,24 @@ pub(super) fn favourites_by_time(
     newest_first: bool,
     limit: i64,
     offset: i64,
+    shown: Shown,
 ) -> Result<(Vec<i64>, i64), RepoError> {
-    let query = favourites::table.filter(favourites::user_id.eq(user)).select(favourites::gif_id).into_boxed();
+    let kept =
+        || diesel::dsl::sql::<Bool>(&format!("favourites.gif_id IN (SELECT id FROM gifs WHERE {})", shown.sql()));
+    let query =
+        favourites::table.filter(favourites::user_id.eq(user)).filter(kept()).select(favourites::gif_id).into_boxed();
     let query = if newest_first {
         query.order((favourites::created_at.desc(), favourites::gif_id.desc()))
     } else {
         query.order((favourites::created_at.asc(), favourites::gif_id.asc()))
     };
     let ids = query.limit(limit).offset(offset).load(conn).map_err(repo_error)?;
-    let total = favourites::table.filter(favourites::user_id.eq(user)).count().get_result(conn).map_err(repo_error)?;
+    let total = favourites::table
+        .filter(favourites::user_id.eq(user))
+        .filter(kept())
+        .count()
+        .get_result(conn)
+        .map_err(repo_error)?;
     Ok((ids, total))
 }
 
@@ -76,19 +154,24 @@ pub(super) fn page_of_ids(
     sort: GifSort,
     limit: i64,
     offset: i64,
+    shown: Shown,
 ) -> Result<(Vec<i64>, i64), RepoError> {
     match (filter, sort) {
-        (GifFilter::Search(words), _) => return search::page(conn, words, sort, limit, offset),
+        (GifFilter::Search(words), _) => return search::page(conn, words, sort, limit, offset, shown),
         (GifFilter::Favourites(user), GifSort::Newest | GifSort::Oldest) => {
-            return favourites_by_time(conn, user.0, sort == GifSort::Newest, limit, offset)
+            return favourites_by_time(conn, user.0, sort == GifSort::Newest, limit, offset, shown)
         }
         _ => {}
     }
-    let ids =
-        sorted(filtered(filter), sort).select(gifs::id).limit(limit).offset(offset).load(conn).map_err(repo_error)?;
+    let ids = sorted(filtered(filter, shown), sort)
+        .select(gifs::id)
+        .limit(limit)
+        .offset(offset)
+        .load(conn)
+        .map_err(repo_error)?;
     let total = match filter {
-        GifFilter::All => library_size(conn)?,
-        _ => filtered(filter).count().get_result(conn).map_err(repo_error)?,
+        GifFilter::All if !shown.by_rating() => library_size(conn)? - shown.left_out(conn)?,
+        _ => filtered(filter, shown).count().get_result(conn).map_err(repo_error)?,
     };
     Ok((ids, total))
 }
@@ -106,14 +189,14 @@ pub(super) const RANDOM_ID_TRIES: usize = 16;
 /// times in twenty; rarer words are counted, which their index makes cheap.
 pub(super) const RANDOM_SEARCH_DRAWS: usize = 64;
 
-/// A uniformly random GIF id the filter keeps. Unfiltered: a random id between the smallest and
+/// A uniformly random GIF id the filter keeps, never a hidden one. Unfiltered: a random id between the smallest and
 /// the largest, drawn again while it names no GIF (each existing id is equally likely; two index
 /// lookups per try). A search: ids drawn the same way, all tested in one query, the first drawn
 /// that matches taken (rejection sampling: still uniform), so a common word is never counted.
 /// Otherwise, and when no draw matched: count the matches, draw k, read the k-th in newest order.
-pub(super) fn random_id(conn: &mut AnyConnection, filter: &GifFilter) -> Result<i64, RepoError> {
+pub(super) fn random_id(conn: &mut AnyConnection, filter: &GifFilter, shown: Shown) -> Result<i64, RepoError> {
     use rand::Rng;
-    if matches!(filter, GifFilter::All | GifFilter::Search(_)) {
+    if matches!(filter, GifFilter::All | GifFilter::Search(_)) && !shown.by_rating() {
         let (low, high): (Option<i64>, Option<i64>) = gifs::table
             .select((diesel::dsl::min(gifs::id), diesel::dsl::max(gifs::id)))
             .first(conn)
@@ -127,22 +210,28 @@ pub(super) fn random_id(conn: &mut AnyConnection, filter: &GifFilter) -> Result<
             return Ok(id);
         }
     }
-    let (_, total) = page_of_ids(conn, filter, GifSort::Newest, 0, 0)?;
+    let (_, total) = page_of_ids(conn, filter, GifSort::Newest, 0, 0, shown)?;
     if total == 0 {
         return Err(RepoError::NotFound);
     }
     let k = rand::thread_rng().gen_range(0..total);
-    let (ids, _) = page_of_ids(conn, filter, GifSort::Newest, 1, k)?;
+    let (ids, _) = page_of_ids(conn, filter, GifSort::Newest, 1, k, shown)?;
     // The k-th can vanish between the two reads (a delete): that pick is simply not found.
     ids.first().copied().ok_or(RepoError::NotFound)
 }
 
-/// An id drawn from `range` that names a GIF, within `RANDOM_ID_TRIES` draws.
+/// An id drawn from `range` that names a GIF no moderator hid, within `RANDOM_ID_TRIES` draws.
 pub(super) fn drawn_existing(conn: &mut AnyConnection, range: RangeInclusive<i64>) -> Result<Option<i64>, RepoError> {
     use rand::Rng;
     for _ in 0..RANDOM_ID_TRIES {
         let id = rand::thread_rng().gen_range(range.clone());
-        let found: Option<i64> = gifs::table.find(id).select(gifs::id).first(conn).optional().map_err(repo_error)?;
+        let found: Option<i64> = gifs::table
+            .find(id)
+            .filter(gifs::hidden_at.is_null())
+            .select(gifs::id)
+            .first(conn)
+            .optional()
+            .map_err(repo_error)?;
         if found.is_some() {
             return Ok(found);
         }
@@ -158,7 +247,8 @@ pub(super) fn drawn_search_match(
 ) -> Result<Option<i64>, RepoError> {
     use rand::Rng;
     let drawn: Vec<i64> = (0..RANDOM_SEARCH_DRAWS).map(|_| rand::thread_rng().gen_range(range.clone())).collect();
-    let mut query = gifs::table.filter(gifs::id.eq_any(&drawn)).select(gifs::id).into_boxed();
+    let mut query =
+        gifs::table.filter(gifs::id.eq_any(&drawn)).filter(gifs::hidden_at.is_null()).select(gifs::id).into_boxed();
     for word in words {
         query = query.filter(gifs::search_text.like(search::like_pattern(word)).escape('\\'));
     }

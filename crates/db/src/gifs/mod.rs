@@ -13,7 +13,8 @@ use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text, Timestamp};
 use gifshelf_domain::gif::{
-    Description, Gif, GifEdit, GifFilter, GifId, GifSort, GifSummary, NewGif, Page, PageRequest, Rating, Rendition,
+    Description, Gif, GifEdit, GifFilter, GifId, GifSort, GifSummary, Hidden, NewGif, Page, PageRequest, Rating,
+    Rendition,
     RenditionKind, Renditions, TagId, TagName, TagRef, Title,
 };
 use gifshelf_domain::ports::{BlobKeyIndex, GifRepository};
@@ -26,7 +27,7 @@ use crate::error::repo_error;
 use crate::schema::{gif_renditions, gif_tags, gifs, tags, users};
 use crate::tags::ensure_tags;
 
-use listing::{page_of_ids, random_id};
+use listing::{page_of_ids, random_id, Shown};
 
 #[derive(Queryable, Selectable)]
 #[diesel(table_name = gifs)]
@@ -43,6 +44,8 @@ struct GifRow {
     share_count: i64,
     rating: String,
     made_from_id: Option<i64>,
+    hidden_at: Option<NaiveDateTime>,
+    hidden_reason: Option<String>,
 }
 
 #[derive(Queryable, Selectable, Insertable)]
@@ -122,6 +125,7 @@ impl GifRow {
             // A value this version does not know (a newer version wrote it) reads as the strictest.
             rating: Rating::parse(&self.rating).unwrap_or(Rating::R),
             made_from,
+            hidden: self.hidden_at.map(|at| Hidden { at, reason: self.hidden_reason.unwrap_or_default() }),
         }
     }
 }
@@ -317,6 +321,23 @@ fn first_view_of_day(
     Ok(recorded == 1)
 }
 
+impl Database {
+    async fn list_shown(
+        &self,
+        filter: &GifFilter,
+        sort: GifSort,
+        page: PageRequest,
+        shown: Shown,
+    ) -> Result<Page<Gif>, RepoError> {
+        let filter = filter.clone();
+        self.run(move |conn| {
+            let (ids, total) = page_of_ids(conn, &filter, sort, i64::from(page.size), page.offset(), shown)?;
+            Ok(Page { items: load_many(conn, &ids)?, request: page, total })
+        })
+        .await
+    }
+}
+
 #[async_trait]
 impl GifRepository for Database {
     async fn insert(&self, gif: NewGif) -> Result<Gif, RepoError> {
@@ -374,26 +395,46 @@ impl GifRepository for Database {
     async fn find_by_share_id(&self, share_id: &str) -> Result<Gif, RepoError> {
         let share_id = share_id.to_owned();
         self.run(move |conn| {
-            let id: i64 =
-                gifs::table.filter(gifs::share_id.eq(&share_id)).select(gifs::id).first(conn).map_err(repo_error)?;
+            // A hidden GIF's share link is gone, as a deleted GIF's is.
+            let id: i64 = gifs::table
+                .filter(gifs::share_id.eq(&share_id))
+                .filter(gifs::hidden_at.is_null())
+                .select(gifs::id)
+                .first(conn)
+                .map_err(repo_error)?;
             load_one(conn, id)
         })
         .await
     }
 
     async fn list(&self, filter: &GifFilter, sort: GifSort, page: PageRequest) -> Result<Page<Gif>, RepoError> {
-        let filter = filter.clone();
-        self.run(move |conn| {
-            let (ids, total) = page_of_ids(conn, &filter, sort, i64::from(page.size), page.offset())?;
-            Ok(Page { items: load_many(conn, &ids)?, request: page, total })
-        })
-        .await
+        self.list_shown(filter, sort, page, Shown::VISIBLE).await
     }
 
-    async fn random(&self, filter: &GifFilter) -> Result<Gif, RepoError> {
+    async fn list_with_own(
+        &self,
+        owner: UserId,
+        filter: &GifFilter,
+        sort: GifSort,
+        page: PageRequest,
+    ) -> Result<Page<Gif>, RepoError> {
+        self.list_shown(filter, sort, page, Shown::with_own(owner.0)).await
+    }
+
+    async fn list_rated(
+        &self,
+        filter: &GifFilter,
+        sort: GifSort,
+        page: PageRequest,
+        max: Rating,
+    ) -> Result<Page<Gif>, RepoError> {
+        self.list_shown(filter, sort, page, Shown::rated(max)).await
+    }
+
+    async fn random(&self, filter: &GifFilter, max: Rating) -> Result<Gif, RepoError> {
         let filter = filter.clone();
         self.run(move |conn| {
-            let id = random_id(conn, &filter)?;
+            let id = random_id(conn, &filter, Shown::rated(max))?;
             load_one(conn, id)
         })
         .await

@@ -107,6 +107,8 @@ tables! {
             share_count: i64,
             rating: String,
             made_from_id: Option<i64>,
+            hidden_at: Option<NaiveDateTime>,
+            hidden_reason: Option<String>,
         },
     },
     /// One row per GIF and rendition kind: where its blob is and what it holds.
@@ -175,6 +177,7 @@ tables! {
             created_at: NaiveDateTime,
             secret_form: String,
             secret_hint: String,
+            max_rating: String,
         },
     },
     /// The stored registration policy (one row, id 1; none until seeded or saved).
@@ -282,6 +285,22 @@ tables! {
             user_id: i64,
             storage_bytes: Option<i64>,
             uploads_per_day: Option<i64>,
+        },
+    },
+    /// Members' reports of GIFs; `resolution` is null while a report is open.
+    reports => ReportRow {
+        key: (id: i64),
+        serial: true,
+        columns: {
+            id: i64,
+            gif_id: i64,
+            reporter_id: i64,
+            reason: String,
+            note: String,
+            created_at: NaiveDateTime,
+            resolution: Option<String>,
+            resolved_by: Option<i64>,
+            resolved_at: Option<NaiveDateTime>,
         },
     },
     /// Which GIF is in which collection, at which position.

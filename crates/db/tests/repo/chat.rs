@@ -28,11 +28,11 @@ async fn featured_ranks_recent_views_then_all_time_views_then_newest(db: &Databa
     ok(db.add_view(ids[1], today).await);
     ok(db.add_view(ids[2], today).await);
     let since = today - Duration::days(28);
-    let page = ok(db.featured(since, PageRequest { page: 0, size: 3 }).await);
+    let page = ok(db.featured(since, PageRequest { page: 0, size: 3 }, gifshelf_domain::gif::Rating::R).await);
     let order: Vec<i64> = page.items.iter().map(|g| g.id.0).collect();
     assert_eq!(order, [ids[1].0, ids[2].0, ids[0].0], "recent, then all-time");
     assert_eq!(page.total, 4);
-    let rest = ok(db.featured(since, PageRequest { page: 1, size: 3 }).await);
+    let rest = ok(db.featured(since, PageRequest { page: 1, size: 3 }, gifshelf_domain::gif::Rating::R).await);
     assert_eq!(rest.items.iter().map(|g| g.id.0).collect::<Vec<_>>(), [ids[3].0]);
     assert_eq!(ok(db.find(ids[1]).await).view_count, 2, "the all-time count still counts every view");
 
@@ -42,7 +42,7 @@ async fn featured_ranks_recent_views_then_all_time_views_then_newest(db: &Databa
     assert!(matches!(db.add_share(gifshelf_domain::gif::GifId(999)).await, Err(RepoError::NotFound)));
     // A deleted GIF takes its days with it.
     ok(db.delete(ids[1]).await);
-    let after = ok(db.featured(since, PageRequest { page: 0, size: 3 }).await);
+    let after = ok(db.featured(since, PageRequest { page: 0, size: 3 }, gifshelf_domain::gif::Rating::R).await);
     assert_eq!(after.items.first().map(|g| g.id), Some(ids[2]));
 }
 

@@ -163,6 +163,24 @@ pub(crate) async fn seed_join_policy(db: &Database, owner: UserId) {
     assert!(joined.is_ok(), "{joined:?}");
 }
 
+/// Reports (migration 000022): one open, one dismissed, one whose GIF was hidden.
+pub(crate) async fn seed_reports(db: &Database, [admin, bob, carol]: [UserId; 3], gifs: &[GifId]) {
+    use gifshelf_domain::ports::ReportRepository;
+    use gifshelf_domain::report::{NewReport, ReportNote, ReportReason, Resolution};
+    let report = |gif: GifId, reporter: UserId, reason: ReportReason, minutes: i64| NewReport {
+        gif,
+        reporter,
+        reason,
+        note: ok(ReportNote::parse("a note with “quotes”")),
+        at: t0() + Duration::minutes(minutes),
+    };
+    ok(db.file_report(report(gifs[0], bob, ReportReason::Spam, 10)).await);
+    let dismissed = ok(db.file_report(report(gifs[1], carol, ReportReason::Other, 11)).await).0;
+    ok(db.resolve_report(dismissed.id, Resolution::Dismissed, admin, t0() + Duration::hours(6)).await);
+    let hidden = ok(db.file_report(report(gifs[2], bob, ReportReason::Offensive, 12)).await).0;
+    ok(db.resolve_report(hidden.id, Resolution::Hidden, admin, t0() + Duration::hours(7)).await);
+}
+
 pub(crate) async fn seed(db: &Database) -> Seeded {
     let alice = ok(UserRepository::create(db, new_user("alice", "alice@example.com", 0), true).await);
     assert_eq!(alice.role, Role::Admin);
@@ -226,5 +244,6 @@ pub(crate) async fn seed(db: &Database) -> Seeded {
     ok(TagRepository::create(db, &ok(TagName::parse("lonely")), t0()).await);
     seed_keys_and_integrations(db, alice.id).await;
     seed_join_policy(db, alice.id).await;
+    seed_reports(db, [alice.id, bob.id, carol.id], &gifs).await;
     Seeded { users: vec![alice.id, bob.id, carol.id, zoe.id], gifs, deleted_gif }
 }

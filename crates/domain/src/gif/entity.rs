@@ -33,9 +33,25 @@ pub struct Gif {
     pub rating: Rating,
     /// The GIF this one was made from in the maker ("Edit a copy"), while that one exists.
     pub made_from: Option<GifSummary>,
+    /// Set when a moderator hid the GIF: then only its owner and admins see it.
+    pub hidden: Option<Hidden>,
+}
+
+/// A moderator hid the GIF, when and why (the reason its owner is shown).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hidden {
+    /// UTC.
+    pub at: NaiveDateTime,
+    pub reason: String,
 }
 
 impl Gif {
+    /// Whether `viewer` may see the GIF: anyone while it is not hidden; its owner and admins
+    /// once a moderator hid it.
+    pub fn visible_to(&self, viewer: UserId, admin: bool) -> bool {
+        self.hidden.is_none() || admin || self.uploader_id == viewer
+    }
+
     /// Every blob the GIF keeps, one per rendition.
     pub fn blob_keys(&self) -> impl Iterator<Item = &str> {
         self.renditions.iter().map(|r| r.key.as_str())

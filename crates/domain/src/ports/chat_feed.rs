@@ -3,7 +3,7 @@
 use async_trait::async_trait;
 use chrono::NaiveDate;
 
-use crate::gif::{Gif, GifId, Page, PageRequest, Tag};
+use crate::gif::{Gif, GifId, Page, PageRequest, Rating, Tag};
 use crate::RepoError;
 
 /// The chat apps' view of the library: what they show before a search, their categories, and the
@@ -11,12 +11,12 @@ use crate::RepoError;
 #[cfg_attr(feature = "mock", mockall::automock)]
 #[async_trait]
 pub trait ChatFeedRepository: Send + Sync {
-    /// One page of every GIF, most viewed since `since` first (days without views count nothing),
+    /// One page of every GIF rated at most `max` (no hidden one), most viewed since `since` first (days without views count nothing),
     /// then most viewed of all time, then newest id: what chat apps show before a search.
     ///
     /// # Errors
     /// Storage errors.
-    async fn featured(&self, since: NaiveDate, page: PageRequest) -> Result<Page<Gif>, RepoError>;
+    async fn featured(&self, since: NaiveDate, page: PageRequest, max: Rating) -> Result<Page<Gif>, RepoError>;
 
     /// The `limit` tags on most GIFs (ties by name), each with its most viewed GIF (ties: the
     /// newest), most used first: chat apps' categories, in a fixed number of queries.

@@ -3,7 +3,8 @@
 use async_trait::async_trait;
 use chrono::NaiveDate;
 
-use crate::gif::{Gif, GifEdit, GifFilter, GifId, GifSort, NewGif, Page, PageRequest};
+use crate::gif::{Gif, GifEdit, GifFilter, GifId, GifSort, NewGif, Page, PageRequest, Rating};
+use crate::user::UserId;
 use crate::RepoError;
 
 /// GIFs and their tag links: storing, finding, listing, editing and deleting them.
@@ -28,22 +29,48 @@ pub trait GifRepository: Send + Sync {
     async fn find(&self, id: GifId) -> Result<Gif, RepoError>;
 
     /// # Errors
-    /// `NotFound` when no GIF has this share id.
+    /// `NotFound` when no GIF has this share id, or a moderator hid it.
     async fn find_by_share_id(&self, share_id: &str) -> Result<Gif, RepoError>;
 
-    /// One page in `sort` order, ties broken by id (`Newest`: `uploaded_at` desc, then `id` desc).
-    /// `favourite` is false on every GIF: whose favourite is the caller's question.
+    /// One page in `sort` order, ties broken by id (`Newest`: `uploaded_at` desc, then `id` desc),
+    /// without hidden GIFs. `favourite` is false on every GIF: whose favourite is the caller's
+    /// question.
     ///
     /// # Errors
     /// Storage errors.
     async fn list(&self, filter: &GifFilter, sort: GifSort, page: PageRequest) -> Result<Page<Gif>, RepoError>;
 
-    /// A GIF the filter keeps, each one as likely as any other, found through indexes (never by
+    /// As [`Self::list`], with `owner`'s own hidden GIFs among the others (a member's library
+    /// still lists what a moderator hid, marked).
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn list_with_own(
+        &self,
+        owner: UserId,
+        filter: &GifFilter,
+        sort: GifSort,
+        page: PageRequest,
+    ) -> Result<Page<Gif>, RepoError>;
+
+    /// As [`Self::list`], only GIFs rated at most `max` (the chat APIs' content filters).
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn list_rated(
+        &self,
+        filter: &GifFilter,
+        sort: GifSort,
+        page: PageRequest,
+        max: Rating,
+    ) -> Result<Page<Gif>, RepoError>;
+
+    /// A GIF the filter keeps, rated at most `max`, that no moderator hid, each one as likely as any other, found through indexes (never by
     /// sorting the table at random).
     ///
     /// # Errors
     /// `NotFound` when the filter keeps no GIF.
-    async fn random(&self, filter: &GifFilter) -> Result<Gif, RepoError>;
+    async fn random(&self, filter: &GifFilter, max: Rating) -> Result<Gif, RepoError>;
 
     /// Replaces title, description and tags (creating unknown tags).
     ///

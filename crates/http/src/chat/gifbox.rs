@@ -87,7 +87,7 @@ async fn search(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResp
     let p: Params = params(&req, D)?;
     let q = query(D, p.query.as_deref(), MAX_QUERY)?;
     let at = at(&p)?;
-    let found = state.chat.search(&q, at).await.or_chat(D)?;
+    let found = state.chat.search(&q, at, gifshelf_domain::gif::Rating::R).await.or_chat(D)?;
     Ok(paginated(&req, &state, &found, at))
 }
 
@@ -95,7 +95,7 @@ async fn trending(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpRe
     admit(&state, &req, D).await?;
     let p: Params = params(&req, D)?;
     let at = at(&p)?;
-    let found = state.chat.featured(at).await.or_chat(D)?;
+    let found = state.chat.featured(at, gifshelf_domain::gif::Rating::R).await.or_chat(D)?;
     Ok(paginated(&req, &state, &found, at))
 }
 

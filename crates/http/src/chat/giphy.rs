@@ -5,7 +5,7 @@
 
 use actix_web::{web, HttpRequest, HttpResponse, ResponseError};
 use gifshelf_app::chat::{Found, Window};
-use gifshelf_domain::gif::{Gif, RenditionKind};
+use gifshelf_domain::gif::{Gif, Rating, RenditionKind};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
@@ -42,6 +42,17 @@ struct Params {
     offset: Option<String>,
     tag: Option<String>,
     ids: Option<String>,
+    rating: Option<String>,
+}
+
+/// GIPHY's `rating`, a maximum (`pg` answers g and pg); absent, every rating (GIPHY's default).
+fn max_rating(p: &Params) -> Result<Rating, ChatError> {
+    match p.rating.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
+        None => Ok(Rating::R),
+        Some(raw) => Rating::parse(&raw.to_lowercase()).map_err(|_| {
+            ChatError::bad_request(D, format!("Invalid value for rating: expected g, pg, pg-13 or r, got \"{raw}\"."))
+        }),
+    }
 }
 
 /// A fresh id for `meta.response_id` (the SDK only needs it non-empty): the time and a counter.
@@ -132,7 +143,7 @@ pub fn gif_object(origin: &str, gif: &Gif) -> Value {
         "source": "",
         "title": gif.title.as_str(),
         "alt_text": if gif.description.as_str().is_empty() { gif.title.as_str() } else { gif.description.as_str() },
-        "rating": "g",
+        "rating": gif.rating.as_str(),
         "content_url": "",
         "source_tld": "",
         "source_post_url": "",
@@ -167,7 +178,7 @@ async fn search(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResp
     let p: Params = params(&req, D)?;
     let q = query(D, p.q.as_deref(), MAX_QUERY)?;
     let at = at(&p)?;
-    let found = state.chat.search(&q, at).await.or_chat(D)?;
+    let found = state.chat.search(&q, at, max_rating(&p)?).await.or_chat(D)?;
     Ok(list(&req, &state, &found, at))
 }
 
@@ -175,7 +186,7 @@ async fn trending(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpRe
     admit(&state, &req, D).await?;
     let p: Params = params(&req, D)?;
     let at = at(&p)?;
-    let found = state.chat.featured(at).await.or_chat(D)?;
+    let found = state.chat.featured(at, max_rating(&p)?).await.or_chat(D)?;
     Ok(list(&req, &state, &found, at))
 }
 
@@ -183,7 +194,7 @@ async fn random(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResp
     admit(&state, &req, D).await?;
     let p: Params = params(&req, D)?;
     let tag = query(D, p.tag.as_deref(), MAX_QUERY)?;
-    let gif = state.chat.random(&tag).await.or_chat(D)?;
+    let gif = state.chat.random(&tag, max_rating(&p)?).await.or_chat(D)?;
     let origin = origin(&req, &state.settings);
     Ok(HttpResponse::Ok()
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use actix_web::{web, HttpRequest, HttpResponse, ResponseError};
 use gifshelf_app::chat::Found;
-use gifshelf_domain::gif::Gif;
+use gifshelf_domain::gif::{Gif, Rating};
 use serde::{Deserialize, Serialize};
 
 use super::formats::{self, TENOR_FORMATS};
@@ -43,6 +43,22 @@ struct Params {
     locale: Option<String>,
     ids: Option<String>,
     id: Option<String>,
+    contentfilter: Option<String>,
+}
+
+/// Tenor's `contentfilter` as a maximum rating: `off` (Tenor's default when absent: every GIF),
+/// `low` (up to pg-13), `medium` (up to pg), `high` (g only).
+fn content_filter(p: &Params) -> Result<Rating, ChatError> {
+    match p.contentfilter.as_deref().map(str::trim).unwrap_or_default() {
+        "" | "off" => Ok(Rating::R),
+        "low" => Ok(Rating::Pg13),
+        "medium" => Ok(Rating::Pg),
+        "high" => Ok(Rating::G),
+        other => Err(ChatError::bad_request(
+            D,
+            format!("Invalid value for contentfilter: expected off, low, medium or high, got \"{other}\"."),
+        )),
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -146,7 +162,7 @@ async fn search(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResp
     let p: Params = params(&req, D)?;
     let q = query(D, p.q.as_deref(), MAX_QUERY)?;
     let at = window(D, offset(p.pos.as_deref())?, number(D, "limit", p.limit.as_deref(), DEFAULT_LIMIT)?, MAX_LIMIT)?;
-    let found = state.chat.search(&q, at).await.or_chat(D)?;
+    let found = state.chat.search(&q, at, content_filter(&p)?).await.or_chat(D)?;
     Ok(results(&req, &state, &p, found, at))
 }
 
@@ -154,7 +170,7 @@ async fn featured(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpRe
     admit(&state, &req, D).await?;
     let p: Params = params(&req, D)?;
     let at = window(D, offset(p.pos.as_deref())?, number(D, "limit", p.limit.as_deref(), DEFAULT_LIMIT)?, MAX_LIMIT)?;
-    let found = state.chat.featured(at).await.or_chat(D)?;
+    let found = state.chat.featured(at, content_filter(&p)?).await.or_chat(D)?;
     Ok(results(&req, &state, &p, found, at))
 }
 

@@ -58,6 +58,10 @@ pub enum ErrorCode {
     IntegrationLimit,
     /// GIFs of a bulk request changed while it ran; nothing was applied.
     ChangedMeanwhile,
+    /// A member cannot report their own GIF.
+    OwnGif,
+    /// The report was closed already (by another admin).
+    ReportClosed,
     /// The body is over its limit.
     TooLarge,
     /// The body is not of the expected type.

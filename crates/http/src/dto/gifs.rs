@@ -48,6 +48,20 @@ pub struct GifDto {
     /// The GIF this one was made from in the maker ("Edit a copy"); `null` for any other GIF, and
     /// once that GIF is deleted.
     pub made_from: Option<GifLinkDto>,
+    /// Set when a moderator hid it: then only its owner and admins see it (and they do: this says
+    /// why). Null for a GIF everyone sees.
+    pub hidden: Option<HiddenDto>,
+}
+
+/// Why and when a moderator hid a GIF.
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HiddenDto {
+    /// What its owner is shown: a report's reason ("Spam", "Offensive content", "Copyright
+    /// infringement", "Other") or the words of the admin who hid it.
+    pub reason: String,
+    /// ISO-8601, UTC.
+    pub hidden_at: String,
 }
 
 impl From<&gifshelf_domain::gif::Gif> for GifDto {
@@ -81,6 +95,7 @@ impl From<&gifshelf_domain::gif::Gif> for GifDto {
             renditions: RenditionDto::all(gif),
             rating: gif.rating.into(),
             made_from: gif.made_from.as_ref().map(GifLinkDto::from),
+            hidden: gif.hidden.as_ref().map(|h| HiddenDto { reason: h.reason.clone(), hidden_at: iso(h.at) }),
         }
     }
 }

@@ -15,6 +15,7 @@ mod keys;
 mod make;
 mod members;
 mod meta;
+mod reports;
 mod settings;
 mod share;
 mod stats;
@@ -33,7 +34,8 @@ pub use commands::{
 };
 pub use errors::{ApiErrorBody, ErrorCode};
 pub use gifs::{
-    DuplicateGroupsDto, FavouriteStateDto, GifDto, GifLinkDto, PagedGifs, Rating, RenditionDto, UpdateGifRequest,
+    DuplicateGroupsDto, FavouriteStateDto, GifDto, GifLinkDto, HiddenDto, PagedGifs, Rating, RenditionDto,
+    UpdateGifRequest,
 };
 pub use integrations::{CreateIntegrationRequest, IntegrationDto};
 pub use join::{role_name, CreateInviteRequest, CreatedInviteDto, InviteDto, RegistrationPolicyDto};
@@ -43,6 +45,9 @@ pub use members::{
     MemberDto, PagedMembers, PasswordResetLinkDto, QuotaDto, ResetPasswordRequest, UpdateMemberRequest, UsageDto,
 };
 pub use meta::{HealthDto, ProbeDto, PublicConfig};
+pub use reports::{
+    CreateReportRequest, PagedReports, ReportDto, ReportedGifDto, ResolveReportRequest, VisibilityRequest,
+};
 pub use settings::{ChangePasswordRequest, ProfileDto, UpdateProfileRequest};
 pub use share::OembedResponse;
 pub use stats::{ActivityLevel, DetailedStats, GifStatRow, OverviewStats, SizeRange, UserStatRow};
@@ -70,6 +75,13 @@ macro_rules! for_each_dto {
             TagRef,
             TagDto,
             GifDto,
+            HiddenDto,
+            CreateReportRequest,
+            ReportedGifDto,
+            ReportDto,
+            PagedReports,
+            ResolveReportRequest,
+            VisibilityRequest,
             FavouriteStateDto,
             GifLinkDto,
             RenditionDto,

@@ -299,7 +299,7 @@ async fn detail(
     SignedIn(user): SignedIn,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {
-    let gif = state.gifs.view(user.id, GifId(*id)).await?;
+    let gif = state.gifs.view(&user, GifId(*id)).await?;
     Ok(HttpResponse::Ok().json(GifDto::from(&gif)))
 }
 
@@ -435,8 +435,12 @@ async fn upload(
     security(("bearer" = []))
 )]
 #[get("/gifs/{id}/looks-like")]
-async fn looks_like(state: web::Data<AppState>, _user: SignedIn, id: web::Path<i64>) -> Result<HttpResponse, ApiError> {
-    let similar = state.gifs.looks_like(GifId(*id)).await?;
+async fn looks_like(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let similar = state.gifs.looks_like(&user, GifId(*id)).await?;
     Ok(HttpResponse::Ok().json(similar.iter().map(GifLinkDto::from).collect::<Vec<_>>()))
 }
 

@@ -184,11 +184,12 @@ fn chunks(
 
 async fn by_id(
     state: web::Data<AppState>,
+    viewer: &gifshelf_app::auth::Actor,
     req: HttpRequest,
     id: i64,
     kind: RenditionKind,
 ) -> Result<HttpResponse, ApiError> {
-    let gif = state.gifs.get(GifId(id)).await?;
+    let gif = state.gifs.get(viewer, GifId(id)).await?;
     serve(&state, &req, &gif, kind, Audience::Private).await
 }
 
@@ -204,11 +205,11 @@ async fn by_id(
 #[get("/gifs/content/{id}")]
 async fn content(
     state: web::Data<AppState>,
-    _viewer: MediaViewer,
+    MediaViewer(viewer): MediaViewer,
     req: HttpRequest,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {
-    by_id(state, req, *id, RenditionKind::Original).await
+    by_id(state, &viewer, req, *id, RenditionKind::Original).await
 }
 
 #[utoipa::path(
@@ -223,11 +224,11 @@ async fn content(
 #[get("/gifs/thumbnail/{id}")]
 async fn thumbnail(
     state: web::Data<AppState>,
-    _viewer: MediaViewer,
+    MediaViewer(viewer): MediaViewer,
     req: HttpRequest,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {
-    by_id(state, req, *id, RenditionKind::Thumbnail).await
+    by_id(state, &viewer, req, *id, RenditionKind::Thumbnail).await
 }
 
 #[utoipa::path(
@@ -242,11 +243,11 @@ async fn thumbnail(
 #[get("/gifs/static-thumbnail/{id}")]
 async fn static_thumbnail(
     state: web::Data<AppState>,
-    _viewer: MediaViewer,
+    MediaViewer(viewer): MediaViewer,
     req: HttpRequest,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {
-    by_id(state, req, *id, RenditionKind::Still).await
+    by_id(state, &viewer, req, *id, RenditionKind::Still).await
 }
 
 #[utoipa::path(
@@ -264,12 +265,12 @@ async fn static_thumbnail(
 #[get("/gifs/{id}/files/{file}")]
 async fn rendition_file(
     state: web::Data<AppState>,
-    _viewer: MediaViewer,
+    MediaViewer(viewer): MediaViewer,
     req: HttpRequest,
     path: web::Path<(i64, String)>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, file) = path.into_inner();
-    let gif = state.gifs.get(GifId(id)).await?;
+    let gif = state.gifs.get(&viewer, GifId(id)).await?;
     let kind = kind_of_file(&gif, &file).ok_or_else(|| ApiError::not_found("This GIF has no such file."))?;
     serve(&state, &req, &gif, kind, Audience::Private).await
 }
@@ -286,10 +287,10 @@ async fn rendition_file(
 #[get("/gifs/{id}/renditions")]
 async fn renditions(
     state: web::Data<AppState>,
-    _user: crate::extract::SignedIn,
+    crate::extract::SignedIn(user): crate::extract::SignedIn,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {
-    let gif = state.gifs.get(GifId(*id)).await?;
+    let gif = state.gifs.get(&user, GifId(*id)).await?;
     Ok(HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "private, no-cache"))
         .json(crate::dto::RenditionDto::all(&gif)))

@@ -11,6 +11,7 @@ mod make;
 pub(crate) mod media;
 mod members;
 mod meta;
+mod moderation;
 mod openapi;
 mod settings;
 pub(crate) mod share;
@@ -33,6 +34,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .configure(integrations::configure)
             .configure(members::configure)
             .configure(accounts::configure)
+            .configure(moderation::configure)
             .configure(crate::chat::commands::configure)
             .configure(media::configure)
             .configure(collections::configure)

@@ -25,6 +25,7 @@ mod make;
 mod media;
 mod members;
 mod meta;
+mod moderation;
 mod offload;
 mod quotas;
 mod ratings;

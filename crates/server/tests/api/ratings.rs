@@ -79,8 +79,74 @@ async fn a_link_upload_refuses_a_bad_rating_before_fetching(backend: Backend) {
     error_of(alice.post_json("/api/gifs/from-url", &body).await, StatusCode::BAD_REQUEST, "validation").await;
 }
 
+async fn the_giphy_api_answers_each_gifs_own_rating(backend: Backend) {
+    let app = app!(backend, &[("GIFSHELF_CHAT_API_ANONYMOUS", "true")]);
+    let alice = app.user("alice").await;
+    let rated: GifDto = dto_of(
+        upload_with(&alice, alice.fresh_gif(), &json!({"title": "rated", "rating": "pg-13"})).await,
+        StatusCode::CREATED,
+    )
+    .await;
+    let plain = alice.upload_gif("plain", "", &[]).await;
+    for (gif, rating) in [(&rated, "pg-13"), (&plain, "g")] {
+        let answer = app.anonymous().get(&format!("/api/giphy/v1/gifs/{}", gif.share_id)).await;
+        let body: Value = dto_of(answer, StatusCode::OK).await;
+        assert_eq!(body["data"]["rating"], rating, "{body}");
+    }
+}
+
+/// How many of the four GIFs (one per rating, all titled "sunset") a chat API path answers.
+async fn sunsets(app: &crate::helpers::TestApp, path: &str) -> usize {
+    let body: Value = dto_of(app.anonymous().get(path).await, StatusCode::OK).await;
+    let list = body.get("results").or_else(|| body.get("data")).and_then(Value::as_array).cloned();
+    list.unwrap_or_default().len()
+}
+
+async fn tenor_contentfilter_and_giphy_rating_filter_by_the_real_rating(backend: Backend) {
+    let app = app!(backend, &[("GIFSHELF_CHAT_API_ANONYMOUS", "true")]);
+    let alice = app.user("alice").await;
+    for rating in ["g", "pg", "pg-13", "r"] {
+        let data = json!({"title": format!("sunset {rating}"), "rating": rating});
+        assert_eq!(upload_with(&alice, alice.fresh_gif(), &data).await.status(), StatusCode::CREATED);
+    }
+    for (filter, count) in [
+        ("", 4),
+        ("&contentfilter=off", 4),
+        ("&contentfilter=low", 3),
+        ("&contentfilter=medium", 2),
+        ("&contentfilter=high", 1),
+    ] {
+        assert_eq!(sunsets(&app, &format!("/api/tenor/v2/search?q=sunset{filter}")).await, count, "search{filter}");
+        assert_eq!(sunsets(&app, &format!("/api/tenor/v2/featured?limit=50{filter}")).await, count, "featured{filter}");
+    }
+    for (filter, count) in [("", 4), ("&rating=r", 4), ("&rating=pg-13", 3), ("&rating=pg", 2), ("&rating=g", 1)] {
+        assert_eq!(
+            sunsets(&app, &format!("/api/giphy/v1/gifs/search?q=sunset{filter}")).await,
+            count,
+            "search{filter}"
+        );
+        assert_eq!(
+            sunsets(&app, &format!("/api/giphy/v1/gifs/trending?limit=50{filter}")).await,
+            count,
+            "trending{filter}"
+        );
+    }
+    let strict: Value =
+        dto_of(app.anonymous().get("/api/giphy/v1/gifs/search?q=sunset&rating=g").await, StatusCode::OK).await;
+    assert_eq!(strict["data"][0]["rating"], "g");
+    assert_eq!(strict["pagination"]["total_count"], 1, "{strict}");
+    let picked: Value =
+        dto_of(app.anonymous().get("/api/giphy/v1/gifs/random?tag=sunset&rating=g").await, StatusCode::OK).await;
+    assert_eq!(picked["data"]["rating"], "g", "{picked}");
+    for bad in ["/api/tenor/v2/search?q=sunset&contentfilter=strict", "/api/giphy/v1/gifs/search?q=sunset&rating=x"] {
+        assert_eq!(app.anonymous().get(bad).await.status(), StatusCode::BAD_REQUEST, "{bad}");
+    }
+}
+
 on_both_backends!(
+    tenor_contentfilter_and_giphy_rating_filter_by_the_real_rating,
     uploads_and_edits_set_the_rating_in_lower_case_only,
     the_default_rating_is_configurable,
-    a_link_upload_refuses_a_bad_rating_before_fetching
+    a_link_upload_refuses_a_bad_rating_before_fetching,
+    the_giphy_api_answers_each_gifs_own_rating
 );

@@ -18,7 +18,8 @@ actor: AuditActorDto | null,
  * `user.password_changed`, `user.password_reset_link`, `user.password_reset`,
  * `user.quota_changed`, `invitation.made`, `invitation.revoked`, `registration.changed`,
  * `integration.added`, `integration.removed`, `integration.secret_removed`, `api_key.made`,
- * `api_key.revoked`, `gif.hidden`, `gif.restored`, `report.dismissed`.
+ * `api_key.revoked`, `gif.hidden`, `gif.restored`, `report.dismissed`, `report.hidden`,
+ * `integration.max_rating_changed`.
  */
 action: string, 
 /**

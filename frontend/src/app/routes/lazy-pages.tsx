@@ -77,6 +77,11 @@ export const DuplicatesPage = lazyPage(() =>
 export const AuditPage = lazyPage(() =>
   import(/* webpackChunkName: "admin" */ '@/features/audit/components/audit-page').then((m) => m.AuditPage),
 );
+export const ModerationPage = lazyPage(() =>
+  import(/* webpackChunkName: "admin" */ '@/features/moderation/components/moderation-page').then(
+    (m) => m.ModerationPage,
+  ),
+);
 export const SettingsPage = lazyPage(() =>
   import(/* webpackChunkName: "settings" */ './settings').then((m) => m.SettingsRoute),
 );

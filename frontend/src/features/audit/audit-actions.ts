@@ -22,6 +22,8 @@ const ACTIONS: Record<string, string> = {
   'gif.hidden': 'Hid a GIF',
   'gif.restored': 'Restored a hidden GIF',
   'report.dismissed': 'Dismissed a report',
+  'report.hidden': 'Hid a reported GIF',
+  'integration.max_rating_changed': "Changed an integration's maximum rating",
 };
 
 export function actionLabel(action: string): string {

@@ -84,6 +84,7 @@ pub(super) mod tests {
             share_count: 0,
             made_from: None,
             rating: gifshelf_domain::gif::Rating::G,
+            hidden: None,
         }))
     }
 

@@ -62,6 +62,11 @@ export function GifCard({
         <FavouriteStar gif={gif} />
       </div>
       <div className="gif-card__body">
+        {gif.hidden && (
+          <span className="hidden-badge" title={`Hidden by a moderator: ${gif.hidden.reason}`}>
+            Hidden
+          </span>
+        )}
         <h2 className="gif-card__title">
           <Link to={paths.gif(gif.id)} className="gif-card__link stretched-link">
             {gif.title}

@@ -17,6 +17,8 @@ import { RenditionModal, type Rendition } from './rendition-modal';
 import { EmbedCodes } from './embed-codes';
 import { LooksLike } from './looks-like';
 import { FileInformation, GifAbout, GifFigure, MadeFrom, RenditionList, VideoFiles } from './gif-detail-sections';
+import { HiddenNotice } from '@/features/moderation/components/hidden-notice';
+import { ReportDialog } from '@/features/moderation/components/report-dialog';
 import './gifs.css';
 
 export const MSG_DELETE_CONFIRM = 'Are you sure you want to delete this GIF?';
@@ -99,6 +101,8 @@ function GifDetail({ gif }: { gif: GifDto }) {
   // Under reduced motion the GIF shows its still until the figure is hovered, focused or tapped.
   const motion = useMotionGate();
   const { onDelete, deleting } = useDeleteAndLeave(gif);
+  const [reporting, setReporting] = useState(false);
+  const isAdmin = useIsAdmin();
 
   if (editing) return <EditGifForm gif={gif} onDone={() => setEditing(false)} />;
 
@@ -107,6 +111,7 @@ function GifDetail({ gif }: { gif: GifDto }) {
       <h1 id="gif-title" className="page-title gif-detail__title">
         {gif.title}
       </h1>
+      <HiddenNotice gif={gif} isAdmin={isAdmin} />
 
       <div className="gif-detail__layout">
         <div className="gif-detail__main">
@@ -126,7 +131,14 @@ function GifDetail({ gif }: { gif: GifDto }) {
         </aside>
       </div>
 
-      <DetailFooter gif={gif} onEdit={() => setEditing(true)} onDelete={onDelete} deleting={deleting} />
+      <DetailFooter
+        gif={gif}
+        onEdit={() => setEditing(true)}
+        onDelete={onDelete}
+        deleting={deleting}
+        onReport={() => setReporting(true)}
+      />
+      {reporting && <ReportDialog gifId={gif.id} title={gif.title} onClose={() => setReporting(false)} />}
 
       {opened && <RenditionModal rendition={opened} title={gif.title} onClose={() => setOpened(null)} />}
     </article>
@@ -139,10 +151,12 @@ type DetailFooterProps = {
   onDelete: () => void;
   /** A delete is under way. */
   deleting: boolean;
+  /** Opens the report dialog (offered on other people's GIFs). */
+  onReport: () => void;
 };
 
-/** Back to the gallery; add to a collection; Edit and Delete for those allowed to. */
-function DetailFooter({ gif, onEdit, onDelete, deleting }: DetailFooterProps) {
+/** Back to the gallery; add to a collection; Report on others' GIFs; Edit and Delete for those allowed to. */
+function DetailFooter({ gif, onEdit, onDelete, deleting, onReport }: DetailFooterProps) {
   const username = useUsername();
   const isAdmin = useIsAdmin();
   const { canEdit, canDelete } = gifPermissions(gif, username, isAdmin);
@@ -156,6 +170,11 @@ function DetailFooter({ gif, onEdit, onDelete, deleting }: DetailFooterProps) {
         <Link to={paths.makeFrom(gif.id)} className="btn btn--secondary">
           {MSG_EDIT_A_COPY}
         </Link>
+        {username !== gif.uploadedBy && !gif.hidden && (
+          <button type="button" className="btn btn--secondary" onClick={onReport}>
+            Report
+          </button>
+        )}
         {canEdit && (
           <button type="button" className="btn btn--primary" onClick={onEdit}>
             Edit

@@ -125,6 +125,9 @@ function StatsHeader({ overview, refreshing, onRefresh }: StatsHeaderProps) {
         <Link to={paths.members} className="btn btn--secondary">
           Members
         </Link>
+        <Link to={paths.moderation} className="btn btn--secondary">
+          Moderation
+        </Link>
         <Link to={paths.audit} className="btn btn--secondary">
           Audit log
         </Link>
