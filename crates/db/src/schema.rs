@@ -248,6 +248,7 @@ diesel::table! {
     }
 }
 
+diesel::table! {
     reports (id) {
         id -> BigInt,
         gif_id -> BigInt,
