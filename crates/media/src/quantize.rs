@@ -98,6 +98,20 @@ const CACHE_BITS: u32 = 16;
 /// A [`Mapper`] table entry not looked up yet.
 const UNKNOWN: u16 = u16::MAX;
 
+/// The value a 5- or 6-bit cell (`mask` 7 or 3) of one channel is looked up by: its middle, but 0
+/// and 255 for the cells at the ends, so that black and white, the commonest colours of screens
+/// and captions, map to the palette's black and white rather than to a colour near the cell's
+/// middle (black had become (5, 1, 1)).
+fn cell_middle(v: u8, mask: u8) -> i32 {
+    if v & !mask == 0 {
+        0
+    } else if v | mask == 255 {
+        255
+    } else {
+        i32::from(v | mask) - i32::from(mask / 2)
+    }
+}
+
 /// Nearest-colour lookup, exact (a direct-mapped cache of recent answers) or approximate (a
 /// table of every colour at 5/6/5 bits of red/green/blue, each entry searched once).
 pub(crate) struct Mapper {
@@ -129,8 +143,9 @@ impl Mapper {
     }
 
     /// An approximate mapper, for resampled colours: a colour gets the palette colour nearest to
-    /// the middle of its 5/6/5-bit cell (at most 4 levels of red and blue and 2 of green away),
-    /// looked up once per cell.
+    /// the middle of its 5/6/5-bit cell (at most 4 levels of red and blue and 2 of green away;
+    /// the end of the channel for a cell at either end, up to 7 and 3 away), looked up once per
+    /// cell.
     pub(crate) fn approximate(p: &Palette) -> Mapper {
         Mapper { sorted: sorted(p), keys: Vec::new(), vals: Vec::new(), table: vec![UNKNOWN; 1 << 16] }
     }
@@ -143,7 +158,7 @@ impl Mapper {
             return match self.table.get(cell) {
                 Some(&v) if v != UNKNOWN => v as u8,
                 _ => {
-                    let v = self.search(i32::from(r | 7) - 3, i32::from(g | 3) - 1, i32::from(b | 7) - 3);
+                    let v = self.search(cell_middle(r, 7), cell_middle(g, 3), cell_middle(b, 7));
                     if let Some(slot) = self.table.get_mut(cell) {
                         *slot = u16::from(v);
                     }
@@ -245,14 +260,27 @@ mod tests {
                     let c = [r as u8, g as u8, b as u8];
                     let got = p.rgb[usize::from(m.map(c[0], c[1], c[2]))];
                     let best = p.rgb.iter().map(|q| dist(*q, c)).min().unwrap();
-                    // The cell's middle is at most e = |(4, 2, 4)| = 6 away, so the answer is at
-                    // most 2e farther than the nearest: (√best + 12)².
-                    let slack = 24 * (best as f64).sqrt().ceil() as i32 + 144;
+                    // The cell's middle is at most e = |(4, 2, 4)| = 6 away (|(7, 3, 7)| < 11 for
+                    // a cell at an end), so the answer is at most 2e farther than the nearest:
+                    // (√best + 2e)².
+                    let end =
+                        [c[0] >> 3, c[2] >> 3].iter().any(|&v| v == 0 || v == 31) || c[1] >> 2 == 0 || c[1] >> 2 == 63;
+                    let e2 = if end { 22 } else { 12 };
+                    let slack = 2 * e2 * (best as f64).sqrt().ceil() as i32 + e2 * e2;
                     assert!(dist(got, c) <= best + slack, "{c:?}: {} vs {best}", dist(got, c));
                     assert_eq!(m.map(c[0], c[1], c[2]), m.map(c[0] | 1, c[1], c[2]), "one answer per cell");
                 }
             }
         }
+    }
+
+    #[test]
+    fn black_and_white_map_to_themselves_approximately_too() {
+        let p = Palette { rgb: vec![[0, 0, 0], [2, 2, 2], [5, 1, 1], [250, 250, 252], [255, 255, 255], [128, 64, 32]] };
+        let mut m = Mapper::approximate(&p);
+        assert_eq!(m.map(0, 0, 0), 0);
+        assert_eq!(m.map(255, 255, 255), 4);
+        assert_eq!(m.map(130, 66, 30), 5);
     }
 
     #[test]

@@ -292,4 +292,17 @@ mod tests {
         empty.expect_claim().returning(|_, _, _| Ok(None));
         assert!(self::runner(empty).run_once().await.unwrap_or_else(|e| panic!("{e}")).is_none());
     }
+
+    #[tokio::test]
+    async fn a_make_gif_job_on_a_worker_without_a_maker_runs_again_later() {
+        let mut queue = MockJobQueue::new();
+        queue.expect_claim().returning(|_, _, _| Ok(Some(ClaimedJob { kind: Task::MAKE_GIF.into(), ..job(1, "12") })));
+        queue
+            .expect_retry()
+            .withf(|id, _, error, _| *id == JobId(9) && error.contains("no maker"))
+            .times(1)
+            .returning(|_, _, _, _| Ok(true));
+        let ran = runner(queue).run_once().await.unwrap_or_else(|e| panic!("{e}"));
+        assert!(matches!(ran, Some((_, Settled::Retry { .. }))), "{ran:?}");
+    }
 }
