@@ -93,6 +93,17 @@ impl GifService {
         self
     }
 
+    /// Whether `current` has room for one more GIF of `adding` bytes under their quotas.
+    ///
+    /// # Errors
+    /// `QuotaExceeded` naming the quota; storage errors.
+    pub async fn check_quota(&self, current: &Actor, adding: i64) -> Result<(), AppError> {
+        match &self.quotas {
+            Some(quotas) => quotas.check(current.id, adding).await,
+            None => Ok(()),
+        }
+    }
+
     /// A GIF by id as `viewer` may see it, without counting a view.
     ///
     /// # Errors

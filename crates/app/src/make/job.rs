@@ -38,6 +38,7 @@ pub fn error_code(err: &AppError) -> &'static str {
         AppError::Forbidden(_) => "forbidden",
         AppError::NotFound(_) => "not_found",
         AppError::Unavailable(_) => "unavailable",
+        AppError::QuotaExceeded(_) => "quota_exceeded",
         _ => "internal",
     }
 }
@@ -131,7 +132,7 @@ impl MakeService {
             Ok(uploaded) => uploaded.gif.id,
             // Made before: by this make (its worker died after storing it) or by anyone.
             Err(AppError::Duplicate { existing }) => {
-                let ours = self.gifs.get(existing).await.is_ok_and(|gif| gif.uploader_id == make.owner);
+                let ours = self.gifs.get(&actor, existing).await.is_ok_and(|gif| gif.uploader_id == make.owner);
                 if !ours {
                     return Ok(existing);
                 }

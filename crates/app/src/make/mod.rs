@@ -96,12 +96,14 @@ impl MakeService {
     /// `Validation` for the form or the recipe (its field named), a source missing or doubled, an
     /// unknown `gifId`, a crop outside the picture, a start past the end or a video too long;
     /// `BadMedia` for a source that is no video or animation; `TooLarge` past
-    /// [`MakerLimits::max_source_bytes`]; the link's errors as "From a link" answers them.
-    /// Nothing is stored on any of them.
+    /// [`MakerLimits::max_source_bytes`]; `QuotaExceeded` when the member has no room for another
+    /// GIF; the link's errors as "From a link" answers them. Nothing is stored on any of them.
     #[tracing::instrument(skip_all, fields(user_id = current.id.0))]
     pub async fn submit(&self, current: &Actor, input: MakeInput) -> Result<MakeId, AppError> {
         check_form(&input.gif_data)?;
         let recipe = Recipe::parse(&input.recipe)?;
+        // A member over their quota learns it now, not after the work (the upload checks again).
+        self.gifs.check_quota(current, 0).await?;
         let [source] = <[MakeSource; 1]>::try_from(input.sources).map_err(|_| {
             ValidationError::new("file", "Give one source: a file, a GIF of the library (gifId) or a link (sourceUrl).")
         })?;
@@ -157,7 +159,7 @@ impl MakeService {
             }
             MakeSource::Gif(id) => {
                 let unknown = || ValidationError::new("gifId", "No GIF of the library has this id.");
-                let gif = match self.gifs.get(id).await {
+                let gif = match self.gifs.get(current, id).await {
                     Ok(gif) => gif,
                     Err(AppError::NotFound(_)) => return Err(unknown().into()),
                     Err(other) => return Err(other),

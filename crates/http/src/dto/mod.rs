@@ -127,7 +127,7 @@ macro_rules! for_each_dto {
             MakeRecipeDto,
             MakeStartedDto,
             MakeErrorDto,
-            MakeStatusDto
+            MakeStatusDto,
             QuotaDto,
             PasswordResetLinkDto,
             ResetPasswordRequest,

@@ -231,14 +231,6 @@ impl<E: Fn(&str) -> Option<String>> Sources<E> {
         })
     }
 
-    /// `GIFSHELF_DATA_DIR`, `./data` by default.
-    pub(super) fn data_dir(&self) -> PathBuf {
-        self.env("GIFSHELF_DATA_DIR")
-            .map(PathBuf::from)
-            .or_else(|| self.file.data_dir.clone())
-            .unwrap_or_else(|| "./data".into())
-    }
-
     /// `GIFSHELF_MAX_VIDEO_MB` (1 to 4096, 200 by default) and `GIFSHELF_MAX_VIDEO_SECS` (at least 1,
     /// 600 by default): the GIF maker's sources.
     pub(super) fn maker(&self) -> Result<gifshelf_app::make::MakerLimits, ConfigError> {

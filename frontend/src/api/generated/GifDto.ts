@@ -38,7 +38,8 @@ rating: Rating,
  * The GIF this one was made from in the maker ("Edit a copy"); `null` for any other GIF, and
  * once that GIF is deleted.
  */
-madeFrom: GifLinkDto | null, };
+madeFrom: GifLinkDto | null, 
+/**
  * Set when a moderator hid it: then only its owner and admins see it (and they do: this says
  * why). Null for a GIF everyone sees.
  */
