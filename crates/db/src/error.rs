@@ -35,6 +35,7 @@ pub const UNIQUE_CONSTRAINTS: &[(&str, &str, Unique)] = &[
     ("search_terms_pkey", "search_terms.term, search_terms.day", Unique::DayCount),
     ("gif_viewers_pkey", "gif_viewers.gif_id, gif_viewers.day, gif_viewers.viewer", Unique::DayCount),
     ("jobs_dedup_uq", "jobs.dedup_key", Unique::Job),
+    ("shared_counters_pkey", "shared_counters.key", Unique::Counter),
 ];
 
 /// The rule a unique violation broke: by constraint name (PostgreSQL) or by the exact column list

@@ -66,6 +66,8 @@ pub enum Unique {
     DayCount,
     /// The same work is queued once (a job's dedup key, among jobs not given up on).
     Job,
+    /// A shared rate-limit counter is one row per key (written by upserts).
+    Counter,
 }
 
 impl Unique {
@@ -85,6 +87,7 @@ impl Unique {
             Unique::ApiKey => "API key",
             Unique::DayCount => "day's count",
             Unique::Job => "job",
+            Unique::Counter => "rate-limit counter",
         }
     }
 }
