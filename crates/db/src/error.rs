@@ -37,6 +37,7 @@ pub const UNIQUE_CONSTRAINTS: &[(&str, &str, Unique)] = &[
     ("jobs_dedup_uq", "jobs.dedup_key", Unique::Job),
     ("password_resets_pkey", "password_resets.user_id", Unique::PerAccount),
     ("member_quotas_pkey", "member_quotas.user_id", Unique::PerAccount),
+    ("shared_counters_pkey", "shared_counters.key", Unique::Counter),
 ];
 
 /// The rule a unique violation broke: by constraint name (PostgreSQL) or by the exact column list

@@ -68,6 +68,8 @@ pub enum Unique {
     Job,
     /// An account has one password reset link and one quota of its own.
     PerAccount,
+    /// A shared rate-limit counter is one row per key (written by upserts).
+    Counter,
 }
 
 impl Unique {
@@ -88,6 +90,7 @@ impl Unique {
             Unique::DayCount => "day's count",
             Unique::Job => "job",
             Unique::PerAccount => "account setting",
+            Unique::Counter => "rate-limit counter",
         }
     }
 }

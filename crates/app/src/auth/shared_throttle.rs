@@ -4,8 +4,9 @@
 //! An account's counter is its failure streak (it starts over a day after its last attempt, and a
 //! success forgets it); its lockout follows from the count and the last attempt. An address's
 //! counter is a fixed window, counted first and taken back when over the limit, atomically. The
-//! account is read before it is counted: attempts racing on one account at the same moment may
-//! pass together, which bounds the overshoot by the requests in flight (each costs a password hash).
+//! account is read (a lockout refuses at once), then counted: an attempt whose count shows others
+//! counted in between is refused past the limit, so parallel guesses pass no more than one
+//! instance lets through.
 //! While the database cannot count, this instance's own memory does (logged).
 
 use std::net::IpAddr;
@@ -64,7 +65,8 @@ impl Throttle {
         now: NaiveDateTime,
     ) -> Result<Result<(), u64>, RepoError> {
         let account = account_id(account);
-        if let Some(until) = shared.read(&account).await?.and_then(|c| self.locked_until(c, now)) {
+        let streak = shared.read(&account).await?.filter(|c| c.last + STREAK_MEMORY > now);
+        if let Some(until) = streak.and_then(|c| self.locked_until(c, now)) {
             if until > now {
                 return Ok(Err(ceil_secs(until - now)));
             }
@@ -79,8 +81,18 @@ impl Throttle {
                 return Ok(Err(ceil_secs(counted.began + config.ip_window - now)));
             }
         }
-        let restart = Restart::IfLastBy(now - STREAK_MEMORY);
-        shared.bump(&account, now, restart).await?;
+        let counted = shared.bump(&account, now, Restart::IfLastBy(now - STREAK_MEMORY)).await?;
+        // Attempts counted between this one's read and its count are racing it: past the limit,
+        // the lockout the earlier of them set (just now) refuses this one, as one instance would.
+        let raced = counted.count != streak.map_or(0, |c| c.count) + 1;
+        let earlier = u32::try_from(counted.count - 1).unwrap_or(u32::MAX);
+        if let (true, Some(lockout)) = (raced, self.local.lockout(earlier)) {
+            shared.refund(&account).await?;
+            if let Some(ip) = address {
+                shared.refund(&address_id(ip)).await?;
+            }
+            return Ok(Err(ceil_secs(lockout)));
+        }
         Ok(Ok(()))
     }
 
