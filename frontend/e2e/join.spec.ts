@@ -12,7 +12,7 @@ test.beforeAll(({ request }) => takeFirstAccount(request));
 async function setMode(page: Page, label: RegExp) {
   await page.goto('/admin/members');
   await page.getByRole('radio', { name: label }).check();
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('region', { name: 'Registration' }).getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Registration settings saved')).toBeVisible();
   await dismissToasts(page);
 }

@@ -14,8 +14,7 @@ use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text, Timestamp};
 use gifshelf_domain::gif::{
     Description, Gif, GifEdit, GifFilter, GifId, GifSort, GifSummary, Hidden, NewGif, Page, PageRequest, Rating,
-    Rendition,
-    RenditionKind, Renditions, TagId, TagName, TagRef, Title,
+    Rendition, RenditionKind, Renditions, TagId, TagName, TagRef, Title,
 };
 use gifshelf_domain::ports::{BlobKeyIndex, GifRepository};
 use gifshelf_domain::user::{UserId, Username};
