@@ -64,7 +64,7 @@ async fn remove(
     tag = "members",
     summary = "A one-time link, valid 24 hours, with which the member sets a new password; it replaces the member's earlier link (admins)",
     params(("id" = i64, Path, description = "User id")),
-    responses((status = 201, description = "The link, shown once", body = crate::dto::PasswordResetLinkDto), (status = 401, description = "Missing, invalid or expired token, or a disabled account (`unauthorized`, `token_expired`, `account_disabled`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin (`forbidden`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such member (`not_found`)", body = crate::dto::ApiErrorBody)),
+    responses((status = 400, description = "A malformed member id (`bad_request`)", body = crate::dto::ApiErrorBody), (status = 201, description = "The link, shown once", body = crate::dto::PasswordResetLinkDto), (status = 401, description = "Missing, invalid or expired token, or a disabled account (`unauthorized`, `token_expired`, `account_disabled`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin (`forbidden`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such member (`not_found`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
 #[post("/admin/users/{id}/password-reset")]
@@ -138,7 +138,7 @@ async fn set_default_quota(
     tag = "members",
     summary = "A member's own quota (null: the default) (admins)",
     params(("id" = i64, Path, description = "User id")),
-    responses((status = 200, description = "The member's override", body = crate::dto::QuotaDto), (status = 401, description = "Missing, invalid or expired token, or a disabled account (`unauthorized`, `token_expired`, `account_disabled`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin (`forbidden`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such member (`not_found`)", body = crate::dto::ApiErrorBody)),
+    responses((status = 400, description = "A malformed member id (`bad_request`)", body = crate::dto::ApiErrorBody), (status = 200, description = "The member's override", body = crate::dto::QuotaDto), (status = 401, description = "Missing, invalid or expired token, or a disabled account (`unauthorized`, `token_expired`, `account_disabled`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not an admin (`forbidden`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such member (`not_found`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
 )]
 #[get("/admin/users/{id}/quota")]

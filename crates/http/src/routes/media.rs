@@ -259,7 +259,7 @@ async fn static_thumbnail(
         ("id" = i64, Path, description = "GIF id"),
         ("file" = String, Path, description = "`{kind}.{ext}` as `GET /api/gifs/{id}/renditions` lists it")
     ),
-    responses((status = 400, description = "A malformed path parameter (`bad_request`, `validation`)", body = crate::dto::ApiErrorBody), (status = 200, description = "The file, with its stored type, a strong ETag and private caching", content_type = "application/octet-stream", body = Vec<u8>), (status = 401, description = "Neither a bearer token nor a session cookie (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 206, description = "A byte range", content_type = "application/octet-stream", body = Vec<u8>), (status = 304, description = "Not modified (If-None-Match)"), (status = 404, description = "No such GIF, or it has no such file (yet) (`not_found`)", body = crate::dto::ApiErrorBody)),
+    responses((status = 400, description = "A malformed path parameter (`bad_request`, `validation`)", body = crate::dto::ApiErrorBody), (status = 200, description = "The file, with its stored type (a GIF, WebP, PNG, MP4 or WebM), a strong ETag and private caching", content((Vec<u8> = "image/*"), (Vec<u8> = "video/*"))), (status = 401, description = "Neither a bearer token nor a session cookie (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 206, description = "A byte range", content((Vec<u8> = "image/*"), (Vec<u8> = "video/*"))), (status = 304, description = "Not modified (If-None-Match)"), (status = 404, description = "No such GIF, or it has no such file (yet) (`not_found`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []), ("session_cookie" = []))
 )]
 #[get("/gifs/{id}/files/{file}")]
