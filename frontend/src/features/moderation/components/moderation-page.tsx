@@ -26,7 +26,6 @@ import {
 import { reasonLabel } from '../reasons';
 import './moderation.css';
 
-
 /**
  * /admin/moderation — the open reports, oldest first, each with its GIF's thumbnail and Hide /
  * Dismiss; below, the hidden GIFs with Restore.
@@ -78,45 +77,89 @@ function Pager({
   );
 }
 
-function OpenReports() {
-  const [page, setPage] = useState(0);
-  const reports = useOpenReports(page);
+/** What a page query of the moderation screen answers (the gallery's page shape). */
+interface PageQuery<T> {
+  data?: { content: T[]; totalElements: number; totalPages: number; hasPrevious: boolean; hasNext: boolean };
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  isPlaceholderData: boolean;
+}
+
+/** A titled, paged list of the screen with its loading, error and empty states. */
+function PagedSection<T>({
+  id,
+  title,
+  query,
+  texts,
+  page,
+  onPage,
+  row,
+}: {
+  id: string;
+  title: string;
+  query: PageQuery<T>;
+  texts: { loading: string; failed: string; empty: string; pages: string };
+  page: number;
+  onPage: (page: number) => void;
+  row: (item: T) => React.ReactNode;
+}) {
+  const data = query.data;
   return (
-    <section className="moderation__section" aria-labelledby="open-reports-title">
-      <h2 id="open-reports-title" className="moderation__heading">
-        Open reports
-        {reports.data ? <span className="moderation__count">{reports.data.totalElements}</span> : null}
+    <section className="moderation__section" aria-labelledby={id}>
+      <h2 id={id} className="moderation__heading">
+        {title}
+        {data ? <span className="moderation__count">{data.totalElements}</span> : null}
       </h2>
-      {reports.isPending ? (
-        <p className="state-line" role="status">
-          Loading reports...
-        </p>
-      ) : reports.isError ? (
+      {query.isError ? (
         <p className="form-message form-message--error" role="alert">
-          Error: {errorMessage(reports.error, MSG_LOAD_REPORTS_FAILED)}
+          Error: {errorMessage(query.error, texts.failed)}
         </p>
-      ) : reports.data.content.length === 0 ? (
+      ) : query.isPending || !data ? (
+        <p className="state-line" role="status">
+          {texts.loading}
+        </p>
+      ) : data.content.length === 0 ? (
         <p className="gallery__empty" role="status">
-          {MSG_NO_REPORTS}
+          {texts.empty}
         </p>
       ) : (
         <>
-          <ol className="moderation__list" aria-busy={reports.isPlaceholderData}>
-            {reports.data.content.map((report) => (
-              <ReportRow key={report.id} report={report} />
-            ))}
+          <ol className="moderation__list" aria-busy={query.isPlaceholderData}>
+            {data.content.map(row)}
           </ol>
           <Pager
-            label="Report pages"
+            label={texts.pages}
             page={page}
-            totalPages={reports.data.totalPages}
-            hasPrevious={reports.data.hasPrevious}
-            hasNext={reports.data.hasNext && !reports.isPlaceholderData}
-            onPage={setPage}
+            totalPages={data.totalPages}
+            hasPrevious={data.hasPrevious}
+            hasNext={data.hasNext && !query.isPlaceholderData}
+            onPage={onPage}
           />
         </>
       )}
     </section>
+  );
+}
+
+function OpenReports() {
+  const [page, setPage] = useState(0);
+  const texts = {
+    loading: 'Loading reports...',
+    failed: MSG_LOAD_REPORTS_FAILED,
+    empty: MSG_NO_REPORTS,
+    pages: 'Report pages',
+  };
+  return (
+    <PagedSection<ReportDto>
+      id="open-reports-title"
+      title="Open reports"
+      query={useOpenReports(page)}
+      texts={texts}
+      page={page}
+      onPage={setPage}
+      row={(report) => <ReportRow key={report.id} report={report} />}
+    />
   );
 }
 
@@ -173,43 +216,22 @@ function ReportRow({ report }: { report: ReportDto }) {
 
 function HiddenGifs() {
   const [page, setPage] = useState(0);
-  const hidden = useHiddenGifs(page);
+  const texts = {
+    loading: 'Loading hidden GIFs...',
+    failed: MSG_LOAD_HIDDEN_FAILED,
+    empty: MSG_NO_HIDDEN,
+    pages: 'Hidden GIF pages',
+  };
   return (
-    <section className="moderation__section" aria-labelledby="hidden-gifs-title">
-      <h2 id="hidden-gifs-title" className="moderation__heading">
-        Hidden GIFs
-        {hidden.data ? <span className="moderation__count">{hidden.data.totalElements}</span> : null}
-      </h2>
-      {hidden.isPending ? (
-        <p className="state-line" role="status">
-          Loading hidden GIFs...
-        </p>
-      ) : hidden.isError ? (
-        <p className="form-message form-message--error" role="alert">
-          Error: {errorMessage(hidden.error, MSG_LOAD_HIDDEN_FAILED)}
-        </p>
-      ) : hidden.data.content.length === 0 ? (
-        <p className="gallery__empty" role="status">
-          {MSG_NO_HIDDEN}
-        </p>
-      ) : (
-        <>
-          <ol className="moderation__list" aria-busy={hidden.isPlaceholderData}>
-            {hidden.data.content.map((gif) => (
-              <HiddenRow key={gif.id} gif={gif} />
-            ))}
-          </ol>
-          <Pager
-            label="Hidden GIF pages"
-            page={page}
-            totalPages={hidden.data.totalPages}
-            hasPrevious={hidden.data.hasPrevious}
-            hasNext={hidden.data.hasNext && !hidden.isPlaceholderData}
-            onPage={setPage}
-          />
-        </>
-      )}
-    </section>
+    <PagedSection<GifDto>
+      id="hidden-gifs-title"
+      title="Hidden GIFs"
+      query={useHiddenGifs(page)}
+      texts={texts}
+      page={page}
+      onPage={setPage}
+      row={(gif) => <HiddenRow key={gif.id} gif={gif} />}
+    />
   );
 }
 
