@@ -1,9 +1,12 @@
-//! The PostgreSQL halves of the tests run only when a server is configured, and the video checks
-//! only where `ffmpeg` and `ffprobe` are found (see `../media/build_ffmpeg.rs`); otherwise they are
+//! The PostgreSQL halves of the tests run only when a server is configured, the video checks
+//! only where `ffmpeg` and `ffprobe` are found (see `../media/build_ffmpeg.rs`), the text checks
+//! only where Tesseract is (see `../media/build_tesseract.rs`); otherwise they are
 //! compiled as ignored, so test runners report them as skipped, never as passed.
 
 #[path = "../media/build_ffmpeg.rs"]
 mod ffmpeg;
+#[path = "../media/build_tesseract.rs"]
+mod tesseract;
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(postgres_tests)");
@@ -12,4 +15,5 @@ fn main() {
         println!("cargo::rustc-cfg=postgres_tests");
     }
     ffmpeg::emit();
+    tesseract::emit();
 }

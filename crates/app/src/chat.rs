@@ -7,6 +7,7 @@ use std::sync::Arc;
 use chrono::{Duration, NaiveDate};
 use gifshelf_domain::gif::{Gif, GifFilter, GifSort, Page, PageRequest, Rating, Tag, MAX_PAGE_SIZE};
 use gifshelf_domain::ports::{ChatFeedRepository, Clock, GifRepository, TagRepository, TermRepository};
+use gifshelf_domain::search::{by_kind, merge_suggestions, Audience};
 use gifshelf_domain::RepoError;
 
 use crate::gifs::gif_not_found;
@@ -102,7 +103,11 @@ impl ChatService {
 
     async fn page(&self, source: &Source, request: PageRequest) -> Result<Page<Gif>, RepoError> {
         match source {
-            Source::Filtered(filter, max) => self.gifs.list_rated(filter, GifSort::Views, request, *max).await,
+            Source::Filtered(filter, max) => {
+                let sort =
+                    if matches!(filter, GifFilter::Search(_)) { GifSort::RelevanceThenViews } else { GifSort::Views };
+                self.gifs.list_rated(filter, sort, request, *max).await
+            }
             Source::Featured(since, max) => self.feed.featured(*since, request, *max).await,
         }
     }
@@ -125,8 +130,8 @@ impl ChatService {
         Ok(Found { gifs, total: page.total })
     }
 
-    /// GIFs rated at most `max` matching every word of `query` in their title, description or
-    /// tags, most viewed first. A first page with results counts the search for trending terms. An empty query
+    /// GIFs rated at most `max` matching every word of `query` in their title, description, tags
+    /// or text, best match first, then most viewed. A first page with results counts the search for trending terms. An empty query
     /// finds nothing (a chat app asks `featured` for that).
     ///
     /// # Errors
@@ -144,6 +149,16 @@ impl ChatService {
             }
         }
         Ok(found)
+    }
+
+    /// The best match for a phrase (GIPHY's `translate`): the first GIF its search finds, rated at
+    /// most `max`; `None` when nothing matches. Counted as a search.
+    ///
+    /// # Errors
+    /// `Validation` for a phrase longer than 200 bytes; storage errors.
+    pub async fn translate(&self, phrase: &str, max: Rating) -> Result<Option<Gif>, AppError> {
+        let found = self.search(phrase, Window { offset: 0, limit: 1 }, max).await?;
+        Ok(found.gifs.into_iter().next())
     }
 
     /// Every GIF rated at most `max`, the most viewed of the last [`FEATURED_DAYS`] days first (then of all time).
@@ -198,16 +213,19 @@ impl ChatService {
         Ok(top.into_iter().map(|(tag, gif)| Category { tag, gif }).collect())
     }
 
-    /// Tag names and titles starting with what was typed, at most `limit`.
+    /// What the search box would propose for what was typed (tags, searched terms, titles and
+    /// words of the text in GIFs rated at most `max`), each once, at most `limit`.
     ///
     /// # Errors
     /// Storage errors.
-    pub async fn suggestions(&self, typed: &str, limit: usize) -> Result<Vec<String>, AppError> {
+    pub async fn suggestions(&self, typed: &str, limit: usize, max: Rating) -> Result<Vec<String>, AppError> {
         let prefix = typed.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
-        if prefix.is_empty() || prefix.len() > 200 {
+        if prefix.is_empty() || prefix.len() > gifshelf_domain::gif::SEARCH_TERM_MAX_BYTES {
             return Ok(Vec::new());
         }
-        Ok(self.terms.suggest_terms(&prefix, i64::try_from(limit).unwrap_or(i64::MAX)).await?)
+        let per_kind = i64::try_from(limit).unwrap_or(i64::MAX);
+        let found = self.terms.suggestions(&prefix, Audience::Chat(max), per_kind).await?;
+        Ok(merge_suggestions(by_kind(found), limit).into_iter().map(|s| s.text).collect())
     }
 
     /// The terms searched most in the last [`TRENDING_DAYS`] days, then the most used tags, each

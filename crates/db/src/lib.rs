@@ -4,6 +4,7 @@ mod accounts;
 mod api_keys;
 mod audit;
 mod backup;
+mod captions;
 mod collections;
 mod connection;
 mod duplicates;

@@ -40,6 +40,9 @@ diesel::table! {
         made_from_id -> Nullable<BigInt>,
         hidden_at -> Nullable<Timestamp>,
         hidden_reason -> Nullable<Text>,
+        caption_text -> Nullable<Text>,
+        caption_edited -> Bool,
+        caption_read_at -> Nullable<Timestamp>,
     }
 }
 

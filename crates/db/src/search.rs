@@ -3,6 +3,13 @@
 //! a trigram index over the distinct words: a searched word finds the words containing it, then
 //! their GIFs by key, so a count never rechecks the text of every match. Shorter words are matched
 //! with `LIKE` on the rows the longer ones already narrowed down.
+//!
+//! A searched word is a word, a quoted phrase (words in order: a substring holding spaces), or,
+//! when a search finds nothing, a word of five or more letters found nowhere together with the
+//! words one typo from it that the vocabulary holds (SQLite: the word index's `fts5vocab`;
+//! PostgreSQL: `search_vocabulary`), looked up as the few hundred strings one edit away. Without a
+//! `sort`, the matches are ranked: the words in the title weigh most, then in a tag, the
+//! description, the text in the GIF; ties newest first (the chat APIs: most viewed first).
 
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text};
@@ -25,6 +32,12 @@ struct CountRow {
     count: i64,
 }
 
+#[derive(QueryableByName)]
+struct WordRow {
+    #[diesel(sql_type = Text)]
+    word: String,
+}
+
 /// `%word%` with LIKE's wildcards escaped (`\` is the escape character).
 pub(crate) fn like_pattern(word: &str) -> String {
     format!("%{}", prefix_pattern(word))
@@ -43,25 +56,166 @@ pub(crate) fn prefix_pattern(prefix: &str) -> String {
     pattern
 }
 
-/// An FTS5 query that matches every word as a substring: `"w1" AND "w2"`.
-fn fts_query(words: &[&String]) -> String {
-    words.iter().map(|w| format!("\"{}\"", w.replace('"', "\"\""))).collect::<Vec<_>>().join(" AND ")
+/// One searched word as the SQL tests it: any of these texts (a word, a phrase, or a word and
+/// its neighbours one typo away) must be found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Term {
+    any_of: Vec<String>,
 }
 
-/// The `ORDER BY` of a sort, as in `gifs.rs`.
+impl Term {
+    fn of(word: &str) -> Self {
+        Self { any_of: vec![word.to_owned()] }
+    }
+
+    /// Whether the trigram index can answer it (every text has three characters or more).
+    fn indexed(&self) -> bool {
+        self.any_of.iter().all(|t| t.chars().count() >= 3)
+    }
+}
+
+/// An FTS5 query that matches every term as a substring: `("w1" OR "w1b") AND "w2"`.
+fn fts_query(terms: &[&Term]) -> String {
+    let quoted = |t: &String| format!("\"{}\"", t.replace('"', "\"\""));
+    terms
+        .iter()
+        .map(|term| match term.any_of.as_slice() {
+            [one] => quoted(one),
+            many => format!("({})", many.iter().map(quoted).collect::<Vec<_>>().join(" OR ")),
+        })
+        .collect::<Vec<_>>()
+        .join(" AND ")
+}
+
+/// The `ORDER BY` of a sort, as in `gifs.rs`; relevance by its tie-break alone.
 fn order_by(sort: GifSort) -> &'static str {
     match sort {
-        GifSort::Newest => "uploaded_at DESC, id DESC",
+        GifSort::Newest | GifSort::Relevance => "uploaded_at DESC, id DESC",
         GifSort::Oldest => "uploaded_at ASC, id ASC",
-        GifSort::Views => "view_count DESC, id DESC",
+        GifSort::Views | GifSort::RelevanceThenViews => "view_count DESC, id DESC",
         GifSort::Favourites => "favourite_count DESC, id DESC",
         GifSort::Title => "lower(title) ASC, id ASC",
     }
 }
 
+/// Raw SQL with numbered parameters (`?1` on SQLite, `$1` on PostgreSQL), so that a clause can
+/// be written before the clauses it ends up after and a parameter can be used twice.
+struct Sql {
+    postgres: bool,
+    binds: Vec<Bind>,
+}
+
+#[derive(Clone)]
+enum Bind {
+    Text(String),
+    Int(i64),
+}
+
+impl Sql {
+    fn new(conn: &AnyConnection) -> Self {
+        Self { postgres: matches!(conn, AnyConnection::Postgresql(_)), binds: Vec::new() }
+    }
+
+    fn mark(&self, n: usize) -> String {
+        if self.postgres {
+            format!("${n}")
+        } else {
+            format!("?{n}")
+        }
+    }
+
+    fn text(&mut self, value: String) -> String {
+        self.binds.push(Bind::Text(value));
+        self.mark(self.binds.len())
+    }
+
+    fn int(&mut self, value: i64) -> String {
+        self.binds.push(Bind::Int(value));
+        self.mark(self.binds.len())
+    }
+
+    fn load<R>(&self, conn: &mut AnyConnection, sql: &str) -> Result<Vec<R>, RepoError>
+    where
+        R: QueryableByName<diesel::sqlite::Sqlite> + QueryableByName<diesel::pg::Pg> + 'static,
+    {
+        match conn {
+            AnyConnection::Sqlite(c) => {
+                let mut query = diesel::sql_query(sql).into_boxed::<diesel::sqlite::Sqlite>();
+                for bind in &self.binds {
+                    query = match bind {
+                        Bind::Text(t) => query.bind::<Text, _>(t.clone()),
+                        Bind::Int(i) => query.bind::<BigInt, _>(*i),
+                    };
+                }
+                query.load(c)
+            }
+            AnyConnection::Postgresql(c) => {
+                let mut query = diesel::sql_query(sql).into_boxed::<diesel::pg::Pg>();
+                for bind in &self.binds {
+                    query = match bind {
+                        Bind::Text(t) => query.bind::<Text, _>(t.clone()),
+                        Bind::Int(i) => query.bind::<BigInt, _>(*i),
+                    };
+                }
+                query.load(c)
+            }
+        }
+        .map_err(repo_error)
+    }
+
+    fn count(&self, conn: &mut AnyConnection, sql: &str) -> Result<i64, RepoError> {
+        Ok(self.load::<CountRow>(conn, sql)?.first().map_or(0, |r| r.count))
+    }
+
+    fn ids(&self, conn: &mut AnyConnection, sql: &str) -> Result<Vec<i64>, RepoError> {
+        Ok(self.load::<IdRow>(conn, sql)?.into_iter().map(|r| r.id).collect())
+    }
+
+    /// `(column LIKE p1 ESCAPE '\' OR column LIKE p2 …)` for the term's texts.
+    fn likes(&mut self, column: &str, term: &Term) -> String {
+        let tests: Vec<String> =
+            term.any_of.iter().map(|t| format!("{column} LIKE {} ESCAPE '\\'", self.text(like_pattern(t)))).collect();
+        format!("({})", tests.join(" OR "))
+    }
+
+    /// How well a GIF matches: per term, 8 when found in the title, 4 in a tag, 2 in the
+    /// description, 1 in the text in the GIF.
+    fn relevance(&mut self, terms: &[Term]) -> String {
+        let newline = if self.postgres { "E'\\n'" } else { "char(10)" };
+        let parts: Vec<String> = terms
+            .iter()
+            .map(|term| {
+                let title = self.likes("lower(title)", term);
+                let tag = self.likes("t.name", term);
+                let description = self.likes("lower(description)", term);
+                let caption = self.likes(&format!("lower(replace(COALESCE(caption_text, ''), {newline}, ' '))"), term);
+                format!(
+                    "CASE WHEN {title} THEN 8 ELSE 0 END \
+                     + CASE WHEN EXISTS (SELECT 1 FROM gif_tags gt JOIN tags t ON t.id = gt.tag_id \
+                     WHERE gt.gif_id = gifs.id AND {tag}) THEN 4 ELSE 0 END \
+                     + CASE WHEN {description} THEN 2 ELSE 0 END + CASE WHEN {caption} THEN 1 ELSE 0 END"
+                )
+            })
+            .collect();
+        format!("({})", parts.join(" + "))
+    }
+}
+
+/// The order of one page: ranked (relevance) or a sort's index order.
+fn ordering(sql: &mut Sql, sort: GifSort, terms: &[Term]) -> String {
+    match sort {
+        GifSort::Relevance | GifSort::RelevanceThenViews => {
+            format!("{} DESC, {}", sql.relevance(terms), order_by(sort))
+        }
+        other => order_by(other).to_owned(),
+    }
+}
+
 /// A page of the GIFs with every word, and their number. While no GIF is left out by `shown`
 /// (nearly always: hidden GIFs are few), the indexes alone count; otherwise the condition joins
-/// every query and the table counts.
+/// every query and the table counts. A search that finds nothing is tried once more with its
+/// misspelt words (five letters or more, found nowhere) standing for their neighbours one typo
+/// away.
 pub(crate) fn page(
     conn: &mut AnyConnection,
     words: &[String],
@@ -71,146 +225,240 @@ pub(crate) fn page(
     shown: Shown,
 ) -> Result<(Vec<i64>, i64), RepoError> {
     let shown = (shown.by_rating() || shown.left_out(conn)? > 0).then(|| shown.sql());
-    match conn {
-        AnyConnection::Sqlite(conn) => {
-            let (long, short): (Vec<&String>, Vec<&String>) = words.iter().partition(|w| w.chars().count() >= 3);
-            let mut clauses = Vec::new();
-            if !long.is_empty() {
-                clauses.push("id IN (SELECT rowid FROM gifs_fts WHERE gifs_fts MATCH ?)".to_owned());
-            }
-            clauses.extend(short.iter().map(|_| "search_text LIKE ? ESCAPE '\\'".to_owned()));
-            clauses.extend(shown.clone());
-            let condition = clauses.join(" AND ");
-            let bind_all = |sql: String| {
-                let mut query = diesel::sql_query(sql).into_boxed::<diesel::sqlite::Sqlite>();
-                if !long.is_empty() {
-                    query = query.bind::<Text, _>(fts_query(&long));
-                }
-                for word in &short {
-                    query = query.bind::<Text, _>(like_pattern(word));
-                }
-                query
-            };
-            // The index holds exactly one row per GIF: when it alone decides, count it there
-            // without touching the table.
-            let count_sql = if short.is_empty() && shown.is_none() {
-                "SELECT COUNT(*) AS count FROM gifs_fts WHERE gifs_fts MATCH ?".to_owned()
-            } else {
-                format!("SELECT COUNT(*) AS count FROM gifs WHERE {condition}")
-            };
-            let total: CountRow = bind_all(count_sql).get_result(conn).map_err(repo_error)?;
-            if total.count == 0 || offset >= total.count {
-                return Ok((Vec::new(), total.count));
-            }
-            let rows: Vec<IdRow> = if total.count <= SORT_BY_ID_MAX {
-                bind_all(format!("SELECT id FROM gifs WHERE {condition} ORDER BY {} LIMIT ? OFFSET ?", order_by(sort)))
-                    .bind::<BigInt, _>(limit)
-                    .bind::<BigInt, _>(offset)
-                    .load(conn)
-                    .map_err(repo_error)?
-            } else {
-                // Many matches: walk the sort's index testing each text, instead of sorting them all.
-                let mut tests: Vec<String> =
-                    words.iter().map(|_| "search_text LIKE ? ESCAPE '\\'".to_owned()).collect();
-                tests.extend(shown);
-                let mut query = diesel::sql_query(format!(
-                    "SELECT id FROM gifs WHERE {} ORDER BY {} LIMIT ? OFFSET ?",
-                    tests.join(" AND "),
-                    order_by(sort)
-                ))
-                .into_boxed::<diesel::sqlite::Sqlite>();
-                for word in words {
-                    query = query.bind::<Text, _>(like_pattern(word));
-                }
-                query.bind::<BigInt, _>(limit).bind::<BigInt, _>(offset).load(conn).map_err(repo_error)?
-            };
-            Ok((rows.into_iter().map(|r| r.id).collect(), total.count))
-        }
-        AnyConnection::Postgresql(conn) => postgres_page(conn, words, sort, limit, offset, shown.as_deref()),
+    let terms: Vec<Term> = words.iter().map(|w| Term::of(w)).collect();
+    let found = page_of_terms(conn, &terms, sort, limit, offset, shown.as_deref())?;
+    if found.1 > 0 {
+        return Ok(found);
     }
+    let mut forgiven = terms.clone();
+    let mut changed = false;
+    for term in &mut forgiven {
+        let word = &term.any_of[0];
+        if word.contains(' ') || word.chars().filter(|c| c.is_alphabetic()).count() < 5 {
+            continue;
+        }
+        if page_of_terms(conn, std::slice::from_ref(term), sort, 0, 0, None)?.1 > 0 {
+            continue;
+        }
+        let near = neighbours_in_vocabulary(conn, word)?;
+        if !near.is_empty() {
+            term.any_of = near;
+            changed = true;
+        }
+    }
+    if !changed {
+        return Ok(found);
+    }
+    page_of_terms(conn, &forgiven, sort, limit, offset, shown.as_deref())
 }
 
-/// At most this many matches are read by id and sorted; more are found by walking the sort's index
-/// and testing each GIF's text, which stops after the page.
+/// At most this many matches are read by id and sorted (or ranked); more are found by walking the
+/// sort's index and testing each GIF's text, which stops after the page (ranked searches that
+/// large are listed in their tie-break's order).
 const SORT_BY_ID_MAX: i64 = 2_000;
 
-fn postgres_page(
-    conn: &mut diesel::PgConnection,
-    words: &[String],
+fn page_of_terms(
+    conn: &mut AnyConnection,
+    terms: &[Term],
     sort: GifSort,
     limit: i64,
     offset: i64,
     shown: Option<&str>,
 ) -> Result<(Vec<i64>, i64), RepoError> {
-    let (long, short): (Vec<&String>, Vec<&String>) = words.iter().partition(|w| w.chars().count() >= 3);
-    // Parameters: the long words' patterns first, then the short ones', then limit and offset.
-    let patterns: Vec<String> = long.iter().chain(short.iter()).map(|w| like_pattern(w)).collect();
-    let likes = |from: usize, to: usize| {
-        let mut tests: Vec<String> = (from..to).map(|i| format!("search_text LIKE ${} ESCAPE '\\'", i + 1)).collect();
-        tests.extend(shown.map(str::to_owned));
-        tests
-    };
-    let bind_all = |sql: String| {
-        let mut query = diesel::sql_query(sql).into_boxed::<diesel::pg::Pg>();
-        for pattern in &patterns {
-            query = query.bind::<Text, _>(pattern.clone());
-        }
-        query
-    };
-    let (n, all) = (long.len(), patterns.len());
-    let walk = |conn: &mut diesel::PgConnection, condition: String| -> Result<Vec<i64>, RepoError> {
-        let rows: Vec<IdRow> = bind_all(format!(
-            "SELECT id FROM gifs WHERE {condition} ORDER BY {} LIMIT ${} OFFSET ${}",
-            order_by(sort),
-            all + 1,
-            all + 2
-        ))
-        .bind::<BigInt, _>(limit)
-        .bind::<BigInt, _>(offset)
-        .load(conn)
-        .map_err(repo_error)?;
-        Ok(rows.into_iter().map(|r| r.id).collect())
-    };
-    if n == 0 {
-        // Only short words: no index helps; the text of every GIF is tested.
-        let condition = likes(0, all).join(" AND ");
-        let ids = walk(conn, condition.clone())?;
-        let total: CountRow = bind_all(format!("SELECT COUNT(*) AS count FROM gifs WHERE {condition}"))
-            .get_result(conn)
-            .map_err(repo_error)?;
-        return Ok((ids, total.count));
+    match conn {
+        AnyConnection::Sqlite(_) => sqlite_page(conn, terms, sort, limit, offset, shown),
+        AnyConnection::Postgresql(_) => postgres_page(conn, terms, sort, limit, offset, shown),
     }
-    // The GIFs having, for every long word, one of the words that contain it.
-    let with_word = |i: usize| {
+}
+
+/// The ids of a page with `condition`, or none when `limit` is 0 (only the count was wanted).
+fn page_where(
+    conn: &mut AnyConnection,
+    mut sql: Sql,
+    condition: &str,
+    order: &str,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<i64>, RepoError> {
+    if limit == 0 {
+        return Ok(Vec::new());
+    }
+    let (l, o) = (sql.int(limit), sql.int(offset));
+    sql.ids(conn, &format!("SELECT id FROM gifs WHERE {condition} ORDER BY {order} LIMIT {l} OFFSET {o}"))
+}
+
+/// Walks the sort's index testing each GIF's text for every term (many matches).
+fn walk(
+    conn: &mut AnyConnection,
+    terms: &[Term],
+    sort: GifSort,
+    limit: i64,
+    offset: i64,
+    shown: Option<&str>,
+) -> Result<Vec<i64>, RepoError> {
+    let mut sql = Sql::new(conn);
+    let mut tests: Vec<String> = terms.iter().map(|t| sql.likes("search_text", t)).collect();
+    tests.extend(shown.map(str::to_owned));
+    page_where(conn, sql, &tests.join(" AND "), order_by(sort), limit, offset)
+}
+
+fn sqlite_page(
+    conn: &mut AnyConnection,
+    terms: &[Term],
+    sort: GifSort,
+    limit: i64,
+    offset: i64,
+    shown: Option<&str>,
+) -> Result<(Vec<i64>, i64), RepoError> {
+    let (long, short): (Vec<&Term>, Vec<&Term>) = terms.iter().partition(|t| t.indexed());
+    let mut sql = Sql::new(conn);
+    let mut clauses = Vec::new();
+    let fts = (!long.is_empty()).then(|| sql.text(fts_query(&long)));
+    if let Some(fts) = &fts {
+        clauses.push(format!("id IN (SELECT rowid FROM gifs_fts WHERE gifs_fts MATCH {fts})"));
+    }
+    for term in &short {
+        clauses.push(sql.likes("search_text", term));
+    }
+    clauses.extend(shown.map(str::to_owned));
+    let condition = clauses.join(" AND ");
+    // The index holds exactly one row per GIF: when it alone decides, count it there without
+    // touching the table.
+    let total = match (&fts, short.is_empty() && shown.is_none()) {
+        (Some(fts), true) => {
+            sql.count(conn, &format!("SELECT COUNT(*) AS count FROM gifs_fts WHERE gifs_fts MATCH {fts}"))?
+        }
+        _ => sql.count(conn, &format!("SELECT COUNT(*) AS count FROM gifs WHERE {condition}"))?,
+    };
+    if total == 0 || offset >= total || limit == 0 {
+        return Ok((Vec::new(), total));
+    }
+    let ids = if total <= SORT_BY_ID_MAX {
+        let order = ordering(&mut sql, sort, terms);
+        page_where(conn, sql, &condition, &order, limit, offset)?
+    } else {
+        walk(conn, terms, sort, limit, offset, shown)?
+    };
+    Ok((ids, total))
+}
+
+fn postgres_page(
+    conn: &mut AnyConnection,
+    terms: &[Term],
+    sort: GifSort,
+    limit: i64,
+    offset: i64,
+    shown: Option<&str>,
+) -> Result<(Vec<i64>, i64), RepoError> {
+    let mut sql = Sql::new(conn);
+    // The GIFs having, for each indexed group, one of the words that contain one of its texts.
+    let mut groups: Vec<String> = Vec::new();
+    let mut residual: Vec<String> = Vec::new();
+    for term in terms {
+        match term.any_of.as_slice() {
+            [phrase] if phrase.contains(' ') => {
+                for word in phrase.split(' ').filter(|w| w.chars().count() >= 3) {
+                    groups.push(sql.likes("word", &Term::of(word)));
+                }
+                residual.push(sql.likes("search_text", term));
+            }
+            _ if term.indexed() => groups.push(sql.likes("word", term)),
+            _ => residual.push(sql.likes("search_text", term)),
+        }
+    }
+    residual.extend(shown.map(str::to_owned));
+    if groups.is_empty() {
+        // Only short words: no index helps; the text of every GIF is tested.
+        let condition = residual.join(" AND ");
+        let total = sql.count(conn, &format!("SELECT COUNT(*) AS count FROM gifs WHERE {condition}"))?;
+        if total == 0 || offset >= total || limit == 0 {
+            return Ok((Vec::new(), total));
+        }
+        let order = ordering(&mut sql, sort, terms);
+        return Ok((page_where(conn, sql, &condition, &order, limit, offset)?, total));
+    }
+    let with_word = |likes: &String| {
+        format!("SELECT gif_id FROM gif_words WHERE word IN (SELECT word FROM search_vocabulary WHERE {likes})")
+    };
+    let matches = match groups.as_slice() {
+        [one] => format!("SELECT DISTINCT gif_id FROM ({}) w", with_word(one)),
+        many => many.iter().map(with_word).collect::<Vec<_>>().join(" INTERSECT "),
+    };
+    let total = if residual.is_empty() {
+        sql.count(conn, &format!("SELECT COUNT(*) AS count FROM ({matches}) m"))?
+    } else {
+        sql.count(
+            conn,
+            &format!("SELECT COUNT(*) AS count FROM gifs WHERE id IN ({matches}) AND {}", residual.join(" AND ")),
+        )?
+    };
+    if total == 0 || offset >= total || limit == 0 {
+        return Ok((Vec::new(), total));
+    }
+    let ids = if total <= SORT_BY_ID_MAX {
+        let mut condition = vec![format!("id IN ({matches})")];
+        condition.extend(residual);
+        let order = ordering(&mut sql, sort, terms);
+        page_where(conn, sql, &condition.join(" AND "), &order, limit, offset)?
+    } else {
+        walk(conn, terms, sort, limit, offset, shown)?
+    };
+    Ok((ids, total))
+}
+
+/// Every string one edit (a letter left out, added, changed, or two swapped) from `word`,
+/// itself left out; letters added or changed are a–z, 0–9 and the word's own.
+fn one_edit_away(word: &str) -> Vec<String> {
+    let chars: Vec<char> = word.chars().collect();
+    let mut alphabet: Vec<char> = ('a'..='z').chain('0'..='9').collect();
+    for c in &chars {
+        if !alphabet.contains(c) {
+            alphabet.push(*c);
+        }
+    }
+    let mut out = std::collections::BTreeSet::new();
+    let text = |v: &[char]| v.iter().collect::<String>();
+    for i in 0..chars.len() {
+        let mut v = chars.clone();
+        v.remove(i);
+        out.insert(text(&v));
+        if i + 1 < chars.len() {
+            let mut v = chars.clone();
+            v.swap(i, i + 1);
+            out.insert(text(&v));
+        }
+        for c in &alphabet {
+            let mut v = chars.clone();
+            v[i] = *c;
+            out.insert(text(&v));
+        }
+    }
+    for i in 0..=chars.len() {
+        for c in &alphabet {
+            let mut v = chars.clone();
+            v.insert(i, *c);
+            out.insert(text(&v));
+        }
+    }
+    out.remove(word);
+    out.into_iter().collect()
+}
+
+/// The words of the vocabulary one typo from `word`, most common first on SQLite (at most 20).
+fn neighbours_in_vocabulary(conn: &mut AnyConnection, word: &str) -> Result<Vec<String>, RepoError> {
+    let candidates = one_edit_away(word);
+    let mut sql = Sql::new(conn);
+    let marks: Vec<String> = candidates.into_iter().map(|c| sql.text(c)).collect();
+    let query = if sql.postgres {
+        format!("SELECT word FROM search_vocabulary WHERE word IN ({}) ORDER BY word LIMIT 20", marks.join(", "))
+    } else {
         format!(
-            "SELECT gif_id FROM gif_words WHERE word IN \
-             (SELECT word FROM search_vocabulary WHERE word LIKE ${} ESCAPE '\\')",
-            i + 1
+            "SELECT term AS word FROM gifs_fts_words_vocab WHERE col = 'search_text' AND term IN ({}) \
+             ORDER BY doc DESC, term LIMIT 20",
+            marks.join(", ")
         )
     };
-    let matches = if n == 1 {
-        format!("SELECT DISTINCT gif_id FROM ({}) w", with_word(0))
-    } else {
-        (0..n).map(with_word).collect::<Vec<_>>().join(" INTERSECT ")
-    };
-    let short_condition: Vec<String> = likes(n, all);
-    let count_sql = if short_condition.is_empty() && shown.is_none() {
-        format!("SELECT COUNT(*) AS count FROM ({matches}) m")
-    } else {
-        format!("SELECT COUNT(*) AS count FROM gifs WHERE id IN ({matches}) AND {}", short_condition.join(" AND "))
-    };
-    let total: CountRow = bind_all(count_sql).get_result(conn).map_err(repo_error)?;
-    if total.count == 0 || offset >= total.count {
-        return Ok((Vec::new(), total.count));
-    }
-    let ids = if total.count <= SORT_BY_ID_MAX {
-        let mut condition = vec![format!("id IN ({matches})")];
-        condition.extend(short_condition);
-        walk(conn, condition.join(" AND "))?
-    } else {
-        walk(conn, likes(0, all).join(" AND "))?
-    };
-    Ok((ids, total.count))
+    Ok(sql.load::<WordRow>(conn, &query)?.into_iter().map(|r| r.word).collect())
 }
 
 #[cfg(test)]
@@ -223,8 +471,22 @@ mod tests {
     }
 
     #[test]
-    fn fts_words_are_quoted() {
-        let words = ["cat".to_owned(), "say \"hi\"".to_owned()];
-        assert_eq!(fts_query(&words.iter().collect::<Vec<_>>()), "\"cat\" AND \"say \"\"hi\"\"\"");
+    fn fts_words_are_quoted_and_alternatives_grouped() {
+        let terms = [Term::of("cat"), Term::of("say \"hi\""), Term { any_of: vec!["fine".into(), "fire".into()] }];
+        assert_eq!(
+            fts_query(&terms.iter().collect::<Vec<_>>()),
+            "\"cat\" AND \"say \"\"hi\"\"\" AND (\"fine\" OR \"fire\")"
+        );
+    }
+
+    #[test]
+    fn one_edit_reaches_every_kind_of_typo_and_not_two() {
+        let near = one_edit_away("friday");
+        for typo_of in ["fridya", "frday", "friiday", "fruday", "fridays"] {
+            assert!(near.contains(&typo_of.to_owned()), "{typo_of}");
+        }
+        assert!(!near.contains(&"friday".to_owned()));
+        assert!(!near.contains(&"frdiya".to_owned()));
+        assert!(one_edit_away("été").contains(&"ét".to_owned()));
     }
 }

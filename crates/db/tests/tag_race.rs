@@ -45,6 +45,7 @@ async fn one_gif(db: &Database) -> GifId {
         renditions: Renditions::new([original]),
         fingerprint: Fingerprint::default(),
         jobs: Vec::new(),
+        caption_text: None,
     };
     db.insert(gif).await.unwrap_or_else(|e| panic!("{e}")).id
 }
@@ -58,6 +59,7 @@ async fn edits_survive_a_concurrent_tag_delete(db: &Database) {
             description: Description::default(),
             tags: vec![tag.clone()],
             rating: None,
+            caption_text: None,
             at: NaiveDate::from_ymd_opt(2026, 11, 24).and_then(|d| d.and_hms_opt(11, 0, 0)).unwrap_or_default(),
         };
         let delete = async {

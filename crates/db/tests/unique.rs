@@ -64,7 +64,7 @@ fn postgres_unique_constraints_are_the_listed_ones() {
          JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid \
          JOIN pg_namespace n ON n.oid = t.relnamespace \
          WHERE x.indisunique AND n.nspname = current_schema() AND t.relname NOT LIKE '__diesel%' \
-         AND t.relname NOT IN ('gif_words', 'search_vocabulary') AND t.relname NOT LIKE 'stats\\_%' \
+         AND t.relname NOT IN ('gif_words', 'search_vocabulary', 'caption_words') AND t.relname NOT LIKE 'stats\\_%' \
          AND NOT (x.indisprimary AND x.indnatts = 1 AND EXISTS (SELECT 1 FROM pg_attribute a \
              WHERE a.attrelid = t.oid AND a.attnum = x.indkey[0] AND a.attname = 'id'))",
     )

@@ -16,17 +16,21 @@ pub enum Task {
     MakeRenditions(GifId),
     /// Make a GIF by the maker's recipe (the make's row holds the recipe and the source).
     MakeGif(MakeId),
+    /// Read the text in the GIF's frames (its caption), unless its text was edited.
+    ReadText(GifId),
 }
 
 impl Task {
     pub const MAKE_RENDITIONS: &'static str = "make_renditions";
     pub const MAKE_GIF: &'static str = "make_gif";
+    pub const READ_TEXT: &'static str = "read_text";
 
     /// The stored kind name and payload.
     pub fn encode(&self) -> (&'static str, String) {
         match self {
             Self::MakeRenditions(id) => (Self::MAKE_RENDITIONS, id.0.to_string()),
             Self::MakeGif(id) => (Self::MAKE_GIF, id.0.to_string()),
+            Self::ReadText(id) => (Self::READ_TEXT, id.0.to_string()),
         }
     }
 
@@ -51,6 +55,11 @@ impl Task {
                 .parse::<i64>()
                 .map(|id| Self::MakeGif(MakeId(id)))
                 .map_err(|_| format!("a {kind} job needs a make id, not {payload:?}")),
+            Self::READ_TEXT => payload
+                .trim()
+                .parse::<i64>()
+                .map(|id| Self::ReadText(GifId(id)))
+                .map_err(|_| format!("a {kind} job needs a GIF id, not {payload:?}")),
             other => Err(format!("no worker knows jobs of kind {other:?}")),
         }
     }
@@ -106,5 +115,7 @@ mod tests {
         assert!(Task::decode("make_renditions", "x").unwrap_err().contains("GIF id"));
         assert!(Task::decode("print", "1").unwrap_err().contains("\"print\""));
         assert_eq!(task.dedup_key(), "make_renditions:42");
+        assert_eq!(Task::decode("read_text", "7"), Ok(Task::ReadText(GifId(7))));
+        assert_eq!(Task::ReadText(GifId(7)).dedup_key(), "read_text:7");
     }
 }

@@ -16,6 +16,7 @@ pub mod media;
 pub mod member;
 pub mod ports;
 pub mod report;
+pub mod search;
 pub mod stats;
 pub mod user;
 

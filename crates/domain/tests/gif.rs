@@ -147,6 +147,19 @@ fn extensions_follow_the_stored_type() {
 fn search_terms() {
     assert_eq!(GifFilter::search("  "), Ok(GifFilter::All));
     assert_eq!(GifFilter::search(" Happy  CAT "), Ok(GifFilter::Search(vec!["happy".into(), "cat".into()])));
+    // A quoted phrase is one word holding its words in order; an unclosed quote runs to the end.
+    let phrases: [(&str, &[&str]); 5] = [
+        ("\"This  is FINE\" dog", &["this is fine", "dog"]),
+        ("ship \"it\"", &["ship", "it"]),
+        ("\"\" cat \"  \"", &["cat"]),
+        ("say \"hello there", &["say", "hello there"]),
+        ("a\"b c\"d", &["a", "b c", "d"]),
+    ];
+    for (term, words) in phrases {
+        let expected = GifFilter::Search(words.iter().map(|w| (*w).to_owned()).collect());
+        assert_eq!(GifFilter::search(term), Ok(expected), "{term}");
+    }
+    assert_eq!(GifFilter::search("\" \""), Ok(GifFilter::All));
     let many = (0..20).map(|i| format!("w{i}")).collect::<Vec<_>>().join(" ");
     assert!(matches!(GifFilter::search(&many), Ok(GifFilter::Search(w)) if w.len() == 16));
     assert!(GifFilter::search(&"x".repeat(200)).is_ok());

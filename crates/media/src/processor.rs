@@ -23,6 +23,7 @@ pub struct MediaService {
     slots: Arc<Semaphore>,
     queue_wait: Duration,
     ffmpeg: Option<Arc<Ffmpeg>>,
+    tesseract: Option<Arc<crate::text::Tesseract>>,
 }
 
 impl MediaService {
@@ -30,7 +31,7 @@ impl MediaService {
     /// plus its `ffmpeg` child's memory limit when it makes videos). Without
     /// [`with_video`](Self::with_video) no videos are made.
     pub fn new(limits: Limits, concurrency: usize, queue_wait: Duration) -> Self {
-        Self { limits, slots: Arc::new(Semaphore::new(concurrency.max(1))), queue_wait, ffmpeg: None }
+        Self { limits, slots: Arc::new(Semaphore::new(concurrency.max(1))), queue_wait, ffmpeg: None, tesseract: None }
     }
 
     /// The `ffmpeg` videos are made with (see [`Ffmpeg::detect`]); `None`: no videos, and
@@ -39,6 +40,18 @@ impl MediaService {
     pub fn with_video(mut self, ffmpeg: Option<Ffmpeg>) -> Self {
         self.ffmpeg = ffmpeg.map(Arc::new);
         self
+    }
+
+    /// The `tesseract` text is read with (see [`Tesseract::detect`](crate::text::Tesseract::detect));
+    /// `None`: [`read_text`](gifshelf_domain::ports::TextReader::read_text) fails.
+    #[must_use]
+    pub fn with_text(mut self, tesseract: Option<crate::text::Tesseract>) -> Self {
+        self.tesseract = tesseract.map(Arc::new);
+        self
+    }
+
+    pub(crate) fn tesseract(&self) -> Option<Arc<crate::text::Tesseract>> {
+        self.tesseract.clone()
     }
 
     /// A slot of the pool, or `Busy` when none frees up within `queue_wait`.

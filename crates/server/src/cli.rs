@@ -52,6 +52,11 @@ pub(crate) enum Command {
         #[command(subcommand)]
         action: RenditionsAction,
     },
+    /// The text in GIFs (their captions), read with tesseract.
+    Text {
+        #[command(subcommand)]
+        action: TextAction,
+    },
     /// Change who is an administrator.
     Admin {
         #[command(subcommand)]
@@ -133,6 +138,19 @@ pub(crate) enum RenditionsAction {
     /// or whose job was lost), with a progress bar.
     Backfill {
         /// Also make them here, with GIFSHELF_WORKERS workers (at least one), and wait until the
+        /// queue has none of them left.
+        #[arg(long)]
+        wait: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum TextAction {
+    /// Queue the reading of the text in every GIF whose text was neither read nor edited (GIFs
+    /// stored before text was read, or while tesseract was missing), with a progress bar. An
+    /// edited text is never replaced.
+    Backfill {
+        /// Also read them here, with GIFSHELF_WORKERS workers (at least one), and wait until the
         /// queue has none of them left.
         #[arg(long)]
         wait: bool,

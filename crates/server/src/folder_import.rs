@@ -255,8 +255,14 @@ async fn import_one(
         };
     }
     let tags = if options.tags_from_folders { tags_of(&options.dir, path) } else { Vec::new() };
-    let input =
-        UploadInput { title: title_of(path), description: String::new(), tags, rating: None, bytes: Arc::new(bytes) };
+    let input = UploadInput {
+        title: title_of(path),
+        description: String::new(),
+        tags,
+        rating: None,
+        bytes: Arc::new(bytes),
+        caption_text: None,
+    };
     match gifs.upload(owner, input).await {
         Ok(uploaded) => Ok(Outcome::Imported {
             look_alikes: uploaded

@@ -1,4 +1,4 @@
-//! `gifshelf`: serve (the default), healthcheck, worker, renditions backfill, migrate, fsck, admin grant|revoke, migrate-storage, export, import,
+//! `gifshelf`: serve (the default), healthcheck, worker, renditions backfill, text backfill, migrate, fsck, admin grant|revoke, migrate-storage, export, import,
 //! import-folder, export-media.
 
 use std::process::ExitCode;
@@ -12,7 +12,7 @@ use gifshelf_domain::user::Role;
 use gifshelf_server::{config::Settings, logging, Application};
 
 mod cli;
-use cli::{AdminAction, Cli, Command, RenditionsAction};
+use cli::{AdminAction, Cli, Command, RenditionsAction, TextAction};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -44,6 +44,7 @@ fn main() -> ExitCode {
         Command::Renditions { action: RenditionsAction::Backfill { wait } } => {
             backfill_renditions(&settings, wait, &clock)
         }
+        Command::Text { action: TextAction::Backfill { wait } } => backfill_text(&settings, wait, &clock),
         Command::Admin { action } => admin(&settings, action),
         Command::Fsck { dry_run } => fsck(&settings, dry_run, &clock),
         Command::MigrateStorage { from, to } => migrate_storage(&settings, &from, &to),
@@ -114,8 +115,7 @@ fn worker(settings: &Settings, clock: &Arc<dyn Clock>) -> Result<(), String> {
         let workers = gifshelf_server::workers::Workers::start(
             settings.job_workers.max(1),
             std::sync::Arc::new(db),
-            library.renditions,
-            Some(library.maker),
+            library.runners(),
             settings.jobs,
             settings.job_poll,
             clock.clone(),
@@ -164,11 +164,11 @@ fn backfill_renditions(settings: &Settings, wait: bool, clock: &Arc<dyn Clock>) 
         }
         let queue = std::sync::Arc::new(db);
         let waiting = report.enqueued + report.already_queued;
+        let runners = gifshelf_server::workers::Runners { maker: None, text: None, ..library.runners() };
         let workers = gifshelf_server::workers::Workers::start(
             settings.job_workers.max(1),
             queue.clone(),
-            library.renditions,
-            None,
+            runners,
             settings.jobs,
             std::time::Duration::from_millis(200),
             clock.clone(),
@@ -193,6 +193,71 @@ fn backfill_renditions(settings: &Settings, wait: bool, clock: &Arc<dyn Clock>) 
                 "  failed for good: {} {} after {} attempts: {}",
                 job.kind, job.payload, job.attempts, job.last_error
             );
+        }
+        println!("Done.");
+        Ok(())
+    })
+}
+
+fn backfill_text(settings: &Settings, wait: bool, clock: &Arc<dyn Clock>) -> Result<(), String> {
+    use gifshelf_domain::ports::JobQueue;
+    use std::io::Write;
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
+    runtime.block_on(async {
+        let db = gifshelf_server::open_database(settings).map_err(|e| e.to_string())?;
+        let library = gifshelf_server::library(settings, &db, clock).map_err(|e| e.to_string())?;
+        let Some(text) = library.text.clone() else {
+            return Err(
+                "the text in GIFs cannot be read here: tesseract is off (GIFSHELF_TESSERACT=off) or missing (install tesseract-ocr and tesseract-ocr-eng)"
+                    .into(),
+            );
+        };
+        let report = text
+            .backfill(|p| {
+                eprint!("\r{}", progress_bar(p.scanned, p.total, "GIFs looked at"));
+                let _ = std::io::stderr().flush();
+            })
+            .await
+            .map_err(|e| e.to_string())?;
+        eprintln!();
+        println!(
+            "{} GIFs without read text: {} queued for reading, {} had a job queued already.",
+            report.scanned, report.enqueued, report.already_queued
+        );
+        if !wait {
+            if report.enqueued > 0 {
+                println!("Running servers and `gifshelf worker` processes read them; `--wait` reads them here.");
+            }
+            return Ok(());
+        }
+        let queue = std::sync::Arc::new(db);
+        let waiting = report.enqueued + report.already_queued;
+        let runners = gifshelf_server::workers::Runners { maker: None, ..library.runners() };
+        let workers = gifshelf_server::workers::Workers::start(
+            settings.job_workers.max(1),
+            queue.clone(),
+            runners,
+            settings.jobs,
+            std::time::Duration::from_millis(200),
+            clock.clone(),
+        );
+        loop {
+            let left = i64::try_from(
+                queue.pending(gifshelf_domain::job::Task::READ_TEXT).await.map_err(|e| e.to_string())?.len(),
+            )
+            .unwrap_or(0);
+            eprint!("\r{}", progress_bar(waiting - left.min(waiting), waiting, "GIFs read"));
+            let _ = std::io::stderr().flush();
+            if left == 0 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        }
+        eprintln!();
+        workers.stop().await;
+        let failed = queue.failed(20).await.map_err(|e| e.to_string())?;
+        for job in failed.iter().filter(|j| j.kind == gifshelf_domain::job::Task::READ_TEXT) {
+            println!("  failed for good: {} {} after {} attempts: {}", job.kind, job.payload, job.attempts, job.last_error);
         }
         println!("Done.");
         Ok(())

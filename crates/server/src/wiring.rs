@@ -11,7 +11,7 @@ use gifshelf_app::commands::{CommandService, ConfiguredSecrets};
 use gifshelf_app::gifs::{GifPorts, GifService, UrlImport};
 use gifshelf_app::health::HealthService;
 use gifshelf_app::integrations::{IntegrationService, SecretKeeping};
-use gifshelf_app::jobs::RenditionMaker;
+use gifshelf_app::jobs::{RenditionMaker, TextPorts, TextReading};
 use gifshelf_app::stats::StatsService;
 use gifshelf_auth::secret::{self, SecretSource};
 use gifshelf_auth::{BcryptHasher, JwtTokens, OidcVerifier, RandomIds, SystemClock};
@@ -69,6 +69,23 @@ fn video_maker(settings: &Settings) -> Option<gifshelf_media::Ffmpeg> {
     }
 }
 
+/// The `tesseract` text in GIFs is read with, when it is usable (one log line when not).
+fn text_reader(settings: &Settings) -> Option<gifshelf_media::text::Tesseract> {
+    match &settings.tesseract {
+        None => {
+            tracing::info!("the text in GIFs is not read (GIFSHELF_TESSERACT=off)");
+            None
+        }
+        Some(path) => match gifshelf_media::text::Tesseract::detect(Some(path)) {
+            Ok(tesseract) => Some(tesseract),
+            Err(reason) => {
+                tracing::warn!(%reason, "the text in GIFs is not read: tesseract is not usable; everything else works as before");
+                None
+            }
+        },
+    }
+}
+
 /// The media pipeline with `workers` jobs at once (each waiting at most `wait` for its slot), and
 /// video renditions when `ffmpeg` is given.
 pub fn media_service(
@@ -89,6 +106,19 @@ pub struct Library {
     pub url_import: Arc<UrlImport>,
     /// The GIF maker (its jobs run on the background media slots).
     pub maker: Arc<gifshelf_app::make::MakeService>,
+    /// Reading the text in GIFs (on the background media slots), when tesseract is usable.
+    pub text: Option<Arc<TextReading>>,
+}
+
+impl Library {
+    /// What job workers run: renditions, the maker's GIFs and, when tesseract is usable, text.
+    pub fn runners(&self) -> crate::workers::Runners {
+        crate::workers::Runners {
+            renditions: self.renditions.clone(),
+            maker: Some(self.maker.clone()),
+            text: self.text.clone(),
+        }
+    }
 }
 
 /// The configured blob store, its failures counted for `/metrics`.
@@ -131,7 +161,13 @@ pub fn library(settings: &Settings, db: &Database, clock: &Arc<dyn Clock>) -> Re
     let ffmpeg = video_maker(settings);
     let media = media_service(settings.media_workers, std::time::Duration::from_secs(10), ffmpeg.clone());
     let job_wait = std::time::Duration::from_secs(settings.video_timeout_secs.saturating_mul(2));
+    let tesseract = text_reader(settings);
     let job_media = media_service(settings.job_media_workers, job_wait, ffmpeg);
+    let text_media: Option<Arc<dyn gifshelf_domain::ports::TextReader>> = tesseract.map(|tesseract| {
+        let media =
+            gifshelf_media::MediaService::new(gifshelf_media::Limits::default(), settings.job_media_workers, job_wait);
+        Arc::new(media.with_text(Some(tesseract))) as Arc<dyn gifshelf_domain::ports::TextReader>
+    });
     let db = Arc::new(db.clone());
     let engine = job_media.clone();
     let gifs = GifService::new(GifPorts {
@@ -144,9 +180,11 @@ pub fn library(settings: &Settings, db: &Database, clock: &Arc<dyn Clock>) -> Re
         media: media.clone(),
         ids: Arc::new(RandomIds),
         clock: clock.clone(),
+        terms: db.clone(),
     })
     .with_default_rating(settings.default_rating)
-    .with_quotas(quota_gate(settings, &db, clock));
+    .with_quotas(quota_gate(settings, &db, clock))
+    .with_text_reading(text_media.is_some());
     let gifs = Arc::new(gifs);
     let url_import = Arc::new(url_import(settings, &gifs, clock));
     let maker = gifshelf_app::make::MakeService::new(
@@ -162,8 +200,18 @@ pub fn library(settings: &Settings, db: &Database, clock: &Arc<dyn Clock>) -> Re
         },
         settings.maker,
     );
+    let text = text_media.map(|reader| {
+        Arc::new(TextReading::new(TextPorts {
+            gifs: db.clone(),
+            captions: db.clone(),
+            jobs: db.clone(),
+            blobs: blobs.clone(),
+            reader,
+            clock: clock.clone(),
+        }))
+    });
     let renditions = RenditionMaker::new(db.clone(), db.clone(), db, blobs, job_media, clock.clone());
-    Ok(Library { gifs, renditions: Arc::new(renditions), url_import, maker: Arc::new(maker) })
+    Ok(Library { gifs, renditions: Arc::new(renditions), url_import, maker: Arc::new(maker), text })
 }
 
 /// The GIF use cases on the configured database and blob store.
@@ -440,8 +488,7 @@ pub struct Application {
     sweep_every: std::time::Duration,
     /// The job workers' queue and what they run.
     queue: Arc<Database>,
-    renditions: Arc<RenditionMaker>,
-    maker: Arc<gifshelf_app::make::MakeService>,
+    runners: crate::workers::Runners,
     job_workers: usize,
     jobs: gifshelf_app::jobs::RunnerSettings,
     job_poll: std::time::Duration,
@@ -468,7 +515,9 @@ impl Application {
         })?;
         let db = open_database(settings)?;
         let secret = signing_secret(settings, &db)?;
-        let Library { gifs, renditions, url_import, maker } = library(settings, &db, &clock)?;
+        let library = library(settings, &db, &clock)?;
+        let runners = library.runners();
+        let Library { gifs, url_import, maker, .. } = library;
         let queue = Arc::new(db.clone());
         let health = health_service(settings, &db)?;
         let metrics = crate::metrics::endpoint(settings, &db)?;
@@ -524,8 +573,7 @@ impl Application {
             gifs,
             sweep_every: std::time::Duration::from_secs(settings.sweep_interval_secs),
             queue,
-            renditions,
-            maker,
+            runners,
             job_workers: settings.job_workers,
             jobs: settings.jobs,
             job_poll: settings.job_poll,
@@ -574,8 +622,7 @@ impl Application {
         let workers = crate::workers::Workers::start(
             self.job_workers,
             self.queue,
-            self.renditions,
-            Some(self.maker),
+            self.runners,
             self.jobs,
             self.job_poll,
             self.clock,

@@ -1,5 +1,5 @@
 //! Job workers: tasks that claim jobs from the database queue and run them (the renditions of
-//! new GIFs). `gifshelf serve` runs `GIFSHELF_WORKERS` of them beside the web server;
+//! new GIFs, the maker's GIFs, the text in GIFs). `gifshelf serve` runs `GIFSHELF_WORKERS` of them beside the web server;
 //! `gifshelf worker` runs only them, so transcoding can live on other machines. An idle worker
 //! looks at the queue every `poll`, and at once when PostgreSQL says jobs were queued
 //! ([`Database::job_wakeups`]).
@@ -7,12 +7,21 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use gifshelf_app::jobs::{JobRunner, RenditionMaker, RunnerSettings};
+use gifshelf_app::jobs::{JobRunner, RenditionMaker, RunnerSettings, TextReading};
 use gifshelf_app::make::MakeService;
 use gifshelf_db::{Database, JobWakeups};
 use gifshelf_domain::ports::Clock;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
+
+/// What workers run: the renditions of new GIFs, the maker's GIFs (none: those jobs wait for a
+/// worker that has the maker), the text in GIFs (none: tesseract is off or missing).
+#[derive(Clone)]
+pub struct Runners {
+    pub renditions: Arc<RenditionMaker>,
+    pub maker: Option<Arc<MakeService>>,
+    pub text: Option<Arc<TextReading>>,
+}
 
 /// Running workers; dropping them without [`Workers::stop`] leaves them running.
 pub struct Workers {
@@ -36,8 +45,7 @@ impl Workers {
     pub fn start(
         count: usize,
         queue: Arc<Database>,
-        renditions: Arc<RenditionMaker>,
-        maker: Option<Arc<MakeService>>,
+        runners: Runners,
         settings: RunnerSettings,
         poll: Duration,
         clock: Arc<dyn Clock>,
@@ -49,12 +57,13 @@ impl Workers {
             .map(|n| {
                 let runner = JobRunner::new(
                     queue.clone(),
-                    renditions.clone(),
+                    runners.renditions.clone(),
                     clock.clone(),
                     format!("{process}:{n}"),
                     settings,
-                );
-                let runner = match &maker {
+                )
+                .with_text(runners.text.clone());
+                let runner = match &runners.maker {
                     Some(maker) => runner.with_maker(maker.clone()),
                     None => runner,
                 };

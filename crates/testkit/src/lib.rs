@@ -31,10 +31,17 @@ pub const FFMPEG: &str = match option_env!("GIFSHELF_TEST_FFMPEG") {
     None => "off",
 };
 
+/// `GIFSHELF_TESSERACT` of every server under test: the `tesseract` with its English model found
+/// when the tests were built (the cfg `tesseract_tests`), else `off`.
+pub const TESSERACT: &str = match option_env!("GIFSHELF_TEST_TESSERACT") {
+    Some(path) => path,
+    None => "off",
+};
+
 /// The settings every server under test starts from, in-process or a child process: port 0 on
 /// loopback, its data and web folders, its database, [`SECRET`], cheap password hashes, two HTTP
-/// workers, no job workers (a test that wants renditions made asks for them), the [`FFMPEG`] of
-/// the tests, and logs without colour codes.
+/// workers, no job workers (a test that wants renditions made asks for them), the [`FFMPEG`] and
+/// [`TESSERACT`] of the tests, and logs without colour codes.
 pub fn base_vars(data: &Path, web: &Path, db_url: &str) -> Vec<(String, String)> {
     [
         ("GIFSHELF_BIND", "127.0.0.1:0".to_owned()),
@@ -46,6 +53,7 @@ pub fn base_vars(data: &Path, web: &Path, db_url: &str) -> Vec<(String, String)>
         ("GIFSHELF_HTTP_WORKERS", "2".to_owned()),
         ("GIFSHELF_WORKERS", "0".to_owned()),
         ("GIFSHELF_FFMPEG", FFMPEG.to_owned()),
+        ("GIFSHELF_TESSERACT", TESSERACT.to_owned()),
         ("NO_COLOR", "1".to_owned()),
     ]
     .into_iter()

@@ -172,6 +172,7 @@ mod tests {
             frame_count: 1,
             rating: gifshelf_domain::gif::Rating::G,
             hidden: None,
+            caption_text: None,
             renditions: Renditions::default(),
             favourite_count: 0,
             share_count: 0,

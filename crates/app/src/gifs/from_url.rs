@@ -138,6 +138,7 @@ impl UrlImport {
                     tags: input.tags,
                     rating: input.rating,
                     bytes: Arc::new(bytes),
+                    caption_text: None,
                 },
             )
             .await

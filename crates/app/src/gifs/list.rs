@@ -8,7 +8,8 @@ use crate::AppError;
 
 impl GifService {
     /// A page of GIFs in `sort` order, each saying whether it is one of `viewer`'s favourites;
-    /// hidden GIFs only when they are the viewer's own (marked as hidden).
+    /// hidden GIFs only when they are the viewer's own (marked as hidden). The first page of a
+    /// search with results counts the search (popular searches, trending terms).
     ///
     /// # Errors
     /// Storage errors.
@@ -21,6 +22,13 @@ impl GifService {
     ) -> Result<Page<Gif>, AppError> {
         let mut page = self.gifs.list_with_own(viewer, filter, sort, page).await?;
         self.mark_favourites(viewer, &mut page.items).await?;
+        if let GifFilter::Search(words) = filter {
+            if page.request.page == 0 && !page.items.is_empty() {
+                if let Err(err) = self.terms.record_search(&words.join(" "), self.clock.now().date()).await {
+                    tracing::warn!(error = %err, "could not count a search");
+                }
+            }
+        }
         Ok(page)
     }
 

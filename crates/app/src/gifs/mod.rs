@@ -6,6 +6,7 @@ mod favourites;
 mod from_url;
 mod fsck;
 mod list;
+mod suggestions;
 mod tags;
 mod update;
 mod upload;
@@ -15,7 +16,7 @@ use std::sync::Arc;
 use gifshelf_domain::gif::{Gif, GifId, Rating};
 use gifshelf_domain::ports::{
     BlobKeyIndex, BlobStore, Clock, FavouriteRepository, FingerprintRepository, GifRepository, IdGenerator,
-    MediaProcessor, TagRepository,
+    MediaProcessor, TagRepository, TermRepository,
 };
 use gifshelf_domain::RepoError;
 
@@ -42,13 +43,17 @@ pub struct GifService {
     pub(crate) media: Arc<dyn MediaProcessor>,
     pub(crate) ids: Arc<dyn IdGenerator>,
     pub(crate) clock: Arc<dyn Clock>,
+    /// Searches counted (first pages with results) and suggestions as people type.
+    pub(crate) terms: Arc<dyn TermRepository>,
     /// The rating of an upload that names none (`GIFSHELF_DEFAULT_RATING`).
     pub(crate) default_rating: Rating,
     /// Storage and daily upload quotas every new GIF is checked against; none: unlimited.
     pub(crate) quotas: Option<Arc<crate::accounts::QuotaGate>>,
+    /// Whether each new GIF's text is read (a `read_text` job with its row).
+    pub(crate) reads_text: bool,
 }
 
-/// The ports the GIF use cases run on, named (nine of them: too many to pass in order).
+/// The ports the GIF use cases run on, named (ten of them: too many to pass in order).
 pub struct GifPorts {
     pub gifs: Arc<dyn GifRepository>,
     pub fingerprints: Arc<dyn FingerprintRepository>,
@@ -59,11 +64,12 @@ pub struct GifPorts {
     pub media: Arc<dyn MediaProcessor>,
     pub ids: Arc<dyn IdGenerator>,
     pub clock: Arc<dyn Clock>,
+    pub terms: Arc<dyn TermRepository>,
 }
 
 impl GifService {
     pub fn new(ports: GifPorts) -> Self {
-        let GifPorts { gifs, fingerprints, blob_keys, tags, favourites, blobs, media, ids, clock } = ports;
+        let GifPorts { gifs, fingerprints, blob_keys, tags, favourites, blobs, media, ids, clock, terms } = ports;
         Self {
             gifs,
             fingerprints,
@@ -74,7 +80,9 @@ impl GifService {
             media,
             ids,
             clock,
+            terms,
             default_rating: Rating::G,
+            reads_text: false,
             quotas: None,
         }
     }
@@ -83,6 +91,13 @@ impl GifService {
     #[must_use]
     pub fn with_default_rating(mut self, rating: Rating) -> Self {
         self.default_rating = rating;
+        self
+    }
+
+    /// The same service, queueing the reading of the text in every new GIF (Tesseract is there).
+    #[must_use]
+    pub fn with_text_reading(mut self, reads: bool) -> Self {
+        self.reads_text = reads;
         self
     }
 
@@ -139,7 +154,7 @@ pub(crate) mod test_support {
     };
     use gifshelf_domain::ports::{
         MockBlobKeyIndex, MockBlobStore, MockClock, MockFavouriteRepository, MockFingerprintRepository,
-        MockGifRepository, MockIdGenerator, MockMediaProcessor, MockTagRepository,
+        MockGifRepository, MockIdGenerator, MockMediaProcessor, MockTagRepository, MockTermRepository,
     };
     use gifshelf_domain::user::{UserId, Username};
 
@@ -180,6 +195,7 @@ pub(crate) mod test_support {
             favourite: false,
             rating: gifshelf_domain::gif::Rating::G,
             hidden: None,
+            caption_text: None,
             renditions: Renditions::new([
                 rendition(RenditionKind::Original, "gifs/p/original.gif"),
                 rendition(RenditionKind::Thumbnail, "gifs/p/thumbnail.gif"),
@@ -198,6 +214,7 @@ pub(crate) mod test_support {
         pub media: MockMediaProcessor,
         pub ids: MockIdGenerator,
         pub clock: MockClock,
+        pub terms: MockTermRepository,
     }
 
     impl Mocks {
@@ -220,6 +237,7 @@ pub(crate) mod test_support {
                 media: MockMediaProcessor::new(),
                 ids,
                 clock,
+                terms: MockTermRepository::new(),
             }
         }
 
@@ -235,6 +253,7 @@ pub(crate) mod test_support {
                 media: Arc::new(self.media),
                 ids: Arc::new(self.ids),
                 clock: Arc::new(self.clock),
+                terms: Arc::new(self.terms),
             })
         }
     }

@@ -1,11 +1,13 @@
-use gifshelf_domain::gif::{Description, Gif, GifEdit, GifId, Rating, TagName, Title};
+use gifshelf_domain::gif::{CaptionText, Description, Gif, GifEdit, GifId, Rating, TagName, Title};
 
 use super::{gif_not_found, GifService};
 use crate::auth::Actor;
 use crate::AppError;
 
 impl GifService {
-    /// Changes title, description, tags and (when given) the rating. The owner or an admin may edit (spec §6).
+    /// Changes title, description, tags and (when given) the rating and the text in the GIF (blank
+    /// clears it; either way it is then kept over later reads). The owner or an admin may edit
+    /// (spec §6).
     ///
     /// # Errors
     /// `Validation`, `NotFound`, `Forbidden` for anyone else.
@@ -18,12 +20,14 @@ impl GifService {
         description: &str,
         tags: &[String],
         rating: Option<&str>,
+        caption_text: Option<&str>,
     ) -> Result<Gif, AppError> {
         let edit = GifEdit {
             title: Title::parse(title)?,
             description: Description::parse(description)?,
             tags: TagName::parse_list(tags)?,
             rating: rating.map(Rating::parse).transpose()?,
+            caption_text: caption_text.map(CaptionText::parse).transpose()?,
             at: self.clock.now(),
         };
         let existing = super::seen_by(self.gifs.find(id).await.map_err(gif_not_found)?, current)?;
@@ -64,7 +68,8 @@ mod tests {
                         && e.tags.iter().map(|t| t.as_str()).eq(["x"])
                 })
                 .returning(|id, _| Ok(gif(id.0, 1)));
-            let result = m.service().update(&who, GifId(9), " New ", "", &["X".into(), "x".into()], Some("pg")).await;
+            let result =
+                m.service().update(&who, GifId(9), " New ", "", &["X".into(), "x".into()], Some("pg"), None).await;
             assert_eq!(result.is_ok(), allowed, "{who:?}: {result:?}");
             if !allowed {
                 assert!(matches!(result, Err(AppError::Forbidden(_))));
@@ -76,7 +81,7 @@ mod tests {
     async fn blank_title_is_refused_before_loading() {
         let mut m = Mocks::new();
         m.gifs.expect_find().never();
-        let err = m.service().update(&user(1, Role::User), GifId(9), " ", "", &[], None).await.err();
+        let err = m.service().update(&user(1, Role::User), GifId(9), " ", "", &[], None, None).await.err();
         assert!(matches!(err, Some(AppError::Validation(_))));
     }
 }

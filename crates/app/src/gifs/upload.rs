@@ -2,7 +2,8 @@ use std::sync::Arc;
 
 use gifshelf_domain::failpoint::{fail_point, UPLOAD_AFTER_COMMIT};
 use gifshelf_domain::gif::{
-    extension_for, Description, Gif, GifSummary, NewGif, Rating, Rendition, RenditionKind, Renditions, TagName, Title,
+    extension_for, CaptionText, Description, Gif, GifSummary, NewGif, Rating, Rendition, RenditionKind, Renditions,
+    TagName, Title,
 };
 use gifshelf_domain::job::Task;
 use gifshelf_domain::media::EncodedImage;
@@ -31,6 +32,9 @@ pub struct UploadInput {
     /// `g`, `pg`, `pg-13` or `r`; `None`: the configured default.
     pub rating: Option<String>,
     pub bytes: Arc<Vec<u8>>,
+    /// Text known to be in the GIF (the caption the maker drew): kept as its text, and the frames
+    /// are then not read.
+    pub caption_text: Option<String>,
 }
 
 impl GifService {
@@ -47,6 +51,7 @@ impl GifService {
         let description = Description::parse(&input.description)?;
         let tags = TagName::parse_list(&input.tags)?;
         let rating = input.rating.as_deref().map(Rating::parse).transpose()?.unwrap_or(self.default_rating);
+        let caption_text = input.caption_text.as_deref().map(CaptionText::parse).transpose()?.flatten();
 
         let processed = self.media.process(input.bytes, &RenditionKind::AT_UPLOAD).await?;
         let fingerprint = processed.fingerprint.clone();
@@ -87,7 +92,12 @@ impl GifService {
             rating,
             renditions: Renditions::new(renditions).with_preferred(processed.opaque),
             fingerprint,
-            jobs: vec![Task::MakeRenditions],
+            jobs: if self.reads_text && caption_text.is_none() {
+                vec![Task::MakeRenditions, Task::ReadText]
+            } else {
+                vec![Task::MakeRenditions]
+            },
+            caption_text,
         };
         let sha256 = new_gif.fingerprint.sha256.clone();
         match self.gifs.insert(new_gif).await {
@@ -173,6 +183,7 @@ mod tests {
             tags: tags.iter().map(|t| (*t).to_owned()).collect(),
             rating: None,
             bytes: Arc::new(b"GIF89a...".to_vec()),
+            caption_text: None,
         }
     }
 

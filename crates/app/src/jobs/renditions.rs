@@ -150,7 +150,7 @@ impl RenditionMaker {
         let pending: std::collections::HashSet<GifId> = (self.jobs.pending(Task::MAKE_RENDITIONS).await?.iter())
             .filter_map(|payload| match Task::decode(Task::MAKE_RENDITIONS, payload) {
                 Ok(Task::MakeRenditions(id)) => Some(id),
-                Ok(Task::MakeGif(_)) | Err(_) => None,
+                Ok(Task::MakeGif(_) | Task::ReadText(_)) | Err(_) => None,
             })
             .collect();
         let mut state = BackfillProgress { total: self.renditions.gif_count().await?, ..BackfillProgress::default() };

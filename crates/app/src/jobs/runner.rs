@@ -50,6 +50,8 @@ pub struct JobRunner {
     settings: RunnerSettings,
     /// Runs `make_gif` jobs; without it they fail (and are retried by a worker that has one).
     maker: Option<Arc<crate::make::MakeService>>,
+    /// Runs `read_text` jobs; without it they fail (and are retried by a worker that has one).
+    text: Option<Arc<super::TextReading>>,
 }
 
 fn chrono_of(duration: Duration) -> chrono::Duration {
@@ -65,13 +67,20 @@ impl JobRunner {
         name: String,
         settings: RunnerSettings,
     ) -> Self {
-        Self { queue, renditions, clock, name, settings, maker: None }
+        Self { queue, renditions, clock, name, settings, maker: None, text: None }
     }
 
     /// The maker that runs `make_gif` jobs.
     #[must_use]
     pub fn with_maker(mut self, maker: Arc<crate::make::MakeService>) -> Self {
         self.maker = Some(maker);
+        self
+    }
+
+    /// The reader that runs `read_text` jobs.
+    #[must_use]
+    pub fn with_text(mut self, text: Option<Arc<super::TextReading>>) -> Self {
+        self.text = text;
         self
     }
 
@@ -135,6 +144,14 @@ impl JobRunner {
             Task::MakeGif(id) => match &self.maker {
                 Some(maker) => maker.run(id).await,
                 None => Err(AppError::internal("this worker has no maker")),
+            },
+            Task::ReadText(id) => match &self.text {
+                Some(text) => text.read(id).await.map(|read| {
+                    if read == super::Read::GifGone {
+                        tracing::info!(gif_id = id.0, "the GIF was deleted before its text was read");
+                    }
+                }),
+                None => Err(AppError::internal("this worker reads no text (tesseract is off or missing)")),
             },
         }
     }

@@ -127,6 +127,8 @@ impl MakeService {
             tags: data.tags,
             rating: data.rating,
             bytes: Arc::new(image),
+            // The caption drawn is the GIF's text: nothing to read.
+            caption_text: make.recipe.caption.as_ref().map(|c| c.text.clone()),
         };
         let gif = match self.gifs.upload(&actor, input).await {
             Ok(uploaded) => uploaded.gif.id,

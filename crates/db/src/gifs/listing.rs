@@ -110,9 +110,10 @@ pub(super) fn sorted(
     sort: GifSort,
 ) -> gifs::BoxedQuery<'static, MultiBackend> {
     match sort {
-        GifSort::Newest => query.order((gifs::uploaded_at.desc(), gifs::id.desc())),
+        // Without words to rank by, relevance is its tie-break alone.
+        GifSort::Newest | GifSort::Relevance => query.order((gifs::uploaded_at.desc(), gifs::id.desc())),
         GifSort::Oldest => query.order((gifs::uploaded_at.asc(), gifs::id.asc())),
-        GifSort::Views => query.order((gifs::view_count.desc(), gifs::id.desc())),
+        GifSort::Views | GifSort::RelevanceThenViews => query.order((gifs::view_count.desc(), gifs::id.desc())),
         GifSort::Favourites => query.order((gifs::favourite_count.desc(), gifs::id.desc())),
         GifSort::Title => {
             query.order(diesel::dsl::sql::<diesel::sql_types::Text>("lower(title)").asc()).then_order_by(gifs::id.asc())
@@ -158,8 +159,8 @@ pub(super) fn page_of_ids(
 ) -> Result<(Vec<i64>, i64), RepoError> {
     match (filter, sort) {
         (GifFilter::Search(words), _) => return search::page(conn, words, sort, limit, offset, shown),
-        (GifFilter::Favourites(user), GifSort::Newest | GifSort::Oldest) => {
-            return favourites_by_time(conn, user.0, sort == GifSort::Newest, limit, offset, shown)
+        (GifFilter::Favourites(user), GifSort::Newest | GifSort::Oldest | GifSort::Relevance) => {
+            return favourites_by_time(conn, user.0, sort != GifSort::Oldest, limit, offset, shown)
         }
         _ => {}
     }

@@ -13,8 +13,8 @@ use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text, Timestamp};
 use gifshelf_domain::gif::{
-    Description, Gif, GifEdit, GifFilter, GifId, GifSort, GifSummary, Hidden, NewGif, Page, PageRequest, Rating,
-    Rendition, RenditionKind, Renditions, TagId, TagName, TagRef, Title,
+    CaptionText, Description, Gif, GifEdit, GifFilter, GifId, GifSort, GifSummary, Hidden, NewGif, Page, PageRequest,
+    Rating, Rendition, RenditionKind, Renditions, TagId, TagName, TagRef, Title,
 };
 use gifshelf_domain::ports::{BlobKeyIndex, GifRepository};
 use gifshelf_domain::user::{UserId, Username};
@@ -45,6 +45,7 @@ struct GifRow {
     made_from_id: Option<i64>,
     hidden_at: Option<NaiveDateTime>,
     hidden_reason: Option<String>,
+    caption_text: Option<String>,
 }
 
 #[derive(Queryable, Selectable, Insertable)]
@@ -125,6 +126,7 @@ impl GifRow {
             rating: Rating::parse(&self.rating).unwrap_or(Rating::R),
             made_from,
             hidden: self.hidden_at.map(|at| Hidden { at, reason: self.hidden_reason.unwrap_or_default() }),
+            caption_text: self.caption_text.map(CaptionText::from_trusted),
         }
     }
 }
@@ -205,12 +207,22 @@ pub(crate) fn load_one(conn: &mut AnyConnection, id: i64) -> Result<Gif, RepoErr
     load_many(conn, &[id])?.pop().ok_or(RepoError::NotFound)
 }
 
-/// The lower-cased text the search matches against: title, description and tag names.
-fn search_text(title: &Title, description: &Description, tags: &[TagName]) -> String {
+/// The lower-cased text the search matches against: title, description, tag names and the text
+/// in the GIF (its lines joined by spaces, so that a quoted phrase runs across them).
+pub(crate) fn search_text(
+    title: &Title,
+    description: &Description,
+    tags: &[TagName],
+    caption: Option<&CaptionText>,
+) -> String {
     let mut text = format!("{}\n{}", title.as_str(), description.as_str());
     for tag in tags {
         text.push('\n');
         text.push_str(tag.as_str());
+    }
+    if let Some(caption) = caption {
+        text.push('\n');
+        text.push_str(&caption.as_str().split_whitespace().collect::<Vec<_>>().join(" "));
     }
     text.to_lowercase()
 }
@@ -221,7 +233,7 @@ pub(crate) fn refresh_search_text(conn: &mut AnyConnection, gif_ids: &[i64]) -> 
         for gif in load_many(conn, chunk)? {
             let names: Vec<TagName> = gif.tags.iter().map(|t| t.name.clone()).collect();
             diesel::update(gifs::table.find(gif.id.0))
-                .set(gifs::search_text.eq(search_text(&gif.title, &gif.description, &names)))
+                .set(gifs::search_text.eq(search_text(&gif.title, &gif.description, &names, gif.caption_text.as_ref())))
                 .execute(conn)
                 .map_err(repo_error)?;
         }
@@ -342,7 +354,7 @@ impl GifRepository for Database {
     async fn insert(&self, gif: NewGif) -> Result<Gif, RepoError> {
         self.run(move |conn| {
             write_tx(conn, |conn| {
-                let text = search_text(&gif.title, &gif.description, &gif.tags);
+                let text = search_text(&gif.title, &gif.description, &gif.tags, gif.caption_text.as_ref());
                 let (sha256, phash, b0, b1, b2, b3) = duplicates::columns(&gif.fingerprint);
                 let original = gif
                     .renditions
@@ -367,6 +379,8 @@ impl GifRepository for Database {
                         gifs::phash_b1.eq(b1),
                         gifs::phash_b2.eq(b2),
                         gifs::phash_b3.eq(b3),
+                        gifs::caption_text.eq(gif.caption_text.as_ref().map(CaptionText::as_str)),
+                        gifs::caption_edited.eq(gif.caption_text.is_some()),
                     ))
                     .returning(gifs::id)
                     .get_result(conn)
@@ -442,7 +456,27 @@ impl GifRepository for Database {
     async fn update(&self, id: GifId, edit: GifEdit) -> Result<Gif, RepoError> {
         self.run(move |conn| {
             write_tx(conn, |conn| {
-                let text = search_text(&edit.title, &edit.description, &edit.tags);
+                let caption = match &edit.caption_text {
+                    Some(edited) => {
+                        diesel::update(gifs::table.find(id.0))
+                            .set((
+                                gifs::caption_text.eq(edited.as_ref().map(CaptionText::as_str)),
+                                gifs::caption_edited.eq(true),
+                            ))
+                            .execute(conn)
+                            .map_err(repo_error)?;
+                        edited.clone()
+                    }
+                    None => gifs::table
+                        .find(id.0)
+                        .select(gifs::caption_text)
+                        .first::<Option<String>>(conn)
+                        .optional()
+                        .map_err(repo_error)?
+                        .flatten()
+                        .map(CaptionText::from_trusted),
+                };
+                let text = search_text(&edit.title, &edit.description, &edit.tags, caption.as_ref());
                 let updated = diesel::update(gifs::table.find(id.0))
                     .set((
                         gifs::title.eq(edit.title.as_str()),

@@ -34,6 +34,9 @@ const SKIPPED: &[Skip] = &[
     // PostgreSQL's search words and their vocabulary, filled by triggers from gifs.search_text.
     Skip::Named("gif_words"),
     Skip::Named("search_vocabulary"),
+    // PostgreSQL's words of caption texts (suggestions), filled by triggers from gifs.caption_text.
+    // (SQLite's word index, gifs_fts_words, is one of the gifs_fts_ tables above.)
+    Skip::Named("caption_words"),
     // The number of GIFs, kept by triggers as the imported rows go in.
     Skip::Named("gif_count"),
     // The statistics' counters (totals, per day, size bucket, content type, user and tag), kept by

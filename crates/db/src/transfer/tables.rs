@@ -109,6 +109,9 @@ tables! {
             made_from_id: Option<i64>,
             hidden_at: Option<NaiveDateTime>,
             hidden_reason: Option<String>,
+            caption_text: Option<String>,
+            caption_edited: bool,
+            caption_read_at: Option<NaiveDateTime>,
         },
     },
     /// One row per GIF and rendition kind: where its blob is and what it holds.

@@ -2,8 +2,10 @@
 
 use chrono::Duration;
 use gifshelf_db::Database;
-use gifshelf_domain::gif::PageRequest;
-use gifshelf_domain::ports::{ChatFeedRepository, GifRepository, TermRepository};
+use gifshelf_domain::gif::{CaptionText, NewGif, PageRequest, Rating};
+use gifshelf_domain::ports::{ChatFeedRepository, GifRepository, ReportRepository, TermRepository};
+use gifshelf_domain::report::VisibilityChange;
+use gifshelf_domain::search::{Audience, Suggestion, SuggestionKind};
 use gifshelf_domain::RepoError;
 
 use crate::gifs::{new_gif, t0, user};
@@ -46,7 +48,7 @@ async fn featured_ranks_recent_views_then_all_time_views_then_newest(db: &Databa
     assert_eq!(after.items.first().map(|g| g.id), Some(ids[2]));
 }
 
-async fn trending_terms_count_recent_searches_and_suggestions_come_from_tags_and_titles(db: &Database) {
+async fn trending_terms_count_recent_searches_and_suggestions_come_from_tags_titles_and_searches(db: &Database) {
     let alice = user(db, "alice").await;
     let today = t0().date();
     for (term, days_ago) in [("cats", 0), ("cats", 1), ("dogs", 2), ("dogs", 2), ("dogs", 30), ("party", 0)] {
@@ -60,13 +62,55 @@ async fn trending_terms_count_recent_searches_and_suggestions_come_from_tags_and
     ok(db.insert(new_gif(alice, 1, "Happy dance", "", &["happy", "hat"])).await);
     ok(db.insert(new_gif(alice, 2, "Hat trick", "", &["happy"])).await);
     ok(db.insert(new_gif(alice, 3, "100% done", "", &[])).await);
-    // Tags used most first, then titles (most viewed, then newest); each once; lower-case.
-    assert_eq!(ok(db.suggest_terms("ha", 10).await), ["happy", "hat", "hat trick", "happy dance"]);
-    assert_eq!(ok(db.suggest_terms("ha", 2).await), ["happy", "hat"]);
+    let member = Audience::Member(alice);
+    // Each kind's best first: tags on most GIFs, titles of the most viewed (then newest) GIFs.
+    assert_eq!(
+        texts(ok(db.suggestions("ha", member, 10).await)),
+        ["happy (tag)", "hat (tag)", "hat trick (title)", "happy dance (title)"]
+    );
+    assert_eq!(texts(ok(db.suggestions("ha", member, 1).await)), ["happy (tag)", "hat trick (title)"]);
     // LIKE's wildcards are taken literally.
-    assert_eq!(ok(db.suggest_terms("100%", 10).await), ["100% done"]);
-    assert!(ok(db.suggest_terms("%", 10).await).is_empty());
-    assert!(ok(db.suggest_terms("_", 10).await).is_empty());
+    assert_eq!(texts(ok(db.suggestions("100%", member, 10).await)), ["100% done (title)"]);
+    assert!(ok(db.suggestions("%", member, 10).await).is_empty());
+    assert!(ok(db.suggestions("_", member, 10).await).is_empty());
+    // Searched terms, searched most first.
+    assert_eq!(texts(ok(db.suggestions("ca", member, 10).await)), ["cats (search)"]);
+}
+
+fn texts(found: Vec<Suggestion>) -> Vec<String> {
+    found.into_iter().map(|s| format!("{} ({})", s.text, s.kind.as_str())).collect()
+}
+
+fn captioned(uploader: gifshelf_domain::user::UserId, n: i64, title: &str, caption: &str) -> NewGif {
+    NewGif { caption_text: CaptionText::parse(caption).ok().flatten(), ..new_gif(uploader, n, title, "", &[]) }
+}
+
+async fn caption_words_are_suggested_from_gifs_the_audience_may_see(db: &Database) {
+    let alice = user(db, "alice").await;
+    let bob = user(db, "bob").await;
+    ok(db.insert(captioned(alice, 1, "One", "THIS IS FINE")).await);
+    ok(db.insert(captioned(alice, 2, "Two", "this is\nfinally friday")).await);
+    let hidden = ok(db.insert(captioned(bob, 3, "Three", "Fiasco")).await).id;
+    let rated = ok(db.insert(NewGif { rating: Rating::R, ..captioned(bob, 4, "Four", "fiery") }).await).id;
+    let words = |found: Vec<Suggestion>| -> Vec<String> {
+        found.into_iter().filter(|s| s.kind == SuggestionKind::Caption).map(|s| s.text).collect()
+    };
+    // In most GIFs first, lower case; the words typed before the last are kept in front.
+    assert_eq!(
+        words(ok(db.suggestions("fi", Audience::Member(alice), 10).await)),
+        ["fiasco", "fiery", "finally", "fine"]
+    );
+    assert_eq!(words(ok(db.suggestions("this is fi", Audience::Member(alice), 10).await)).len(), 4);
+    assert_eq!(words(ok(db.suggestions("th", Audience::Member(alice), 10).await)), ["this"]);
+    // A hidden GIF lends its words to its owner only; a chat app's rating leaves out the rest.
+    ok(db.set_visibility(hidden, VisibilityChange::Hide { reason: "Spam".into() }, alice, t0()).await);
+    assert_eq!(words(ok(db.suggestions("fi", Audience::Member(alice), 10).await)), ["fiery", "finally", "fine"]);
+    assert_eq!(
+        words(ok(db.suggestions("fi", Audience::Member(bob), 10).await)),
+        ["fiasco", "fiery", "finally", "fine"]
+    );
+    assert_eq!(words(ok(db.suggestions("fi", Audience::Chat(Rating::Pg13), 10).await)), ["finally", "fine"]);
+    let _ = rated;
 }
 
 async fn top_tags_come_with_their_most_viewed_gif(db: &Database) {
@@ -100,5 +144,6 @@ async fn top_tags_come_with_their_most_viewed_gif(db: &Database) {
 on_both_backends!(
     top_tags_come_with_their_most_viewed_gif,
     featured_ranks_recent_views_then_all_time_views_then_newest,
-    trending_terms_count_recent_searches_and_suggestions_come_from_tags_and_titles
+    trending_terms_count_recent_searches_and_suggestions_come_from_tags_titles_and_searches,
+    caption_words_are_suggested_from_gifs_the_audience_may_see
 );

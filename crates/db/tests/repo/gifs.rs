@@ -58,6 +58,7 @@ pub(crate) fn new_gif(uploader: UserId, n: i64, title: &str, description: &str, 
         ]),
         fingerprint: Fingerprint::default(),
         jobs: Vec::new(),
+        caption_text: None,
     }
 }
 
@@ -200,6 +201,7 @@ async fn update_replaces_fields_and_tags_and_search_follows(db: &Database) {
         description: Description::parse("fresh words").unwrap_or_else(|e| panic!("{e}")),
         tags: TagName::parse_list(&["brand-new", "cats"]).unwrap_or_else(|e| panic!("{e}")),
         rating: Some(gifshelf_domain::gif::Rating::R),
+        caption_text: None,
         at: t0() + Duration::hours(2),
     };
     let updated = db.update(gif.id, edit.clone()).await.unwrap_or_else(|e| panic!("{e}"));

@@ -70,6 +70,7 @@ async fn gif(
         ]),
         fingerprint: Fingerprint::default(),
         jobs: Vec::new(),
+        caption_text: None,
     };
     db.insert(new).await.unwrap_or_else(|e| panic!("{e}")).id
 }
@@ -240,6 +241,7 @@ async fn figures_are_exact_after_every_kind_of_change(db: &Database) {
         description: Description::default(),
         tags: TagName::parse_list(&["dogs", "birds"]).unwrap_or_else(|e| panic!("{e}")),
         rating: None,
+        caption_text: None,
         at: at(22, 11),
     };
     db.update(g2, edit).await.unwrap_or_else(|e| panic!("{e}"));

@@ -79,6 +79,7 @@ pub(crate) fn new_gif(uploader: UserId, n: i64, title: &str, description: &str, 
         ]),
         fingerprint: Fingerprint::default(),
         jobs: Vec::new(),
+        caption_text: None,
     }
 }
 
@@ -235,6 +236,7 @@ pub(crate) async fn seed(db: &Database) -> Seeded {
         tags: ok(TagName::parse_list(&["reaction", "work"])),
         // Not the column's default: the rating moves too.
         rating: Some(gifshelf_domain::gif::Rating::Pg13),
+        caption_text: None,
         at: t0() + Duration::hours(2),
     };
     ok(db.update(gifs[3], edit).await);

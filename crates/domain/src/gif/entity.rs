@@ -4,7 +4,7 @@ use chrono::NaiveDateTime;
 
 use super::fingerprint::Fingerprint;
 use super::renditions::{Rendition, RenditionKind, Renditions};
-use super::values::{Description, GifId, Rating, TagName, TagRef, Title};
+use super::values::{CaptionText, Description, GifId, Rating, TagName, TagRef, Title};
 use crate::job::Task;
 use crate::user::{UserId, Username};
 
@@ -35,6 +35,8 @@ pub struct Gif {
     pub made_from: Option<GifSummary>,
     /// Set when a moderator hid the GIF: then only its owner and admins see it.
     pub hidden: Option<Hidden>,
+    /// The text in the GIF ("Text in this GIF"): `None` while it was not read or has none.
+    pub caption_text: Option<CaptionText>,
 }
 
 /// A moderator hid the GIF, when and why (the reason its owner is shown).
@@ -80,6 +82,9 @@ pub struct NewGif {
     /// The jobs queued with the row, in its transaction, each made from the new GIF's id
     /// (`Task::MakeRenditions`): a GIF is never stored without the work it needs.
     pub jobs: Vec<fn(GifId) -> Task>,
+    /// Text known at upload (the caption the maker drew): stored as edited, so that reading the
+    /// GIF's frames later does not replace it.
+    pub caption_text: Option<CaptionText>,
 }
 
 /// A GIF named by its id and title (a link to it).
@@ -97,6 +102,9 @@ pub struct GifEdit {
     pub tags: Vec<TagName>,
     /// `None` keeps the GIF's rating.
     pub rating: Option<Rating>,
+    /// `None` keeps the GIF's text; `Some(None)` clears it. Either way set, it is kept over later
+    /// reads of the frames.
+    pub caption_text: Option<Option<CaptionText>>,
     /// When the edit happens (UTC): the creation time of tags it creates.
     pub at: NaiveDateTime,
 }

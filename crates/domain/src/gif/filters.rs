@@ -11,7 +11,8 @@ pub enum GifFilter {
     Tag(TagName),
     /// By uploader, compared case-insensitively.
     User(String),
-    /// Every word must be found in the title, the description or a tag name (case-insensitive).
+    /// Every word must be found in the title, the description, a tag name or the text in the GIF
+    /// (case-insensitive). A word holding spaces is a quoted phrase: its words in that order.
     Search(Vec<String>),
     /// A person's favourites. Here `Newest` and `Oldest` order by when they were favourited.
     Favourites(UserId),
@@ -30,6 +31,12 @@ pub enum GifSort {
     Favourites,
     /// Title A to Z, case-insensitively.
     Title,
+    /// A search's best matches first (the words in the title weigh most, then in tags, the
+    /// description, the text in the GIF), ties newest first; a list without words: newest first.
+    /// What a search is ordered by when no `sort` is given; not a name the API takes.
+    Relevance,
+    /// As [`GifSort::Relevance`], ties most viewed first (the chat APIs).
+    RelevanceThenViews,
 }
 
 impl GifSort {
@@ -43,6 +50,7 @@ impl GifSort {
             Self::Views => "views",
             Self::Favourites => "favourites",
             Self::Title => "title",
+            Self::Relevance | Self::RelevanceThenViews => "relevance",
         }
     }
 
@@ -61,8 +69,9 @@ pub const SEARCH_TERM_MAX_BYTES: usize = 200;
 pub const SEARCH_WORDS_MAX: usize = 16;
 
 impl GifFilter {
-    /// The search of product.md §10: split on white space, lower-cased, at most 16 words. An empty
-    /// term lists everything.
+    /// The search of product.md §10: split on white space, lower-cased, at most 16 words; a
+    /// "quoted phrase" is one word holding its words, in order, one space apart (an unclosed quote
+    /// runs to the end). An empty term lists everything.
     ///
     /// # Errors
     /// A term longer than 200 bytes.
@@ -73,7 +82,20 @@ impl GifFilter {
                 format!("The search term is too long (at most {SEARCH_TERM_MAX_BYTES} characters)."),
             ));
         }
-        let words: Vec<String> = term.split_whitespace().map(str::to_lowercase).take(SEARCH_WORDS_MAX).collect();
+        let mut words: Vec<String> = Vec::new();
+        for (i, part) in term.split('"').enumerate() {
+            let quoted = i % 2 == 1;
+            let split = part.split_whitespace().map(str::to_lowercase);
+            if quoted {
+                let phrase = split.collect::<Vec<_>>().join(" ");
+                if !phrase.is_empty() {
+                    words.push(phrase);
+                }
+            } else {
+                words.extend(split);
+            }
+        }
+        words.truncate(SEARCH_WORDS_MAX);
         Ok(if words.is_empty() { Self::All } else { Self::Search(words) })
     }
 }

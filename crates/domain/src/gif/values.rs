@@ -5,6 +5,7 @@ use crate::ValidationError;
 pub const TITLE_MAX: usize = 100;
 pub const DESCRIPTION_MAX: usize = 500;
 pub const TAG_NAME_MAX: usize = 50;
+pub const CAPTION_TEXT_MAX: usize = 500;
 /// Most tags one GIF may carry (the editor shows ten suggestions; twenty is plenty).
 pub const TAGS_PER_GIF_MAX: usize = 20;
 
@@ -59,6 +60,65 @@ impl Description {
             return Err(ValidationError::new("description", "Description must not contain control characters"));
         }
         Ok(Self(text.to_owned()))
+    }
+
+    pub fn from_trusted(value: String) -> Self {
+        Self(value)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// The text in a GIF ("Text in this GIF"): read from its frames, typed by its owner or an admin,
+/// or drawn by the maker. Trimmed, at most 500 characters, never empty (no text is `None`), line
+/// breaks kept, no other control characters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaptionText(String);
+
+impl CaptionText {
+    /// `None` for blank text.
+    ///
+    /// # Errors
+    /// Longer than 500 characters, or control characters other than line breaks and tabs.
+    pub fn parse(raw: &str) -> Result<Option<Self>, ValidationError> {
+        let text = raw.trim();
+        if text.chars().count() > CAPTION_TEXT_MAX {
+            return Err(ValidationError::new(
+                "captionText",
+                format!("Text in this GIF must be at most {CAPTION_TEXT_MAX} characters"),
+            ));
+        }
+        if text.chars().any(|c| c.is_control() && c != '\n' && c != '\t' && c != '\r') {
+            return Err(ValidationError::new("captionText", "Text in this GIF must not contain control characters"));
+        }
+        Ok((!text.is_empty()).then(|| Self(text.to_owned())))
+    }
+
+    /// The lines read in a GIF joined one per line, cut at a line (or, for one long line, at a
+    /// character) so the whole stays within 500 characters; `None` when nothing was read.
+    pub fn from_lines<S: AsRef<str>>(lines: &[S]) -> Option<Self> {
+        let mut text = String::new();
+        for line in lines {
+            let line: String = line.as_ref().chars().filter(|c| !c.is_control()).collect();
+            let line = line.trim();
+            if line.is_empty() {
+                continue;
+            }
+            let room = CAPTION_TEXT_MAX - text.chars().count() - usize::from(!text.is_empty());
+            if line.chars().count() > room {
+                if text.is_empty() {
+                    text = line.chars().take(CAPTION_TEXT_MAX).collect::<String>().trim_end().to_owned();
+                }
+                break;
+            }
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(line);
+        }
+        (!text.is_empty()).then_some(Self(text))
     }
 
     pub fn from_trusted(value: String) -> Self {
@@ -171,6 +231,43 @@ impl std::str::FromStr for Rating {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Self::parse(s)
+    }
+}
+
+#[cfg(test)]
+mod caption_tests {
+    use super::{CaptionText, CAPTION_TEXT_MAX};
+
+    #[test]
+    fn caption_text_is_trimmed_bounded_and_blank_is_none() {
+        let table: [(&str, Result<Option<&str>, ()>); 6] = [
+            ("  this is fine ", Ok(Some("this is fine"))),
+            ("", Ok(None)),
+            ("  \n ", Ok(None)),
+            ("top\nbottom", Ok(Some("top\nbottom"))),
+            ("bell\u{7}", Err(())),
+            ("x", Ok(Some("x"))),
+        ];
+        for (raw, expected) in table {
+            let got = CaptionText::parse(raw).map(|t| t.map(|t| t.as_str().to_owned())).map_err(|_| ());
+            assert_eq!(got, expected.map(|t| t.map(str::to_owned)), "{raw:?}");
+        }
+        assert!(CaptionText::parse(&"é".repeat(CAPTION_TEXT_MAX)).is_ok());
+        let long = CaptionText::parse(&"é".repeat(CAPTION_TEXT_MAX + 1)).unwrap_err();
+        assert_eq!(long.field, "captionText");
+    }
+
+    #[test]
+    fn read_lines_are_joined_within_the_limit() {
+        assert_eq!(CaptionText::from_lines::<&str>(&[]), None);
+        assert_eq!(CaptionText::from_lines(&[" ", ""]), None);
+        let text = CaptionText::from_lines(&["THIS IS FINE", " ship it "]).map(|t| t.0);
+        assert_eq!(text.as_deref(), Some("THIS IS FINE\nship it"));
+        let long = "w".repeat(400);
+        let text = CaptionText::from_lines(&[long.as_str(), long.as_str()]).map(|t| t.0);
+        assert_eq!(text, Some(long.clone()));
+        let text = CaptionText::from_lines(&["w".repeat(600)]).map(|t| t.0.chars().count());
+        assert_eq!(text, Some(CAPTION_TEXT_MAX));
     }
 }
 

@@ -27,6 +27,7 @@ mod reports;
 mod stats;
 mod tags;
 mod terms;
+mod text;
 mod users;
 
 pub use accounts::*;
@@ -53,4 +54,5 @@ pub use reports::*;
 pub use stats::*;
 pub use tags::*;
 pub use terms::*;
+pub use text::*;
 pub use users::*;

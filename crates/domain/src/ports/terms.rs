@@ -3,6 +3,7 @@
 use async_trait::async_trait;
 use chrono::NaiveDate;
 
+use crate::search::{Audience, Suggestion};
 use crate::RepoError;
 
 /// What people search for and the words they could mean: trending terms and suggestions for the
@@ -22,10 +23,12 @@ pub trait TermRepository: Send + Sync {
     /// Storage errors.
     async fn trending_terms(&self, since: NaiveDate, limit: i64) -> Result<Vec<String>, RepoError>;
 
-    /// Tag names and GIF titles (lower-cased) that start with `prefix` (lower-case), tags used on
-    /// most GIFs first, then titles of the most viewed GIFs; each once, at most `limit`.
+    /// What starts with `prefix` (lower case), at most `per_kind` of each kind, each kind's best
+    /// first: tag names (on most GIFs first), titles lower-cased (most viewed GIFs first), words of
+    /// the text in GIFs (in most GIFs first) and searched terms (searched most first). Only GIFs
+    /// `audience` may see lend their tags, titles and words.
     ///
     /// # Errors
     /// Storage errors.
-    async fn suggest_terms(&self, prefix: &str, limit: i64) -> Result<Vec<String>, RepoError>;
+    async fn suggestions(&self, prefix: &str, audience: Audience, per_kind: i64) -> Result<Vec<Suggestion>, RepoError>;
 }

@@ -26,6 +26,7 @@ const CATEGORIES: usize = 50;
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/gifs/search/tags", web::get().to(search_tags))
         .route("/gifs/search", web::get().to(search))
+        .route("/gifs/translate", web::get().to(translate))
         .route("/gifs/trending", web::get().to(trending))
         .route("/gifs/random", web::get().to(random))
         .route("/gifs/categories", web::get().to(categories))
@@ -43,6 +44,7 @@ struct Params {
     tag: Option<String>,
     ids: Option<String>,
     rating: Option<String>,
+    s: Option<String>,
 }
 
 /// GIPHY's `rating`, a maximum (`pg` answers g and pg); absent, every rating (GIPHY's default).
@@ -182,6 +184,21 @@ async fn search(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResp
     Ok(list(&req, &state, &found, at))
 }
 
+/// GIPHY's `translate`: the single best GIF for the phrase `s` (as `gifs/{id}` answers one), or,
+/// when nothing matches, GIPHY's empty answer (`data: []`, status 200).
+async fn translate(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ChatError> {
+    admit(&state, &req, D).await?;
+    let p: Params = params(&req, D)?;
+    let phrase = query(D, p.s.as_deref(), MAX_QUERY)?;
+    if phrase.trim().is_empty() {
+        return Err(ChatError::bad_request(D, "s is required: the word or phrase to translate into a GIF."));
+    }
+    let best = state.chat.translate(&phrase, max_rating(&p)?).await.or_chat(D)?;
+    let origin = origin(&req, &state.settings);
+    let data = best.map_or_else(|| json!([]), |gif| gif_object(&origin, &gif));
+    Ok(answer(&json!({"data": data, "meta": meta(&state)})))
+}
+
 async fn trending(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ChatError> {
     admit(&state, &req, D).await?;
     let p: Params = params(&req, D)?;
@@ -229,7 +246,7 @@ async fn search_tags(state: web::Data<AppState>, req: HttpRequest) -> Result<Htt
     let p: Params = params(&req, D)?;
     let q = query(D, p.q.as_deref(), MAX_QUERY)?;
     let limit = number(D, "limit", p.limit.as_deref(), 5)?.clamp(1, MAX_LIMIT);
-    let terms = state.chat.suggestions(&q, limit as usize).await.or_chat(D)?;
+    let terms = state.chat.suggestions(&q, limit as usize, max_rating(&p)?).await.or_chat(D)?;
     Ok(answer(&json!({
         "data": terms.iter().map(|t| json!({"name": t})).collect::<Vec<_>>(),
         "pagination": {"total_count": terms.len(), "count": terms.len(), "offset": 0},

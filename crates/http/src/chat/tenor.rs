@@ -132,7 +132,7 @@ pub fn response_object(origin: &str, gif: &Gif, media_filter: Option<&str>) -> R
         tags: gif.tags.iter().map(|t| t.name.as_str().to_owned()).collect(),
         flags: Vec::new(),
         hasaudio: false,
-        hascaption: false,
+        hascaption: gif.caption_text.is_some(),
         bg_color: String::new(),
         media_formats,
     }
@@ -235,7 +235,7 @@ async fn autocomplete(state: web::Data<AppState>, req: HttpRequest) -> Result<Ht
     let p: Params = params(&req, D)?;
     let q = query(D, p.q.as_deref(), MAX_QUERY)?;
     let limit = number(D, "limit", p.limit.as_deref(), DEFAULT_LIMIT)?.clamp(1, MAX_LIMIT);
-    let terms = state.chat.suggestions(&q, limit as usize).await.or_chat(D)?;
+    let terms = state.chat.suggestions(&q, limit as usize, content_filter(&p)?).await.or_chat(D)?;
     Ok(answer(&serde_json::json!({"locale": locale(&p), "results": terms})))
 }
 

@@ -51,6 +51,10 @@ pub struct GifDto {
     /// Set when a moderator hid it: then only its owner and admins see it (and they do: this says
     /// why). Null for a GIF everyone sees.
     pub hidden: Option<HiddenDto>,
+    /// The text in the GIF ("Text in this GIF"): read from its frames after the upload, typed by
+    /// its owner or an admin, or the caption the maker drew. At most 500 characters, lines
+    /// separated by `\n`; null while it was not read yet or when the GIF has no text.
+    pub caption_text: Option<String>,
 }
 
 /// Why and when a moderator hid a GIF.
@@ -96,6 +100,7 @@ impl From<&gifshelf_domain::gif::Gif> for GifDto {
             rating: gif.rating.into(),
             made_from: gif.made_from.as_ref().map(GifLinkDto::from),
             hidden: gif.hidden.as_ref().map(|h| HiddenDto { reason: h.reason.clone(), hidden_at: iso(h.at) }),
+            caption_text: gif.caption_text.as_ref().map(|t| t.as_str().to_owned()),
         }
     }
 }
@@ -221,6 +226,12 @@ pub struct UpdateGifRequest {
     #[ts(optional, as = "Option<Rating>")]
     #[schema(value_type = Option<String>, example = "pg")]
     pub rating: Option<String>,
+    /// The text in the GIF, at most 500 characters; `""` clears it. Absent: it stays as it is.
+    /// Either way given, it is kept over later readings of the frames.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    #[schema(example = "this is fine")]
+    pub caption_text: Option<String>,
 }
 
 /// How suitable a GIF is, mildest first (GIPHY's and Tenor's scale).

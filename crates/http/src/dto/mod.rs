@@ -51,7 +51,7 @@ pub use reports::{
 pub use settings::{ChangePasswordRequest, ProfileDto, UpdateProfileRequest};
 pub use share::OembedResponse;
 pub use stats::{ActivityLevel, DetailedStats, GifStatRow, OverviewStats, SizeRange, UserStatRow};
-pub use tags::{DeletedTagsResponse, TagDto, TagRef};
+pub use tags::{DeletedTagsResponse, SuggestionDto, TagDto, TagRef};
 pub use upload::{FromUrlRequest, GifUploadData, UploadForm, UploadedGifDto};
 
 /// Every exported type, for the generator and the freshness test.
@@ -102,6 +102,7 @@ macro_rules! for_each_dto {
             OembedResponse,
             UpdateGifRequest,
             DeletedTagsResponse,
+            SuggestionDto,
             OverviewStats,
             DetailedStats,
             GifStatRow,

@@ -1,4 +1,4 @@
-//! Tags.
+//! Tags, and what the search box suggests.
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -34,4 +34,24 @@ impl From<&gifshelf_domain::gif::Tag> for TagDto {
 pub struct DeletedTagsResponse {
     #[ts(type = "Array<number>")]
     pub deleted_ids: Vec<i64>,
+}
+
+/// One suggestion of the search box (`GET /api/search/suggestions`): the text to search for and
+/// where it comes from.
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SuggestionDto {
+    /// Lower case.
+    pub text: String,
+    /// `tag` (a tag name), `title` (a GIF's title), `caption` (a word of the text in a GIF, after
+    /// any words typed before it) or `search` (what people searched for).
+    #[ts(type = "\"tag\" | \"title\" | \"caption\" | \"search\"")]
+    #[schema(example = "tag")]
+    pub kind: String,
+}
+
+impl From<&gifshelf_domain::search::Suggestion> for SuggestionDto {
+    fn from(s: &gifshelf_domain::search::Suggestion) -> Self {
+        Self { text: s.text.clone(), kind: s.kind.as_str().to_owned() }
+    }
 }

@@ -8,8 +8,8 @@ use serde::Deserialize;
 
 use crate::capped::{declared_length, CappedBody};
 use crate::dto::{
-    DuplicateGroupsDto, ErrorCode, FavouriteStateDto, GifDto, GifLinkDto, GifUploadData, PagedGifs, UpdateGifRequest,
-    UploadedGifDto,
+    DuplicateGroupsDto, ErrorCode, FavouriteStateDto, GifDto, GifLinkDto, GifUploadData, PagedGifs, SuggestionDto,
+    UpdateGifRequest, UploadedGifDto,
 };
 use crate::extract::SignedIn;
 use crate::{ApiError, AppState};
@@ -20,6 +20,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(list_by_tag)
         .service(list_by_user)
         .service(search)
+        .service(suggestions)
         .service(list_favourites)
         .service(random)
         .service(add_favourite)
@@ -53,14 +54,17 @@ impl Paging {
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 struct Sorting {
-    /// `newest` (default), `oldest`, `views`, `favourites` or `title`; ties by id.
+    /// `newest` (default), `oldest`, `views`, `favourites` or `title`; ties by id. A search without
+    /// it is ranked: best matches first (words in the title, then tags, description, text in the
+    /// GIF), then newest.
     #[param(default = "newest")]
     sort: Option<String>,
 }
 
 impl Sorting {
-    fn sort(&self) -> Result<GifSort, ApiError> {
+    fn sort(&self, filter: &GifFilter) -> Result<GifSort, ApiError> {
         match &self.sort {
+            None if matches!(filter, GifFilter::Search(_)) => Ok(GifSort::Relevance),
             None => Ok(GifSort::default()),
             Some(raw) => GifSort::parse(raw).map_err(|e| gifshelf_app::AppError::from(e).into()),
         }
@@ -74,7 +78,7 @@ async fn list(
     sorting: &Sorting,
     paging: &Paging,
 ) -> Result<HttpResponse, ApiError> {
-    let page = state.gifs.list(user.id, &filter, sorting.sort()?, paging.request()?).await?;
+    let page = state.gifs.list(user.id, &filter, sorting.sort(&filter)?, paging.request()?).await?;
     Ok(HttpResponse::Ok().json(PagedGifs::from(page)))
 }
 
@@ -151,7 +155,8 @@ struct SearchTerm {
     get,
     path = "/api/gifs/dtos/search",
     tag = "gifs",
-    summary = "GIFs whose title, description or tags hold every word",
+    summary = "GIFs whose title, description, tags or text hold every word",
+    description = "Words are split at white space; a \"quoted phrase\" matches its words in order. When nothing matches, a word of five or more letters found nowhere also matches the words one typo from it. Without `sort`, best matches first.",
     params(SearchTerm, Sorting, Paging),
     responses((status = 200, description = "One page, in `sort` order (newest first by default)", body = crate::dto::PagedGifs), (status = 400, description = "Invalid paging, sort or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))
@@ -166,6 +171,35 @@ async fn search(
 ) -> Result<HttpResponse, ApiError> {
     let filter = GifFilter::search(&term.q).map_err(gifshelf_app::AppError::from)?;
     list(&state, &user, filter, &sorting, &paging).await
+}
+
+/// What was typed so far in the search box.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+struct Typed {
+    /// At least two characters (fewer: no suggestions); at most 200 bytes.
+    #[serde(default)]
+    q: String,
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/search/suggestions",
+    tag = "gifs",
+    summary = "What the search box proposes for what was typed",
+    description = "Tags, popular searches, titles and words of the text in GIFs that start with `q` (case aside), taking turns, best of each first; each text once; at most 8. Only GIFs your search would show lend theirs. Fewer than two characters: `[]`.",
+    params(Typed),
+    responses((status = 200, description = "At most 8 suggestions, best first", body = Vec<crate::dto::SuggestionDto>), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody)),
+    security(("bearer" = []))
+)]
+#[get("/search/suggestions")]
+async fn suggestions(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    typed: web::Query<Typed>,
+) -> Result<HttpResponse, ApiError> {
+    let found = state.gifs.suggestions(&user, &typed.q).await?;
+    Ok(HttpResponse::Ok().json(found.iter().map(SuggestionDto::from).collect::<Vec<_>>()))
 }
 
 #[utoipa::path(
@@ -185,7 +219,7 @@ async fn list_favourites(
     sorting: web::Query<Sorting>,
     paging: web::Query<Paging>,
 ) -> Result<HttpResponse, ApiError> {
-    let page = state.gifs.favourites(&user, sorting.sort()?, paging.request()?).await?;
+    let page = state.gifs.favourites(&user, sorting.sort(&GifFilter::All)?, paging.request()?).await?;
     Ok(HttpResponse::Ok().json(PagedGifs::from(page)))
 }
 
@@ -416,6 +450,7 @@ async fn upload(
                 tags: data.tags,
                 rating: data.rating,
                 bytes: std::sync::Arc::new(file),
+                caption_text: None,
             },
         )
         .await?;
@@ -463,7 +498,7 @@ async fn duplicate_groups(state: web::Data<AppState>, SignedIn(user): SignedIn) 
     put,
     path = "/api/gifs/{id}",
     tag = "gifs",
-    summary = "Edit title, description, tags and rating (owner or admin)",
+    summary = "Edit title, description, tags, rating and the text in the GIF (owner or admin)",
     params(("id" = i64, Path, description = "GIF id")),
     request_body = crate::dto::UpdateGifRequest,
     responses((status = 415, description = "The body is not JSON (`unsupported_media_type`)", body = crate::dto::ApiErrorBody), (status = 200, description = "The edited GIF", body = crate::dto::GifDto), (status = 400, description = "Invalid paging or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody), (status = 403, description = "Not yours (`forbidden`)", body = crate::dto::ApiErrorBody), (status = 404, description = "No such GIF (`not_found`)", body = crate::dto::ApiErrorBody)),
@@ -478,7 +513,15 @@ async fn update(
 ) -> Result<HttpResponse, ApiError> {
     let gif = state
         .gifs
-        .update(&user, GifId(*id), &body.title, &body.description, &body.tags, body.rating.as_deref())
+        .update(
+            &user,
+            GifId(*id),
+            &body.title,
+            &body.description,
+            &body.tags,
+            body.rating.as_deref(),
+            body.caption_text.as_deref(),
+        )
         .await?;
     Ok(HttpResponse::Ok().json(GifDto::from(&gif)))
 }

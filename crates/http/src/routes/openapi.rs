@@ -41,6 +41,7 @@ use utoipa::{Modify, OpenApi};
         super::gifs::list_by_tag,
         super::gifs::list_by_user,
         super::gifs::search,
+        super::gifs::suggestions,
         super::gifs::list_favourites,
         super::gifs::random,
         super::gifs::add_favourite,

@@ -104,6 +104,22 @@ impl Tesseract {
     }
 }
 
+#[async_trait::async_trait]
+impl gifshelf_domain::ports::TextReader for crate::MediaService {
+    async fn read_text(&self, bytes: Arc<Vec<u8>>) -> Result<Vec<String>, MediaRejection> {
+        let tesseract = self.tesseract().ok_or_else(|| text_err("no tesseract is configured"))?;
+        crate::probe(&bytes, self.limits())?;
+        let permit = self.slot().await?;
+        let limits = self.limits().clone();
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            read_text(&bytes, &limits, &tesseract)
+        })
+        .await
+        .map_err(|e| text_err(format!("text task failed: {e}")))?
+    }
+}
+
 fn text_err(what: impl std::fmt::Display) -> MediaRejection {
     crate::error::internal(format!("reading text failed: {what}"))
 }

@@ -81,6 +81,8 @@ pub struct Settings {
     pub video_timeout_secs: u64,
     /// Address-space limit of one ffmpeg process, in MiB.
     pub video_memory_mb: u64,
+    /// `tesseract` for reading the text in GIFs (`GIFSHELF_TESSERACT`; `off` reads none).
+    pub tesseract: Option<PathBuf>,
     pub db_max_connections: u32,
     pub media_workers: usize,
     /// Media jobs at once of the background runner (video renditions), apart from uploads' slots
@@ -194,6 +196,7 @@ impl Settings {
             jobs: src.jobs()?,
             job_poll: std::time::Duration::from_millis(src.number("GIFSHELF_JOB_POLL_MS", f.job_poll_ms, 1000)?),
             ffmpeg: src.ffmpeg(),
+            tesseract: src.tesseract(),
             video_timeout_secs: src.number("GIFSHELF_VIDEO_TIMEOUT_SECS", f.video_timeout_secs, 60)?,
             video_memory_mb: src.number("GIFSHELF_VIDEO_MEMORY_MB", f.video_memory_mb, 1024)?,
             db_max_connections: src.number("GIFSHELF_DB_MAX_CONNECTIONS", f.db_max_connections, 10)?,

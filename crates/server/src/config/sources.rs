@@ -50,6 +50,7 @@ pub(super) struct FileSettings {
     pub(super) job_retry_secs: Option<u64>,
     pub(super) job_poll_ms: Option<u64>,
     pub(super) ffmpeg: Option<String>,
+    pub(super) tesseract: Option<String>,
     pub(super) video_timeout_secs: Option<u64>,
     pub(super) video_memory_mb: Option<u64>,
     pub(super) db_max_connections: Option<u32>,
@@ -259,6 +260,14 @@ impl<E: Fn(&str) -> Option<String>> Sources<E> {
             Some("off" | "none" | "false") => None,
             Some(path) => Some(PathBuf::from(path)),
             None => Some(PathBuf::from("ffmpeg")),
+        }
+    }
+
+    pub(super) fn tesseract(&self) -> Option<PathBuf> {
+        match self.text("GIFSHELF_TESSERACT", &self.file.tesseract).as_deref().map(str::trim) {
+            Some("off" | "none" | "false") => None,
+            Some(path) => Some(PathBuf::from(path)),
+            None => Some(PathBuf::from("tesseract")),
         }
     }
 

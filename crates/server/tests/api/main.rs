@@ -35,5 +35,6 @@ mod settings;
 mod share;
 mod stats;
 mod tags;
+mod text;
 mod tokens;
 mod who_gets_in;

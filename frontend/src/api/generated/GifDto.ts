@@ -43,4 +43,10 @@ madeFrom: GifLinkDto | null,
  * Set when a moderator hid it: then only its owner and admins see it (and they do: this says
  * why). Null for a GIF everyone sees.
  */
-hidden: HiddenDto | null, };
+hidden: HiddenDto | null, 
+/**
+ * The text in the GIF ("Text in this GIF"): read from its frames after the upload, typed by
+ * its owner or an admin, or the caption the maker drew. At most 500 characters, lines
+ * separated by `\n`; null while it was not read yet or when the GIF has no text.
+ */
+captionText: string | null, };

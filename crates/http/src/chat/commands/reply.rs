@@ -85,6 +85,7 @@ pub(super) mod tests {
             made_from: None,
             rating: gifshelf_domain::gif::Rating::G,
             hidden: None,
+            caption_text: None,
         }))
     }
 
