@@ -24,6 +24,7 @@ pub use duplicates::BackfillReport;
 pub use favourites::FavouriteState;
 pub use from_url::{FetchLimits, UrlImport, UrlUploadInput, FETCH_BUSY};
 pub use fsck::FsckReport;
+pub use update::EditInput;
 pub(crate) use upload::rendition_of;
 pub use upload::{UploadInput, Uploaded, LIKELY_DUPLICATES_MAX};
 

@@ -4,6 +4,18 @@ use super::{gif_not_found, GifService};
 use crate::auth::Actor;
 use crate::AppError;
 
+/// An edit as the HTTP layer received it (spec §3 "Update payload").
+#[derive(Debug, Clone, Copy)]
+pub struct EditInput<'a> {
+    pub title: &'a str,
+    pub description: &'a str,
+    pub tags: &'a [String],
+    /// `None` keeps the rating.
+    pub rating: Option<&'a str>,
+    /// `None` keeps the text in the GIF; `""` clears it.
+    pub caption_text: Option<&'a str>,
+}
+
 impl GifService {
     /// Changes title, description, tags and (when given) the rating and the text in the GIF (blank
     /// clears it; either way it is then kept over later reads). The owner or an admin may edit
@@ -12,22 +24,13 @@ impl GifService {
     /// # Errors
     /// `Validation`, `NotFound`, `Forbidden` for anyone else.
     #[tracing::instrument(skip_all, fields(user_id = current.id.0, gif_id = id.0))]
-    pub async fn update(
-        &self,
-        current: &Actor,
-        id: GifId,
-        title: &str,
-        description: &str,
-        tags: &[String],
-        rating: Option<&str>,
-        caption_text: Option<&str>,
-    ) -> Result<Gif, AppError> {
+    pub async fn update(&self, current: &Actor, id: GifId, input: EditInput<'_>) -> Result<Gif, AppError> {
         let edit = GifEdit {
-            title: Title::parse(title)?,
-            description: Description::parse(description)?,
-            tags: TagName::parse_list(tags)?,
-            rating: rating.map(Rating::parse).transpose()?,
-            caption_text: caption_text.map(CaptionText::parse).transpose()?,
+            title: Title::parse(input.title)?,
+            description: Description::parse(input.description)?,
+            tags: TagName::parse_list(input.tags)?,
+            rating: input.rating.map(Rating::parse).transpose()?,
+            caption_text: input.caption_text.map(CaptionText::parse).transpose()?,
             at: self.clock.now(),
         };
         let existing = super::seen_by(self.gifs.find(id).await.map_err(gif_not_found)?, current)?;
@@ -45,6 +48,7 @@ mod tests {
     use gifshelf_domain::gif::GifId;
     use gifshelf_domain::user::{Role, UserId, Username};
 
+    use super::EditInput;
     use crate::auth::Actor;
     use crate::gifs::test_support::{gif, Mocks};
     use crate::AppError;
@@ -68,8 +72,10 @@ mod tests {
                         && e.tags.iter().map(|t| t.as_str()).eq(["x"])
                 })
                 .returning(|id, _| Ok(gif(id.0, 1)));
-            let result =
-                m.service().update(&who, GifId(9), " New ", "", &["X".into(), "x".into()], Some("pg"), None).await;
+            let tags = ["X".to_owned(), "x".to_owned()];
+            let input =
+                EditInput { title: " New ", description: "", tags: &tags, rating: Some("pg"), caption_text: None };
+            let result = m.service().update(&who, GifId(9), input).await;
             assert_eq!(result.is_ok(), allowed, "{who:?}: {result:?}");
             if !allowed {
                 assert!(matches!(result, Err(AppError::Forbidden(_))));
@@ -81,7 +87,8 @@ mod tests {
     async fn blank_title_is_refused_before_loading() {
         let mut m = Mocks::new();
         m.gifs.expect_find().never();
-        let err = m.service().update(&user(1, Role::User), GifId(9), " ", "", &[], None, None).await.err();
+        let input = EditInput { title: " ", description: "", tags: &[], rating: None, caption_text: None };
+        let err = m.service().update(&user(1, Role::User), GifId(9), input).await.err();
         assert!(matches!(err, Some(AppError::Validation(_))));
     }
 }

@@ -516,11 +516,13 @@ async fn update(
         .update(
             &user,
             GifId(*id),
-            &body.title,
-            &body.description,
-            &body.tags,
-            body.rating.as_deref(),
-            body.caption_text.as_deref(),
+            gifshelf_app::gifs::EditInput {
+                title: &body.title,
+                description: &body.description,
+                tags: &body.tags,
+                rating: body.rating.as_deref(),
+                caption_text: body.caption_text.as_deref(),
+            },
         )
         .await?;
     Ok(HttpResponse::Ok().json(GifDto::from(&gif)))

@@ -126,7 +126,10 @@ async fn a_search_without_sort_ranks_title_then_tags_then_description_then_text(
     assert_eq!(titles_found(&alice, "banana").await, ["Banana title", "Two", "One", "Zero"]);
     // With a sort, that order.
     let page: PagedGifs = alice.read("/api/gifs/dtos/search?q=banana&sort=oldest").await;
-    assert_eq!(page.content.iter().map(|g| g.title.as_str()).collect::<Vec<_>>(), ["Zero", "One", "Banana title", "Two"]);
+    assert_eq!(
+        page.content.iter().map(|g| g.title.as_str()).collect::<Vec<_>>(),
+        ["Zero", "One", "Banana title", "Two"]
+    );
     // One typo in a word of five letters or more, when nothing matches; never for shorter words.
     assert_eq!(titles_found(&alice, "bananna").await.len(), 4);
     assert_eq!(titles_found(&alice, "bnana").await.len(), 4);
@@ -194,11 +197,9 @@ mod read {
         assert_eq!(titles_found(&alice, "\"deploy friday\" calendar").await, ["Calendar"]);
 
         // Tenor's hascaption follows the text; GIPHY's translate answers the best match or nothing.
-        let tenor: Value = json_of(
-            app.anonymous().get(&format!("/api/tenor/v2/search?q=ship&key={}", key.key)).await,
-            StatusCode::OK,
-        )
-        .await;
+        let tenor: Value =
+            json_of(app.anonymous().get(&format!("/api/tenor/v2/search?q=ship&key={}", key.key)).await, StatusCode::OK)
+                .await;
         assert_eq!(tenor["results"][0]["hascaption"], json!(true), "{tenor}");
         assert_eq!(tenor["results"][0]["content_description"], json!("Squirrel"));
         let tenor: Value = json_of(
@@ -215,14 +216,17 @@ mod read {
         let none: Value = json_of(app.anonymous().get(&giphy("nothing like this")).await, StatusCode::OK).await;
         assert_eq!(none["data"], json!([]), "{none}");
         assert_eq!(none["meta"]["status"], json!(200));
-        let rated: Value = json_of(app.anonymous().get(&format!("{}&rating=y", giphy("ship"))).await, StatusCode::BAD_REQUEST).await;
+        let rated: Value =
+            json_of(app.anonymous().get(&format!("{}&rating=y", giphy("ship"))).await, StatusCode::BAD_REQUEST).await;
         assert_eq!(rated["data"], json!([]));
 
         // The owner's edit stays: a backfill does not queue the GIF, and a reading does not replace it.
         dto_of::<GifDto>(edit_text(&alice, &ship, Some("ship it on monday")).await, StatusCode::OK).await;
         let db = app.database();
         assert!(!db.unread_after(GifId(0), 100).await.unwrap_or_default().contains(&GifId(ship.id)));
-        db.enqueue(Task::ReadText(GifId(ship.id)), chrono::Utc::now().naive_utc()).await.unwrap_or_else(|e| panic!("{e}"));
+        db.enqueue(Task::ReadText(GifId(ship.id)), chrono::Utc::now().naive_utc())
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
         texts_read(db).await;
         assert_eq!(alice.gif(ship.id).await.caption_text.as_deref(), Some("ship it on monday"));
         assert_eq!(titles_found(&alice, "monday").await, ["Squirrel"]);
