@@ -8,6 +8,7 @@ pub mod logging;
 pub mod media_export;
 mod metered_store;
 mod metrics;
+mod programs;
 mod wiring;
 pub mod workers;
 
