@@ -43,4 +43,9 @@ madeFrom: GifLinkDto | null,
  * Set when a moderator hid it: then only its owner and admins see it (and they do: this says
  * why). Null for a GIF everyone sees.
  */
-hidden: HiddenDto | null, };
+hidden: HiddenDto | null, 
+/**
+ * The text read in the GIF's frames (or as its owner or an admin wrote it): trimmed, at most
+ * 500 characters; `null` when it has not been read yet or holds no text.
+ */
+captionText: string | null, };

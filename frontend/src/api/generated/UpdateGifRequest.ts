@@ -6,4 +6,9 @@ export type UpdateGifRequest = { title: string, description: string, tags: Array
  * `g`, `pg`, `pg-13` or `r` (lower case; anything else is a 400 `validation`); absent: the
  * rating stays as it is.
  */
-rating?: Rating, };
+rating?: Rating, 
+/**
+ * The text in the GIF, at most 500 characters; `""` clears it. Absent: it stays as it is. A text
+ * set here is kept over later reads.
+ */
+captionText?: string, };

@@ -1,0 +1,116 @@
+import { useEffect, useId, useRef } from 'react';
+import type { SearchSuggestionDto } from '@/api/generated/SearchSuggestionDto';
+import type { SuggestionKind } from '@/api/generated/SuggestionKind';
+import { optionId } from '../hooks/use-combobox';
+import { useSearchCombobox } from '../hooks/use-search-combobox';
+import { SearchField } from './search-box';
+
+/** How a search suggestion says where it comes from, discreetly beside its text. */
+export const SUGGESTION_KIND_LABELS: Record<SuggestionKind, string> = {
+  tag: 'tag',
+  title: 'title',
+  caption: 'caption',
+  search: 'popular search',
+};
+
+/** What screen readers hear when the suggestions open. */
+export const suggestionsCountLabel = (n: number) => (n === 1 ? '1 suggestion' : `${n} suggestions`);
+
+type SuggestingFieldProps = {
+  term: string;
+  setTerm: (term: string) => void;
+  /** Searches for a term. */
+  run: (term: string) => void;
+  /** The plain field it replaces had focus: take it over. */
+  focusOnMount: boolean;
+};
+
+/**
+ * The search field as an ARIA combobox: from the second character typed it proposes suggestions
+ * (arrows move, Enter picks the highlighted one or searches the typed term, Escape closes, a click
+ * picks), and a live region says how many there are.
+ */
+export function SuggestingField({ term, setTerm, run, focusOnMount }: SuggestingFieldProps) {
+  const listId = `${useId()}-suggestions`;
+  const { suggestions, combo, onTermChange, search } = useSearchCombobox(term, setTerm, run);
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    const input = inputRef.current;
+    if (!focusOnMount || !input) return;
+    input.focus();
+    input.setSelectionRange(input.value.length, input.value.length);
+    // Only the moment it replaces the plain field.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- focus is taken over once, on mount
+  }, []);
+
+  return (
+    <SearchField
+      term={term}
+      onTermChange={onTermChange}
+      onClear={() => search('')}
+      input={{
+        ref: inputRef,
+        role: 'combobox',
+        'aria-autocomplete': 'list',
+        'aria-expanded': combo.open,
+        'aria-controls': listId,
+        'aria-activedescendant': combo.active >= 0 ? optionId(listId, combo.active) : undefined,
+        autoComplete: 'off',
+        onKeyDown: combo.onKeyDown,
+        onBlur: combo.onBlur,
+        onFocus: combo.onFocus,
+      }}
+    >
+      {combo.open && (
+        <SuggestionList
+          listId={listId}
+          suggestions={suggestions}
+          active={combo.active}
+          onHover={combo.setActive}
+          onPick={(suggestion) => search(suggestion.text)}
+        />
+      )}
+      <span className="visually-hidden" role="status">
+        {combo.open ? suggestionsCountLabel(suggestions.length) : ''}
+      </span>
+    </SearchField>
+  );
+}
+
+type SuggestionListProps = {
+  listId: string;
+  suggestions: SearchSuggestionDto[];
+  active: number;
+  onHover: (index: number) => void;
+  onPick: (suggestion: SearchSuggestionDto) => void;
+};
+
+/** The open listbox: each suggestion its text and, quietly, where it comes from. */
+function SuggestionList({ listId, suggestions, active, onHover, onPick }: SuggestionListProps) {
+  return (
+    <ul id={listId} role="listbox" aria-label="Search suggestions" className="search-box__suggestions">
+      {suggestions.map((suggestion, index) => (
+        <li
+          key={`${index}-${suggestion.kind}-${suggestion.text}`}
+          id={optionId(listId, index)}
+          role="option"
+          aria-selected={index === active}
+          className={index === active ? 'search-box__option search-box__option--active' : 'search-box__option'}
+          // mousedown, not click: the input's blur would close the list first.
+          onMouseDown={(event) => {
+            event.preventDefault();
+            onPick(suggestion);
+          }}
+          onMouseEnter={() => onHover(index)}
+        >
+          <span className="search-box__option-text">{suggestion.text}</span>
+          <span className="search-box__option-kind">
+            <span className="visually-hidden">, </span>
+            {SUGGESTION_KIND_LABELS[suggestion.kind]}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
