@@ -1,14 +1,29 @@
 import { Suspense, lazy, useState, type FormEvent, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 
+export type FieldProps = {
+  term: string;
+  setTerm: (term: string) => void;
+  /** Searches for a term. */
+  run: (term: string) => void;
+  /** The field had focus before this one replaced it. */
+  focusOnMount: boolean;
+};
+
+/** The search field without suggestions. */
+function PlainField({ term, setTerm, run }: FieldProps) {
+  return <SearchField term={term} onTermChange={setTerm} onClear={() => run('')} />;
+}
+
 /**
  * The suggestions are a chunk of their own, asked for as the box first renders: until it is there
  * (a moment after the gallery's first paint) the box is a plain search field, and what is typed
- * meanwhile stays.
+ * meanwhile stays. Should the chunk fail to load, the box stays plain.
  */
 const SuggestingField = lazy(() =>
-  import(/* webpackChunkName: "search-suggestions" */ './search-suggestions').then((m) => ({
-    default: m.SuggestingField,
-  })),
+  import(/* webpackChunkName: "search-suggestions" */ './search-suggestions').then(
+    (m) => ({ default: m.SuggestingField }),
+    () => ({ default: PlainField }),
+  ),
 );
 
 type SearchBoxProps = {
@@ -43,7 +58,7 @@ export function SearchBox({ initial, onSearch }: SearchBoxProps) {
       onFocus={() => setFocused(true)}
       onBlur={() => setFocused(false)}
     >
-      <Suspense fallback={<SearchField term={term} onTermChange={setTerm} onClear={() => run('')} />}>
+      <Suspense fallback={<PlainField term={term} setTerm={setTerm} run={run} focusOnMount={false} />}>
         <SuggestingField term={term} setTerm={setTerm} run={run} focusOnMount={focused} />
       </Suspense>
       <button type="submit" className="btn btn--primary">

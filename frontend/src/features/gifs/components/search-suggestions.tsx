@@ -3,7 +3,7 @@ import type { SearchSuggestionDto } from '@/api/generated/SearchSuggestionDto';
 import type { SuggestionKind } from '@/api/generated/SuggestionKind';
 import { optionId } from '../hooks/use-combobox';
 import { useSearchCombobox } from '../hooks/use-search-combobox';
-import { SearchField } from './search-box';
+import { SearchField, type FieldProps } from './search-box';
 
 /** How a search suggestion says where it comes from, discreetly beside its text. */
 export const SUGGESTION_KIND_LABELS: Record<SuggestionKind, string> = {
@@ -16,32 +16,24 @@ export const SUGGESTION_KIND_LABELS: Record<SuggestionKind, string> = {
 /** What screen readers hear when the suggestions open. */
 export const suggestionsCountLabel = (n: number) => (n === 1 ? '1 suggestion' : `${n} suggestions`);
 
-type SuggestingFieldProps = {
-  term: string;
-  setTerm: (term: string) => void;
-  /** Searches for a term. */
-  run: (term: string) => void;
-  /** The plain field it replaces had focus: take it over. */
-  focusOnMount: boolean;
-};
-
 /**
  * The search field as an ARIA combobox: from the second character typed it proposes suggestions
  * (arrows move, Enter picks the highlighted one or searches the typed term, Escape closes, a click
  * picks), and a live region says how many there are.
  */
-export function SuggestingField({ term, setTerm, run, focusOnMount }: SuggestingFieldProps) {
+export function SuggestingField({ term, setTerm, run, focusOnMount }: FieldProps) {
   const listId = `${useId()}-suggestions`;
   const { suggestions, combo, onTermChange, search } = useSearchCombobox(term, setTerm, run);
   const inputRef = useRef<HTMLInputElement>(null);
+  // Focus is taken over once, the moment it replaces the plain field (never again: a later focus
+  // must leave the caret where the user put it).
+  const takeFocus = useRef(focusOnMount);
 
   useEffect(() => {
     const input = inputRef.current;
-    if (!focusOnMount || !input) return;
+    if (!takeFocus.current || !input) return;
     input.focus();
     input.setSelectionRange(input.value.length, input.value.length);
-    // Only the moment it replaces the plain field.
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- focus is taken over once, on mount
   }, []);
 
   return (
