@@ -45,7 +45,8 @@ madeFrom: GifLinkDto | null,
  */
 hidden: HiddenDto | null, 
 /**
- * The text read in the GIF's frames (or as its owner or an admin wrote it): trimmed, at most
- * 500 characters; `null` when it has not been read yet or holds no text.
+ * The text in the GIF ("Text in this GIF"): read from its frames after the upload, typed by
+ * its owner or an admin, or the caption the maker drew. At most 500 characters, lines
+ * separated by `\n`; null while it was not read yet or when the GIF has no text.
  */
 captionText: string | null, };

@@ -8,7 +8,7 @@ export type UpdateGifRequest = { title: string, description: string, tags: Array
  */
 rating?: Rating, 
 /**
- * The text in the GIF, at most 500 characters; `""` clears it. Absent: it stays as it is. A text
- * set here is kept over later reads.
+ * The text in the GIF, at most 500 characters; `""` clears it. Absent: it stays as it is.
+ * Either way given, it is kept over later readings of the frames.
  */
 captionText?: string, };

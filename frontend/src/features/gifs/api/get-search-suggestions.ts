@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { SearchSuggestionDto } from '@/api/generated/SearchSuggestionDto';
+import type { SuggestionDto } from '@/api/generated/SuggestionDto';
 import { apiRequest } from '@/lib/api-client';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { gifKeys } from './query-keys';
@@ -13,11 +13,11 @@ export const SUGGEST_DELAY_MS = 150;
  * GET /api/search/suggestions?q= → at most 8 suggestions (tags, titles, words of the text in GIFs,
  * popular searches), best first. An answer that is not a list reads as none.
  */
-export const getSearchSuggestions = async (q: string, signal?: AbortSignal): Promise<SearchSuggestionDto[]> => {
+export const getSearchSuggestions = async (q: string, signal?: AbortSignal): Promise<SuggestionDto[]> => {
   const answer = await apiRequest<unknown>(`/api/search/suggestions?q=${encodeURIComponent(q)}`, {
     ...(signal ? { signal } : {}),
   });
-  return Array.isArray(answer) ? (answer as SearchSuggestionDto[]) : [];
+  return Array.isArray(answer) ? (answer as SuggestionDto[]) : [];
 };
 
 export const searchSuggestionsOptions = (q: string) =>
@@ -35,7 +35,7 @@ export const searchSuggestionsOptions = (q: string) =>
  * The suggestions for what is typed in the search box, asked for once typing pauses. While the
  * next answer is on its way the previous one stays; a failed call gives none.
  */
-export function useSearchSuggestions(typed: string): SearchSuggestionDto[] {
+export function useSearchSuggestions(typed: string): SuggestionDto[] {
   const q = useDebouncedValue(typed.trim(), SUGGEST_DELAY_MS);
   const suggestions = useQuery({ ...searchSuggestionsOptions(q), placeholderData: keepPreviousData });
   // Both what is typed and what was asked for must be long enough: a term typed again after

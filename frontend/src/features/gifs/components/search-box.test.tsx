@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SearchSuggestionDto } from '@/api/generated/SearchSuggestionDto';
+import type { SuggestionDto } from '@/api/generated/SuggestionDto';
 import { login, logout } from '@/lib/session';
 import { answering } from '@/test/fetch';
 import { jsonResponse, makeGif, makePage, urlOf } from '@/test/gifs';
@@ -12,7 +12,7 @@ const fetchMock = vi.fn<typeof fetch>();
 const calls = () => fetchMock.mock.calls.map(([input]) => urlOf(input));
 const suggestionCalls = () => calls().filter((url) => url.startsWith('/api/search/suggestions'));
 
-const suggestions: SearchSuggestionDto[] = [
+const suggestions: SuggestionDto[] = [
   { text: 'cats', kind: 'tag' },
   { text: 'Cat on a keyboard', kind: 'title' },
   { text: 'catastrophe', kind: 'caption' },

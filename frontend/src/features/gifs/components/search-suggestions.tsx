@@ -1,12 +1,11 @@
 import { useEffect, useId, useRef } from 'react';
-import type { SearchSuggestionDto } from '@/api/generated/SearchSuggestionDto';
-import type { SuggestionKind } from '@/api/generated/SuggestionKind';
+import type { SuggestionDto } from '@/api/generated/SuggestionDto';
 import { optionId } from '../hooks/use-combobox';
 import { useSearchCombobox } from '../hooks/use-search-combobox';
 import { SearchField, type FieldProps } from './search-box';
 
 /** How a search suggestion says where it comes from, discreetly beside its text. */
-export const SUGGESTION_KIND_LABELS: Record<SuggestionKind, string> = {
+export const SUGGESTION_KIND_LABELS: Record<SuggestionDto['kind'], string> = {
   tag: 'tag',
   title: 'title',
   caption: 'caption',
@@ -72,10 +71,10 @@ export function SuggestingField({ term, setTerm, run, focusOnMount }: FieldProps
 
 type SuggestionListProps = {
   listId: string;
-  suggestions: SearchSuggestionDto[];
+  suggestions: SuggestionDto[];
   active: number;
   onHover: (index: number) => void;
-  onPick: (suggestion: SearchSuggestionDto) => void;
+  onPick: (suggestion: SuggestionDto) => void;
 };
 
 /** The open listbox: each suggestion its text and, quietly, where it comes from. */

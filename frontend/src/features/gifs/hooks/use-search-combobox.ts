@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { SearchSuggestionDto } from '@/api/generated/SearchSuggestionDto';
+import type { SuggestionDto } from '@/api/generated/SuggestionDto';
 import { useSearchSuggestions } from '../api/get-search-suggestions';
 import { useCombobox } from './use-combobox';
 
@@ -18,7 +18,7 @@ export function useSearchCombobox(term: string, setTerm: (term: string) => void,
     combo.close();
     run(text);
   };
-  const combo = useCombobox<SearchSuggestionDto>(suggestions, (picked) => search(picked ? picked.text : term));
+  const combo = useCombobox<SuggestionDto>(suggestions, (picked) => search(picked ? picked.text : term));
 
   const onTermChange = (value: string) => {
     setTerm(value);
