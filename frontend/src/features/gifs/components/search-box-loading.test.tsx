@@ -42,5 +42,5 @@ it('is a plain search field until the suggestions arrive, then keeps what was ty
 
   fireEvent.change(box, { target: { value: 'catn' } });
   const list = await screen.findByRole('listbox', { name: 'Search suggestions' });
-  expect(within(list).getAllByRole('option').map((option) => option.textContent)).toEqual(['catnap, title']);
+  expect(within(list).getByRole('option', { name: 'catnap, title' })).toBeInTheDocument();
 });

@@ -75,12 +75,15 @@ describe('search suggestions', () => {
     expect(suggestionCalls()).toEqual(['/api/search/suggestions?q=cat']);
     expect(box()).toHaveAttribute('aria-expanded', 'true');
     expect(box()).toHaveAttribute('aria-controls', screen.getByRole('listbox', { name: 'Search suggestions' }).id);
-    expect(options().map((option) => option.textContent)).toEqual([
+    expect(options().map((option) => option.getAttribute('aria-label'))).toEqual([
       'cats, tag',
       'Cat on a keyboard, title',
       'catastrophe, caption',
       'cat fail, popular search',
     ]);
+    // What is seen: the text, and beside it where it comes from.
+    expect(within(options()[3]!).getByText('cat fail')).toHaveClass('search-box__option-text');
+    expect(within(options()[3]!).getByText('popular search')).toHaveClass('search-box__option-kind');
     expect(count()).toHaveTextContent('4 suggestions');
     // The placeholder stays the spec's.
     expect(box()).toHaveAttribute('placeholder', 'Search GIFs by title, description, or tags...');
@@ -204,7 +207,7 @@ describe('search suggestions', () => {
     type('ca');
     await waitFor(() => expect(signals.has('ca')).toBe(true));
     type('cat');
-    await waitFor(() => expect(options().map((option) => option.textContent)).toEqual(['cat, tag']));
+    await waitFor(() => expect(options().map((option) => option.getAttribute('aria-label'))).toEqual(['cat, tag']));
     expect(signals.get('ca')!.aborted).toBe(true);
     expect(count()).toHaveTextContent('1 suggestion');
   });

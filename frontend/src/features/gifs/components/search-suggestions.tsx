@@ -87,6 +87,8 @@ function SuggestionList({ listId, suggestions, active, onHover, onPick }: Sugges
           id={optionId(listId, index)}
           role="option"
           aria-selected={index === active}
+          // Named in full: built from its two spans, a browser's name would depend on their layout.
+          aria-label={`${suggestion.text}, ${SUGGESTION_KIND_LABELS[suggestion.kind]}`}
           className={index === active ? 'search-box__option search-box__option--active' : 'search-box__option'}
           // mousedown, not click: the input's blur would close the list first.
           onMouseDown={(event) => {
@@ -96,10 +98,7 @@ function SuggestionList({ listId, suggestions, active, onHover, onPick }: Sugges
           onMouseEnter={() => onHover(index)}
         >
           <span className="search-box__option-text">{suggestion.text}</span>
-          <span className="search-box__option-kind">
-            <span className="visually-hidden">, </span>
-            {SUGGESTION_KIND_LABELS[suggestion.kind]}
-          </span>
+          <span className="search-box__option-kind">{SUGGESTION_KIND_LABELS[suggestion.kind]}</span>
         </li>
       ))}
     </ul>
