@@ -219,7 +219,7 @@ test('search keeps ?q across a reload; tag and user galleries', async ({ page })
   await apiUpload(page.request, token, { title: `Zebra two ${word}`, description: 'second' }, 3);
 
   await page.goto('/gifs');
-  const search = page.getByRole('searchbox', { name: 'Search GIFs' });
+  const search = page.getByRole('combobox', { name: 'Search GIFs' });
   await expect(search).toHaveAttribute('placeholder', 'Search GIFs by title, description, or tags...');
   await search.fill(`  ${word} `);
   await search.press('Enter');
@@ -228,12 +228,12 @@ test('search keeps ?q across a reload; tag and user galleries', async ({ page })
   await expect(page.getByTestId('gif-card')).toHaveCount(2);
   await page.reload();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Search results for "${word}"`);
-  await expect(page.getByRole('searchbox', { name: 'Search GIFs' })).toHaveValue(word);
+  await expect(page.getByRole('combobox', { name: 'Search GIFs' })).toHaveValue(word);
   await expect(page.getByTestId('gif-card')).toHaveCount(2);
   await expect(page.getByTestId('gif-card').first().getByRole('img')).toHaveAttribute('data-loaded', 'true');
   await screenshots(page, 'gallery-search');
 
-  await page.getByRole('searchbox', { name: 'Search GIFs' }).fill(`nothing${word}`);
+  await page.getByRole('combobox', { name: 'Search GIFs' }).fill(`nothing${word}`);
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   await expect(page.getByText('No GIFs found. Try different search terms.')).toBeVisible();
   await page.getByRole('button', { name: 'Clear search' }).click();
@@ -247,7 +247,7 @@ test('search keeps ?q across a reload; tag and user galleries', async ({ page })
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`GIFs tagged with "stripes-${word}"`);
   await expect(page.getByTestId('gif-card')).toHaveCount(1);
   await expect(page.getByTestId('gif-card')).toContainText(first.title);
-  await expect(page.getByRole('searchbox')).toHaveCount(0);
+  await expect(page.getByRole('combobox', { name: 'Search GIFs' })).toHaveCount(0);
   await page.goto(`/tags/none-${word}`);
   await expect(page.getByText('Try a different tag.')).toBeVisible();
 

@@ -188,6 +188,15 @@ const makerTexts = [
   'Made from {title}',
 ];
 
+/** The search box's suggestions and the text in GIFs (docs/texts.md, "Search suggestions and the text in GIFs"). */
+const searchTexts = [
+  'Search suggestions',
+  'popular search',
+  '{n} suggestions',
+  '1 suggestion',
+  'Text in this GIF',
+];
+
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Header labels the spec names without quotes. */
@@ -234,6 +243,15 @@ describe('spec texts', () => {
   it('the maker texts are in docs/texts.md', () => {
     const textsMd = readFileSync(textsMdPath, 'utf8');
     for (const text of makerTexts) for (const piece of fragments(text)) expect(textsMd).toContain(piece);
+  });
+
+  it('the search suggestion texts are in docs/texts.md', () => {
+    const textsMd = readFileSync(textsMdPath, 'utf8');
+    for (const text of searchTexts) expect(textsMd).toContain(`"${text}"`);
+  });
+
+  it.each(searchTexts)('search suggestion text "%s" appears in the source', (text) => {
+    for (const piece of fragments(text)) expect(corpus).toContain(piece);
   });
 
   it.each(makerTexts)('maker text "%s" appears in the source', (text) => {

@@ -29,6 +29,7 @@ export function makeGif(id: number, overrides: Partial<GifDto> = {}): GifDto {
     rating: 'g',
     madeFrom: null,
     hidden: null,
+    captionText: null,
     ...overrides,
   };
 }

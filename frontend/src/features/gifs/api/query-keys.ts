@@ -18,6 +18,7 @@ export const gifKeys = {
   list: (filter: GifFilter, sort: GifSort = 'newest') => [...gifKeys.lists(), filter, sort] as const,
   details: () => [...gifKeys.all, 'detail'] as const,
   detail: (id: number) => [...gifKeys.details(), id] as const,
+  suggestions: (q: string) => [...gifKeys.all, 'suggestions', q] as const,
 };
 
 /** Screens ask for 12 GIFs a page (spec §9). */

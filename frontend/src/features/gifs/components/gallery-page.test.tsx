@@ -102,7 +102,7 @@ describe('gallery page', () => {
     expect(await screen.findByText('No GIFs found. Try different search terms.')).toBeInTheDocument();
     expect(calls()[0]).toBe('/api/gifs/dtos/search?q=cats&page=0&size=12');
 
-    const box = screen.getByRole('searchbox', { name: 'Search GIFs' });
+    const box = screen.getByRole('combobox', { name: 'Search GIFs' });
     expect(box).toHaveAttribute('placeholder', 'Search GIFs by title, description, or tags...');
     expect(box).toHaveValue('cats');
     fireEvent.change(box, { target: { value: '  happy dog ' } });
@@ -115,7 +115,7 @@ describe('gallery page', () => {
     expect(await screen.findByText('No GIFs uploaded yet.')).toBeInTheDocument();
     expect(calls().at(-1)).toBe('/api/gifs/dtos?page=0&size=12');
 
-    fireEvent.change(screen.getByRole('searchbox'), { target: { value: '   ' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Search GIFs' }), { target: { value: '   ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('All GIFs');
   });
@@ -125,7 +125,7 @@ describe('gallery page', () => {
     renderGallery('/tags/funny%20cats', '/tags/:tagName');
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('GIFs tagged with "funny cats"');
     expect(await screen.findByText('Try a different tag.')).toBeInTheDocument();
-    expect(screen.queryByRole('searchbox')).toBeNull();
+    expect(screen.queryByRole('combobox', { name: 'Search GIFs' })).toBeNull();
     expect(calls()).toEqual(['/api/gifs/dtos/tag/funny%20cats?page=0&size=12']);
   });
 
@@ -134,7 +134,7 @@ describe('gallery page', () => {
     renderGallery('/user/bob', '/user/:username');
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('GIFs by bob');
     expect(await screen.findByText('No GIFs uploaded yet.')).toBeInTheDocument();
-    expect(screen.queryByRole('searchbox')).toBeNull();
+    expect(screen.queryByRole('combobox', { name: 'Search GIFs' })).toBeNull();
     expect(calls()).toEqual(['/api/gifs/dtos/user/bob?page=0&size=12']);
   });
 

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Suspense, lazy, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { Suspense, lazy, useEffect, useId, useMemo } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
 import type { GifDto } from '@/api/generated/GifDto';
 import { errorMessage } from '@/lib/api-client';
@@ -9,6 +9,7 @@ import { SORT_LABELS, galleryEmptyMessage, galleryFilter, galleryTitle, parseSor
 import { flattenGifs, resetOtherGifLists } from '../gif-list-cache';
 import { useGallerySelection, type GallerySelection } from '../hooks/use-gallery-selection';
 import { GifCard } from './gif-card';
+import { SearchBox } from './search-box';
 import './gifs.css';
 
 /** "Select" mode's bar is a chunk of its own: most visits never select. Hovering or focusing
@@ -176,46 +177,5 @@ function SortSelect({ value, onChange }: { value: GifSort; onChange: (sort: GifS
         ))}
       </select>
     </div>
-  );
-}
-
-function SearchBox({ initial, onSearch }: { initial: string; onSearch: (term: string) => void }) {
-  const [term, setTerm] = useState(initial);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onSearch(term);
-  };
-  return (
-    <form className="search-box" role="search" onSubmit={submit}>
-      <div className="search-box__field">
-        <span className="search-box__icon" aria-hidden="true">
-          ⌕
-        </span>
-        <input
-          type="search"
-          className="search-box__input"
-          aria-label="Search GIFs"
-          placeholder="Search GIFs by title, description, or tags..."
-          value={term}
-          onChange={(event) => setTerm(event.target.value)}
-        />
-        {term && (
-          <button
-            type="button"
-            className="search-box__clear"
-            aria-label="Clear search"
-            onClick={() => {
-              setTerm('');
-              onSearch('');
-            }}
-          >
-            ×
-          </button>
-        )}
-      </div>
-      <button type="submit" className="btn btn--primary">
-        Search
-      </button>
-    </form>
   );
 }

@@ -319,6 +319,80 @@ describe('GIF detail', () => {
   });
 });
 
+describe('GIF detail: the text in the GIF', () => {
+  it('shows "Text in this GIF" with its lines when the GIF has text, and nothing otherwise', async () => {
+    login(tokenFor('bob', 3600), 'bob');
+    serveGif(undefined, { ...gif, captionText: 'THIS IS FINE\nthe dog says' });
+    const { unmount } = renderDetail();
+    const heading = await screen.findByRole('heading', { level: 2, name: 'Text in this GIF' });
+    const section = heading.closest('section')!;
+    expect(within(section).getByText(/THIS IS FINE/)).toHaveClass('gif-detail__text-body');
+    expect(within(section).getByText(/THIS IS FINE/).textContent).toBe('THIS IS FINE\nthe dog says');
+    unmount();
+
+    for (const captionText of [null, '', '   ']) {
+      serveGif(undefined, { ...gif, captionText });
+      const view = renderDetail();
+      await screen.findByRole('heading', { level: 1, name: 'Dancing cat' });
+      expect(screen.queryByRole('heading', { name: 'Text in this GIF' })).toBeNull();
+      view.unmount();
+    }
+  });
+
+  it('the owner edits the text: counted, trimmed, sent with the rest, then shown', async () => {
+    login(tokenFor('alice', 3600), 'alice');
+    serveGif(undefined, { ...gif, captionText: 'THIS IS FIEN' });
+    renderDetail();
+    await screen.findByRole('heading', { level: 1, name: 'Dancing cat' });
+    fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
+    const field = screen.getByLabelText('Text in this GIF');
+    expect(field).toHaveValue('THIS IS FIEN');
+    expect(field).toHaveAttribute('maxLength', '500');
+    expect(screen.getByText('12/500')).toBeInTheDocument();
+
+    fireEvent.change(field, { target: { value: '  THIS IS FINE  ' } });
+    expect(screen.getByText('16/500')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Update GIF' }));
+    const heading = await screen.findByRole('heading', { level: 2, name: 'Text in this GIF' });
+    expect(heading.closest('section')).toHaveTextContent('THIS IS FINE');
+    const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT');
+    expect(sentJson(put?.[1])).toEqual({
+      title: 'Dancing cat',
+      description: 'It dances',
+      tags: ['cats'],
+      rating: 'g',
+      captionText: 'THIS IS FINE',
+    });
+  });
+
+  it('an admin clears the text with an empty field', async () => {
+    login(tokenFor('root', 3600, 'ROLE_USER,ROLE_ADMIN'), 'root');
+    serveGif(undefined, { ...gif, captionText: 'wrongly read' });
+    renderDetail();
+    await screen.findByRole('heading', { level: 2, name: 'Text in this GIF' });
+    fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
+    fireEvent.change(screen.getByLabelText('Text in this GIF'), { target: { value: ' ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Update GIF' }));
+    await screen.findByRole('heading', { level: 1, name: 'Dancing cat' });
+    const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT');
+    expect(sentJson(put?.[1])).toMatchObject({ captionText: '' });
+    expect(screen.queryByRole('heading', { name: 'Text in this GIF' })).toBeNull();
+  });
+
+  it('an edit that leaves the text alone does not send it', async () => {
+    login(tokenFor('alice', 3600), 'alice');
+    serveGif(undefined, { ...gif, captionText: 'read by the server' });
+    renderDetail();
+    await screen.findByRole('heading', { level: 1, name: 'Dancing cat' });
+    fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
+    fireEvent.change(screen.getByLabelText('Title *'), { target: { value: 'Dancing cat 2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Update GIF' }));
+    await screen.findByRole('heading', { level: 1, name: 'Dancing cat 2' });
+    const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT');
+    expect(sentJson(put?.[1])).not.toHaveProperty('captionText');
+  });
+});
+
 describe('GIF detail: the maker', () => {
   it('offers "Edit a copy" to anyone who can see the GIF, not only its owner', async () => {
     login(tokenFor('bob', 3600), 'bob');

@@ -16,7 +16,15 @@ import { useMotionGate } from './animated-media';
 import { RenditionModal, type Rendition } from './rendition-modal';
 import { EmbedCodes } from './embed-codes';
 import { LooksLike } from './looks-like';
-import { FileInformation, GifAbout, GifFigure, MadeFrom, RenditionList, VideoFiles } from './gif-detail-sections';
+import {
+  FileInformation,
+  GifAbout,
+  GifFigure,
+  MadeFrom,
+  RenditionList,
+  TextInGif,
+  VideoFiles,
+} from './gif-detail-sections';
 import { HiddenNotice } from '@/features/moderation/components/hidden-notice';
 import { ReportDialog } from '@/features/moderation/components/report-dialog';
 import './gifs.css';
@@ -122,6 +130,7 @@ function GifDetail({ gif }: { gif: GifDto }) {
 
         <aside className="gif-detail__side">
           <GifAbout gif={gif} />
+          <TextInGif gif={gif} />
           <MadeFrom gif={gif} />
           <FileInformation gif={gif} />
           <section className="panel gif-detail__share">

@@ -126,6 +126,20 @@ export function GifAbout({ gif }: { gif: GifDto }) {
   );
 }
 
+/** "Text in this GIF": the words read in it, or as its owner or an admin wrote them; nothing when none. */
+export function TextInGif({ gif }: { gif: GifDto }) {
+  const text = gif.captionText?.trim();
+  if (!text) return null;
+  return (
+    <section className="panel gif-detail__text" aria-labelledby="gif-text-title">
+      <h2 id="gif-text-title" className="detail-section__title">
+        Text in this GIF
+      </h2>
+      <p className="gif-detail__text-body">{text}</p>
+    </section>
+  );
+}
+
 /** "File Information": uploader, then size and dimensions of each image rendition, type and frames. */
 export function FileInformation({ gif }: { gif: GifDto }) {
   return (
