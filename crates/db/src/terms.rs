@@ -59,8 +59,10 @@ impl TermRepository for Database {
     async fn suggest_terms(&self, prefix: &str, limit: i64) -> Result<Vec<String>, RepoError> {
         let pattern = prefix_pattern(prefix);
         self.run(move |conn| {
+            // Hidden GIFs name nothing: neither their tags' counts nor their titles.
             let mut terms: Vec<String> = tags::table
-                .inner_join(gif_tags::table)
+                .inner_join(gif_tags::table.inner_join(gifs::table))
+                .filter(gifs::hidden_at.is_null())
                 .filter(tags::name.like(&pattern).escape('\\'))
                 .group_by((tags::id, tags::name))
                 .select(tags::name)
@@ -70,6 +72,7 @@ impl TermRepository for Database {
                 .map_err(repo_error)?;
             if i64::try_from(terms.len()).unwrap_or(i64::MAX) < limit {
                 let titles: Vec<String> = gifs::table
+                    .filter(gifs::hidden_at.is_null())
                     .filter(
                         diesel::dsl::sql::<diesel::sql_types::Bool>("lower(title) LIKE ")
                             .bind::<Text, _>(&pattern)
