@@ -21,6 +21,7 @@ mod hidden_counts;
 mod intake;
 mod join;
 mod keys;
+mod last_admin;
 mod library;
 mod make;
 mod media;
