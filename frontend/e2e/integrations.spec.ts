@@ -89,6 +89,30 @@ test('an admin adds a Slack integration: signed commands post a GIF until it is 
   expect(bytes.status()).toBe(200);
   expect(bytes.headers()['content-type']).toBe('image/gif');
 
+  // Its maximum rating (the library default, g): an r-rated GIF is not posted until it is raised.
+  const strong = uniqueName('tiger').toLowerCase();
+  const rated = await uploadGifViaApi(request, await tokenOf(page), { title: `Roaring ${strong}`, rating: 'r' }, 42);
+  const mild = await slackCommand(request, secret, strong);
+  expect(((await mild.json()) as { response_type: string }).response_type).toBe('ephemeral');
+  const maxRating = row.getByRole('combobox', { name: 'Maximum rating of Team Slack' });
+  await expect(maxRating).toHaveValue('g');
+  const save = row.getByRole('button', { name: 'Save the maximum rating of Team Slack' });
+  await expect(save).toBeDisabled();
+  await maxRating.selectOption('r');
+  await save.click();
+  await expect(toast(page, 'Maximum rating of Team Slack saved')).toBeVisible();
+  await expect(save).toBeDisabled();
+  await dismissToasts(page);
+  await screenshots(page, 'settings-integrations-rating');
+  const raised = (await (await slackCommand(request, secret, strong)).json()) as {
+    response_type: string;
+    blocks: { image_url?: string }[];
+  };
+  expect(raised.response_type).toBe('in_channel');
+  expect(raised.blocks[0]?.image_url).toMatch(new RegExp(`/s/${rated.shareId}\\.gif$`));
+  await page.reload();
+  await expect(page.getByRole('combobox', { name: 'Maximum rating of Team Slack' })).toHaveValue('r');
+
   // Removed: the same request is refused.
   let confirmText = '';
   page.once('dialog', (dialog) => {

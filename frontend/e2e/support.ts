@@ -116,7 +116,7 @@ export type UploadedGif = { id: number; title: string; shareId: string; tags: { 
 export async function uploadGifViaApi(
   request: APIRequestContext,
   token: string,
-  data: { title: string; description?: string; tags?: string[] },
+  data: { title: string; description?: string; tags?: string[]; rating?: 'g' | 'pg' | 'pg-13' | 'r' },
   seed = 0,
 ): Promise<UploadedGif> {
   const response = await request.post('/api/gifs', {

@@ -84,6 +84,7 @@ pub struct ChatService {
     tags: Arc<dyn TagRepository>,
     terms: Arc<dyn TermRepository>,
     clock: Arc<dyn Clock>,
+    default_rating: Rating,
 }
 
 impl ChatService {
@@ -94,7 +95,20 @@ impl ChatService {
         terms: Arc<dyn TermRepository>,
         clock: Arc<dyn Clock>,
     ) -> Self {
-        Self { gifs, feed, tags, terms, clock }
+        Self { gifs, feed, tags, terms, clock, default_rating: Rating::G }
+    }
+
+    /// The maximum rating of the callers that cannot name one (Stoat's gifbox): the server's
+    /// default rating; `g` unless set.
+    #[must_use]
+    pub fn with_default_rating(mut self, rating: Rating) -> Self {
+        self.default_rating = rating;
+        self
+    }
+
+    /// The highest rating answered to callers that cannot name one.
+    pub fn default_rating(&self) -> Rating {
+        self.default_rating
     }
 
     fn today(&self) -> NaiveDate {
@@ -170,15 +184,16 @@ impl ChatService {
         self.window(&Source::Featured(since, max), window).await
     }
 
-    /// The GIFs with these share ids, in this order; unknown ids are left out.
+    /// The GIFs with these share ids rated at most `max`, in this order; unknown ids (and GIFs
+    /// rated higher) are left out.
     ///
     /// # Errors
     /// Storage errors.
-    pub async fn by_share_ids(&self, ids: &[String]) -> Result<Vec<Gif>, AppError> {
+    pub async fn by_share_ids(&self, ids: &[String], max: Rating) -> Result<Vec<Gif>, AppError> {
         let mut gifs = Vec::with_capacity(ids.len());
         for id in ids {
             match self.gifs.find_by_share_id(id).await {
-                Ok(gif) if !gifs.iter().any(|g: &Gif| g.id == gif.id) => gifs.push(gif),
+                Ok(gif) if gif.rating <= max && !gifs.iter().any(|g: &Gif| g.id == gif.id) => gifs.push(gif),
                 Ok(_) | Err(RepoError::NotFound) => {}
                 Err(other) => return Err(AppError::from_repo(other)),
             }
@@ -190,6 +205,19 @@ impl ChatService {
     /// `NotFound` ("GIF not found").
     pub async fn by_share_id(&self, id: &str) -> Result<Gif, AppError> {
         self.gifs.find_by_share_id(id).await.map_err(gif_not_found)
+    }
+
+    /// The GIF with this share id, when it is rated at most `max`.
+    ///
+    /// # Errors
+    /// `NotFound` ("GIF not found") for an unknown id or a GIF rated higher.
+    pub async fn rated_by_share_id(&self, id: &str, max: Rating) -> Result<Gif, AppError> {
+        let gif = self.by_share_id(id).await?;
+        if gif.rating <= max {
+            Ok(gif)
+        } else {
+            Err(gif_not_found(RepoError::NotFound))
+        }
     }
 
     /// A GIF at random, rated at most `max`, among those matching `words` when given.
@@ -204,12 +232,13 @@ impl ChatService {
         })
     }
 
-    /// The most used tags, each with its most viewed GIF, at most `limit`.
+    /// The tags most used by GIFs rated at most `max`, each with its most viewed such GIF, at most
+    /// `limit`.
     ///
     /// # Errors
     /// Storage errors.
-    pub async fn categories(&self, limit: usize) -> Result<Vec<Category>, AppError> {
-        let top = self.feed.top_tags_with_gif(i64::try_from(limit).unwrap_or(i64::MAX)).await?;
+    pub async fn categories(&self, limit: usize, max: Rating) -> Result<Vec<Category>, AppError> {
+        let top = self.feed.top_tags_with_gif(i64::try_from(limit).unwrap_or(i64::MAX), max).await?;
         Ok(top.into_iter().map(|(tag, gif)| Category { tag, gif }).collect())
     }
 
@@ -380,13 +409,15 @@ mod tests {
     #[tokio::test]
     async fn categories_are_the_most_used_tags_with_their_most_viewed_gif() {
         let mut m = Mocks::new();
-        m.feed.expect_top_tags_with_gif().withf(|limit| *limit == 10).times(1).returning(|_| {
-            Ok(vec![
-                (Tag { id: TagId(2), name: TagName::from_trusted("cats".into()), count: 5 }, gif(9, 1)),
-                (Tag { id: TagId(1), name: TagName::from_trusted("dogs".into()), count: 2 }, gif(4, 1)),
-            ])
-        });
-        let categories = m.service().categories(10).await.unwrap_or_else(|e| panic!("{e}"));
+        m.feed.expect_top_tags_with_gif().withf(|limit, max| *limit == 10 && *max == Rating::Pg).times(1).returning(
+            |_, _| {
+                Ok(vec![
+                    (Tag { id: TagId(2), name: TagName::from_trusted("cats".into()), count: 5 }, gif(9, 1)),
+                    (Tag { id: TagId(1), name: TagName::from_trusted("dogs".into()), count: 2 }, gif(4, 1)),
+                ])
+            },
+        );
+        let categories = m.service().categories(10, Rating::Pg).await.unwrap_or_else(|e| panic!("{e}"));
         let got: Vec<(&str, i64)> = categories.iter().map(|c| (c.tag.name.as_str(), c.gif.id.0)).collect();
         assert_eq!(got, [("cats", 9), ("dogs", 4)]);
     }
@@ -428,7 +459,25 @@ mod tests {
             _ => Err(RepoError::NotFound),
         });
         let ids = ["b", "x", "a", "b"].map(String::from);
-        let found = m.service().by_share_ids(&ids).await.unwrap_or_else(|e| panic!("{e}"));
+        let found = m.service().by_share_ids(&ids, Rating::R).await.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(found.iter().map(|g| g.id.0).collect::<Vec<_>>(), [2, 1]);
+    }
+
+    #[tokio::test]
+    async fn lookups_by_id_leave_out_gifs_rated_above_the_maximum() {
+        let mut m = Mocks::new();
+        m.gifs.expect_find_by_share_id().returning(|s| match s {
+            "g" => Ok(gif(1, 1)),
+            "r" => Ok(Gif { rating: Rating::R, ..gif(2, 1) }),
+            _ => Err(RepoError::NotFound),
+        });
+        let service = m.service();
+        let ids = ["r", "g"].map(String::from);
+        let strict = service.by_share_ids(&ids, Rating::Pg13).await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(strict.iter().map(|g| g.id.0).collect::<Vec<_>>(), [1]);
+        let all = service.by_share_ids(&ids, Rating::R).await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(all.iter().map(|g| g.id.0).collect::<Vec<_>>(), [2, 1]);
+        assert!(matches!(service.rated_by_share_id("r", Rating::Pg13).await, Err(AppError::NotFound(_))));
+        assert_eq!(service.rated_by_share_id("r", Rating::R).await.map(|g| g.id.0).ok(), Some(2));
     }
 }

@@ -5,19 +5,22 @@
 
 use std::sync::Arc;
 
-use gifshelf_domain::gif::{Gif, GifFilter, GifSort, PageRequest};
-use gifshelf_domain::integration::{IntegrationSecret, Platform, SecretCheck};
+use gifshelf_domain::gif::{Gif, GifFilter, GifSort, PageRequest, Rating};
+use gifshelf_domain::integration::{CommandSecret, IntegrationSecret, Platform, SecretCheck};
 use gifshelf_domain::ports::{ChatFeedRepository, GifRepository, IntegrationRepository};
 
 use crate::integrations::SecretKeeping;
 use crate::AppError;
 
-/// The secrets the server's configuration gives each platform (beside those admins store).
+/// The secrets the server's configuration gives each platform (beside those admins store), and
+/// the highest rating their commands answer (the server's default rating: what an upload that
+/// names none gets).
 #[derive(Debug, Clone, Default)]
 pub struct ConfiguredSecrets {
     pub slack: Vec<IntegrationSecret>,
     pub mattermost: Vec<IntegrationSecret>,
     pub zulip: Vec<IntegrationSecret>,
+    pub max_rating: Rating,
 }
 
 impl ConfiguredSecrets {
@@ -62,24 +65,37 @@ impl CommandService {
         Self { gifs, feed, integrations, configured, keeping }
     }
 
-    /// Every secret a request of `platform` may prove itself with: the configured ones, then those
-    /// admins added (a token's digest, a signing secret's opened seal).
+    /// Every secret a request of `platform` may prove itself with, each with its integration's
+    /// maximum rating: the configured ones, then those admins added (a token's digest, a signing
+    /// secret's opened seal).
     ///
     /// # Errors
     /// Storage errors.
-    pub async fn secrets(&self, platform: Platform) -> Result<Vec<SecretCheck>, AppError> {
+    pub async fn secrets(&self, platform: Platform) -> Result<Vec<CommandSecret>, AppError> {
         let stored = self.integrations.integrations_of(platform).await?;
-        let configured = self.configured.of(platform).iter().cloned().map(SecretCheck::Clear);
-        Ok(configured.chain(stored.iter().filter_map(|i| self.keeping.check(i))).collect())
+        let configured = self.configured.of(platform).iter().map(|secret| CommandSecret {
+            check: SecretCheck::Clear(secret.clone()),
+            max_rating: self.configured.max_rating,
+            integration: None,
+        });
+        let kept = stored.iter().filter_map(|i| {
+            self.keeping.check(i).map(|check| CommandSecret {
+                check,
+                max_rating: i.max_rating,
+                integration: Some(i.id),
+            })
+        });
+        Ok(configured.chain(kept).collect())
     }
 
     /// Answers the text of a command (`cats`, `@**gifshelf** /gif cats`): the most viewed GIF
-    /// that matches every word, found with one search.
+    /// rated at most `max` (the maximum of the integration the request proved itself with) that
+    /// matches every word, found with one search.
     ///
     /// # Errors
     /// Storage errors.
     #[tracing::instrument(skip_all, fields(words = tracing::field::Empty))]
-    pub async fn run(&self, text: &str) -> Result<CommandAnswer, AppError> {
+    pub async fn run(&self, text: &str, max: Rating) -> Result<CommandAnswer, AppError> {
         let words = command_words(text);
         if words.is_empty() {
             return Ok(CommandAnswer::Usage);
@@ -89,7 +105,7 @@ impl CommandService {
             Ok(filter) => filter,
             Err(refused) => return Ok(CommandAnswer::Refused(refused.message)),
         };
-        let page = self.gifs.list(&filter, GifSort::Views, PageRequest { page: 0, size: 1 }).await?;
+        let page = self.gifs.list_rated(&filter, GifSort::Views, PageRequest { page: 0, size: 1 }, max).await?;
         Ok(match page.items.into_iter().next() {
             Some(gif) => {
                 // Posted into a channel: a share, as Tenor's registershare counts one.
@@ -140,7 +156,11 @@ mod tests {
         feed: MockChatFeedRepository,
         integrations: MockIntegrationRepository,
     ) -> CommandService {
-        let configured = ConfiguredSecrets { slack: vec![secret("from-the-environment")], ..Default::default() };
+        let configured = ConfiguredSecrets {
+            slack: vec![secret("from-the-environment")],
+            max_rating: Rating::Pg,
+            ..Default::default()
+        };
         let mut sealer = MockSecretSealer::new();
         sealer.expect_open().returning(|s| s.strip_prefix("sealed:").map(secret).ok_or(SealError));
         let keeping = SecretKeeping::new(Arc::new(MockKeyMinter::new()), Some(Arc::new(sealer)));
@@ -176,17 +196,18 @@ mod tests {
     #[tokio::test]
     async fn the_most_viewed_match_is_the_answer_found_with_one_search() {
         let mut gifs = MockGifRepository::new();
-        gifs.expect_list()
-            .withf(|filter, sort, request| {
+        gifs.expect_list_rated()
+            .withf(|filter, sort, request, max| {
                 *filter == GifFilter::Search(vec!["happy".into(), "cat".into()])
                     && *sort == GifSort::Views
                     && *request == PageRequest { page: 0, size: 1 }
+                    && *max == Rating::Pg13
             })
             .times(1)
-            .returning(|_, _, _| Ok(page(vec![gif(4, 1)])));
+            .returning(|_, _, _, _| Ok(page(vec![gif(4, 1)])));
         let mut feed = MockChatFeedRepository::new();
         feed.expect_add_share().withf(|id| id.0 == 4).times(1).returning(|_| Ok(()));
-        let answer = service(gifs, feed, MockIntegrationRepository::new()).run("/gif Happy  cat").await;
+        let answer = service(gifs, feed, MockIntegrationRepository::new()).run("/gif Happy  cat", Rating::Pg13).await;
         let shared = Gif { share_count: 1, ..gif(4, 1) };
         assert_eq!(answer.ok(), Some(CommandAnswer::Found(Box::new(shared))), "posting it counts a share");
     }
@@ -194,13 +215,13 @@ mod tests {
     #[tokio::test]
     async fn no_match_empty_text_and_overlong_words_are_answered_without_an_error() {
         let mut gifs = MockGifRepository::new();
-        gifs.expect_list().times(1).returning(|_, _, _| Ok(page(Vec::new())));
+        gifs.expect_list_rated().times(1).returning(|_, _, _, _| Ok(page(Vec::new())));
         let service = service(gifs, MockChatFeedRepository::new(), MockIntegrationRepository::new());
-        assert_eq!(service.run("cats").await.ok(), Some(CommandAnswer::NoMatch("cats".into())));
-        assert_eq!(service.run("  ").await.ok(), Some(CommandAnswer::Usage));
-        assert_eq!(service.run("@**gifshelf** /gif").await.ok(), Some(CommandAnswer::Usage));
+        assert_eq!(service.run("cats", Rating::G).await.ok(), Some(CommandAnswer::NoMatch("cats".into())));
+        assert_eq!(service.run("  ", Rating::G).await.ok(), Some(CommandAnswer::Usage));
+        assert_eq!(service.run("@**gifshelf** /gif", Rating::G).await.ok(), Some(CommandAnswer::Usage));
         let long = "w".repeat(201);
-        assert!(matches!(service.run(&long).await, Ok(CommandAnswer::Refused(_))));
+        assert!(matches!(service.run(&long, Rating::G).await, Ok(CommandAnswer::Refused(_))));
     }
 
     #[tokio::test]
@@ -213,6 +234,7 @@ mod tests {
             secret,
             hint: String::new(),
             created_at: now(),
+            max_rating: Rating::R,
         };
         integrations.expect_integrations_of().withf(|p| *p == Platform::Slack).returning(move |platform| {
             Ok(vec![
@@ -229,10 +251,29 @@ mod tests {
         let slack = service.secrets(Platform::Slack).await.unwrap_or_default();
         assert_eq!(
             slack,
-            [SecretCheck::Clear(secret("from-the-environment")), SecretCheck::Clear(secret("stored-by-an-admin"))],
-            "a seal this key cannot open checks nothing"
+            [
+                CommandSecret {
+                    check: SecretCheck::Clear(secret("from-the-environment")),
+                    max_rating: Rating::Pg,
+                    integration: None
+                },
+                CommandSecret {
+                    check: SecretCheck::Clear(secret("stored-by-an-admin")),
+                    max_rating: Rating::R,
+                    integration: Some(IntegrationId(1))
+                }
+            ],
+            "a seal this key cannot open checks nothing; each secret carries its integration's maximum"
         );
-        assert_eq!(service.secrets(Platform::Zulip).await.unwrap_or_default(), [SecretCheck::Digest("ab12".into())]);
+        let zulip = service.secrets(Platform::Zulip).await.unwrap_or_default();
+        assert_eq!(
+            zulip,
+            [CommandSecret {
+                check: SecretCheck::Digest("ab12".into()),
+                max_rating: Rating::R,
+                integration: Some(IntegrationId(3))
+            }]
+        );
         assert!(service.secrets(Platform::Mattermost).await.unwrap_or_default().is_empty());
     }
 }

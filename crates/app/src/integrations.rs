@@ -9,6 +9,7 @@
 use std::sync::Arc;
 
 use gifshelf_domain::audit::AuditAction;
+use gifshelf_domain::gif::Rating;
 use gifshelf_domain::integration::{
     Integration, IntegrationId, IntegrationName, IntegrationSecret, NewIntegration, Platform, SecretCheck,
     StoredSecret, INTEGRATIONS_MAX,
@@ -77,6 +78,7 @@ pub struct IntegrationService {
     clock: Arc<dyn Clock>,
     keeping: SecretKeeping,
     audit: Audit,
+    default_rating: Rating,
 }
 
 /// What an admin typed into the form, unchecked (no `Debug`: it holds the secret).
@@ -85,6 +87,8 @@ pub struct IntegrationForm<'a> {
     pub platform: &'a str,
     pub name: &'a str,
     pub secret: &'a str,
+    /// The highest rating its commands answer; `None`: the server's default rating.
+    pub max_rating: Option<&'a str>,
 }
 
 impl IntegrationService {
@@ -94,7 +98,15 @@ impl IntegrationService {
         keeping: SecretKeeping,
         audit: Audit,
     ) -> Self {
-        Self { integrations, clock, keeping, audit }
+        Self { integrations, clock, keeping, audit, default_rating: Rating::G }
+    }
+
+    /// The maximum rating of an integration added without one (the server's default rating, which
+    /// the configuration's integrations use too); `g` unless set.
+    #[must_use]
+    pub fn with_default_rating(mut self, rating: Rating) -> Self {
+        self.default_rating = rating;
+        self
     }
 
     /// # Errors
@@ -107,17 +119,53 @@ impl IntegrationService {
         let platform = Platform::parse(form.platform)?;
         let name = IntegrationName::parse(form.name)?;
         let secret = IntegrationSecret::parse(form.secret)?;
+        let max_rating = form.max_rating.map(parse_max_rating).transpose()?.unwrap_or(self.default_rating);
         let stored =
             self.keeping.keep(platform, &secret).ok_or_else(|| ValidationError::new("secret", NO_SECRETS_KEY))?;
-        let new = NewIntegration { platform, name, secret: stored, hint: secret.hint(), created_at: self.clock.now() };
+        let new = NewIntegration {
+            platform,
+            name,
+            secret: stored,
+            hint: secret.hint(),
+            created_at: self.clock.now(),
+            max_rating,
+        };
         if self.integrations.integrations().await?.len() >= INTEGRATIONS_MAX {
             return Err(AppError::Conflict(Conflict::IntegrationLimit));
         }
         let integration = self.integrations.create_integration(new).await?;
         tracing::info!(integration_id = integration.id.0, "chat integration added");
         let target = format!("{} ({}, #{})", integration.name.as_str(), platform.as_str(), integration.id.0);
-        self.audit.record(actor, AuditAction::IntegrationAdded, target, format!("secret …{}", integration.hint)).await;
+        let detail = format!("secret …{}, maximum rating {}", integration.hint, integration.max_rating.as_str());
+        self.audit.record(actor, AuditAction::IntegrationAdded, target, detail).await;
         Ok(integration)
+    }
+
+    /// Sets the highest rating the integration's slash commands answer (audited when it changes).
+    ///
+    /// # Errors
+    /// `Forbidden` unless the actor is an admin; `Validation` for a rating other than `g`, `pg`,
+    /// `pg-13`, `r`; `NotFound` for an unknown id.
+    #[tracing::instrument(skip_all, fields(user_id = actor.id.0, integration_id = id.0))]
+    pub async fn set_max_rating(&self, actor: &Actor, id: IntegrationId, raw: &str) -> Result<Integration, AppError> {
+        actor.require_admin()?;
+        let max_rating = parse_max_rating(raw)?;
+        let known = self.integrations.integrations().await?.into_iter().find(|i| i.id == id);
+        let Some(known) = known else {
+            return Err(AppError::NotFound("Integration not found".into()));
+        };
+        if known.max_rating == max_rating {
+            return Ok(known);
+        }
+        self.integrations.set_integration_rating(id, max_rating).await.map_err(|err| match err {
+            RepoError::NotFound => AppError::NotFound("Integration not found".into()),
+            other => AppError::from_repo(other),
+        })?;
+        tracing::info!(max_rating = max_rating.as_str(), "integration maximum rating changed");
+        let target = format!("{} ({}, #{})", known.name.as_str(), known.platform.as_str(), id.0);
+        let detail = format!("maximum rating: {} → {}", known.max_rating.as_str(), max_rating.as_str());
+        self.audit.record(actor, AuditAction::IntegrationRatingChanged, target, detail).await;
+        Ok(Integration { max_rating, ..known })
     }
 
     /// Every integration, oldest first.
@@ -191,6 +239,12 @@ impl IntegrationService {
     }
 }
 
+/// An integration's maximum rating, under its own field name.
+fn parse_max_rating(raw: &str) -> Result<Rating, ValidationError> {
+    Rating::parse(raw)
+        .map_err(|_| ValidationError::new("maxRating", "The maximum rating must be one of g, pg, pg-13 or r"))
+}
+
 #[cfg(test)]
 mod tests {
     use gifshelf_domain::integration::SealError;
@@ -212,6 +266,7 @@ mod tests {
             secret: StoredSecret::Sealed("sealed:8f74".into()),
             hint: "85a5".into(),
             created_at: now(),
+            max_rating: Rating::G,
         }
     }
 
@@ -252,8 +307,12 @@ mod tests {
         service_with(integrations, Some(sealer()), 0)
     }
 
-    const FORM: IntegrationForm<'static> =
-        IntegrationForm { platform: "slack", name: " Team Slack ", secret: "8f742231b10e8888abcd99yyyzzz85a5" };
+    const FORM: IntegrationForm<'static> = IntegrationForm {
+        platform: "slack",
+        name: " Team Slack ",
+        secret: "8f742231b10e8888abcd99yyyzzz85a5",
+        max_rating: None,
+    };
 
     #[tokio::test]
     async fn an_admin_adds_a_signing_secret_sealed_and_the_event_is_audited() {
@@ -267,10 +326,49 @@ mod tests {
                     && i.secret == StoredSecret::Sealed("sealed:8f742231b10e8888abcd99yyyzzz85a5".into())
                     && i.hint == "85a5"
                     && i.created_at == now()
+                    && i.max_rating == Rating::Pg
             })
             .returning(|_| Ok(stored(1)));
-        let created = service_with(integrations, Some(sealer()), 1).create(&actor(Role::Admin), FORM).await;
-        assert_eq!(created.map(|i| i.id).ok(), Some(IntegrationId(1)));
+        let service = service_with(integrations, Some(sealer()), 1).with_default_rating(Rating::Pg);
+        let created = service.create(&actor(Role::Admin), FORM).await;
+        assert_eq!(created.map(|i| i.id).ok(), Some(IntegrationId(1)), "no maximum named: the default rating");
+    }
+
+    #[tokio::test]
+    async fn a_named_maximum_rating_is_stored() {
+        let mut integrations = MockIntegrationRepository::new();
+        integrations.expect_integrations().returning(|| Ok(Vec::new()));
+        integrations
+            .expect_create_integration()
+            .withf(|i| i.max_rating == Rating::R)
+            .times(1)
+            .returning(|_| Ok(stored(1)));
+        let form = IntegrationForm { max_rating: Some("r"), ..FORM };
+        assert!(service_with(integrations, Some(sealer()), 1).create(&actor(Role::Admin), form).await.is_ok());
+    }
+
+    #[tokio::test]
+    async fn an_admin_changes_the_maximum_rating_audited_once_per_change() {
+        let mut integrations = MockIntegrationRepository::new();
+        integrations.expect_integrations().returning(|| Ok(vec![stored(1)]));
+        integrations
+            .expect_set_integration_rating()
+            .withf(|id, max| *id == IntegrationId(1) && *max == Rating::Pg13)
+            .times(1)
+            .returning(|_, _| Ok(()));
+        let service = service_with(integrations, Some(sealer()), 1);
+        let admin = actor(Role::Admin);
+        let changed = service.set_max_rating(&admin, IntegrationId(1), "pg-13").await;
+        assert_eq!(changed.map(|i| i.max_rating).ok(), Some(Rating::Pg13));
+        let same = service.set_max_rating(&admin, IntegrationId(1), "g").await;
+        assert_eq!(same.map(|i| i.max_rating).ok(), Some(Rating::G), "the same maximum changes and audits nothing");
+        assert!(matches!(service.set_max_rating(&admin, IntegrationId(9), "g").await, Err(AppError::NotFound(_))));
+        match service.set_max_rating(&admin, IntegrationId(1), "PG").await {
+            Err(AppError::Validation(v)) => assert_eq!(v.field, "maxRating"),
+            other => panic!("{other:?}"),
+        }
+        let user = actor(Role::User);
+        assert!(matches!(service.set_max_rating(&user, IntegrationId(1), "r").await, Err(AppError::Forbidden(_))));
     }
 
     #[tokio::test]
@@ -282,7 +380,8 @@ mod tests {
                 .expect_create_integration()
                 .withf(|i| i.secret == StoredSecret::Digest("digest:xvOzfurIutdRRVLz".into()) && i.hint == "RVLz")
                 .returning(|_| Ok(stored(2)));
-            let form = IntegrationForm { platform: "zulip", name: "Zulip", secret: "xvOzfurIutdRRVLz" };
+            let form =
+                IntegrationForm { platform: "zulip", name: "Zulip", secret: "xvOzfurIutdRRVLz", max_rating: None };
             assert!(service_with(integrations, sealer, 1).create(&actor(Role::Admin), form).await.is_ok());
         }
     }
@@ -372,6 +471,8 @@ mod tests {
             (IntegrationForm { name: &"n".repeat(51), ..FORM }, "name"),
             (IntegrationForm { secret: "short", ..FORM }, "secret"),
             (IntegrationForm { secret: &"s".repeat(201), ..FORM }, "secret"),
+            (IntegrationForm { max_rating: Some("PG"), ..FORM }, "maxRating"),
+            (IntegrationForm { max_rating: Some("nc-17"), ..FORM }, "maxRating"),
         ];
         for (form, field) in cases {
             match service.create(&actor(Role::Admin), form).await {

@@ -3,6 +3,7 @@
 use async_trait::async_trait;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
+use gifshelf_domain::gif::Rating;
 use gifshelf_domain::integration::{
     Integration, IntegrationId, IntegrationName, NewIntegration, Platform, StoredSecret,
 };
@@ -23,6 +24,7 @@ struct IntegrationRow {
     created_at: NaiveDateTime,
     secret_form: String,
     secret_hint: String,
+    max_rating: String,
 }
 
 impl IntegrationRow {
@@ -31,6 +33,8 @@ impl IntegrationRow {
             .map_err(|_| RepoError::other(format!("unknown integration platform {:?}", self.platform)))?;
         let secret = StoredSecret::from_stored(&self.secret_form, self.secret)
             .ok_or_else(|| RepoError::other(format!("unknown integration secret form {:?}", self.secret_form)))?;
+        let max_rating = Rating::parse(&self.max_rating)
+            .map_err(|_| RepoError::other(format!("unknown integration rating {:?}", self.max_rating)))?;
         Ok(Integration {
             id: IntegrationId(self.id),
             platform,
@@ -38,6 +42,7 @@ impl IntegrationRow {
             secret,
             hint: self.secret_hint,
             created_at: self.created_at,
+            max_rating,
         })
     }
 }
@@ -58,6 +63,7 @@ impl IntegrationRepository for Database {
                     integrations::secret_form.eq(integration.secret.form()),
                     integrations::secret_hint.eq(&integration.hint),
                     integrations::created_at.eq(integration.created_at),
+                    integrations::max_rating.eq(integration.max_rating.as_str()),
                 ))
                 .returning(integrations::id)
                 .get_result::<i64>(conn)
@@ -113,6 +119,21 @@ impl IntegrationRepository for Database {
                     integrations::secret_form.eq(secret.form()),
                     integrations::secret_hint.eq(hint),
                 ))
+                .execute(conn)
+                .map_err(repo_error)?;
+            if changed == 0 {
+                Err(RepoError::NotFound)
+            } else {
+                Ok(())
+            }
+        })
+        .await
+    }
+
+    async fn set_integration_rating(&self, id: IntegrationId, max_rating: Rating) -> Result<(), RepoError> {
+        self.run(move |conn| {
+            let changed = diesel::update(integrations::table.find(id.0))
+                .set(integrations::max_rating.eq(max_rating.as_str()))
                 .execute(conn)
                 .map_err(repo_error)?;
             if changed == 0 {

@@ -11,7 +11,7 @@ use gifshelf_domain::RepoError;
 use crate::connection::{write_tx, AnyConnection, Database};
 use crate::error::repo_error;
 use crate::gifs::refresh_search_text;
-use crate::schema::{gif_tags, tags};
+use crate::schema::{gif_tags, gifs, tags};
 
 /// The ids of these tags, creating the missing ones (concurrent creators do not clash).
 pub(crate) fn ensure_tags(
@@ -53,16 +53,32 @@ struct TagIdRow {
 
 type TagCountRow = (i64, String, i64);
 
+/// Tags joined to the GIFs that count: a tag's count is of the GIFs no moderator hid (members see
+/// these counts; the statistics count every GIF). A tag only hidden GIFs carry counts 0 and stays.
+macro_rules! tags_with_visible_gifs {
+    () => {
+        tags::table
+            .left_join(gif_tags::table)
+            .left_join(gifs::table.on(gifs::id.eq(gif_tags::gif_id).and(gifs::hidden_at.is_null())))
+    };
+}
+
+/// How many visible GIFs carry the tag (over [`tags_with_visible_gifs`]).
+macro_rules! visible_count {
+    () => {
+        diesel::dsl::count(gifs::id.nullable())
+    };
+}
+
 fn gifs_tagged(conn: &mut AnyConnection, id: i64) -> Result<Vec<i64>, RepoError> {
     gif_tags::table.filter(gif_tags::tag_id.eq(id)).select(gif_tags::gif_id).load(conn).map_err(repo_error)
 }
 
 fn load_tag(conn: &mut AnyConnection, id: i64) -> Result<Tag, RepoError> {
-    let row: TagCountRow = tags::table
-        .left_join(gif_tags::table)
+    let row: TagCountRow = tags_with_visible_gifs!()
         .filter(tags::id.eq(id))
         .group_by((tags::id, tags::name))
-        .select((tags::id, tags::name, diesel::dsl::count(gif_tags::gif_id.nullable())))
+        .select((tags::id, tags::name, visible_count!()))
         .first(conn)
         .map_err(repo_error)?;
     Ok(to_tag(row))
@@ -76,9 +92,8 @@ fn to_tag((id, name, count): TagCountRow) -> Tag {
 impl TagRepository for Database {
     async fn list_with_counts(&self) -> Result<Vec<Tag>, RepoError> {
         self.run(|conn| {
-            let count = diesel::dsl::count(gif_tags::gif_id.nullable());
-            let rows: Vec<TagCountRow> = tags::table
-                .left_join(gif_tags::table)
+            let count = visible_count!();
+            let rows: Vec<TagCountRow> = tags_with_visible_gifs!()
                 .group_by((tags::id, tags::name))
                 .select((tags::id, tags::name, count))
                 .order((count.desc(), tags::name.asc()))
@@ -92,11 +107,10 @@ impl TagRepository for Database {
     async fn find_by_name(&self, name: &TagName) -> Result<Tag, RepoError> {
         let name = name.as_str().to_owned();
         self.run(move |conn| {
-            let row: TagCountRow = tags::table
-                .left_join(gif_tags::table)
+            let row: TagCountRow = tags_with_visible_gifs!()
                 .filter(tags::name.eq(&name))
                 .group_by((tags::id, tags::name))
-                .select((tags::id, tags::name, diesel::dsl::count(gif_tags::gif_id.nullable())))
+                .select((tags::id, tags::name, visible_count!()))
                 .first(conn)
                 .map_err(repo_error)?;
             Ok(to_tag(row))

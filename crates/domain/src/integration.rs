@@ -11,6 +11,7 @@ use std::fmt;
 
 use chrono::NaiveDateTime;
 
+use crate::gif::Rating;
 use crate::ValidationError;
 
 pub const INTEGRATION_NAME_MAX: usize = 50;
@@ -222,6 +223,8 @@ pub struct Integration {
     /// The secret's last four characters, to tell integrations apart in a list.
     pub hint: String,
     pub created_at: NaiveDateTime,
+    /// The highest rating its slash commands answer.
+    pub max_rating: Rating,
 }
 
 /// An integration to store.
@@ -232,6 +235,18 @@ pub struct NewIntegration {
     pub secret: StoredSecret,
     pub hint: String,
     pub created_at: NaiveDateTime,
+    pub max_rating: Rating,
+}
+
+/// A secret a slash command may prove itself with, and what the integration it belongs to lets
+/// its commands answer: the verifier names the one that vouched, so the search uses its maximum.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandSecret {
+    pub check: SecretCheck,
+    /// The highest rating answered to the requests this secret proves.
+    pub max_rating: Rating,
+    /// The stored integration it belongs to; `None` for one of the configuration's.
+    pub integration: Option<IntegrationId>,
 }
 
 #[cfg(test)]

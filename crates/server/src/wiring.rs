@@ -223,6 +223,7 @@ fn configured_commands(settings: &Settings) -> ConfiguredSecrets {
         slack: secrets(commands.slack_signing_secret.as_slice()),
         mattermost: secrets(&commands.mattermost_tokens),
         zulip: secrets(&commands.zulip_tokens),
+        max_rating: settings.default_rating,
     }
 }
 
@@ -357,13 +358,16 @@ impl ChatParts {
         }
         Self {
             keys: keys.clone(),
-            chat: Arc::new(gifshelf_app::chat::ChatService::new(
-                users.clone(),
-                users.clone(),
-                users.clone(),
-                users.clone(),
-                clock.clone(),
-            )),
+            chat: Arc::new(
+                gifshelf_app::chat::ChatService::new(
+                    users.clone(),
+                    users.clone(),
+                    users.clone(),
+                    users.clone(),
+                    clock.clone(),
+                )
+                .with_default_rating(settings.default_rating),
+            ),
             gate: Arc::new({
                 let gate = gifshelf_app::keys::ChatGate::new(
                     keys,
@@ -383,7 +387,10 @@ impl ChatParts {
                 configured_commands(settings),
                 keeping.clone(),
             )),
-            integrations: Arc::new(IntegrationService::new(users.clone(), clock.clone(), keeping, audit.clone())),
+            integrations: Arc::new(
+                IntegrationService::new(users.clone(), clock.clone(), keeping, audit.clone())
+                    .with_default_rating(settings.default_rating),
+            ),
         }
     }
 }

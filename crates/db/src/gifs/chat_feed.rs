@@ -59,19 +59,24 @@ pub(super) struct TopTagRow {
 }
 
 /// The most used tags with the id of each one's most viewed GIF, in one query (a window function
-/// picks the GIF; both backends have them).
-pub(super) fn top_tags_with_gif_ids(conn: &mut AnyConnection, limit: i64) -> Result<Vec<TopTagRow>, RepoError> {
+/// picks the GIF; both backends have them). Only the GIFs `shown` count and illustrate.
+pub(super) fn top_tags_with_gif_ids(
+    conn: &mut AnyConnection,
+    limit: i64,
+    shown: Shown,
+) -> Result<Vec<TopTagRow>, RepoError> {
     const SQL: &str = "SELECT tag_id, name, gifs, gif_id FROM ( \
          SELECT top.tag_id, top.name, top.gifs, g.id AS gif_id, \
                 ROW_NUMBER() OVER (PARTITION BY top.tag_id ORDER BY g.view_count DESC, g.id DESC) AS pick \
          FROM (SELECT t.id AS tag_id, t.name AS name, COUNT(*) AS gifs FROM tags t \
-               JOIN gif_tags gt ON gt.tag_id = t.id GROUP BY t.id, t.name \
-               ORDER BY COUNT(*) DESC, t.name ASC LIMIT {1}) top \
-         JOIN gif_tags gt ON gt.tag_id = top.tag_id JOIN gifs g ON g.id = gt.gif_id AND g.hidden_at IS NULL) ranked \
+               JOIN gif_tags gt ON gt.tag_id = t.id JOIN gifs g ON g.id = gt.gif_id WHERE {shown} \
+               GROUP BY t.id, t.name ORDER BY COUNT(*) DESC, t.name ASC LIMIT {1}) top \
+         JOIN gif_tags gt ON gt.tag_id = top.tag_id JOIN gifs g ON g.id = gt.gif_id WHERE {shown}) ranked \
          WHERE pick = 1 ORDER BY gifs DESC, name ASC";
+    let sql = SQL.replace("{shown}", &shown.sql_of("g"));
     match conn {
-        AnyConnection::Sqlite(c) => diesel::sql_query(SQL.replace("{1}", "?")).bind::<BigInt, _>(limit).load(c),
-        AnyConnection::Postgresql(c) => diesel::sql_query(SQL.replace("{1}", "$1")).bind::<BigInt, _>(limit).load(c),
+        AnyConnection::Sqlite(c) => diesel::sql_query(sql.replace("{1}", "?")).bind::<BigInt, _>(limit).load(c),
+        AnyConnection::Postgresql(c) => diesel::sql_query(sql.replace("{1}", "$1")).bind::<BigInt, _>(limit).load(c),
     }
     .map_err(repo_error)
 }
@@ -93,9 +98,9 @@ impl ChatFeedRepository for Database {
         .await
     }
 
-    async fn top_tags_with_gif(&self, limit: i64) -> Result<Vec<(Tag, Gif)>, RepoError> {
+    async fn top_tags_with_gif(&self, limit: i64, max: Rating) -> Result<Vec<(Tag, Gif)>, RepoError> {
         self.run(move |conn| {
-            let rows = top_tags_with_gif_ids(conn, limit)?;
+            let rows = top_tags_with_gif_ids(conn, limit, Shown::rated(max))?;
             let gifs: HashMap<i64, Gif> = load_many(conn, &rows.iter().map(|r| r.gif_id).collect::<Vec<_>>())?
                 .into_iter()
                 .map(|gif| (gif.id.0, gif))

@@ -45,13 +45,22 @@ impl Shown {
     /// The SQL condition that keeps the GIFs shown (an id is a number and ratings are constants:
     /// nothing to escape).
     pub(crate) fn sql(self) -> String {
+        self.condition("")
+    }
+
+    /// [`Self::sql`] on the columns of `alias` (a query that joins other tables).
+    pub(crate) fn sql_of(self, alias: &str) -> String {
+        self.condition(&format!("{alias}."))
+    }
+
+    fn condition(self, prefix: &str) -> String {
         let mut sql = match self.own {
-            None => "hidden_at IS NULL".to_owned(),
-            Some(owner) => format!("(hidden_at IS NULL OR uploader_id = {owner})"),
+            None => format!("{prefix}hidden_at IS NULL"),
+            Some(owner) => format!("({prefix}hidden_at IS NULL OR {prefix}uploader_id = {owner})"),
         };
         if self.by_rating() {
             let list: Vec<String> = self.ratings().iter().map(|r| format!("'{r}'")).collect();
-            sql.push_str(&format!(" AND rating IN ({})", list.join(", ")));
+            sql.push_str(&format!(" AND {prefix}rating IN ({})", list.join(", ")));
         }
         sql
     }

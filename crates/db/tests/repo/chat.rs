@@ -127,16 +127,16 @@ async fn top_tags_come_with_their_most_viewed_gif(db: &Database) {
     ok(db.add_view(a, t0().date()).await);
     ok(db.add_view(a, t0().date()).await);
     ok(db.add_view(b, t0().date()).await);
-    let top = ok(db.top_tags_with_gif(10).await);
+    let top = ok(db.top_tags_with_gif(10, gifshelf_domain::gif::Rating::R).await);
     let got: Vec<(&str, i64, i64)> = top.iter().map(|(t, g)| (t.name.as_str(), t.count, g.id.0)).collect();
     // cats (3): A has most views; dogs (2): A; birds (1): B. Ties between tags go by name; an
     // unused tag is no category.
     assert_eq!(got, [("cats", 3, a.0), ("dogs", 2, a.0), ("birds", 1, b.0)]);
-    let first = ok(db.top_tags_with_gif(1).await);
+    let first = ok(db.top_tags_with_gif(1, gifshelf_domain::gif::Rating::R).await);
     assert_eq!(first.iter().map(|(t, _)| t.name.as_str()).collect::<Vec<_>>(), ["cats"]);
     // Without views, the newest GIF of the tag.
     ok(db.delete(a).await);
-    let after = ok(db.top_tags_with_gif(10).await);
+    let after = ok(db.top_tags_with_gif(10, gifshelf_domain::gif::Rating::R).await);
     let got: Vec<(&str, i64)> = after.iter().map(|(t, g)| (t.name.as_str(), g.id.0)).collect();
     assert_eq!(got, [("cats", b.0), ("birds", b.0), ("dogs", c.0)]);
 }

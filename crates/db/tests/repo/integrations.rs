@@ -1,5 +1,6 @@
 use chrono::{NaiveDate, NaiveDateTime};
 use gifshelf_db::Database;
+use gifshelf_domain::gif::Rating;
 use gifshelf_domain::integration::{IntegrationId, IntegrationName, NewIntegration, Platform, StoredSecret};
 use gifshelf_domain::ports::IntegrationRepository;
 use gifshelf_domain::RepoError;
@@ -17,6 +18,7 @@ fn new(platform: Platform, name: &str, secret: &str) -> NewIntegration {
         secret: StoredSecret::Digest(secret.into()),
         hint: secret[secret.len() - 4..].into(),
         created_at: at(9),
+        max_rating: Rating::G,
     }
 }
 
@@ -74,3 +76,21 @@ async fn a_secret_changes_form_and_clear_rows_of_an_earlier_version_read_as_clea
 }
 
 on_both_backends!(a_secret_changes_form_and_clear_rows_of_an_earlier_version_read_as_clear);
+
+async fn an_integrations_maximum_rating_is_stored_and_changed(db: &Database) {
+    let pg =
+        NewIntegration { max_rating: Rating::Pg, ..new(Platform::Mattermost, "Team", "pbte7m9wbbfbmjk1f4mhsibbzc") };
+    let team = db.create_integration(pg).await.unwrap_or_else(|e| panic!("{e}"));
+    let other = db
+        .create_integration(new(Platform::Mattermost, "Other", "xvOzfurIutdRRVLz"))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((team.max_rating, other.max_rating), (Rating::Pg, Rating::G));
+    db.set_integration_rating(team.id, Rating::R).await.unwrap_or_else(|e| panic!("{e}"));
+    let stored = db.integrations_of(Platform::Mattermost).await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(stored.iter().map(|i| i.max_rating).collect::<Vec<_>>(), [Rating::R, Rating::G], "only that one");
+    let missing = db.set_integration_rating(IntegrationId(9999), Rating::G).await;
+    assert!(matches!(missing, Err(RepoError::NotFound)), "{missing:?}");
+}
+
+on_both_backends!(an_integrations_maximum_rating_is_stored_and_changed);

@@ -118,6 +118,7 @@ pub(crate) async fn seed_keys_and_integrations(db: &Database, owner: UserId) {
             secret,
             hint: "85a5".into(),
             created_at: t0() + Duration::minutes(55),
+            max_rating: gifshelf_domain::gif::Rating::G,
         };
         ok(db.create_integration(integration).await);
     }

@@ -18,12 +18,13 @@ pub trait ChatFeedRepository: Send + Sync {
     /// Storage errors.
     async fn featured(&self, since: NaiveDate, page: PageRequest, max: Rating) -> Result<Page<Gif>, RepoError>;
 
-    /// The `limit` tags on most GIFs (ties by name), each with its most viewed GIF (ties: the
-    /// newest), most used first: chat apps' categories, in a fixed number of queries.
+    /// The `limit` tags on most GIFs rated at most `max` that no moderator hid (ties by name), each
+    /// with its most viewed such GIF (ties: the newest), most used first: chat apps' categories,
+    /// in a fixed number of queries.
     ///
     /// # Errors
     /// Storage errors.
-    async fn top_tags_with_gif(&self, limit: i64) -> Result<Vec<(Tag, Gif)>, RepoError>;
+    async fn top_tags_with_gif(&self, limit: i64, max: Rating) -> Result<Vec<(Tag, Gif)>, RepoError>;
 
     /// Adds one share (a chat app posted the GIF).
     ///

@@ -4,6 +4,7 @@ use async_trait::async_trait;
 use chrono::NaiveDateTime;
 
 use crate::api_key::{ApiKey, ApiKeyId, NewApiKey};
+use crate::gif::Rating;
 use crate::integration::{
     Integration, IntegrationId, IntegrationSecret, NewIntegration, Platform, SealError, StoredSecret,
 };
@@ -77,6 +78,12 @@ pub trait IntegrationRepository: Send + Sync {
         secret: StoredSecret,
         hint: String,
     ) -> Result<(), RepoError>;
+
+    /// Sets the highest rating the integration's slash commands answer.
+    ///
+    /// # Errors
+    /// `NotFound` when no integration has this id.
+    async fn set_integration_rating(&self, id: IntegrationId, max_rating: Rating) -> Result<(), RepoError>;
 }
 
 /// Seals and opens the secrets that must be kept with their clear value (Slack's signing secrets)

@@ -1,6 +1,8 @@
 //! Stoat's gifbox API (`/api/k/{key}/gifbox/…`): what Stoat's web client reads when `VITE_GIFBOX_URL`
 //! points here. Results carry `webm`/`tinywebm` (its picker plays `tinywebm` in a `<video>`) and the
 //! share page as `url` (what it posts); `next` is left out at the end; categories are `{title, image}`.
+//! Stoat names no rating (its own gifbox asks Tenor for `contentfilter=high`): every answer holds
+//! GIFs rated at most the server's default rating (`GIFSHELF_DEFAULT_RATING`, `g` out of the box).
 
 use std::collections::BTreeMap;
 
@@ -87,7 +89,7 @@ async fn search(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResp
     let p: Params = params(&req, D)?;
     let q = query(D, p.query.as_deref(), MAX_QUERY)?;
     let at = at(&p)?;
-    let found = state.chat.search(&q, at, gifshelf_domain::gif::Rating::R).await.or_chat(D)?;
+    let found = state.chat.search(&q, at, state.chat.default_rating()).await.or_chat(D)?;
     Ok(paginated(&req, &state, &found, at))
 }
 
@@ -95,14 +97,14 @@ async fn trending(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpRe
     admit(&state, &req, D).await?;
     let p: Params = params(&req, D)?;
     let at = at(&p)?;
-    let found = state.chat.featured(at, gifshelf_domain::gif::Rating::R).await.or_chat(D)?;
+    let found = state.chat.featured(at, state.chat.default_rating()).await.or_chat(D)?;
     Ok(paginated(&req, &state, &found, at))
 }
 
 async fn categories(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ChatError> {
     admit(&state, &req, D).await?;
     let origin = origin(&req, &state.settings);
-    let categories = state.chat.categories(MAX_LIMIT as usize).await.or_chat(D)?;
+    let categories = state.chat.categories(MAX_LIMIT as usize, state.chat.default_rating()).await.or_chat(D)?;
     let body: Vec<serde_json::Value> = categories
         .iter()
         .map(|c| {

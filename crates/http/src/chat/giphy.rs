@@ -47,7 +47,8 @@ struct Params {
     s: Option<String>,
 }
 
-/// GIPHY's `rating`, a maximum (`pg` answers g and pg); absent, every rating (GIPHY's default).
+/// GIPHY's `rating`, a maximum (`pg` answers g and pg) on every list and lookup by id; absent,
+/// every rating (GIPHY's default).
 fn max_rating(p: &Params) -> Result<Rating, ChatError> {
     match p.rating.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
         None => Ok(Rating::R),
@@ -223,7 +224,7 @@ async fn categories(state: web::Data<AppState>, req: HttpRequest) -> Result<Http
     let p: Params = params(&req, D)?;
     let offset = number(D, "offset", p.offset.as_deref(), 0)? as usize;
     let limit = number(D, "limit", p.limit.as_deref(), DEFAULT_LIMIT)?.clamp(1, MAX_LIMIT) as usize;
-    let all = state.chat.categories(CATEGORIES).await.or_chat(D)?;
+    let all = state.chat.categories(CATEGORIES, max_rating(&p)?).await.or_chat(D)?;
     let origin = origin(&req, &state.settings);
     let data: Vec<Value> = all
         .iter()
@@ -259,7 +260,8 @@ async fn by_id(state: web::Data<AppState>, req: HttpRequest, id: web::Path<Strin
     if !crate::routes::share::valid_share_id(&id) {
         return Err(ChatError::not_found(D));
     }
-    let gif = state.chat.by_share_id(&id).await.or_chat(D)?;
+    let p: Params = params(&req, D)?;
+    let gif = state.chat.rated_by_share_id(&id, max_rating(&p)?).await.or_chat(D)?;
     let origin = origin(&req, &state.settings);
     Ok(answer(&json!({"data": gif_object(&origin, &gif), "meta": meta(&state)})))
 }
@@ -268,7 +270,7 @@ async fn by_ids(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResp
     admit(&state, &req, D).await?;
     let p: Params = params(&req, D)?;
     let ids = id_list(D, p.ids.as_deref(), MAX_LIMIT)?;
-    let gifs = state.chat.by_share_ids(&ids).await.or_chat(D)?;
+    let gifs = state.chat.by_share_ids(&ids, max_rating(&p)?).await.or_chat(D)?;
     let found = Found { total: i64::try_from(gifs.len()).unwrap_or(0), gifs };
     Ok(list(&req, &state, &found, Window { offset: 0, limit: MAX_LIMIT }))
 }

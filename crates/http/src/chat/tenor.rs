@@ -83,6 +83,8 @@ pub struct ResponseObject {
     hasaudio: bool,
     hascaption: bool,
     bg_color: String,
+    /// The GIF's rating (`g`, `pg`, `pg-13`, `r`): what `contentfilter` filters by.
+    content_rating: &'static str,
     media_formats: BTreeMap<&'static str, MediaObject>,
 }
 
@@ -134,6 +136,7 @@ pub fn response_object(origin: &str, gif: &Gif, media_filter: Option<&str>) -> R
         hasaudio: false,
         hascaption: gif.caption_text.is_some(),
         bg_color: String::new(),
+        content_rating: gif.rating.as_str(),
         media_formats,
     }
 }
@@ -182,8 +185,12 @@ async fn categories(state: web::Data<AppState>, req: HttpRequest) -> Result<Http
     admit(&state, &req, D).await?;
     let p: Params = params(&req, D)?;
     let origin = origin(&req, &state.settings);
-    let categories = state.chat.categories(MAX_LIMIT as usize).await.or_chat(D)?;
+    let max = content_filter(&p)?;
+    let categories = state.chat.categories(MAX_LIMIT as usize, max).await.or_chat(D)?;
     let locale = locale(&p);
+    // A category's search keeps the filter its list was made with.
+    let filter = p.contentfilter.as_deref().map(str::trim).filter(|f| !f.is_empty());
+    let filter = filter.map(|f| format!("&contentfilter={}", encode(f))).unwrap_or_default();
     let tags: Vec<serde_json::Value> = categories
         .iter()
         .map(|c| {
@@ -197,7 +204,11 @@ async fn categories(state: web::Data<AppState>, req: HttpRequest) -> Result<Http
             .unwrap_or_default();
             serde_json::json!({
                 "searchterm": term,
-                "path": format!("/v2/search?q={}&locale={}&component=categories", encode(term), encode(&locale)),
+                "path": format!(
+                    "/v2/search?q={}&locale={}&component=categories{filter}",
+                    encode(term),
+                    encode(&locale)
+                ),
                 "image": image,
                 "name": format!("#{term}"),
             })
@@ -223,7 +234,7 @@ async fn posts(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpRespo
     admit(&state, &req, D).await?;
     let p: Params = params(&req, D)?;
     let ids = id_list(D, p.ids.as_deref(), MAX_LIMIT)?;
-    let gifs = state.chat.by_share_ids(&ids).await.or_chat(D)?;
+    let gifs = state.chat.by_share_ids(&ids, content_filter(&p)?).await.or_chat(D)?;
     let origin = origin(&req, &state.settings);
     let results: Vec<ResponseObject> =
         gifs.iter().map(|g| response_object(&origin, g, p.media_filter.as_deref())).collect();

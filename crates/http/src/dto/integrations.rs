@@ -17,6 +17,20 @@ pub struct CreateIntegrationRequest {
     pub name: String,
     /// The signing secret or token as the platform shows it: 8 to 200 characters.
     pub secret: String,
+    /// The highest rating its slash commands answer (`g`, `pg`, `pg-13` or `r`); absent, the
+    /// server's default rating (`GIFSHELF_DEFAULT_RATING`, `g` out of the box).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "\"g\" | \"pg\" | \"pg-13\" | \"r\"")]
+    pub max_rating: Option<String>,
+}
+
+/// `PUT /api/integrations/{id}` (admins): what an integration's slash commands may answer.
+#[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UpdateIntegrationRequest {
+    /// The highest rating its slash commands answer: `g`, `pg`, `pg-13` or `r`.
+    #[ts(type = "\"g\" | \"pg\" | \"pg-13\" | \"r\"")]
+    pub max_rating: String,
 }
 
 /// A chat integration as listed: never its secret.
@@ -32,6 +46,8 @@ pub struct IntegrationDto {
     pub secret_hint: String,
     /// ISO-8601, UTC.
     pub created_at: String,
+    /// The highest rating its slash commands answer.
+    pub max_rating: super::Rating,
 }
 
 impl From<&gifshelf_domain::integration::Integration> for IntegrationDto {
@@ -42,6 +58,7 @@ impl From<&gifshelf_domain::integration::Integration> for IntegrationDto {
             name: integration.name.as_str().to_owned(),
             secret_hint: integration.hint.clone(),
             created_at: iso(integration.created_at),
+            max_rating: integration.max_rating.into(),
         }
     }
 }

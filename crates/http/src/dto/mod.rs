@@ -37,7 +37,7 @@ pub use gifs::{
     DuplicateGroupsDto, FavouriteStateDto, GifDto, GifLinkDto, HiddenDto, PagedGifs, Rating, RenditionDto,
     UpdateGifRequest,
 };
-pub use integrations::{CreateIntegrationRequest, IntegrationDto};
+pub use integrations::{CreateIntegrationRequest, IntegrationDto, UpdateIntegrationRequest};
 pub use join::{role_name, CreateInviteRequest, CreatedInviteDto, InviteDto, RegistrationPolicyDto};
 pub use keys::{ApiKeyDto, CreateApiKeyRequest, CreatedApiKeyDto};
 pub use make::{MakeCaptionDto, MakeCropDto, MakeErrorDto, MakeForm, MakeRecipeDto, MakeStartedDto, MakeStatusDto};
@@ -90,6 +90,7 @@ macro_rules! for_each_dto {
             ApiKeyDto,
             CreateIntegrationRequest,
             IntegrationDto,
+            UpdateIntegrationRequest,
             RegistrationPolicyDto,
             CreateInviteRequest,
             InviteDto,

@@ -81,6 +81,7 @@ use utoipa::{Modify, OpenApi};
         super::join::revoke,
         super::integrations::list,
         super::integrations::create,
+        super::integrations::update,
         super::integrations::remove,
         super::members::list,
         super::members::update,

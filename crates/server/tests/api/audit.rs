@@ -35,7 +35,7 @@ async fn the_audit_log_says_who_did_what_to_what_and_from_where(backend: Backend
     );
     let added = &log.content[3];
     assert!(added.target.contains("Team Zulip") && added.target.contains("zulip"), "{added:?}");
-    assert_eq!(added.detail, "secret …JLJ0", "the hint, never the secret");
+    assert_eq!(added.detail, "secret …JLJ0, maximum rating g", "the hint, never the secret");
     assert_eq!(added.address.as_deref(), Some("127.0.0.1"));
     assert!(log.content[1].target.contains(&key.id.to_string()) && !log.content[1].target.contains(&key.key));
     assert_eq!((log.total_elements, log.has_next), (4, false));

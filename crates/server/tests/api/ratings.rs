@@ -9,7 +9,7 @@ use crate::helpers::{dto_of, error_of, send, Backend, Client};
 use crate::{app, on_both_backends};
 
 /// Uploads a fresh GIF with this `gifData`.
-async fn upload_with(client: &Client, bytes: Vec<u8>, data: &Value) -> reqwest::Response {
+pub(crate) async fn upload_with(client: &Client, bytes: Vec<u8>, data: &Value) -> reqwest::Response {
     let file = reqwest::multipart::Part::bytes(bytes)
         .file_name("cat.gif")
         .mime_str("image/gif")

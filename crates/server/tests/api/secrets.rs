@@ -76,6 +76,7 @@ async fn clear_rows(db: &gifshelf_db::Database) {
             secret: StoredSecret::Clear(IntegrationSecret::from_trusted(secret.into())),
             hint: String::new(),
             created_at: chrono::Utc::now().naive_utc(),
+            max_rating: gifshelf_domain::gif::Rating::G,
         };
         db.create_integration(row).await.unwrap_or_else(|e| panic!("{e}"));
     }

@@ -16,4 +16,9 @@ name: string,
 /**
  * The signing secret or token as the platform shows it: 8 to 200 characters.
  */
-secret: string, };
+secret: string, 
+/**
+ * The highest rating its slash commands answer (`g`, `pg`, `pg-13` or `r`); absent, the
+ * server's default rating (`GIFSHELF_DEFAULT_RATING`, `g` out of the box).
+ */
+maxRating?: "g" | "pg" | "pg-13" | "r", };

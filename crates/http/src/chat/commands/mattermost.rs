@@ -76,17 +76,17 @@ mod tests {
         let form = b"token=pbte7m9wbbfbmjk1f4mhsibbzc&command=%2Fgif&text=happy+cat";
         let incoming = Incoming::read(&HeaderMap::new(), form).unwrap_or_else(|e| panic!("{e:?}"));
         assert_eq!((incoming.platform, incoming.text.as_str()), (Platform::Mattermost, "happy cat"));
-        assert_eq!(incoming.verify(&tokens, form, 0), Ok(()));
+        assert_eq!(incoming.verify(&tokens, form, 0), Ok(0));
 
         let header = headers(&[("authorization", "Token pbte7m9wbbfbmjk1f4mhsibbzc")]);
         let incoming = Incoming::read(&header, b"text=cats").unwrap_or_else(|e| panic!("{e:?}"));
-        assert_eq!(incoming.verify(&tokens, b"text=cats", 0), Ok(()));
+        assert_eq!(incoming.verify(&tokens, b"text=cats", 0), Ok(0));
 
         let json = headers(&[("content-type", "application/json; charset=utf-8")]);
         let body = br#"{"token": "pbte7m9wbbfbmjk1f4mhsibbzc", "command": "/gif", "text": "cats"}"#;
         let incoming = Incoming::read(&json, body).unwrap_or_else(|e| panic!("{e:?}"));
         assert_eq!((incoming.platform, incoming.text.as_str()), (Platform::Mattermost, "cats"));
-        assert_eq!(incoming.verify(&tokens, body, 0), Ok(()));
+        assert_eq!(incoming.verify(&tokens, body, 0), Ok(0));
 
         let wrong = Incoming::read(&HeaderMap::new(), b"token=pbte7m9wbbfbmjk1f4mhsibbzd&text=cats");
         assert_eq!(wrong.map(|i| i.verify(&tokens, b"", 0)), Ok(Err(Refusal::NotVerified)));

@@ -17,7 +17,7 @@ use actix_web::http::header::{HeaderMap, CONTENT_TYPE};
 use actix_web::http::StatusCode;
 use actix_web::{post, web, HttpRequest, HttpResponse};
 use gifshelf_app::commands::CommandAnswer;
-use gifshelf_domain::integration::{Platform, SecretCheck};
+use gifshelf_domain::integration::{CommandSecret, Platform, SecretCheck};
 use serde::de::DeserializeOwned;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
@@ -62,12 +62,16 @@ pub(crate) async fn command(
     let incoming = Incoming::read(req.headers(), &body).map_err(refused)?;
     let platform = incoming.platform.as_str();
     let secrets = state.commands.secrets(incoming.platform).await?;
-    if let Err(refusal) = incoming.verify(&secrets, &body, state.clock.now().and_utc().timestamp()) {
-        tracing::info!(platform, ?refusal, "chat command refused");
-        return Err(refused(refusal));
-    }
-    let answer = state.commands.run(&incoming.text).await?;
-    tracing::info!(platform, "chat command answered");
+    let vouched = match incoming.verify(&secrets, &body, state.clock.now().and_utc().timestamp()) {
+        Ok(index) => &secrets[index],
+        Err(refusal) => {
+            tracing::info!(platform, ?refusal, "chat command refused");
+            return Err(refused(refusal));
+        }
+    };
+    let answer = state.commands.run(&incoming.text, vouched.max_rating).await?;
+    let integration_id = vouched.integration.map(|id| id.0);
+    tracing::info!(platform, integration_id, max_rating = vouched.max_rating.as_str(), "chat command answered");
     Ok(HttpResponse::Ok().json(reply(incoming.platform, &answer, &origin(&req, &state.settings))))
 }
 
@@ -78,16 +82,19 @@ trait CommandPlatform: Sync {
     /// platform is asked), a refusal when it is but cannot be believed or read.
     fn recognise(&self, request: &Request<'_>) -> Option<Result<Incoming, Refusal>>;
 
-    /// Whether one of `secrets` (this platform's) vouches for `proof`; `body` is the raw body and
-    /// `now` the server's Unix time. By default: a token equal to one of the secrets, or whose
-    /// digest is one of the stored digests.
+    /// Which of `secrets` (this platform's) vouches for `proof`, by its index (so that the command
+    /// is answered within that integration's maximum rating); `body` is the raw body and `now` the
+    /// server's Unix time. By default: a token equal to one of the secrets, or whose digest is one
+    /// of the stored digests.
     ///
     /// # Errors
     /// A refusal saying why not.
-    fn verify(&self, proof: &Proof, secrets: &[SecretCheck], _body: &[u8], _now: i64) -> Result<(), Refusal> {
+    fn verify(&self, proof: &Proof, secrets: &[CommandSecret], _body: &[u8], _now: i64) -> Result<usize, Refusal> {
         match proof {
-            Proof::Token(token) if secrets.iter().any(|secret| token_matches(secret, token)) => Ok(()),
-            _ => Err(Refusal::NotVerified),
+            Proof::Token(token) => {
+                secrets.iter().position(|secret| token_matches(&secret.check, token)).ok_or(Refusal::NotVerified)
+            }
+            Proof::Signed { .. } => Err(Refusal::NotVerified),
         }
     }
 
@@ -163,12 +170,12 @@ impl Incoming {
         PLATFORMS.iter().find_map(|platform| platform.recognise(&request)).unwrap_or(Err(Refusal::NotVerified))
     }
 
-    /// Whether one of `secrets` (the platform's) vouches for the request; `body` is the raw body
-    /// `read` was given and `now` the server's Unix time.
+    /// Which of `secrets` (the platform's) vouches for the request, by its index: the first that
+    /// does; `body` is the raw body `read` was given and `now` the server's Unix time.
     ///
     /// # Errors
     /// `TooOld` for a signature's timestamp too far from `now`; `NotVerified` when no secret matches.
-    pub fn verify(&self, secrets: &[SecretCheck], body: &[u8], now: i64) -> Result<(), Refusal> {
+    pub fn verify(&self, secrets: &[CommandSecret], body: &[u8], now: i64) -> Result<usize, Refusal> {
         of(self.platform).verify(&self.proof, secrets, body, now)
     }
 }
@@ -251,8 +258,15 @@ mod tests {
         map
     }
 
-    pub(super) fn secrets(values: &[&str]) -> Vec<SecretCheck> {
-        values.iter().map(|v| SecretCheck::Clear(IntegrationSecret::from_trusted((*v).to_owned()))).collect()
+    pub(super) fn secrets(values: &[&str]) -> Vec<CommandSecret> {
+        values
+            .iter()
+            .map(|v| CommandSecret {
+                check: SecretCheck::Clear(IntegrationSecret::from_trusted((*v).to_owned())),
+                max_rating: gifshelf_domain::gif::Rating::G,
+                integration: None,
+            })
+            .collect()
     }
 
     #[test]

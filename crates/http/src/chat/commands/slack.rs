@@ -4,7 +4,7 @@
 //! answer is Block Kit: the image, and a link to its share page.
 
 use gifshelf_app::commands::CommandAnswer;
-use gifshelf_domain::integration::{IntegrationSecret, Platform, SecretCheck};
+use gifshelf_domain::integration::{CommandSecret, IntegrationSecret, Platform, SecretCheck};
 use hmac::{Hmac, Mac};
 use serde::Deserialize;
 use sha2::Sha256;
@@ -46,7 +46,7 @@ impl CommandPlatform for Slack {
         }))
     }
 
-    fn verify(&self, proof: &Proof, secrets: &[SecretCheck], body: &[u8], now: i64) -> Result<(), Refusal> {
+    fn verify(&self, proof: &Proof, secrets: &[CommandSecret], body: &[u8], now: i64) -> Result<usize, Refusal> {
         let Proof::Signed { timestamp, signature } = proof else {
             return Err(Refusal::NotVerified);
         };
@@ -58,15 +58,13 @@ impl CommandPlatform for Slack {
         let signed = |secret: &IntegrationSecret| {
             slack_signature(secret.expose(), timestamp, body).is_some_and(|expected| same_secret(&expected, signature))
         };
-        let clear = secrets.iter().filter_map(|s| match s {
-            SecretCheck::Clear(secret) => Some(secret),
-            SecretCheck::Digest(_) => None,
-        });
-        if clear.into_iter().any(signed) {
-            Ok(())
-        } else {
-            Err(Refusal::NotVerified)
-        }
+        secrets
+            .iter()
+            .position(|s| match &s.check {
+                SecretCheck::Clear(secret) => signed(secret),
+                SecretCheck::Digest(_) => false,
+            })
+            .ok_or(Refusal::NotVerified)
     }
 
     fn reply(&self, answer: &CommandAnswer, origin: &str) -> serde_json::Value {
@@ -138,10 +136,14 @@ mod tests {
         let incoming = slack(SIGNED);
         assert_eq!((incoming.platform, incoming.text.as_str()), (Platform::Slack, ""));
         let now: i64 = 1_531_420_618;
-        assert_eq!(incoming.verify(&secrets(&["another-secret", SECRET]), BODY.as_bytes(), now), Ok(()));
+        assert_eq!(
+            incoming.verify(&secrets(&["another-secret", SECRET]), BODY.as_bytes(), now),
+            Ok(1),
+            "the second secret vouched"
+        );
         // Within five minutes either way, not beyond.
-        assert_eq!(incoming.verify(&secrets(&[SECRET]), BODY.as_bytes(), now + 300), Ok(()));
-        assert_eq!(incoming.verify(&secrets(&[SECRET]), BODY.as_bytes(), now - 300), Ok(()));
+        assert_eq!(incoming.verify(&secrets(&[SECRET]), BODY.as_bytes(), now + 300), Ok(0));
+        assert_eq!(incoming.verify(&secrets(&[SECRET]), BODY.as_bytes(), now - 300), Ok(0));
         assert_eq!(incoming.verify(&secrets(&[SECRET]), BODY.as_bytes(), now + 301), Err(Refusal::TooOld));
         assert_eq!(incoming.verify(&secrets(&[SECRET]), BODY.as_bytes(), now - 360), Err(Refusal::TooOld));
     }
@@ -150,7 +152,7 @@ mod tests {
     fn a_slack_request_without_a_matching_signature_is_refused() {
         let now = 1_531_420_618;
         let refused =
-            |incoming: &Incoming, secrets: &[SecretCheck], body: &str| incoming.verify(secrets, body.as_bytes(), now);
+            |incoming: &Incoming, secrets: &[CommandSecret], body: &str| incoming.verify(secrets, body.as_bytes(), now);
         let forged = slack("v0=a2114d57b48eac39b9ad189dd8316235a7b4a8d21a10bd27519666489c69b504");
         assert_eq!(refused(&forged, &secrets(&[SECRET]), BODY), Err(Refusal::NotVerified));
         assert_eq!(refused(&slack(SIGNED), &secrets(&["not-the-secret"]), BODY), Err(Refusal::NotVerified));

@@ -71,7 +71,7 @@ mod tests {
         let body = br#"{"bot_email": "gif-bot@zulip.example.com", "bot_full_name": "gifshelf", "data": "@**gifshelf** cats", "message": {"id": 112, "content": "@**gifshelf** cats"}, "token": "xvOzfurIutdRRVLzpXrIIHXJvNfaJLJ0", "trigger": "mention"}"#;
         let incoming = Incoming::read(&json, body).unwrap_or_else(|e| panic!("{e:?}"));
         assert_eq!((incoming.platform, incoming.text.as_str()), (Platform::Zulip, "@**gifshelf** cats"));
-        assert_eq!(incoming.verify(&secrets(&["xvOzfurIutdRRVLzpXrIIHXJvNfaJLJ0"]), body, 0), Ok(()));
+        assert_eq!(incoming.verify(&secrets(&["xvOzfurIutdRRVLzpXrIIHXJvNfaJLJ0"]), body, 0), Ok(0));
         assert_eq!(
             incoming.verify(&secrets(&["xvOzfurIutdRRVLzpXrIIHXJvNfaJLJ1"]), body, 0),
             Err(Refusal::NotVerified)

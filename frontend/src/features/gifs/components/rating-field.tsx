@@ -13,27 +13,32 @@ export function ratingLabel(rating: Rating): string {
   return RATINGS.find((r) => r.value === rating)?.label ?? rating;
 }
 
-/** "Rating": a select of the four ratings, styled as the other form fields. With `allowDefault`,
- * a first choice '' leaves the rating to the server (GIFSHELF_DEFAULT_RATING). */
+/** "Rating" (or `label`): a select of the four ratings, styled as the other form fields. With
+ * `allowDefault`, a first choice '' leaves the rating to the server (GIFSHELF_DEFAULT_RATING). */
 export function RatingField<V extends Rating | ''>({
   value,
   onChange,
   disabled,
   allowDefault = false,
+  label = 'Rating',
+  name,
 }: {
   value: V;
   onChange: (rating: V) => void;
   disabled?: boolean;
   allowDefault?: boolean;
+  label?: string;
+  name?: string;
 }) {
   const id = useId();
   return (
     <div className="field">
       <label className="field__label" htmlFor={id}>
-        Rating
+        {label}
       </label>
       <select
         id={id}
+        name={name}
         className="field__input"
         value={value}
         disabled={disabled}

@@ -29,6 +29,7 @@ const teamSlack: IntegrationDto = {
   name: 'Team Slack',
   secretHint: '85a5',
   createdAt: '2026-03-04T10:00:00Z',
+  maxRating: 'g',
 };
 const zulip: IntegrationDto = {
   id: 4,
@@ -36,6 +37,7 @@ const zulip: IntegrationDto = {
   name: 'Zulip bot',
   secretHint: 'LJ0x',
   createdAt: '2026-03-05T10:00:00Z',
+  maxRating: 'pg',
 };
 
 beforeEach(() => {
@@ -69,6 +71,45 @@ describe('IntegrationsSection', () => {
     expect(first).toHaveTextContent('Slack · secret …85a5');
     expect(first).toHaveTextContent(`Added ${new Date(teamSlack.createdAt).toLocaleDateString()}`);
     expect(second).toHaveTextContent('Zulip · secret …LJ0x');
+    expect(within(first!).getByRole('combobox', { name: 'Maximum rating of Team Slack' })).toHaveValue('g');
+    expect(within(second!).getByRole('combobox', { name: 'Maximum rating of Zulip bot' })).toHaveValue('pg');
+    expect(within(first!).getByRole('button', { name: 'Save the maximum rating of Team Slack' })).toBeDisabled();
+  });
+
+  it("saves an integration's maximum rating: sends it, toasts, shows the stored one", async () => {
+    let list = [teamSlack, zulip];
+    serve({
+      'GET /api/integrations': () => json(200, list),
+      'PUT /api/integrations/3': (init) => {
+        const saved = { ...teamSlack, ...(sentJson(init) as Partial<IntegrationDto>) };
+        list = [saved, zulip];
+        return json(200, saved);
+      },
+    });
+    renderWithProviders(<IntegrationsSection />);
+    const select = await screen.findByRole('combobox', { name: 'Maximum rating of Team Slack' });
+    const save = screen.getByRole('button', { name: 'Save the maximum rating of Team Slack' });
+    fireEvent.change(select, { target: { value: 'pg-13' } });
+    expect(save).toBeEnabled();
+    fireEvent.click(save);
+    expect(await screen.findByText('Maximum rating of Team Slack saved')).toBeInTheDocument();
+    expect(sentJson(callsTo('PUT /api/integrations/3')[0]?.[1])).toEqual({ maxRating: 'pg-13' });
+    await waitFor(() => expect(save).toBeDisabled());
+    expect(select).toHaveValue('pg-13');
+    expect(callsTo('PUT /api/integrations/4')).toHaveLength(0);
+  });
+
+  it('shows the server refusing a maximum rating in an error toast and keeps the choice', async () => {
+    serve({
+      'GET /api/integrations': () => json(200, [teamSlack]),
+      'PUT /api/integrations/3': () => json(404, { error: 'Integration not found', code: 'not_found' }),
+    });
+    renderWithProviders(<IntegrationsSection />);
+    const select = await screen.findByRole('combobox', { name: 'Maximum rating of Team Slack' });
+    fireEvent.change(select, { target: { value: 'r' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save the maximum rating of Team Slack' }));
+    expect(await screen.findByText('Integration not found')).toBeInTheDocument();
+    expect(select).toHaveValue('r');
   });
 
   it('shows the load error', async () => {
@@ -98,6 +139,8 @@ describe('IntegrationsSection', () => {
     expect(secret).toHaveAccessibleDescription('The token of the outgoing webhook bot (in its zuliprc file).');
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Zulip bot' } });
     fireEvent.change(secret, { target: { value: 'xvOzfurIutdRRVLzpXrIIHXJvNfaLJ0x' } });
+    expect(screen.getByLabelText('Maximum rating')).toHaveValue('');
+    fireEvent.change(screen.getByLabelText('Maximum rating'), { target: { value: 'pg' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add integration' }));
 
     expect(await screen.findByText('Integration added')).toBeInTheDocument();
@@ -105,7 +148,9 @@ describe('IntegrationsSection', () => {
       platform: 'zulip',
       name: 'Zulip bot',
       secret: 'xvOzfurIutdRRVLzpXrIIHXJvNfaLJ0x',
+      maxRating: 'pg',
     });
+    expect(screen.getByLabelText('Maximum rating')).toHaveValue('');
     const listed = await screen.findByRole('list', { name: 'Integrations' });
     expect(listed).toHaveTextContent('Zulip bot');
     expect(listed).not.toHaveTextContent('xvOzfur');

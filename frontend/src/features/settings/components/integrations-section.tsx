@@ -1,9 +1,11 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { IntegrationDto } from '@/api/generated/IntegrationDto';
+import type { Rating } from '@/api/generated/Rating';
 import { CopyField, copiedMessage } from '@/components/copy-field/copy-field';
 import { FormMessage } from '@/components/form/form-message';
 import { TextField } from '@/components/form/text-field';
 import { useToast } from '@/components/toast/toast-provider';
+import { RATINGS, RatingField } from '@/features/gifs/components/rating-field';
 import { errorMessage } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 import { INTEGRATION_NAME_MAX, INTEGRATION_SECRET_MAX } from '@/lib/limits';
@@ -11,9 +13,11 @@ import {
   MSG_ADD_INTEGRATION_FAILED,
   MSG_LOAD_INTEGRATIONS_FAILED,
   MSG_REMOVE_INTEGRATION_FAILED,
+  MSG_SAVE_RATING_FAILED,
   useAddIntegration,
   useIntegrations,
   useRemoveIntegration,
+  useUpdateIntegration,
 } from '../api/integrations';
 
 type Platform = IntegrationDto['platform'];
@@ -22,6 +26,7 @@ export const COMMAND_PATH = '/api/chat/command';
 export const MSG_INTEGRATION_ADDED = 'Integration added';
 export const MSG_INTEGRATION_REMOVED = 'Integration removed';
 export const MSG_NO_INTEGRATIONS = 'No integrations yet.';
+export const ratingSavedMessage = (name: string) => `Maximum rating of ${name} saved`;
 export const removeIntegrationConfirm = (name: string) =>
   `Remove integration ${name}? Its slash commands stop working at once.`;
 
@@ -56,8 +61,8 @@ export function IntegrationsSection() {
       </h2>
       <p className="settings-card__hint">
         Slash commands post the best-matching GIF into a chat channel: <code>/gif cats</code> in Slack or
-        Mattermost, or a mention of a Zulip bot. Anyone who can use the command can post any GIF of the library, by its public
-        share link.
+        Mattermost, or a mention of a Zulip bot. Anyone who can use the command can post any GIF of the library up to the
+        integration&apos;s maximum rating, by its public share link.
       </p>
       <div className="integrations__url">
         <CopyField
@@ -81,20 +86,26 @@ function AddIntegrationForm() {
   const [platform, setPlatform] = useState<Platform>('slack');
   const [name, setName] = useState('');
   const [secret, setSecret] = useState('');
+  const [maxRating, setMaxRating] = useState<Rating | ''>('');
 
-  const edited = () => {
-    if (add.isError) add.reset();
-  };
+  /** A field's setter that also clears a failed add's message. */
+  const edit =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      if (add.isError) add.reset();
+    };
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (add.isPending) return;
     add.mutate(
-      { platform, name, secret },
+      { platform, name, secret, ...(maxRating ? { maxRating } : {}) },
       {
         onSuccess: () => {
           setName('');
           setSecret('');
+          setMaxRating('');
           toast.success(MSG_INTEGRATION_ADDED);
         },
       },
@@ -103,13 +114,7 @@ function AddIntegrationForm() {
 
   return (
     <form className="form" onSubmit={onSubmit} noValidate>
-      <PlatformField
-        value={platform}
-        onChange={(value) => {
-          setPlatform(value);
-          edited();
-        }}
-      />
+      <PlatformField value={platform} onChange={edit(setPlatform)} />
       <TextField
         label="Name"
         name="integrationName"
@@ -117,10 +122,7 @@ function AddIntegrationForm() {
         required
         maxLength={INTEGRATION_NAME_MAX}
         value={name}
-        onValueChange={(value) => {
-          setName(value);
-          edited();
-        }}
+        onValueChange={edit(setName)}
       />
       <TextField
         label="Secret"
@@ -132,10 +134,14 @@ function AddIntegrationForm() {
         maxLength={INTEGRATION_SECRET_MAX}
         help={SECRET_HELP[platform]}
         value={secret}
-        onValueChange={(value) => {
-          setSecret(value);
-          edited();
-        }}
+        onValueChange={edit(setSecret)}
+      />
+      <RatingField
+        label="Maximum rating"
+        name="integrationMaxRating"
+        allowDefault
+        value={maxRating}
+        onChange={edit(setMaxRating)}
       />
       {add.isError && <FormMessage kind="error">{errorMessage(add.error, MSG_ADD_INTEGRATION_FAILED)}</FormMessage>}
       <div className="form__actions">
@@ -209,6 +215,7 @@ function IntegrationList() {
                 </span>
                 <span className="api-key__dates">Added {formatDate(integration.createdAt)}</span>
               </div>
+              <MaxRatingForm integration={integration} />
               <button
                 type="button"
                 className="btn btn--ghost btn--small"
@@ -223,5 +230,54 @@ function IntegrationList() {
         </ul>
       )}
     </div>
+  );
+}
+
+/** An integration's maximum rating: a select and "Save" (enabled once it differs from the stored one). */
+function MaxRatingForm({ integration }: { integration: IntegrationDto }) {
+  const update = useUpdateIntegration();
+  const toast = useToast();
+  const [maxRating, setMaxRating] = useState<Rating>(integration.maxRating);
+  const changed = maxRating !== integration.maxRating;
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (update.isPending || !changed) return;
+    update.mutate(
+      { id: integration.id, maxRating },
+      {
+        onSuccess: (saved) => toast.success(ratingSavedMessage(saved.name)),
+        onError: (error) => toast.error(errorMessage(error, MSG_SAVE_RATING_FAILED)),
+      },
+    );
+  };
+
+  return (
+    <form className="integration-rating" onSubmit={onSubmit}>
+      <span className="integration-rating__label" aria-hidden="true">
+        Maximum rating
+      </span>
+      <select
+        className="field__input field__select integration-rating__select"
+        aria-label={`Maximum rating of ${integration.name}`}
+        value={maxRating}
+        disabled={update.isPending}
+        onChange={(event) => setMaxRating(event.target.value as Rating)}
+      >
+        {RATINGS.map((rating) => (
+          <option key={rating.value} value={rating.value}>
+            {rating.label}
+          </option>
+        ))}
+      </select>
+      <button
+        type="submit"
+        className="btn btn--secondary btn--small"
+        aria-label={`Save the maximum rating of ${integration.name}`}
+        disabled={update.isPending || !changed}
+      >
+        {update.isPending ? 'Saving…' : 'Save'}
+      </button>
+    </form>
   );
 }
