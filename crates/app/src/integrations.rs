@@ -24,6 +24,21 @@ use crate::{AppError, Conflict};
 pub const NO_SECRETS_KEY: &str =
     "This server keeps Slack signing secrets only when GIFSHELF_SECRETS_KEY is set: set it, or \
                                   give the secret in GIFSHELF_SLACK_SIGNING_SECRET.";
+/// Why a Discord public key cannot be stored on a server without a secrets key.
+pub const NO_SECRETS_KEY_DISCORD: &str = "This server keeps Discord public keys only when GIFSHELF_SECRETS_KEY is \
+                                          set: set it, or give the key in GIFSHELF_DISCORD_PUBLIC_KEY.";
+/// Why a Teams security token cannot be stored on a server without a secrets key.
+pub const NO_SECRETS_KEY_TEAMS: &str = "This server keeps Teams security tokens only when GIFSHELF_SECRETS_KEY is \
+                                        set: set it, or give the token in GIFSHELF_TEAMS_TOKENS.";
+
+/// Why `platform`'s secret, which checks signatures, cannot be stored without a secrets key.
+fn no_secrets_key(platform: Platform) -> &'static str {
+    match platform {
+        Platform::Discord => NO_SECRETS_KEY_DISCORD,
+        Platform::Teams => NO_SECRETS_KEY_TEAMS,
+        _ => NO_SECRETS_KEY,
+    }
+}
 
 /// How secrets are kept and read back: the digest of a token, the seal of a signing secret.
 #[derive(Clone)]
@@ -107,8 +122,10 @@ impl IntegrationService {
         let platform = Platform::parse(form.platform)?;
         let name = IntegrationName::parse(form.name)?;
         let secret = IntegrationSecret::parse(form.secret)?;
-        let stored =
-            self.keeping.keep(platform, &secret).ok_or_else(|| ValidationError::new("secret", NO_SECRETS_KEY))?;
+        let stored = self
+            .keeping
+            .keep(platform, &secret)
+            .ok_or_else(|| ValidationError::new("secret", no_secrets_key(platform)))?;
         let new = NewIntegration { platform, name, secret: stored, hint: secret.hint(), created_at: self.clock.now() };
         if self.integrations.integrations().await?.len() >= INTEGRATIONS_MAX {
             return Err(AppError::Conflict(Conflict::IntegrationLimit));
@@ -212,6 +229,7 @@ mod tests {
             secret: StoredSecret::Sealed("sealed:8f74".into()),
             hint: "85a5".into(),
             created_at: now(),
+            max_rating: gifshelf_domain::gif::Rating::G,
         }
     }
 
@@ -367,7 +385,7 @@ mod tests {
         integrations.expect_integrations().returning(|| Ok(Vec::new()));
         let service = service(integrations);
         let cases = [
-            (IntegrationForm { platform: "discord", ..FORM }, "platform"),
+            (IntegrationForm { platform: "msteams", ..FORM }, "platform"),
             (IntegrationForm { name: " ", ..FORM }, "name"),
             (IntegrationForm { name: &"n".repeat(51), ..FORM }, "name"),
             (IntegrationForm { secret: "short", ..FORM }, "secret"),

@@ -3,6 +3,7 @@
 use async_trait::async_trait;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
+use gifshelf_domain::gif::Rating;
 use gifshelf_domain::integration::{
     Integration, IntegrationId, IntegrationName, NewIntegration, Platform, StoredSecret,
 };
@@ -23,6 +24,7 @@ struct IntegrationRow {
     created_at: NaiveDateTime,
     secret_form: String,
     secret_hint: String,
+    max_rating: String,
 }
 
 impl IntegrationRow {
@@ -38,6 +40,8 @@ impl IntegrationRow {
             secret,
             hint: self.secret_hint,
             created_at: self.created_at,
+            max_rating: Rating::parse(&self.max_rating)
+                .map_err(|_| RepoError::other(format!("unknown integration rating {:?}", self.max_rating)))?,
         })
     }
 }
