@@ -331,6 +331,53 @@ mod tests {
         }
     }
 
+    fn file(kind: RenditionKind, content_type: &str, width: i32, duration_ms: i32) -> gifshelf_domain::gif::Rendition {
+        gifshelf_domain::gif::Rendition {
+            kind,
+            key: format!("k/{}", kind.as_str()),
+            content_type: content_type.into(),
+            size: 1000,
+            width,
+            height: width / 2,
+            frames: 3,
+            duration_ms: Some(duration_ms),
+            codec: None,
+            preferred: false,
+        }
+    }
+
+    #[test]
+    fn inline_results_are_the_mp4_when_there_is_one_with_a_thumbnail_telegram_takes() {
+        let CommandAnswer::Found(gif) = found() else { panic!("found() finds") };
+        let with = |files: Vec<gifshelf_domain::gif::Rendition>| Gif {
+            renditions: gifshelf_domain::gif::Renditions::new(files),
+            ..(*gif).clone()
+        };
+        let video = with(vec![
+            file(Original, "image/gif", 480, 2500),
+            file(Thumbnail, "image/gif", 320, 2500),
+            file(Tiny, "image/gif", 220, 2500),
+            file(Mp4, "video/mp4", 480, 2500),
+        ]);
+        let result = inline_result("https://g.example", &video).unwrap_or_default();
+        assert_eq!(result["type"], "mpeg4_gif");
+        assert_eq!(result["id"], "Ab3_x-9");
+        assert_eq!(result["mpeg4_url"], "https://g.example/s/Ab3_x-9/mp4.mp4");
+        assert_eq!((result["mpeg4_width"].as_i64(), result["mpeg4_height"].as_i64()), (Some(480), Some(240)));
+        assert_eq!(result["mpeg4_duration"], 3);
+        assert_eq!(result["thumbnail_url"], "https://g.example/s/Ab3_x-9/tiny.gif");
+        assert_eq!(result["thumbnail_mime_type"], "image/gif");
+
+        let gif_only = with(vec![file(Original, "image/gif", 480, 400)]);
+        let result = inline_result("https://g.example", &gif_only).unwrap_or_default();
+        assert_eq!((result["type"].as_str(), result["gif_duration"].as_u64()), (Some("gif"), Some(1)));
+        assert_eq!(result["gif_url"], "https://g.example/s/Ab3_x-9/original.gif");
+
+        // A PNG with no GIF or video (yet) is nothing Telegram plays, nor a thumbnail it takes.
+        let png = with(vec![file(Original, "image/png", 480, 0), file(Thumbnail, "image/png", 320, 0)]);
+        assert_eq!(inline_result("https://g.example", &png), None);
+    }
+
     #[test]
     fn telegram_gets_html_with_the_title_escaped() {
         let answer = reply(Platform::Telegram, &found(), "https://gifs.example.com");
