@@ -351,4 +351,35 @@ mod tests {
         assert_eq!(service.secrets(Platform::Zulip).await.unwrap_or_default(), [SecretCheck::Digest("ab12".into())]);
         assert!(service.secrets(Platform::Mattermost).await.unwrap_or_default().is_empty());
     }
+
+    #[tokio::test]
+    async fn each_voucher_names_its_integration_and_rating_and_each_integration_has_its_own_rate() {
+        let mut integrations = MockIntegrationRepository::new();
+        integrations.expect_integrations_of().withf(|p| *p == Platform::Slack).returning(|platform| {
+            Ok(vec![Integration {
+                id: IntegrationId(7),
+                platform,
+                name: IntegrationName::from_trusted("Team".into()),
+                secret: StoredSecret::Sealed("sealed:stored".into()),
+                hint: String::new(),
+                created_at: now(),
+                max_rating: Rating::Pg13,
+            }])
+        });
+        let service =
+            service(MockGifRepository::new(), MockChatFeedRepository::new(), integrations).with_rate_limit(2, None);
+        let vouchers = service.vouchers(Platform::Slack).await.unwrap_or_default();
+        let named: Vec<_> = vouchers.iter().map(|v| (v.integration, v.max_rating)).collect();
+        assert_eq!(named, [(None, CONFIGURED_MAX_RATING), (Some(IntegrationId(7)), Rating::Pg13)]);
+
+        let at = now();
+        for _ in 0..2 {
+            assert!(service.admit(Platform::Slack, &vouchers[1], at).await.is_ok());
+        }
+        let limited = service.admit(Platform::Slack, &vouchers[1], at).await;
+        assert!(matches!(limited, Err(AppError::RateLimited { retry_after_secs: 60 })), "{limited:?}");
+        assert!(service.admit(Platform::Slack, &vouchers[0], at).await.is_ok(), "another integration's own rate");
+        let later = at + chrono::Duration::minutes(1);
+        assert!(service.admit(Platform::Slack, &vouchers[1], later).await.is_ok());
+    }
 }
