@@ -128,6 +128,64 @@ test('an admin adds a Slack integration: signed commands post a GIF until it is 
   expect(await refused.json()).toMatchObject({ code: 'unauthorized' });
 });
 
+/** A Telegram update carrying `/gif {text}` to the bot's webhook, with `secret` in its header. */
+function telegramCommand(request: APIRequestContext, secret: string, text: string) {
+  return request.post('/api/chat/telegram', {
+    headers: { 'Content-Type': 'application/json', 'X-Telegram-Bot-Api-Secret-Token': secret },
+    data: {
+      update_id: 10001,
+      message: { message_id: 1365, chat: { id: 1111111, type: 'private' }, date: 1441645532, text: `/gif ${text}` },
+    },
+  });
+}
+
+test('an admin adds a Telegram bot: its updates are answered with the GIF; the URL follows the platform', async ({
+  page,
+  request,
+}) => {
+  const admin = uniqueName('integ');
+  await register(page, admin);
+  grantAdmin(admin);
+  await logIn(page, admin);
+  const word = uniqueName('okapi').toLowerCase();
+  const gif = await uploadGifViaApi(request, await tokenOf(page), { title: `Running ${word}` }, 43);
+
+  await page.getByRole('link', { name: 'Settings' }).click();
+  const section = page.getByRole('region', { name: 'Integrations' });
+  const platform = section.getByLabel('Platform', { exact: true });
+  await platform.selectOption('discord');
+  await expect(section.getByRole('textbox', { name: 'Interactions Endpoint URL', exact: true })).toHaveValue(
+    /\/api\/chat\/discord$/,
+  );
+  await expect(section.getByText('The Public Key of your Discord application', { exact: false })).toBeVisible();
+  await screenshots(page, 'settings-integrations-discord');
+
+  const secret = `tg_${randomBytes(12).toString('hex')}`;
+  expect((await telegramCommand(request, secret, word)).status()).toBe(401);
+  await platform.selectOption('telegram');
+  await expect(section.getByRole('textbox', { name: 'Webhook URL', exact: true })).toHaveValue(/\/api\/chat\/telegram$/);
+  await section.getByLabel('Name', { exact: true }).fill('Family bot');
+  await section.getByLabel('Secret', { exact: true }).fill(secret);
+  await section.getByRole('button', { name: 'Add integration' }).click();
+  await expect(toast(page, 'Integration added')).toBeVisible();
+  const row = section.getByRole('list', { name: 'Integrations' }).getByRole('listitem').filter({ hasText: 'Family bot' });
+  await expect(row).toContainText(`Telegram · secret …${secret.slice(-4)}`);
+
+  const answered = await telegramCommand(request, secret, word);
+  expect(answered.status()).toBe(200);
+  const answer = (await answered.json()) as { method: string; chat_id: number; animation: string; caption: string };
+  expect(answer.method).toBe('sendAnimation');
+  expect(answer.chat_id).toBe(1111111);
+  expect(answer.animation).toContain(`/s/${gif.shareId}`);
+  expect(answer.caption).toContain(`Running ${word}`);
+  expect((await request.get(answer.animation)).status()).toBe(200);
+
+  page.once('dialog', (dialog) => void dialog.accept());
+  await row.getByRole('button', { name: 'Remove Family bot' }).click();
+  await expect(toast(page, 'Integration removed')).toBeVisible();
+  expect((await telegramCommand(request, secret, word)).status()).toBe(401);
+});
+
 test('a plain user sees no Integrations section and cannot list them', async ({ page }) => {
   await registerAndLogIn(page, 'plain');
   await page.getByRole('link', { name: 'Settings' }).click();

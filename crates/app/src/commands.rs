@@ -1,26 +1,37 @@
-//! Slash commands from chat platforms (`/gif cats` in Slack or Mattermost, a mention of a Zulip
-//! bot): the words become a search, and the best match is the answer. Which request is genuine is
-//! decided by the HTTP adapter with the secrets [`CommandService::secrets`] lists; how the answer
-//! looks on each platform is the adapter's too.
+//! Slash commands from chat platforms (`/gif cats` in Slack, Mattermost, Discord or Telegram, a
+//! mention of a Zulip or Teams bot, Rocket.Chat's trigger word): the words become a search, and the
+//! best match is the answer. Which request is genuine is decided by the HTTP adapter with the
+//! secrets [`CommandService::secrets`] (or [`CommandService::vouchers`], which says whose each is)
+//! lists; how the answer looks on each platform is the adapter's too.
 
 use std::sync::Arc;
 
-use gifshelf_domain::gif::{Gif, GifFilter, GifSort, PageRequest, Rating};
+use chrono::{Duration, NaiveDateTime};
+use gifshelf_domain::gif::{Gif, GifFilter, GifSort, Page, PageRequest, Rating};
 use gifshelf_domain::integration::{CommandSecret, IntegrationSecret, Platform, SecretCheck};
-use gifshelf_domain::ports::{ChatFeedRepository, GifRepository, IntegrationRepository};
+use gifshelf_domain::ports::{ChatFeedRepository, GifRepository, IntegrationRepository, SharedCounters};
 
 use crate::integrations::SecretKeeping;
+use crate::rate_limit::SharedRateLimiter;
 use crate::AppError;
 
 /// The secrets the server's configuration gives each platform (beside those admins store), and
 /// the highest rating their commands answer (the server's default rating: what an upload that
 /// names none gets).
+
+/// Requests a minute each integration may make of the bots' endpoints, unless configured.
+pub const DEFAULT_COMMANDS_PER_MINUTE: u32 = 100;
+
 #[derive(Debug, Clone, Default)]
 pub struct ConfiguredSecrets {
     pub slack: Vec<IntegrationSecret>,
     pub mattermost: Vec<IntegrationSecret>,
     pub zulip: Vec<IntegrationSecret>,
     pub max_rating: Rating,
+    pub discord: Vec<IntegrationSecret>,
+    pub telegram: Vec<IntegrationSecret>,
+    pub teams: Vec<IntegrationSecret>,
+    pub rocketchat: Vec<IntegrationSecret>,
 }
 
 impl ConfiguredSecrets {
@@ -29,6 +40,10 @@ impl ConfiguredSecrets {
             Platform::Slack => &self.slack,
             Platform::Mattermost => &self.mattermost,
             Platform::Zulip => &self.zulip,
+            Platform::Discord => &self.discord,
+            Platform::Telegram => &self.telegram,
+            Platform::Teams => &self.teams,
+            Platform::RocketChat => &self.rocketchat,
         }
     }
 }
@@ -52,6 +67,8 @@ pub struct CommandService {
     integrations: Arc<dyn IntegrationRepository>,
     configured: ConfiguredSecrets,
     keeping: SecretKeeping,
+    /// Requests per integration and minute (keyed by [`rate_key`]).
+    limiter: SharedRateLimiter<String>,
 }
 
 impl CommandService {
@@ -62,7 +79,81 @@ impl CommandService {
         configured: ConfiguredSecrets,
         keeping: SecretKeeping,
     ) -> Self {
-        Self { gifs, feed, integrations, configured, keeping }
+        let limiter = SharedRateLimiter::local(DEFAULT_COMMANDS_PER_MINUTE, Duration::minutes(1));
+        Self { gifs, feed, integrations, configured, keeping, limiter }
+    }
+
+    /// At most `per_minute` requests a minute per integration, counted in `counters` when given
+    /// (shared by every instance).
+    #[must_use]
+    pub fn with_rate_limit(self, per_minute: u32, counters: Option<Arc<dyn SharedCounters>>) -> Self {
+        let limiter = SharedRateLimiter::local(per_minute.max(1), Duration::minutes(1));
+        let limiter = match counters {
+            Some(counters) => limiter.shared_in(counters, "commands"),
+            None => limiter,
+        };
+        Self { limiter, ..self }
+    }
+
+    /// As [`Self::secrets`]: each with the integration it belongs to and that integration's
+    /// maximum rating.
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub async fn vouchers(&self, platform: Platform) -> Result<Vec<CommandSecret>, AppError> {
+        self.secrets(platform).await
+    }
+
+    /// Counts one request of the integration `vouched` names (the configured secrets of a
+    /// platform count together).
+    ///
+    /// # Errors
+    /// `RateLimited` past the integration's requests of the minute.
+    pub async fn admit(&self, platform: Platform, vouched: &CommandSecret, now: NaiveDateTime) -> Result<(), AppError> {
+        let key = rate_key(platform, vouched);
+        self.limiter.hit(&key, now).await.map_err(|retry_after_secs| AppError::RateLimited { retry_after_secs })
+    }
+
+    /// The match of the command's text at `position` (0: the best), rated at most `max`: the most
+    /// viewed first, as [`Self::run`] orders them. A share is counted when `post` (the GIF goes
+    /// into a channel), not for a preview.
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub async fn pick(&self, text: &str, position: u32, max: Rating, post: bool) -> Result<CommandAnswer, AppError> {
+        let words = command_words(text);
+        if words.is_empty() {
+            return Ok(CommandAnswer::Usage);
+        }
+        let filter = match GifFilter::search(&words) {
+            Ok(filter) => filter,
+            Err(refused) => return Ok(CommandAnswer::Refused(refused.message)),
+        };
+        let page = self.gifs.list_rated(&filter, GifSort::Views, PageRequest { page: position, size: 1 }, max).await?;
+        Ok(match page.items.into_iter().next() {
+            Some(gif) if post => CommandAnswer::Found(Box::new(self.shared(gif).await)),
+            Some(gif) => CommandAnswer::Found(Box::new(gif)),
+            None => CommandAnswer::NoMatch(words),
+        })
+    }
+
+    /// One page of the GIFs matching `words` (every GIF for none), rated at most `max`, most viewed
+    /// first: what an inline bot offers to choose from.
+    ///
+    /// # Errors
+    /// `Validation` for words the search refuses; storage errors.
+    pub async fn matches(&self, words: &str, page: PageRequest, max: Rating) -> Result<Page<Gif>, AppError> {
+        let filter = GifFilter::search(words)?;
+        Ok(self.gifs.list_rated(&filter, GifSort::Views, page, max).await?)
+    }
+
+    /// Counts a share of `gif` (posted into a chat), logging a failure; the GIF with its new count.
+    pub async fn shared(&self, gif: Gif) -> Gif {
+        if let Err(err) = self.feed.add_share(gif.id).await {
+            tracing::warn!(gif_id = gif.id.0, error = %err, "could not count a share");
+            return gif;
+        }
+        Gif { share_count: gif.share_count + 1, ..gif }
     }
 
     /// Every secret a request of `platform` may prove itself with, each with its integration's
@@ -116,6 +207,14 @@ impl CommandService {
             }
             None => CommandAnswer::NoMatch(words),
         })
+    }
+}
+
+/// Whose requests count together: a stored integration's own, or a platform's configured ones.
+fn rate_key(platform: Platform, vouched: &CommandSecret) -> String {
+    match vouched.integration {
+        Some(id) => format!("integration-{}", id.0),
+        None => format!("configured-{}", platform.as_str()),
     }
 }
 
@@ -275,5 +374,36 @@ mod tests {
             }]
         );
         assert!(service.secrets(Platform::Mattermost).await.unwrap_or_default().is_empty());
+    }
+
+    #[tokio::test]
+    async fn each_voucher_names_its_integration_and_rating_and_each_integration_has_its_own_rate() {
+        let mut integrations = MockIntegrationRepository::new();
+        integrations.expect_integrations_of().withf(|p| *p == Platform::Slack).returning(|platform| {
+            Ok(vec![Integration {
+                id: IntegrationId(7),
+                platform,
+                name: IntegrationName::from_trusted("Team".into()),
+                secret: StoredSecret::Sealed("sealed:stored".into()),
+                hint: String::new(),
+                created_at: now(),
+                max_rating: Rating::Pg13,
+            }])
+        });
+        let service =
+            service(MockGifRepository::new(), MockChatFeedRepository::new(), integrations).with_rate_limit(2, None);
+        let vouchers = service.vouchers(Platform::Slack).await.unwrap_or_default();
+        let named: Vec<_> = vouchers.iter().map(|v| (v.integration, v.max_rating)).collect();
+        assert_eq!(named, [(None, service.configured.max_rating), (Some(IntegrationId(7)), Rating::Pg13)]);
+
+        let at = now();
+        for _ in 0..2 {
+            assert!(service.admit(Platform::Slack, &vouchers[1], at).await.is_ok());
+        }
+        let limited = service.admit(Platform::Slack, &vouchers[1], at).await;
+        assert!(matches!(limited, Err(AppError::RateLimited { retry_after_secs: 60 })), "{limited:?}");
+        assert!(service.admit(Platform::Slack, &vouchers[0], at).await.is_ok(), "another integration's own rate");
+        let later = at + chrono::Duration::minutes(1);
+        assert!(service.admit(Platform::Slack, &vouchers[1], later).await.is_ok());
     }
 }

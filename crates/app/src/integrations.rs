@@ -25,6 +25,21 @@ use crate::{AppError, Conflict};
 pub const NO_SECRETS_KEY: &str =
     "This server keeps Slack signing secrets only when GIFSHELF_SECRETS_KEY is set: set it, or \
                                   give the secret in GIFSHELF_SLACK_SIGNING_SECRET.";
+/// Why a Discord public key cannot be stored on a server without a secrets key.
+pub const NO_SECRETS_KEY_DISCORD: &str = "This server keeps Discord public keys only when GIFSHELF_SECRETS_KEY is \
+                                          set: set it, or give the key in GIFSHELF_DISCORD_PUBLIC_KEY.";
+/// Why a Teams security token cannot be stored on a server without a secrets key.
+pub const NO_SECRETS_KEY_TEAMS: &str = "This server keeps Teams security tokens only when GIFSHELF_SECRETS_KEY is \
+                                        set: set it, or give the token in GIFSHELF_TEAMS_TOKENS.";
+
+/// Why `platform`'s secret, which checks signatures, cannot be stored without a secrets key.
+fn no_secrets_key(platform: Platform) -> &'static str {
+    match platform {
+        Platform::Discord => NO_SECRETS_KEY_DISCORD,
+        Platform::Teams => NO_SECRETS_KEY_TEAMS,
+        _ => NO_SECRETS_KEY,
+    }
+}
 
 /// How secrets are kept and read back: the digest of a token, the seal of a signing secret.
 #[derive(Clone)]
@@ -121,7 +136,7 @@ impl IntegrationService {
         let secret = IntegrationSecret::parse(form.secret)?;
         let max_rating = form.max_rating.map(parse_max_rating).transpose()?.unwrap_or(self.default_rating);
         let stored =
-            self.keeping.keep(platform, &secret).ok_or_else(|| ValidationError::new("secret", NO_SECRETS_KEY))?;
+            self.keeping.keep(platform, &secret).ok_or_else(|| ValidationError::new("secret", no_secrets_key(platform)))?;
         let new = NewIntegration {
             platform,
             name,
@@ -466,7 +481,7 @@ mod tests {
         integrations.expect_integrations().returning(|| Ok(Vec::new()));
         let service = service(integrations);
         let cases = [
-            (IntegrationForm { platform: "discord", ..FORM }, "platform"),
+            (IntegrationForm { platform: "msteams", ..FORM }, "platform"),
             (IntegrationForm { name: " ", ..FORM }, "name"),
             (IntegrationForm { name: &"n".repeat(51), ..FORM }, "name"),
             (IntegrationForm { secret: "short", ..FORM }, "secret"),

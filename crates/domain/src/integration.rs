@@ -1,11 +1,13 @@
-//! Chat integrations: the secrets with which Slack, Mattermost and Zulip prove that a slash
-//! command (or an outgoing webhook) comes from them. A Slack app signs each request with its
-//! signing secret; Mattermost and Zulip send a token. Admins keep them in the database; the
+//! Chat integrations: the secrets with which Slack, Mattermost, Zulip, Discord, Telegram,
+//! Microsoft Teams and Rocket.Chat prove that a slash command (or an outgoing webhook, or a bot's
+//! update) comes from them. A Slack app signs each request with its signing secret, a Discord
+//! application with its Ed25519 key (checked with its public key), a Teams outgoing webhook with
+//! an HMAC of its security token; the others send a token. Admins keep them in the database; the
 //! server's configuration may add more.
 //!
 //! None is stored in clear ([`StoredSecret`]): a token is kept as its digest, which is enough to
-//! check one; a signing secret, whose clear value checks a signature, is sealed with the server's
-//! secrets key, and without that key it can come only from the configuration.
+//! check one; a signing secret or key, whose clear value checks a signature, is sealed with the
+//! server's secrets key, and without that key it can come only from the configuration.
 
 use std::fmt;
 
@@ -32,33 +34,50 @@ pub enum Platform {
     Mattermost,
     /// The token of a Zulip outgoing webhook bot.
     Zulip,
+    /// A Discord application's public key (hex): each interaction carries an Ed25519 signature.
+    Discord,
+    /// The secret token a Telegram bot's webhook sends in `X-Telegram-Bot-Api-Secret-Token`.
+    Telegram,
+    /// The security token of a Microsoft Teams outgoing webhook (base64): each request carries
+    /// an HMAC-SHA256 of its body.
+    Teams,
+    /// The token of a Rocket.Chat outgoing webhook integration.
+    RocketChat,
 }
 
 impl Platform {
-    pub const ALL: [Self; 3] = [Self::Slack, Self::Mattermost, Self::Zulip];
+    pub const ALL: [Self; 7] =
+        [Self::Slack, Self::Mattermost, Self::Zulip, Self::Discord, Self::Telegram, Self::Teams, Self::RocketChat];
 
     /// Whether a request is checked with the secret's clear value (a signature over the body), so
     /// that a digest is not enough to keep it.
     pub fn signs_requests(self) -> bool {
-        matches!(self, Self::Slack)
+        matches!(self, Self::Slack | Self::Discord | Self::Teams)
     }
 
-    /// The name the API and the database use: `slack`, `mattermost`, `zulip`.
+    /// The name the API and the database use: `slack`, `mattermost`, `zulip`, `discord`,
+    /// `telegram`, `teams`, `rocketchat`.
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Slack => "slack",
             Self::Mattermost => "mattermost",
             Self::Zulip => "zulip",
+            Self::Discord => "discord",
+            Self::Telegram => "telegram",
+            Self::Teams => "teams",
+            Self::RocketChat => "rocketchat",
         }
     }
 
     /// # Errors
     /// Any other name.
     pub fn parse(raw: &str) -> Result<Self, ValidationError> {
-        Self::ALL
-            .into_iter()
-            .find(|p| p.as_str() == raw)
-            .ok_or_else(|| ValidationError::new("platform", "Platform must be one of slack, mattermost, zulip."))
+        Self::ALL.into_iter().find(|p| p.as_str() == raw).ok_or_else(|| {
+            ValidationError::new(
+                "platform",
+                "Platform must be one of slack, mattermost, zulip, discord, telegram, teams, rocketchat.",
+            )
+        })
     }
 }
 
@@ -249,16 +268,27 @@ pub struct CommandSecret {
     pub integration: Option<IntegrationId>,
 }
 
+/// A secret a slash command may prove itself with, and what the integration it belongs to lets
+/// its commands answer: the verifier names the one that vouched, so the search uses its maximum.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandSecret {
+    pub check: SecretCheck,
+    /// The highest rating answered to the requests this secret proves.
+    pub max_rating: Rating,
+    /// The stored integration it belongs to; `None` for one of the configuration's.
+    pub integration: Option<IntegrationId>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn platforms_are_the_three_known_names() {
+    fn platforms_are_the_seven_known_names() {
         for platform in Platform::ALL {
             assert_eq!(Platform::parse(platform.as_str()), Ok(platform));
         }
-        for bad in ["", "Slack", "discord", " slack"] {
+        for bad in ["", "Slack", "Discord", " slack", "rocket.chat", "msteams"] {
             assert!(Platform::parse(bad).is_err(), "{bad:?}");
         }
     }

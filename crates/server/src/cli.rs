@@ -57,6 +57,16 @@ pub(crate) enum Command {
         #[command(subcommand)]
         action: TextAction,
     },
+    /// Connect a Discord application: register its /gif command.
+    Discord {
+        #[command(subcommand)]
+        action: DiscordAction,
+    },
+    /// Connect a Telegram bot: point its webhook at this server.
+    Telegram {
+        #[command(subcommand)]
+        action: TelegramAction,
+    },
     /// Change who is an administrator.
     Admin {
         #[command(subcommand)]
@@ -154,6 +164,36 @@ pub(crate) enum TextAction {
         /// queue has none of them left.
         #[arg(long)]
         wait: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum DiscordAction {
+    /// Register (or update) the application's /gif command, its `query` option with autocomplete.
+    Register {
+        /// The application's id (Developer Portal, General Information).
+        #[arg(long, value_name = "ID")]
+        application_id: String,
+        /// The application's bot token (Developer Portal, Bot).
+        #[arg(long, env = "GIFSHELF_DISCORD_BOT_TOKEN", hide_env_values = true, value_name = "TOKEN")]
+        bot_token: String,
+        /// Discord's API.
+        #[arg(long, env = "GIFSHELF_DISCORD_API_URL", default_value = gifshelf_server::bots::DISCORD_API_URL)]
+        api_url: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum TelegramAction {
+    /// Send Telegram's updates to GIFSHELF_PUBLIC_URL/api/chat/telegram, with
+    /// GIFSHELF_TELEGRAM_WEBHOOK_SECRET as the secret token they carry.
+    SetWebhook {
+        /// The bot's token (from BotFather).
+        #[arg(long, env = "GIFSHELF_TELEGRAM_BOT_TOKEN", hide_env_values = true, value_name = "TOKEN")]
+        bot_token: String,
+        /// Telegram's Bot API.
+        #[arg(long, env = "GIFSHELF_TELEGRAM_API_URL", default_value = gifshelf_server::bots::TELEGRAM_API_URL)]
+        api_url: String,
     },
 }
 

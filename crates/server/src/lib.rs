@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod backup;
+pub mod bots;
 pub mod config;
 pub mod folder_import;
 pub mod healthcheck;

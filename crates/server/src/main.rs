@@ -1,5 +1,5 @@
 //! `gifshelf`: serve (the default), healthcheck, worker, renditions backfill, text backfill, migrate, fsck, admin grant|revoke, migrate-storage, export, import,
-//! import-folder, export-media.
+//! import-folder, export-media, discord register, telegram set-webhook.
 
 use std::process::ExitCode;
 
@@ -12,7 +12,7 @@ use gifshelf_domain::user::Role;
 use gifshelf_server::{config::Settings, logging, Application};
 
 mod cli;
-use cli::{AdminAction, Cli, Command, RenditionsAction, TextAction};
+use cli::{AdminAction, Cli, Command, DiscordAction, RenditionsAction, TelegramAction, TextAction};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -46,6 +46,12 @@ fn main() -> ExitCode {
         }
         Command::Text { action: TextAction::Backfill { wait } } => backfill_text(&settings, wait, &clock),
         Command::Admin { action } => admin(&settings, action),
+        Command::Discord { action: DiscordAction::Register { application_id, bot_token, api_url } } => {
+            call_platform(gifshelf_server::bots::discord_register(&api_url, &application_id, &bot_token))
+        }
+        Command::Telegram { action: TelegramAction::SetWebhook { bot_token, api_url } } => {
+            telegram_set_webhook(&settings, &api_url, &bot_token)
+        }
         Command::Fsck { dry_run } => fsck(&settings, dry_run, &clock),
         Command::MigrateStorage { from, to } => migrate_storage(&settings, &from, &to),
         Command::Export { to, database } => {
@@ -72,6 +78,26 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Runs one call to a chat platform's API and prints what it did.
+fn call_platform(call: impl std::future::Future<Output = Result<String, String>>) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string())?;
+    println!("{}", runtime.block_on(call)?);
+    Ok(())
+}
+
+fn telegram_set_webhook(settings: &Settings, api_url: &str, bot_token: &str) -> Result<(), String> {
+    use secrecy::ExposeSecret;
+
+    let public_url = settings.public_url.as_deref().ok_or(
+        "set GIFSHELF_PUBLIC_URL to the server's public HTTPS address (Telegram calls it on port 443, 80, 88 or 8443)",
+    )?;
+    let secret = settings.chat_commands.telegram_webhook_secret.as_ref().ok_or(
+        "set GIFSHELF_TELEGRAM_WEBHOOK_SECRET (8 to 200 of A-Z, a-z, 0-9, _ and -): Telegram sends it with each update",
+    )?;
+    let webhook = format!("{public_url}/api/chat/telegram");
+    call_platform(gifshelf_server::bots::telegram_set_webhook(api_url, bot_token, &webhook, secret.expose_secret()))
 }
 
 fn backup(settings: &Settings, dir: &std::path::Path, media_only: bool) -> Result<(), String> {

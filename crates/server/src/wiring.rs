@@ -224,6 +224,10 @@ fn configured_commands(settings: &Settings) -> ConfiguredSecrets {
         mattermost: secrets(&commands.mattermost_tokens),
         zulip: secrets(&commands.zulip_tokens),
         max_rating: settings.default_rating,
+        discord: secrets(commands.discord_public_key.as_slice()),
+        telegram: secrets(commands.telegram_webhook_secret.as_slice()),
+        teams: secrets(&commands.teams_tokens),
+        rocketchat: secrets(&commands.rocketchat_tokens),
     }
 }
 
@@ -380,13 +384,16 @@ impl ChatParts {
                     None => gate,
                 }
             }),
-            commands: Arc::new(CommandService::new(
-                users.clone(),
-                users.clone(),
-                users.clone(),
-                configured_commands(settings),
-                keeping.clone(),
-            )),
+            commands: Arc::new(
+                CommandService::new(
+                    users.clone(),
+                    users.clone(),
+                    users.clone(),
+                    configured_commands(settings),
+                    keeping.clone(),
+                )
+                .with_rate_limit(settings.chat_api_rate_limit, shared_counters(users)),
+            ),
             integrations: Arc::new(
                 IntegrationService::new(users.clone(), clock.clone(), keeping, audit.clone())
                     .with_default_rating(settings.default_rating),

@@ -9,13 +9,15 @@ use super::iso;
 #[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateIntegrationRequest {
-    /// `slack` (the app's signing secret), `mattermost` (the slash command's token) or `zulip`
-    /// (the outgoing webhook bot's token).
-    #[ts(type = "\"slack\" | \"mattermost\" | \"zulip\"")]
+    /// `slack` (the app's signing secret), `mattermost` (the slash command's token), `zulip`
+    /// (the outgoing webhook bot's token), `discord` (the application's public key), `telegram`
+    /// (the webhook's secret token), `teams` (the outgoing webhook's security token) or
+    /// `rocketchat` (the outgoing webhook's token).
+    #[ts(type = "\"slack\" | \"mattermost\" | \"zulip\" | \"discord\" | \"telegram\" | \"teams\" | \"rocketchat\"")]
     pub platform: String,
     /// What the integration is for ("Team Slack"): 1 to 50 characters.
     pub name: String,
-    /// The signing secret or token as the platform shows it: 8 to 200 characters.
+    /// The signing secret, key or token as the platform shows it: 8 to 200 characters.
     pub secret: String,
     /// The highest rating its slash commands answer (`g`, `pg`, `pg-13` or `r`); absent, the
     /// server's default rating (`GIFSHELF_DEFAULT_RATING`, `g` out of the box).
@@ -39,7 +41,7 @@ pub struct UpdateIntegrationRequest {
 pub struct IntegrationDto {
     #[ts(type = "number")]
     pub id: i64,
-    #[ts(type = "\"slack\" | \"mattermost\" | \"zulip\"")]
+    #[ts(type = "\"slack\" | \"mattermost\" | \"zulip\" | \"discord\" | \"telegram\" | \"teams\" | \"rocketchat\"")]
     pub platform: String,
     pub name: String,
     /// The secret's last four characters.

@@ -119,12 +119,18 @@ pub struct Settings {
 }
 
 /// `GIFSHELF_SLACK_SIGNING_SECRET`, `GIFSHELF_MATTERMOST_TOKENS` and `GIFSHELF_ZULIP_TOKENS`
-/// (comma-separated), each 8 to 200 characters without spaces.
+/// (comma-separated), `GIFSHELF_DISCORD_PUBLIC_KEY`, `GIFSHELF_TELEGRAM_WEBHOOK_SECRET`,
+/// `GIFSHELF_TEAMS_TOKENS` and `GIFSHELF_ROCKETCHAT_TOKENS` (comma-separated), each 8 to 200
+/// characters without spaces.
 #[derive(Debug, Clone, Default)]
 pub struct ChatCommandSecrets {
     pub slack_signing_secret: Option<SecretString>,
     pub mattermost_tokens: Vec<SecretString>,
     pub zulip_tokens: Vec<SecretString>,
+    pub discord_public_key: Option<SecretString>,
+    pub telegram_webhook_secret: Option<SecretString>,
+    pub teams_tokens: Vec<SecretString>,
+    pub rocketchat_tokens: Vec<SecretString>,
 }
 
 impl Settings {

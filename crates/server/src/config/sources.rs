@@ -74,6 +74,10 @@ pub(super) struct FileSettings {
     pub(super) slack_signing_secret: Option<String>,
     pub(super) mattermost_tokens: Option<String>,
     pub(super) zulip_tokens: Option<String>,
+    pub(super) discord_public_key: Option<String>,
+    pub(super) telegram_webhook_secret: Option<String>,
+    pub(super) teams_tokens: Option<String>,
+    pub(super) rocketchat_tokens: Option<String>,
     pub(super) registration: Option<String>,
     pub(super) allowed_email_domains: Option<String>,
     pub(super) max_video_mb: Option<u64>,
@@ -390,6 +394,11 @@ impl<E: Fn(&str) -> Option<String>> Sources<E> {
             slack_signing_secret: secrets("GIFSHELF_SLACK_SIGNING_SECRET", &f.slack_signing_secret, false)?.pop(),
             mattermost_tokens: secrets("GIFSHELF_MATTERMOST_TOKENS", &f.mattermost_tokens, true)?,
             zulip_tokens: secrets("GIFSHELF_ZULIP_TOKENS", &f.zulip_tokens, true)?,
+            discord_public_key: secrets("GIFSHELF_DISCORD_PUBLIC_KEY", &f.discord_public_key, false)?.pop(),
+            telegram_webhook_secret: secrets("GIFSHELF_TELEGRAM_WEBHOOK_SECRET", &f.telegram_webhook_secret, false)?
+                .pop(),
+            teams_tokens: secrets("GIFSHELF_TEAMS_TOKENS", &f.teams_tokens, true)?,
+            rocketchat_tokens: secrets("GIFSHELF_ROCKETCHAT_TOKENS", &f.rocketchat_tokens, true)?,
         })
     }
 }

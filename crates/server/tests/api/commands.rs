@@ -315,7 +315,7 @@ async fn integrations_are_for_admins_validated_and_listed_without_their_secrets(
 
     // Field by field.
     for bad in [
-        json!({"platform": "discord", "name": "Chat", "secret": secret}),
+        json!({"platform": "msteams", "name": "Chat", "secret": secret}),
         json!({"platform": "Slack", "name": "Chat", "secret": secret}),
         json!({"platform": "slack", "name": " ", "secret": secret}),
         json!({"platform": "slack", "name": "n".repeat(51), "secret": secret}),

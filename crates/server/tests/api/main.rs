@@ -7,6 +7,7 @@ mod accounts;
 mod audit;
 mod auth;
 mod bad_input;
+mod bots;
 mod chat;
 mod chat_docs;
 mod collections;

@@ -5,16 +5,18 @@
  */
 export type CreateIntegrationRequest = { 
 /**
- * `slack` (the app's signing secret), `mattermost` (the slash command's token) or `zulip`
- * (the outgoing webhook bot's token).
+ * `slack` (the app's signing secret), `mattermost` (the slash command's token), `zulip`
+ * (the outgoing webhook bot's token), `discord` (the application's public key), `telegram`
+ * (the webhook's secret token), `teams` (the outgoing webhook's security token) or
+ * `rocketchat` (the outgoing webhook's token).
  */
-platform: "slack" | "mattermost" | "zulip", 
+platform: "slack" | "mattermost" | "zulip" | "discord" | "telegram" | "teams" | "rocketchat", 
 /**
  * What the integration is for ("Team Slack"): 1 to 50 characters.
  */
 name: string, 
 /**
- * The signing secret or token as the platform shows it: 8 to 200 characters.
+ * The signing secret, key or token as the platform shows it: 8 to 200 characters.
  */
 secret: string, 
 /**

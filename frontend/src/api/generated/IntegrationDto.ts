@@ -4,7 +4,7 @@ import type { Rating } from "./Rating";
 /**
  * A chat integration as listed: never its secret.
  */
-export type IntegrationDto = { id: number, platform: "slack" | "mattermost" | "zulip", name: string, 
+export type IntegrationDto = { id: number, platform: "slack" | "mattermost" | "zulip" | "discord" | "telegram" | "teams" | "rocketchat", name: string, 
 /**
  * The secret's last four characters.
  */

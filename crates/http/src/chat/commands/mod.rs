@@ -2,15 +2,21 @@
 //! outgoing webhooks. The body is read once (at most 64 KiB, by `capped.rs`), the platform told
 //! apart and its proof checked against the configured and stored secrets; then the words are
 //! searched and the best match answered in the platform's own format. Anything unproven is a 401.
+//! Discord, Telegram, Teams and Rocket.Chat each have their own endpoint (`/api/chat/discord`,
+//! …), read and believed the same way ([`admit`]), and counted against their integration's rate.
 //!
 //! Each platform is one file implementing [`CommandPlatform`]: how its requests look, how they
 //! prove themselves and how it wants its answer; [`PLATFORMS`] lists them in the order they are
 //! asked whether a request is theirs. Constant-time comparisons and signatures live here, not in
 //! the core.
 
+pub(crate) mod discord;
 mod mattermost;
 mod reply;
+pub(crate) mod rocketchat;
 mod slack;
+pub(crate) mod teams;
+pub(crate) mod telegram;
 mod zulip;
 
 use actix_web::http::header::{HeaderMap, CONTENT_TYPE};
@@ -34,7 +40,11 @@ pub const NOT_VERIFIED: &str = "This request does not come from a chat integrati
 pub const TOO_OLD: &str = "This request's timestamp is more than 5 minutes away from the server's clock.";
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(command);
+    cfg.service(command)
+        .service(discord::interaction)
+        .service(telegram::update)
+        .service(teams::outgoing)
+        .service(rocketchat::outgoing);
 }
 
 #[utoipa::path(
@@ -52,12 +62,7 @@ pub(crate) async fn command(
     req: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let body = read_all(&req, payload, MAX_BODY_BYTES).await.map_err(|e| match e {
-        BodyError::TooLarge => {
-            ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, ErrorCode::TooLarge, "The request body is too large.")
-        }
-        BodyError::Unreadable => ApiError::bad_request("The request body could not be read."),
-    })?;
+    let body = read_body(&req, payload).await?;
     let refused = |refusal: Refusal| ApiError::unauthorized(refusal.message());
     let incoming = Incoming::read(req.headers(), &body).map_err(refused)?;
     let platform = incoming.platform.as_str();
@@ -73,6 +78,76 @@ pub(crate) async fn command(
     let integration_id = vouched.integration.map(|id| id.0);
     tracing::info!(platform, integration_id, max_rating = vouched.max_rating.as_str(), "chat command answered");
     Ok(HttpResponse::Ok().json(reply(incoming.platform, &answer, &origin(&req, &state.settings))))
+}
+
+/// The body of a command, at most [`MAX_BODY_BYTES`].
+async fn read_body(req: &HttpRequest, payload: web::Payload) -> Result<Vec<u8>, ApiError> {
+    let body = read_all(req, payload, MAX_BODY_BYTES).await.map_err(|e| match e {
+        BodyError::TooLarge => {
+            ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, ErrorCode::TooLarge, "The request body is too large.")
+        }
+        BodyError::Unreadable => ApiError::bad_request("The request body could not be read."),
+    })?;
+    Ok(body.to_vec())
+}
+
+/// A request of one platform's own endpoint, believed: what it said, its raw body, the secret
+/// that vouched for it (whose integration's maximum rating applies) and the public origin.
+struct Admitted {
+    incoming: Incoming,
+    body: Vec<u8>,
+    vouched: CommandSecret,
+    origin: String,
+}
+
+/// Reads a request to `adapter`'s own endpoint, checks its proof against the platform's secrets
+/// and counts it against the rate of the integration that vouched for it.
+///
+/// # Errors
+/// 401 for anything unproven, 413 for a body too large, 429 past the integration's rate.
+async fn admit(
+    state: &AppState,
+    req: &HttpRequest,
+    payload: web::Payload,
+    adapter: &dyn CommandPlatform,
+) -> Result<Admitted, ApiError> {
+    let body = read_body(req, payload).await?;
+    let refused = |refusal: Refusal| ApiError::unauthorized(refusal.message());
+    let request = Request { headers: req.headers(), body: &body };
+    let incoming = adapter.recognise(&request).unwrap_or(Err(Refusal::NotVerified)).map_err(refused)?;
+    let platform = incoming.platform;
+    let vouchers = state.commands.vouchers(platform).await?;
+    let now = state.clock.now();
+    let vouched = match vouched_by(adapter, &incoming.proof, &vouchers, &body, now.and_utc().timestamp()) {
+        Ok(vouched) => vouched,
+        Err(refusal) => {
+            tracing::info!(platform = platform.as_str(), ?refusal, "chat command refused");
+            return Err(refused(refusal));
+        }
+    };
+    state.commands.admit(platform, &vouched, now).await?;
+    let origin = origin(req, &state.settings);
+    Ok(Admitted { incoming, body, vouched, origin })
+}
+
+/// The secret that vouches for `proof`: the first of `vouchers` that does.
+///
+/// # Errors
+/// The refusal `verify` gives for all of them (a stale timestamp, no matching secret).
+fn vouched_by(
+    adapter: &dyn CommandPlatform,
+    proof: &Proof,
+    vouchers: &[CommandSecret],
+    body: &[u8],
+    now: i64,
+) -> Result<CommandSecret, Refusal> {
+    let checks: Vec<SecretCheck> = vouchers.iter().map(|v| v.check.clone()).collect();
+    adapter.verify(proof, &checks, body, now)?;
+    vouchers
+        .iter()
+        .find(|v| adapter.verify(proof, std::slice::from_ref(&v.check), body, now).is_ok())
+        .cloned()
+        .ok_or(Refusal::NotVerified)
 }
 
 /// One chat platform's slash commands. A new platform is one file implementing this, a line in
@@ -112,6 +187,10 @@ fn of(platform: Platform) -> &'static dyn CommandPlatform {
         Platform::Slack => &slack::Slack,
         Platform::Mattermost => &mattermost::Mattermost,
         Platform::Zulip => &zulip::Zulip,
+        Platform::Discord => &discord::Discord,
+        Platform::Telegram => &telegram::Telegram,
+        Platform::Teams => &teams::Teams,
+        Platform::RocketChat => &rocketchat::RocketChat,
     }
 }
 
@@ -136,10 +215,12 @@ impl Refusal {
 /// What a request shows to prove where it comes from.
 #[derive(Clone, PartialEq, Eq)]
 pub enum Proof {
-    /// A signature over the body at a time (Slack).
+    /// A signature over the body at a time (Slack, Discord).
     Signed { timestamp: String, signature: String },
-    /// A token the platform and the server share (Mattermost, Zulip).
+    /// A token the platform and the server share (Mattermost, Zulip, Telegram, Rocket.Chat).
     Token(String),
+    /// A MAC of the body with the shared secret (Teams).
+    Mac(String),
 }
 
 impl std::fmt::Debug for Proof {
@@ -147,6 +228,7 @@ impl std::fmt::Debug for Proof {
         f.write_str(match self {
             Self::Signed { .. } => "Signed(…)",
             Self::Token(_) => "Token(…)",
+            Self::Mac(_) => "Mac(…)",
         })
     }
 }

@@ -188,6 +188,40 @@ describe('IntegrationsSection', () => {
     expect(await screen.findByText('Request URL copied to the clipboard.')).toBeInTheDocument();
   });
 
+  it('offers Discord, Telegram, Teams and Rocket.Chat, each with its own URL and where its secret is', async () => {
+    serve({ 'GET /api/integrations': () => json(200, []) });
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    renderWithProviders(<IntegrationsSection />);
+    await screen.findByText('No integrations yet.');
+    const platform = screen.getByLabelText('Platform');
+    expect(within(platform).getAllByRole('option').map((o) => o.textContent)).toEqual([
+      'Slack',
+      'Mattermost',
+      'Zulip',
+      'Discord',
+      'Telegram',
+      'Microsoft Teams',
+      'Rocket.Chat',
+    ]);
+    const cases = [
+      ['discord', 'Interactions Endpoint URL', '/api/chat/discord', 'The Public Key of your Discord application'],
+      ['telegram', 'Webhook URL', '/api/chat/telegram', 'The webhook secret you choose'],
+      ['teams', 'Callback URL', '/api/chat/teams', 'The security token Teams shows once'],
+      ['rocketchat', 'Request URL', '/api/chat/rocketchat', 'The token Rocket.Chat shows'],
+    ] as const;
+    for (const [value, label, path, help] of cases) {
+      fireEvent.change(platform, { target: { value } });
+      expect(screen.getByLabelText(label)).toHaveValue(`${window.location.origin}${path}`);
+      expect((screen.getByLabelText('Secret').getAttribute('aria-describedby') ?? '').length).toBeGreaterThan(0);
+      expect(screen.getByText(help, { exact: false })).toBeInTheDocument();
+    }
+    fireEvent.change(platform, { target: { value: 'discord' } });
+    await clickAndSettle(screen.getByRole('button', { name: 'Copy interactions endpoint URL' }));
+    expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/api/chat/discord`);
+    expect(await screen.findByText('Interactions Endpoint URL copied to the clipboard.')).toBeInTheDocument();
+  });
+
   it('removes an integration after the confirm: it leaves the list with a toast', async () => {
     let list = [teamSlack, zulip];
     serve({

@@ -23,6 +23,28 @@ import {
 type Platform = IntegrationDto['platform'];
 
 export const COMMAND_PATH = '/api/chat/command';
+
+/** The endpoint each platform calls: Slack, Mattermost and Zulip share one, the others have their own. */
+export const REQUEST_PATHS: Record<Platform, string> = {
+  slack: COMMAND_PATH,
+  mattermost: COMMAND_PATH,
+  zulip: COMMAND_PATH,
+  discord: '/api/chat/discord',
+  telegram: '/api/chat/telegram',
+  teams: '/api/chat/teams',
+  rocketchat: '/api/chat/rocketchat',
+};
+
+/** What the platform's admin screen calls the URL to paste. */
+export const URL_LABELS: Record<Platform, string> = {
+  slack: 'Request URL',
+  mattermost: 'Request URL',
+  zulip: 'Request URL',
+  discord: 'Interactions Endpoint URL',
+  telegram: 'Webhook URL',
+  teams: 'Callback URL',
+  rocketchat: 'Request URL',
+};
 export const MSG_INTEGRATION_ADDED = 'Integration added';
 export const MSG_INTEGRATION_REMOVED = 'Integration removed';
 export const MSG_NO_INTEGRATIONS = 'No integrations yet.';
@@ -34,6 +56,10 @@ export const PLATFORM_LABELS: Record<Platform, string> = {
   slack: 'Slack',
   mattermost: 'Mattermost',
   zulip: 'Zulip',
+  discord: 'Discord',
+  telegram: 'Telegram',
+  teams: 'Microsoft Teams',
+  rocketchat: 'Rocket.Chat',
 };
 
 /** Where each platform shows the secret to paste. */
@@ -41,18 +67,26 @@ export const SECRET_HELP: Record<Platform, string> = {
   slack: 'The Signing Secret of your Slack app (Basic Information, App Credentials).',
   mattermost: 'The token Mattermost shows when you save the slash command.',
   zulip: 'The token of the outgoing webhook bot (in its zuliprc file).',
+  discord:
+    'The Public Key of your Discord application (General Information). Then run gifshelf discord register on the server.',
+  telegram:
+    'The webhook secret you choose (letters, digits, _ and -); gifshelf telegram set-webhook gives it to Telegram.',
+  teams: 'The security token Teams shows once when you create the outgoing webhook.',
+  rocketchat: 'The token Rocket.Chat shows when you save the outgoing webhook (trigger word gif).',
 };
 
 const PLATFORMS = Object.keys(PLATFORM_LABELS) as Platform[];
 
 /**
- * "Integrations" (admins): the Slack signing secrets and the Mattermost and Zulip tokens with which
- * slash commands (`/gif cats`) prove they come from your chat. The list never shows a secret,
- * only its last four characters.
+ * "Integrations" (admins): the secrets, keys and tokens with which slash commands (`/gif cats`),
+ * bots and outgoing webhooks prove they come from your chat. The list never shows a secret, only
+ * its last four characters. The URL to paste follows the platform chosen in the form.
  */
 export function IntegrationsSection() {
   const toast = useToast();
-  const commandUrl = `${window.location.origin}${COMMAND_PATH}`;
+  const [platform, setPlatform] = useState<Platform>('slack');
+  const requestUrl = `${window.location.origin}${REQUEST_PATHS[platform]}`;
+  const urlLabel = URL_LABELS[platform];
 
   return (
     <section className="settings-card" aria-labelledby="integrations-title">
@@ -60,30 +94,36 @@ export function IntegrationsSection() {
         Integrations
       </h2>
       <p className="settings-card__hint">
-        Slash commands post the best-matching GIF into a chat channel: <code>/gif cats</code> in Slack or
-        Mattermost, or a mention of a Zulip bot. Anyone who can use the command can post any GIF of the library up to the
+        Slash commands post the best-matching GIF into a chat channel: <code>/gif cats</code> in Slack,
+        Mattermost, Discord or Telegram, a mention of a Zulip or Teams bot, or <code>gif cats</code> in
+        Rocket.Chat. Anyone who can use the command can post any GIF of the library up to the
         integration&apos;s maximum rating, by its public share link.
       </p>
       <div className="integrations__url">
         <CopyField
-          label="Request URL"
+          label={urlLabel}
           labelClassName="field__label"
-          copyLabel="Copy request URL"
-          value={commandUrl}
-          onCopied={() => toast.success(copiedMessage('Request URL'))}
+          copyLabel={`Copy ${urlLabel.replace(/ URL$/, '').toLowerCase()} URL`}
+          value={requestUrl}
+          onCopied={() => toast.success(copiedMessage(urlLabel))}
         />
       </div>
-      <AddIntegrationForm />
+      <AddIntegrationForm platform={platform} onPlatformChange={setPlatform} />
       <IntegrationList />
     </section>
   );
 }
 
 /** Platform, name and secret of a new integration; a failed add shows its error until an edit. */
-function AddIntegrationForm() {
+function AddIntegrationForm({
+  platform,
+  onPlatformChange,
+}: {
+  platform: Platform;
+  onPlatformChange: (platform: Platform) => void;
+}) {
   const add = useAddIntegration();
   const toast = useToast();
-  const [platform, setPlatform] = useState<Platform>('slack');
   const [name, setName] = useState('');
   const [secret, setSecret] = useState('');
   const [maxRating, setMaxRating] = useState<Rating | ''>('');
@@ -114,7 +154,7 @@ function AddIntegrationForm() {
 
   return (
     <form className="form" onSubmit={onSubmit} noValidate>
-      <PlatformField value={platform} onChange={edit(setPlatform)} />
+      <PlatformField value={platform} onChange={edit(onPlatformChange)} />
       <TextField
         label="Name"
         name="integrationName"
