@@ -2,7 +2,8 @@
  * The GIF maker in Chromium with its fake camera (`--use-fake-device-for-media-stream` draws a
  * moving test pattern; `--use-fake-ui-for-media-stream` says yes to the permission prompt):
  * record a clip, trim, crop, caption, make, land on the new GIF, see it play in the gallery; then
- * "Edit a copy" of that captioned GIF.
+ * "Edit a copy" of that captioned GIF. With the same flags `getDisplayMedia` shares a fake
+ * 1280×720 "Entire screen" without asking, so "Record screen" runs headless too.
  */
 import { expect, test, type Page } from '@playwright/test';
 import type { GifDto } from '../src/api/generated/GifDto';
@@ -135,5 +136,51 @@ test('record a camera clip, trim, crop, caption, make it; then edit a copy of it
     expect((await gifOf(page, madeId)).title).toBe(title);
     await dismissToasts(page);
     await screenshots(page, 'make-copy-detail');
+  });
+});
+
+test('record the screen, crop it 16:9, make it; the GIF keeps an MP4 of the recording', async ({ page }) => {
+  test.setTimeout(180_000);
+  await registerAndLogIn(page, 'screen');
+  const title = `Bug repro ${uniqueName('s').toLowerCase()}`;
+
+  await test.step('record about two seconds of the (fake) screen', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Make' }).click();
+    await page.getByRole('button', { name: 'Record screen' }).click();
+    await expect(page.getByText(/Recording starts in [321]…/)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Stop recording' })).toBeVisible({ timeout: 10_000 });
+    await expect(page.getByText('Recording: 2 s of 30 s')).toBeVisible({ timeout: 10_000 });
+    await screenshots(page, 'make-recording-screen');
+    await page.getByRole('button', { name: 'Stop recording' }).click();
+    await expect(page.getByRole('slider', { name: 'Start' })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByLabel('Title *')).toHaveValue('Screen recording');
+    await expect(page.getByTestId('filmstrip').locator('img')).toHaveCount(10, { timeout: 15_000 });
+  });
+
+  await test.step('a 16:9 crop of the whole screen at 320 px, 10 fps, a second and a half', async () => {
+    await page.getByRole('button', { name: '16:9' }).click();
+    await expect(page.getByTestId('crop-value')).toHaveText('1280 × 720 px at 0, 0');
+    await page.getByLabel('Frames per second').selectOption('10');
+    await page.getByLabel('Width').selectOption('320');
+    await pressOn(page, 'End', 'Home', 1); // one frame after the start: 0.1 s
+    await pressOn(page, 'End', 'ArrowRight', 14); // 1.5 s: 15 frames at 10 fps
+    await expect(page.getByTestId('trim-end')).toHaveText('1.50 s');
+    await page.getByLabel('Title *').fill(title);
+    await expect(page.getByTestId('estimate')).toHaveText(/^About [\d.]+ MB · 320 × 180 px · 15 frames$/);
+  });
+
+  await test.step('make it: the GIF, and an MP4 rendition cut from the recording', async () => {
+    await page.getByRole('button', { name: 'Make GIF' }).click();
+    await expect(page).toHaveURL(/\/gifs\/\d+$/, { timeout: 120_000 });
+    await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+    const id = idInUrl(page);
+    const made = await gifOf(page, id);
+    expect(made).toMatchObject({ contentType: 'image/gif', contentWidth: 320, contentHeight: 180, madeFrom: null });
+    expect(made.frameCount).toBeGreaterThanOrEqual(14);
+    expect(made.frameCount).toBeLessThanOrEqual(16);
+    const mp4 = made.renditions.find((rendition) => rendition.kind === 'mp4');
+    expect(mp4).toMatchObject({ contentType: 'video/mp4', codec: 'h264', width: 320, height: 180 });
+    await dismissToasts(page);
+    await screenshots(page, 'make-screen-detail');
   });
 });

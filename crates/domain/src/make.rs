@@ -6,6 +6,7 @@ use chrono::NaiveDateTime;
 use serde::{Deserialize, Serialize};
 
 use crate::gif::GifId;
+use crate::media::EncodedImage;
 use crate::user::UserId;
 use crate::ValidationError;
 
@@ -334,4 +335,15 @@ mod tests {
         assert!(recipe.check_crop(160, 120).is_ok());
         assert_eq!(recipe.check_crop(159, 120).err().map(|e| e.field), Some("crop"));
     }
+}
+
+/// What the maker's engine made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MadeGif {
+    /// The GIF.
+    pub gif: EncodedImage,
+    /// For a video source: H.264 in MP4 of the GIF's pictures before their colours were reduced
+    /// to a palette (same window, crop, speed, direction and caption, the GIF's size, no sound),
+    /// stored as the GIF's `mp4` rendition instead of one made of the GIF.
+    pub mp4: Option<EncodedImage>,
 }

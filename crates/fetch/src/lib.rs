@@ -22,11 +22,11 @@ pub struct FetchOptions {
     /// Ranges allowed despite the address rules (tests, intranets).
     pub allow: Vec<Cidr>,
     /// The time limit of connecting, of each read, and of the whole fetch (redirects and the
-    /// `og:image` hop included, as four times this).
+    /// hops to the media a page names included, as four times this).
     pub timeout: Duration,
 }
 
-/// Fetches images named by links, never from private addresses; see the crate's README.
+/// Fetches images and videos named by links, never from private addresses; see the crate's README.
 #[derive(Debug, Clone)]
 pub struct LinkFetcher {
     options: FetchOptions,
@@ -129,7 +129,7 @@ impl LinkFetcher {
             }
             let too_large = || {
                 FetchError::TooLarge(format!(
-                    "The image is larger than the upload limit of {} MB.",
+                    "The file at the link is larger than the limit of {} MB.",
                     max_bytes / (1024 * 1024)
                 ))
             };
@@ -154,22 +154,63 @@ impl LinkFetcher {
         }
     }
 
-    async fn fetch(&self, link: &str, max_bytes: u64) -> Result<Vec<u8>, FetchError> {
+    /// The bytes at `link`; for an HTML page, those of the media it names (`wanted`), each
+    /// fetched under the same rules.
+    async fn fetch(&self, link: &str, max_bytes: u64, wanted: Wanted) -> Result<Vec<u8>, FetchError> {
         let body = self.get(link, max_bytes).await?;
-        if !body.content_type.starts_with("text/html") && !body.content_type.starts_with("application/xhtml") {
+        if !is_page(&body.content_type) {
             return Ok(body.bytes);
         }
         let page = String::from_utf8_lossy(&body.bytes);
-        let image = og::image(&page)
-            .and_then(|found| body.url.join(&found).ok())
-            .ok_or_else(|| FetchError::NoImage("The page does not name an image (og:image).".into()))?;
-        tracing::info!(page = %body.url, image = %image, "following the page's og:image");
-        let image = self.get(image.as_str(), max_bytes).await?;
-        if image.content_type.starts_with("text/html") {
-            return Err(FetchError::NoImage("The page's og:image is not an image.".into()));
+        let mut named: Vec<String> = match wanted {
+            Wanted::Image => Vec::new(),
+            Wanted::Video => og::videos(&page).into_iter().take(MAX_VIDEOS_TRIED).collect(),
+        };
+        // A page without a video may still show an animation as its image (a GIF is a source too).
+        named.extend(og::image(&page));
+        let links: Vec<Url> = named.iter().filter_map(|found| body.url.join(found).ok()).collect();
+        if links.is_empty() {
+            return Err(FetchError::NoImage(match wanted {
+                Wanted::Image => "The page does not name an image (og:image).".into(),
+                Wanted::Video => "The page names no video (og:video) or image (og:image).".into(),
+            }));
         }
-        Ok(image.bytes)
+        for link in &links {
+            tracing::info!(page = %body.url, %link, "following the media the page names");
+            let media = self.get(link.as_str(), max_bytes).await?;
+            // An `og:video` may be a player page rather than the file: the next one is tried.
+            if !is_page(&media.content_type) {
+                return Ok(media.bytes);
+            }
+        }
+        Err(FetchError::NoImage(match wanted {
+            Wanted::Image => "The page's og:image is not an image.".into(),
+            Wanted::Video => "The video the page names is a page, not a video file.".into(),
+        }))
     }
+
+    async fn fetch_within(&self, url: &str, max_bytes: u64, wanted: Wanted) -> Result<Vec<u8>, FetchError> {
+        let whole = self.options.timeout * 4;
+        match tokio::time::timeout(whole, self.fetch(url, max_bytes, wanted)).await {
+            Ok(result) => result,
+            Err(_) => Err(FetchError::Failed("The link took too long to answer.".into())),
+        }
+    }
+}
+
+/// What a page is followed for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Wanted {
+    Image,
+    Video,
+}
+
+/// At most this many of the videos a page names are tried (a player page in `og:video` is
+/// skipped for the next).
+const MAX_VIDEOS_TRIED: usize = 2;
+
+fn is_page(content_type: &str) -> bool {
+    content_type.starts_with("text/html") || content_type.starts_with("application/xhtml")
 }
 
 fn request_error(err: reqwest::Error) -> FetchError {
@@ -185,10 +226,10 @@ fn request_error(err: reqwest::Error) -> FetchError {
 #[async_trait]
 impl UrlFetcher for LinkFetcher {
     async fn fetch_image(&self, url: &str, max_bytes: u64) -> Result<Vec<u8>, FetchError> {
-        let whole = self.options.timeout * 4;
-        match tokio::time::timeout(whole, self.fetch(url, max_bytes)).await {
-            Ok(result) => result,
-            Err(_) => Err(FetchError::Failed("The link took too long to answer.".into())),
-        }
+        self.fetch_within(url, max_bytes, Wanted::Image).await
+    }
+
+    async fn fetch_video(&self, url: &str, max_bytes: u64) -> Result<Vec<u8>, FetchError> {
+        self.fetch_within(url, max_bytes, Wanted::Video).await
     }
 }

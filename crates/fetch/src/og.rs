@@ -1,9 +1,35 @@
-//! The image an HTML page names for link previews (`<meta property="og:image" content="...">`).
+//! The image or video an HTML page names for link previews (`<meta property="og:image"
+//! content="...">`, `og:video`).
 
 /// The `content` of the page's first `og:image` (or `og:image:url`, `og:image:secure_url`,
 /// `twitter:image`) meta tag, entities decoded; `None` when there is none.
 pub fn image(html: &str) -> Option<String> {
-    let mut fallback = None;
+    let metas = metas(html);
+    let first = |keys: &[&str]| metas.iter().find(|(key, _)| keys.contains(&key.as_str())).map(|(_, c)| c.clone());
+    first(&["og:image", "og:image:url", "og:image:secure_url"])
+        .or_else(|| first(&["twitter:image", "twitter:image:src"]))
+}
+
+/// The videos the page names for link previews: `og:video`, `og:video:url` and
+/// `og:video:secure_url` in the page's order, then `twitter:player:stream`; each once, entities
+/// decoded. (`twitter:player` itself is a page to embed, never a video file.)
+pub fn videos(html: &str) -> Vec<String> {
+    let metas = metas(html);
+    let mut out: Vec<String> = Vec::new();
+    for keys in [&["og:video:secure_url", "og:video:url", "og:video"][..], &["twitter:player:stream"][..]] {
+        for (_, content) in metas.iter().filter(|(key, _)| keys.contains(&key.as_str())) {
+            if !out.contains(content) {
+                out.push(content.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Every `<meta>` of the page with a `property` (or `name`) and a non-blank `content`: the key
+/// lower-cased, the content trimmed and decoded.
+fn metas(html: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
     let lower = html.to_ascii_lowercase();
     let mut at = 0;
     while let Some(found) = lower[at..].find("<meta") {
@@ -18,16 +44,12 @@ pub fn image(html: &str) -> Option<String> {
         if let (Some(key), Some(content)) = (key, content) {
             let content = content.trim().to_owned();
             if !content.is_empty() {
-                match key.as_str() {
-                    "og:image" | "og:image:url" | "og:image:secure_url" => return Some(content),
-                    "twitter:image" | "twitter:image:src" if fallback.is_none() => fallback = Some(content),
-                    _ => {}
-                }
+                out.push((key, content));
             }
         }
         at = end;
     }
-    fallback
+    out
 }
 
 /// The attributes of a tag's inside, names lower-cased; values quoted with `"` or `'`, or bare.
@@ -76,7 +98,7 @@ fn decode(value: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::image;
+    use super::{image, videos};
 
     #[test]
     fn finds_the_og_image_of_real_looking_pages() {
@@ -89,5 +111,20 @@ mod tests {
         assert_eq!(image(twitter_only).as_deref(), Some("/t.gif"));
         assert_eq!(image("<html><meta property=og:title content=Hi><p>no image</p></html>"), None);
         assert_eq!(image("<meta property=\"og:image\" content=\"  \">"), None);
+    }
+
+    #[test]
+    fn finds_the_videos_a_page_names_best_first() {
+        let page = r#"<head><meta property="og:image" content="/poster.jpg">
+            <meta property="og:video" content="https://cdn.example/clip.mp4?a=1&amp;b=2">
+            <meta property="og:video:type" content="video/mp4">
+            <meta property="og:video:secure_url" content="https://cdn.example/clip.mp4?a=1&amp;b=2">
+            <meta name="twitter:player" content="https://example.com/embed/1">
+            <meta name="twitter:player:stream" content="/stream.mp4"></head>"#;
+        assert_eq!(videos(page), ["https://cdn.example/clip.mp4?a=1&b=2", "/stream.mp4"]);
+        let url_only = "<meta property='og:video:url' content='/v.webm'><meta property='og:video' content='/w.webm'>";
+        assert_eq!(videos(url_only), ["/v.webm", "/w.webm"]);
+        assert!(videos("<meta property=og:image content=/a.gif><meta name=twitter:player content=/embed>").is_empty());
+        assert!(videos("<meta property=\"og:video\" content=\" \">").is_empty());
     }
 }

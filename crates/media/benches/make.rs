@@ -4,7 +4,8 @@
 //! made here by `ffmpeg` (a screen-like test pattern with digits and a moving cursor, a camera-like
 //! clip with grain and motion, a flat-colour animation), each made into a GIF at 480 px, 15 fps,
 //! 6 s: by gifshelf's maker, by `ffmpeg` with `palettegen` + `paletteuse` (the recipe most guides
-//! give) and, when installed (`cargo install gifski`), by gifski. For each: bytes, SSIM against
+//! give) and by gifski (the crates.io crate, a dev-dependency of this bench only, fed the frames
+//! ffmpeg scaled). For each: bytes, SSIM against
 //! the source frames at the same size and rate (ffmpeg's `ssim` filter), wall time and the peak
 //! memory of the processes involved. Targets: bytes ≤ 0.8× ffmpeg's at equal or higher SSIM; SSIM
 //! within 0.01 of gifski's at ≤ 0.7× its bytes; time ≤ 1.0× ffmpeg's; then a 60 s 1080p source's
@@ -115,26 +116,49 @@ fn ffmpeg_palette(source: &Path, out: &Path) -> Figures {
     Figures { bytes: std::fs::metadata(out).unwrap().len(), ssim: ssim(out, source), wall_ms }
 }
 
-fn gifski(source: &Path, dir: &Path, out: &Path) -> Option<Figures> {
-    let gifski = which("gifski")?;
-    let frames = dir.join("frames");
-    let _ = std::fs::remove_dir_all(&frames);
-    std::fs::create_dir_all(&frames).unwrap();
-    let t = Instant::now();
-    run(Command::new(ffmpeg_path())
-        .args(["-v", "error", "-y", "-ss", "1", "-t", "6", "-i"])
+/// The source's window as ffmpeg scales it for the anchors (480 px wide, 15 fps, RGBA), frame by
+/// frame.
+fn anchor_frames(source: &Path) -> (usize, usize, Vec<Vec<u8>>) {
+    let out = Command::new(ffmpeg_path())
+        .args(["-v", "error", "-ss", "1", "-t", "6", "-i"])
         .arg(source)
-        .args(["-vf", "fps=15,scale=480:-1:flags=lanczos"])
-        .arg(frames.join("f%04d.png")));
-    let mut pngs: Vec<PathBuf> = std::fs::read_dir(&frames).unwrap().map(|e| e.unwrap().path()).collect();
-    pngs.sort();
-    run(Command::new(gifski).args(["--fps", "15", "--width", "480", "-o"]).arg(out).args(&pngs));
-    let wall_ms = t.elapsed().as_secs_f64() * 1e3;
-    Some(Figures { bytes: std::fs::metadata(out).unwrap().len(), ssim: ssim(out, source), wall_ms })
+        .args(["-vf", "fps=15,scale=480:-2:flags=lanczos,format=rgba", "-f", "rawvideo", "pipe:1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let probe = Command::new(ffmpeg_path())
+        .args(["-v", "error", "-i"])
+        .arg(source)
+        .args(["-vf", "scale=480:-2:flags=lanczos", "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"])
+        .output()
+        .unwrap();
+    let height = probe.stdout.len() / (480 * 4);
+    let frames = out.stdout.chunks_exact(480 * height * 4).map(<[u8]>::to_vec).collect();
+    (480, height, frames)
 }
 
-fn which(program: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH")?.to_str()?.split(':').map(|d| Path::new(d).join(program)).find(|p| p.is_file())
+/// gifski (the crate, at its default quality 90) on the same frames ffmpeg scaled: the quality
+/// anchor. It runs in this process only: gifshelf itself never links it.
+fn gifski(source: &Path, out: &Path) -> Figures {
+    let t = Instant::now();
+    let (width, height, frames) = anchor_frames(source);
+    let settings =
+        gifski::Settings { width: None, height: None, quality: 90, fast: false, repeat: gifski::Repeat::Infinite };
+    let (collector, writer) = gifski::new(settings).unwrap();
+    let mut bytes = Vec::new();
+    std::thread::scope(|scope| {
+        let writing = scope.spawn(|| writer.write(&mut bytes, &mut gifski::progress::NoProgress {}));
+        for (i, rgba) in frames.into_iter().enumerate() {
+            let pixels: Vec<rgb::RGBA8> =
+                rgba.chunks_exact(4).map(|p| rgb::RGBA8::new(p[0], p[1], p[2], p[3])).collect();
+            collector.add_frame_rgba(i, imgref::ImgVec::new(pixels, width, height), i as f64 / 15.0).unwrap();
+        }
+        drop(collector);
+        writing.join().unwrap().unwrap();
+    });
+    let wall_ms = t.elapsed().as_secs_f64() * 1e3;
+    std::fs::write(out, &bytes).unwrap();
+    Figures { bytes: bytes.len() as u64, ssim: ssim(out, source), wall_ms }
 }
 
 fn main() {
@@ -157,22 +181,39 @@ fn main() {
     let dir = dir_path.as_path();
     println!("make: 480 px, 15 fps, 6 s of each 1280×720 clip. Targets: bytes ≤ 0.8× ffmpeg at SSIM ≥ ffmpeg's; SSIM ≥ gifski − 0.01 at ≤ 0.7× its bytes; time ≤ 1.0× ffmpeg");
     println!(
-        "{:<8} {:>28} {:>28} {:>28} {:>10} {:>10}",
-        "clip", "gifshelf KB / SSIM / ms", "ffmpeg KB / SSIM / ms", "gifski KB / SSIM / ms", "bytes×ff", "time×ff"
+        "{:<8} {:>28} {:>28} {:>28} {:>10} {:>10} {:>10} {:>10}",
+        "clip",
+        "gifshelf KB / SSIM / ms",
+        "ffmpeg KB / SSIM / ms",
+        "gifski KB / SSIM / ms",
+        "bytes×ff",
+        "time×ff",
+        "bytes×ski",
+        "SSIM−ski"
     );
     let show = |f: &Figures| format!("{:>8.0} / {:.4} / {:>6.0}", f.bytes as f64 / 1024.0, f.ssim, f.wall_ms);
+    // `--clip NAME` measures that clip only (and not the 60 s source).
+    let only = args.iter().position(|a| a == "--clip").and_then(|at| args.get(at + 1)).cloned();
     for (name, source) in clips(dir) {
+        if only.as_deref().is_some_and(|only| only != name) {
+            continue;
+        }
         let ours = ours(&ffmpeg, &source, &dir.join(format!("{name}-gifshelf.gif")));
         let anchor = ffmpeg_palette(&source, &dir.join(format!("{name}-ffmpeg.gif")));
-        let ski = gifski(&source, dir, &dir.join(format!("{name}-gifski.gif")));
+        let ski = gifski(&source, &dir.join(format!("{name}-gifski.gif")));
         println!(
-            "{name:<8} {:>28} {:>28} {:>28} {:>10.2} {:>10.2}",
+            "{name:<8} {:>28} {:>28} {:>28} {:>10.2} {:>10.2} {:>10.2} {:>+10.4}",
             show(&ours),
             show(&anchor),
-            ski.as_ref().map_or_else(|| "not installed".to_owned(), show),
+            show(&ski),
             ours.bytes as f64 / anchor.bytes as f64,
             ours.wall_ms / anchor.wall_ms,
+            ours.bytes as f64 / ski.bytes as f64,
+            ours.ssim - ski.ssim,
         );
+    }
+    if only.is_some() {
+        return;
     }
     // Peak memory: 60 s of 1080p made into the longest GIF the maker allows, in a child process of
     // its own so that its figures are the maker's only (not this bench's generator's).

@@ -147,13 +147,13 @@ impl UrlImport {
 
 impl UrlImport {
     /// The bytes at `url` (at most `max_bytes`), fetched under the same rules and limits as an
-    /// upload from a link (the maker's `sourceUrl`).
+    /// upload from a link (the maker's `sourceUrl`); a page gives the video it names (`og:video`).
     ///
     /// # Errors
     /// `UrlRefused`, `UrlFetchFailed`, `TooLarge`, `BadMedia`, `RateLimited`, `Unavailable`.
     pub async fn fetch(&self, current: &Actor, url: &str, max_bytes: u64) -> Result<Vec<u8>, AppError> {
         let slot = self.slot(current.id)?;
-        let bytes = self.fetcher.fetch_image(url.trim(), max_bytes).await.map_err(fetch_error)?;
+        let bytes = self.fetcher.fetch_video(url.trim(), max_bytes).await.map_err(fetch_error)?;
         drop(slot);
         Ok(bytes)
     }

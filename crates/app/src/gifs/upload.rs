@@ -45,15 +45,35 @@ impl GifService {
     /// `Validation` for the form, `BadMedia` for refused bytes, `Duplicate` when the library has
     /// the same stored original, `Unavailable` when busy, `Internal` when storage fails (nothing
     /// is left behind).
-    #[tracing::instrument(skip_all, fields(user_id = current.id.0, bytes = input.bytes.len()))]
     pub async fn upload(&self, current: &Actor, input: UploadInput) -> Result<Uploaded, AppError> {
+        self.upload_with(current, input, Vec::new()).await
+    }
+
+    /// [`upload`](Self::upload), storing `extra` renditions made elsewhere with the ones made of
+    /// the upload (the maker's MP4 of a video source): the renditions job then makes only the
+    /// kinds still missing. A kind the upload makes itself is not replaced.
+    ///
+    /// # Errors
+    /// As [`upload`](Self::upload); `extra` counts towards the member's quota.
+    #[tracing::instrument(skip_all, fields(user_id = current.id.0, bytes = input.bytes.len()))]
+    pub async fn upload_with(
+        &self,
+        current: &Actor,
+        input: UploadInput,
+        extra: Vec<(RenditionKind, EncodedImage)>,
+    ) -> Result<Uploaded, AppError> {
         let title = Title::parse(&input.title)?;
         let description = Description::parse(&input.description)?;
         let tags = TagName::parse_list(&input.tags)?;
         let rating = input.rating.as_deref().map(Rating::parse).transpose()?.unwrap_or(self.default_rating);
         let caption_text = input.caption_text.as_deref().map(CaptionText::parse).transpose()?.flatten();
 
-        let processed = self.media.process(input.bytes, &RenditionKind::AT_UPLOAD).await?;
+        let mut processed = self.media.process(input.bytes, &RenditionKind::AT_UPLOAD).await?;
+        for (kind, image) in extra {
+            if processed.renditions.iter().all(|(made, _)| *made != kind) {
+                processed.renditions.push((kind, image));
+            }
+        }
         let fingerprint = processed.fingerprint.clone();
         if let Some(existing) = self.gifs.find_by_sha256(&fingerprint.sha256).await? {
             return Err(AppError::Duplicate { existing });

@@ -9,9 +9,9 @@
 use std::sync::Arc;
 
 use gifshelf_domain::failpoint::{fail_point, MAKE_AFTER_ENGINE, MAKE_AFTER_UPLOAD};
-use gifshelf_domain::gif::GifId;
-use gifshelf_domain::make::{Make, MakeError, MakeId};
-use gifshelf_domain::media::MediaRejection;
+use gifshelf_domain::gif::{GifId, RenditionKind};
+use gifshelf_domain::make::{MadeGif, Make, MakeError, MakeId};
+use gifshelf_domain::media::{EncodedImage, MediaRejection};
 use gifshelf_domain::ports::{Clock, MakeProgress, MakeRepository};
 use gifshelf_domain::RepoError;
 
@@ -116,7 +116,7 @@ impl MakeService {
             }
             Err(err) => return Err(AppError::internal(format!("reading {}: {err}", make.source_key))),
         };
-        let image = self.make_with_progress(make, bytes).await?;
+        let made = self.make_with_progress(make, bytes).await?;
         fail_point(MAKE_AFTER_ENGINE);
         let owner = self.users.find_by_id(make.owner).await.map_err(AppError::from_repo)?;
         let actor = Actor::session(owner.id, owner.username, owner.role);
@@ -126,11 +126,15 @@ impl MakeService {
             description: data.description,
             tags: data.tags,
             rating: data.rating,
-            bytes: Arc::new(image),
+            bytes: Arc::new(made.gif.bytes),
             // The caption drawn is the GIF's text: nothing to read.
             caption_text: make.recipe.caption.as_ref().map(|c| c.text.clone()),
         };
-        let gif = match self.gifs.upload(&actor, input).await {
+        // A video source's MP4 of the same pictures is the GIF's `mp4` rendition (the
+        // renditions job then makes only the others).
+        let extra: Vec<(RenditionKind, EncodedImage)> =
+            made.mp4.into_iter().map(|mp4| (RenditionKind::Mp4, mp4)).collect();
+        let gif = match self.gifs.upload_with(&actor, input, extra).await {
             Ok(uploaded) => uploaded.gif.id,
             // Made before: by this make (its worker died after storing it) or by anyone.
             Err(AppError::Duplicate { existing }) => {
@@ -150,11 +154,11 @@ impl MakeService {
     }
 
     /// The engine's work, its progress written to the make as it goes.
-    async fn make_with_progress(&self, make: &Make, bytes: Vec<u8>) -> Result<Vec<u8>, AppError> {
+    async fn make_with_progress(&self, make: &Make, bytes: Vec<u8>) -> Result<MadeGif, AppError> {
         let progress = Arc::new(ProgressWriter { makes: self.makes.clone(), clock: self.clock.clone(), id: make.id });
-        let image = self.engine.make(Arc::new(bytes), make.recipe.clone(), progress).await?;
+        let made = self.engine.make(Arc::new(bytes), make.recipe.clone(), progress).await?;
         self.makes.progress(make.id, ENGINE_SHARE, self.clock.now()).await?;
-        Ok(image.bytes)
+        Ok(made)
     }
 }
 

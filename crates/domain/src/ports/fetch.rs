@@ -11,7 +11,7 @@ pub enum FetchError {
     /// The image is over the size limit.
     #[error("{0}")]
     TooLarge(String),
-    /// A page that names no image (`og:image`).
+    /// A page that names no image (`og:image`), or no video nor image for the maker.
     #[error("{0}")]
     NoImage(String),
     /// The link could not be reached or answered with an error, too slowly or with too many redirects.
@@ -30,4 +30,13 @@ pub trait UrlFetcher: Send + Sync {
     /// # Errors
     /// `Refused`, `TooLarge`, `NoImage` or `Failed` (see `FetchError`).
     async fn fetch_image(&self, url: &str, max_bytes: u64) -> Result<Vec<u8>, FetchError>;
+
+    /// The bytes at `url`, at most `max_bytes` of them; when the link answers with an HTML page,
+    /// the bytes of the video it names (`og:video`, `og:video:url`, `og:video:secure_url`,
+    /// `twitter:player:stream`), else of its `og:image`, each fetched under the same rules (the
+    /// maker's `sourceUrl`).
+    ///
+    /// # Errors
+    /// As [`fetch_image`](Self::fetch_image); `NoImage` for a page that names neither.
+    async fn fetch_video(&self, url: &str, max_bytes: u64) -> Result<Vec<u8>, FetchError>;
 }

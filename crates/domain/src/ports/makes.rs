@@ -6,8 +6,8 @@ use async_trait::async_trait;
 use chrono::NaiveDateTime;
 
 use crate::gif::GifId;
-use crate::make::{Make, MakeError, MakeId, NewMake, Recipe, SourceInfo};
-use crate::media::{EncodedImage, MediaRejection};
+use crate::make::{MadeGif, Make, MakeError, MakeId, NewMake, Recipe, SourceInfo};
+use crate::media::MediaRejection;
 use crate::RepoError;
 
 /// The makes: each stored with its `make_gif` job, then moved on by that job.
@@ -71,8 +71,8 @@ pub trait GifMaker: Send + Sync {
     /// video stream), `InvalidImage` for one that cannot be read.
     async fn inspect(&self, bytes: Arc<Vec<u8>>) -> Result<SourceInfo, MediaRejection>;
 
-    /// The new GIF; `progress` is told how far it came (0 to 1) now and then (twice a second at
-    /// most).
+    /// The new GIF, and for a video source an MP4 of the same pictures (see [`MadeGif`]);
+    /// `progress` is told how far it came (0 to 1) now and then (twice a second at most).
     ///
     /// # Errors
     /// The source's or the recipe's rejections; `Internal` when a tool fails.
@@ -81,5 +81,5 @@ pub trait GifMaker: Send + Sync {
         bytes: Arc<Vec<u8>>,
         recipe: Recipe,
         progress: Arc<dyn MakeProgress>,
-    ) -> Result<EncodedImage, MediaRejection>;
+    ) -> Result<MadeGif, MediaRejection>;
 }

@@ -12,10 +12,13 @@ use crate::anim_encode::{AnimEncoder, KEEP_CLOSE_RESIZED};
 use crate::caption::{Caption, CaptionOverlay};
 use crate::resize::{resize_image, Rect};
 use crate::sink::{CanvasFrame, FrameSink, Output, Source, Tools};
-use crate::video::shown_delay;
+use crate::video::{shown_delay, MakerMp4};
 use crate::{Limits, MediaRejection, Rendition};
 
-pub use video::{is_video, make_from_video, make_from_video_with_progress, probe_video, VideoInfo, DEFAULT_VIDEO_FPS};
+pub use video::{
+    is_video, make_from_video, make_from_video_and_mp4, make_from_video_with_progress, probe_video, VideoInfo,
+    DEFAULT_VIDEO_FPS,
+};
 
 /// The most source time one GIF is made of.
 pub const MAX_WINDOW_MS: u32 = 60_000;
@@ -132,11 +135,23 @@ pub fn remake(bytes: &[u8], recipe: &Recipe, limits: &Limits) -> Result<Renditio
     made.renditions.into_iter().next().ok_or_else(|| crate::error::internal("the remade GIF is missing"))
 }
 
+/// A made GIF, and the MP4 of the same pictures for a video source.
+#[derive(Debug)]
+pub struct Made {
+    /// The GIF.
+    pub gif: Rendition,
+    /// H.264 of the pictures before their colours were reduced (see
+    /// [`make_from_video_and_mp4`]); `None` for animated sources.
+    pub mp4: Option<Rendition>,
+}
+
 /// What every maker source ends in: pictures (cropped, resized, captioned) with their times,
 /// encoded in the recipe's direction. Forward frames are encoded as they come; reversed and
 /// boomerang ones are held, within a bound, until the last.
 pub(crate) struct Assembler {
     direction: Direction,
+    /// The MP4 of a video source, fed the same pictures as the GIF (see [`MakerMp4`]).
+    mp4: Option<MakerMp4>,
     size: (u32, u32),
     overlay: Option<CaptionOverlay>,
     enc: AnimEncoder,
@@ -167,6 +182,7 @@ impl Assembler {
         });
         Ok(Self {
             direction: recipe.direction,
+            mp4: None,
             size,
             overlay,
             enc,
@@ -175,6 +191,12 @@ impl Assembler {
             frames: 0,
             shown_cs: 0,
         })
+    }
+
+    /// Also makes an MP4 of the pictures, at `fps` (a video source's).
+    pub(crate) fn with_mp4(mut self, ffmpeg: &crate::Ffmpeg, fps: u32) -> Result<Self, MediaRejection> {
+        self.mp4 = Some(MakerMp4::start(ffmpeg, self.size, fps)?);
+        Ok(self)
     }
 
     /// Shows `picture` (RGBA of the output size, the caption not yet drawn) for `cs` hundredths
@@ -214,14 +236,17 @@ impl Assembler {
         let delay = u16::try_from(cs).unwrap_or(u16::MAX);
         self.frames += 1;
         self.shown_cs += shown_delay(delay);
+        if let Some(mp4) = self.mp4.as_mut() {
+            mp4.push(picture, cs)?;
+        }
         self.enc.push(picture, Rect::full(self.size.0, self.size.1), delay, true)
     }
 
-    /// The new GIF.
+    /// The new GIF, and its MP4 when one was asked for ([`with_mp4`](Self::with_mp4)).
     ///
     /// # Errors
     /// `InvalidImage` when no picture came (an empty window).
-    pub(crate) fn finish(mut self) -> Result<Rendition, MediaRejection> {
+    pub(crate) fn finish(mut self) -> Result<Made, MediaRejection> {
         if let Some(last) = self.pending.take() {
             self.output(last)?;
         }
@@ -246,7 +271,8 @@ impl Assembler {
         let (width, height) = self.size;
         let (frames, duration_ms) = (self.frames, self.shown_cs * 10);
         let bytes = self.enc.finish()?;
-        Ok(Rendition { bytes, mime: "image/gif", width, height, frames, duration_ms, codec: None })
+        let mp4 = self.mp4.take().map(MakerMp4::finish).transpose()?;
+        Ok(Made { gif: Rendition { bytes, mime: "image/gif", width, height, frames, duration_ms, codec: None }, mp4 })
     }
 }
 
@@ -378,7 +404,7 @@ impl FrameSink for Remaker {
 
     fn finish(mut self: Box<Self>) -> Result<Vec<Rendition>, MediaRejection> {
         let out = self.out.take().ok_or_else(|| crate::error::internal("the remake was already finished"))?;
-        Ok(vec![out.finish()?])
+        Ok(vec![out.finish()?.gif])
     }
 }
 

@@ -9,11 +9,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use gifshelf_domain::make::{self, CaptionPosition, CaptionSize, SourceInfo};
-use gifshelf_domain::media::{EncodedImage, MediaRejection};
+use gifshelf_domain::make::{self, CaptionPosition, CaptionSize, MadeGif, SourceInfo};
+use gifshelf_domain::media::MediaRejection;
 use gifshelf_domain::ports::{GifMaker, MakeProgress};
 
-use super::{is_video, make_from_video_with_progress, probe_video, remake, Crop, Direction, Recipe};
+use super::{is_video, make_from_video_and_mp4, probe_video, remake, Crop, Direction, Recipe};
 use crate::caption::{Caption, CaptionPlace};
 use crate::video::shown_delay;
 use crate::{Ffmpeg, Limits, MediaKind, MediaService};
@@ -107,17 +107,16 @@ fn make(
     limits: &Limits,
     ffmpeg: Option<&Ffmpeg>,
     progress: &(dyn Fn(f32) + Send + Sync),
-) -> Result<EncodedImage, MediaRejection> {
+) -> Result<MadeGif, MediaRejection> {
     let engine = engine_recipe(recipe);
-    let made = if is_video(bytes.get(..12).unwrap_or(bytes)) {
+    if is_video(bytes.get(..12).unwrap_or(bytes)) {
         let ffmpeg = ffmpeg.ok_or_else(no_video)?;
         let file = temp_copy(bytes)?;
         let info = probe_video(file.path(), ffmpeg)?;
-        make_from_video_with_progress(file.path(), &info, &engine, ffmpeg, progress)?
-    } else {
-        remake(bytes, &engine, limits)?
-    };
-    Ok(crate::processor::encoded(made))
+        let made = make_from_video_and_mp4(file.path(), &info, &engine, ffmpeg, progress)?;
+        return Ok(MadeGif { gif: crate::processor::encoded(made.gif), mp4: made.mp4.map(crate::processor::encoded) });
+    }
+    Ok(MadeGif { gif: crate::processor::encoded(remake(bytes, &engine, limits)?), mp4: None })
 }
 
 #[async_trait]
@@ -138,7 +137,7 @@ impl GifMaker for MediaService {
         bytes: Arc<Vec<u8>>,
         recipe: make::Recipe,
         progress: Arc<dyn MakeProgress>,
-    ) -> Result<EncodedImage, MediaRejection> {
+    ) -> Result<MadeGif, MediaRejection> {
         let permit = self.slot().await?;
         let (limits, ffmpeg) = (self.limits().clone(), self.ffmpeg());
         // The engine stores its share done here; it is told on twice a second.

@@ -12,7 +12,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use super::{output_size, Assembler, Crop, Pace, Recipe, MAX_WINDOW_MS};
+use super::{output_size, Assembler, Crop, Made, Pace, Recipe, MAX_WINDOW_MS};
 use crate::video::{drain_stderr, limit_memory, watch};
 use crate::{Ffmpeg, MediaRejection, Rendition};
 
@@ -210,6 +210,33 @@ pub fn make_from_video_with_progress(
     ffmpeg: &Ffmpeg,
     progress: &(dyn Fn(f32) + Send + Sync),
 ) -> Result<Rendition, MediaRejection> {
+    Ok(make(path, info, recipe, ffmpeg, progress, false)?.gif)
+}
+
+/// [`make_from_video_with_progress`], and an MP4 of the same pictures (same window, crop, speed,
+/// direction and caption, at the GIF's size and the recipe's rate, before the GIF's palette):
+/// the GIF's MP4 rendition, better than one made of the GIF.
+///
+/// # Errors
+/// As [`make_from_video`]; `Internal` when the MP4 cannot be encoded.
+pub fn make_from_video_and_mp4(
+    path: &Path,
+    info: &VideoInfo,
+    recipe: &Recipe,
+    ffmpeg: &Ffmpeg,
+    progress: &(dyn Fn(f32) + Send + Sync),
+) -> Result<Made, MediaRejection> {
+    make(path, info, recipe, ffmpeg, progress, true)
+}
+
+fn make(
+    path: &Path,
+    info: &VideoInfo,
+    recipe: &Recipe,
+    ffmpeg: &Ffmpeg,
+    progress: &(dyn Fn(f32) + Send + Sync),
+    with_mp4: bool,
+) -> Result<Made, MediaRejection> {
     recipe.check().map_err(MediaRejection::invalid)?;
     if recipe.start_ms >= info.duration_ms {
         return Err(MediaRejection::invalid("The start is past the end of the video."));
@@ -259,6 +286,9 @@ pub fn make_from_video_with_progress(
     .collect();
     let frame_bytes = (size.0 * size.1 * 4) as usize;
     let mut out = Assembler::new(recipe, size, true)?;
+    if with_mp4 {
+        out = out.with_mp4(ffmpeg, fps)?;
+    }
     let mut pace = Pace::new(fps);
     // Frame by frame off the pipe: memory holds one picture (and the encoder's own bound).
     let mut run = Sandboxed::start(ffmpeg, ffmpeg.path(), &args)?;

@@ -222,9 +222,9 @@ impl Video {
 
 /// The filter graph: one input, optionally thinned by `select`, split into one scaled 4:2:0
 /// stream per output, `[o0]`, `[o1]`, ….
-fn filter_graph(timeline: &Timeline, outputs: &[(Video, (u32, u32))], src: (u32, u32)) -> String {
+fn filter_graph(select: Option<String>, outputs: &[(Video, (u32, u32))], src: (u32, u32)) -> String {
     let mut graph = String::from("[0:v]");
-    if let Some(select) = timeline.select_filter() {
+    if let Some(select) = select {
         graph.push_str(&select);
         graph.push(',');
     }
@@ -327,14 +327,17 @@ struct Job {
 }
 
 impl Job {
+    /// Starts `ffmpeg` on raw RGBA `src`-sized frames at `rate` (ffmpeg's `-framerate`), each
+    /// kept only when `select` (a filter) says so.
     fn start(
         ffmpeg: &Ffmpeg,
         src: (u32, u32),
-        timeline: &Timeline,
+        rate: &str,
+        select: Option<String>,
         outputs: &[(Video, (u32, u32))],
     ) -> Result<Job, MediaRejection> {
         let dir = tempfile::Builder::new().prefix("gifshelf-video-").tempdir().map_err(ffmpeg_err)?;
-        let graph = filter_graph(timeline, outputs, src);
+        let graph = filter_graph(select, outputs, src);
         let mut cmd = Command::new(ffmpeg.path());
         // Nothing of the server's environment is needed; fewer malloc arenas keep the address
         // space (what RLIMIT_AS counts) close to what is used.
@@ -343,7 +346,7 @@ impl Job {
         cmd.args(["-protocol_whitelist", "pipe", "-f", "rawvideo", "-pix_fmt", "rgba", "-s"])
             .arg(format!("{}x{}", src.0, src.1))
             .arg("-framerate")
-            .arg(format!("100/{}", timeline.step))
+            .arg(rate)
             .args(["-i", "pipe:0"]);
         // Inline while it fits in one argument (Linux allows 128 KiB); a longer one (thousands of
         // irregular frames) goes through a file, the option newer ffmpeg releases deprecate.
@@ -446,7 +449,8 @@ impl VideoSink {
         }
         let timeline = Timeline::new(delays);
         let outputs: Vec<(Video, (u32, u32))> = videos.iter().map(|&v| (v, v.size(limits, width, height))).collect();
-        let job = Job::start(ffmpeg, (width, height), &timeline, &outputs)?;
+        let rate = format!("100/{}", timeline.step);
+        let job = Job::start(ffmpeg, (width, height), &rate, timeline.select_filter(), &outputs)?;
         Ok(VideoSink { job, timeline, next: 0, outputs })
     }
 }
@@ -485,6 +489,57 @@ impl FrameSink for VideoSink {
                 })
             })
             .collect()
+    }
+}
+
+/// The maker's MP4 of a video source: the made GIF's pictures (cropped, scaled, captioned, in
+/// its order) before their colours were reduced to a palette, H.264 at the recipe's constant
+/// rate, at the GIF's size (even), no sound, `yuv420p`, `faststart`: what the renditions job
+/// would make of the GIF, without the palette's banding and dithering.
+pub(crate) struct MakerMp4 {
+    job: Job,
+    size: (u32, u32),
+    fps: u32,
+    /// Hundredths of a second shown so far, and frames written for them.
+    shown_cs: u64,
+    written: u64,
+}
+
+impl MakerMp4 {
+    /// Starts `ffmpeg` for pictures of `size` shown at `fps`.
+    pub(crate) fn start(ffmpeg: &Ffmpeg, size: (u32, u32), fps: u32) -> Result<Self, MediaRejection> {
+        let out = (even(size.0), even(size.1));
+        let job = Job::start(ffmpeg, size, &fps.to_string(), None, &[(Video::Mp4, out)])?;
+        Ok(Self { job, size, fps: fps.max(1), shown_cs: 0, written: 0 })
+    }
+
+    /// Adds `rgba`, shown for `cs` hundredths: written as often as the constant rate needs (a
+    /// picture held for several of the GIF's samples is written that many times).
+    pub(crate) fn push(&mut self, rgba: &[u8], cs: u32) -> Result<(), MediaRejection> {
+        self.shown_cs += u64::from(cs);
+        let due = (self.shown_cs * u64::from(self.fps) + 50) / 100;
+        while self.written < due {
+            self.job.write(rgba)?;
+            self.written += 1;
+        }
+        Ok(())
+    }
+
+    /// The MP4, once every picture was pushed.
+    pub(crate) fn finish(mut self) -> Result<Rendition, MediaRejection> {
+        self.job.end()?;
+        let (width, height) = (even(self.size.0), even(self.size.1));
+        let frames = u32::try_from(self.written).unwrap_or(u32::MAX);
+        let duration_ms = u32::try_from(self.written * 1000 / u64::from(self.fps)).unwrap_or(u32::MAX);
+        Ok(Rendition {
+            bytes: self.job.output(Video::Mp4)?,
+            mime: Video::Mp4.mime(),
+            width,
+            height,
+            frames,
+            duration_ms,
+            codec: Some(Video::Mp4.codec()),
+        })
     }
 }
 

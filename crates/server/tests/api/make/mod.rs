@@ -3,6 +3,7 @@
 //! ffmpeg's `lavfi` sources; the made GIFs are decoded and looked at (size, frames, times, order,
 //! caption and crop pixels).
 
+mod mp4;
 mod quota;
 mod recipes;
 mod refusals;
