@@ -14,6 +14,7 @@ mod commands;
 mod duplicates;
 mod export;
 mod gifs;
+mod giphy_schema;
 mod google;
 mod hardening;
 mod health;
