@@ -290,8 +290,12 @@ async fn every_giphy_endpoint_answers_every_documented_field_in_its_type(backend
     check_meta(&first.meta);
     assert!(first.data.random_id.len() >= 16 && first.data.random_id != second.data.random_id);
 
-    // Every URL of a GIF answers anonymously (share-id URLs), with the type of its field.
-    let one: One<GifObject> = typed(&app, &q(&format!("gifs/{}", gifs[0].share_id))).await;
+    every_url_answers(&app, &q(&format!("gifs/{}", gifs[0].share_id))).await;
+}
+
+/// Every URL of a GIF answers anonymously (share-id URLs), with the type of its field.
+async fn every_url_answers(app: &TestApp, path: &str) {
+    let one: One<GifObject> = typed(app, path).await;
     let i = &one.data.images;
     let mut urls: BTreeSet<(&str, &str)> = BTreeSet::new();
     for animated in [&i.fixed_height, &i.fixed_width, &i.fixed_height_small, &i.fixed_width_small] {
