@@ -17,6 +17,8 @@ use crate::AppError;
 pub const FEATURED_DAYS: i64 = 28;
 /// Trending terms count the searches of this many recent days.
 pub const TRENDING_DAYS: i64 = 7;
+/// Related tags are counted over this many of the most viewed GIFs matching the term.
+pub const RELATED_SAMPLE: u32 = 50;
 /// The furthest a list may be paged (GIPHY's own limit is lower).
 pub const MAX_OFFSET: u32 = 100_000;
 
@@ -255,6 +257,32 @@ impl ChatService {
         let per_kind = i64::try_from(limit).unwrap_or(i64::MAX);
         let found = self.terms.suggestions(&prefix, Audience::Chat(max), per_kind).await?;
         Ok(merge_suggestions(by_kind(found), limit).into_iter().map(|s| s.text).collect())
+    }
+
+    /// Tags that go with `term`: the tags of the GIFs rated at most `max` that match it (the
+    /// [`RELATED_SAMPLE`] most viewed), most frequent first, then by name, without the term's own
+    /// words, at most `limit`. Not counted as a search.
+    ///
+    /// # Errors
+    /// `Validation` for a term longer than 200 bytes; storage errors.
+    pub async fn related_terms(&self, term: &str, limit: usize, max: Rating) -> Result<Vec<String>, AppError> {
+        let filter = GifFilter::search(term)?;
+        let GifFilter::Search(words) = &filter else {
+            return Ok(Vec::new());
+        };
+        let words = words.clone();
+        let sample = Window::new(0, RELATED_SAMPLE)?;
+        let found = self.window(&Source::Filtered(filter, max), sample).await?;
+        let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+        for tag in found.gifs.iter().flat_map(|g| g.tags.iter()) {
+            let name = tag.name.as_str();
+            if !words.iter().any(|w| w == name) && name != words.join(" ") {
+                *counts.entry(name).or_default() += 1;
+            }
+        }
+        let mut related: Vec<(&str, usize)> = counts.into_iter().collect();
+        related.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        Ok(related.into_iter().take(limit).map(|(name, _)| name.to_owned()).collect())
     }
 
     /// The terms searched most in the last [`TRENDING_DAYS`] days, then the most used tags, each

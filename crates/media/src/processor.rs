@@ -102,6 +102,10 @@ fn output_of(kind: RenditionKind) -> Option<Output> {
         RenditionKind::Mp4Small => Some(Output::Video(Video::Mp4Small)),
         RenditionKind::Webm => Some(Output::Video(Video::Webm)),
         RenditionKind::WebmSmall => Some(Output::Video(Video::WebmSmall)),
+        RenditionKind::Webp => Some(Output::Video(Video::Webp)),
+        RenditionKind::WebpFixedHeight => Some(Output::Video(Video::WebpFixedHeight)),
+        RenditionKind::WebpTiny => Some(Output::Video(Video::WebpTiny)),
+        RenditionKind::WebpNano => Some(Output::Video(Video::WebpNano)),
     }
 }
 
@@ -163,7 +167,7 @@ impl MediaProcessor for MediaService {
     async fn process(&self, bytes: Arc<Vec<u8>>, kinds: &[RenditionKind]) -> Result<ProcessedMedia, MediaRejection> {
         // Cheap refusals first, without waiting for a slot.
         let probed = crate::probe(&bytes, &self.limits)?;
-        if let Some(video) = kinds.iter().find(|k| k.is_video()) {
+        if let Some(video) = kinds.iter().find(|k| k.needs_ffmpeg()) {
             if self.ffmpeg.is_none() {
                 return Err(no_ffmpeg());
             }
@@ -190,6 +194,10 @@ impl MediaProcessor for MediaService {
     }
 
     fn can_make(&self, kind: RenditionKind) -> bool {
-        !kind.is_video() || self.ffmpeg.is_some()
+        match &self.ffmpeg {
+            _ if !kind.needs_ffmpeg() => true,
+            Some(ffmpeg) => !kind.is_webp() || ffmpeg.makes_webp(),
+            None => false,
+        }
     }
 }

@@ -57,6 +57,43 @@ fn gif_figures(bytes: &[u8]) -> (u32, u32, u32, u32) {
     (w, h, frames, cs * 10)
 }
 
+/// What an animated WebP's chunks say (Debian's `ffprobe` cannot read animated WebP).
+#[derive(Debug)]
+struct WebpFigures {
+    width: u32,
+    height: u32,
+    frames: u32,
+    duration_ms: u32,
+    looped: bool,
+    alpha: bool,
+}
+
+fn webp_figures(bytes: &[u8]) -> WebpFigures {
+    assert!(bytes.len() > 30 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP", "not a WebP");
+    let le24 = |b: &[u8]| u32::from(b[0]) | u32::from(b[1]) << 8 | u32::from(b[2]) << 16;
+    let mut f = WebpFigures { width: 0, height: 0, frames: 0, duration_ms: 0, looped: false, alpha: false };
+    let mut at = 12;
+    while at + 8 <= bytes.len() {
+        let (name, len) = (&bytes[at..at + 4], u32::from_le_bytes(bytes[at + 4..at + 8].try_into().unwrap()) as usize);
+        let body = &bytes[at + 8..(at + 8 + len).min(bytes.len())];
+        match name {
+            b"VP8X" => {
+                f.alpha = body[0] & 0x10 != 0;
+                f.width = le24(&body[4..7]) + 1;
+                f.height = le24(&body[7..10]) + 1;
+            }
+            b"ANIM" => f.looped = u16::from_le_bytes([body[4], body[5]]) == 0,
+            b"ANMF" => {
+                f.frames += 1;
+                f.duration_ms += le24(&body[12..15]);
+            }
+            _ => {}
+        }
+        at += 8 + len + (len & 1);
+    }
+    f
+}
+
 /// What `ffprobe` says of a video.
 #[derive(Debug)]
 struct VideoFigures {
@@ -122,11 +159,11 @@ fn expected_size(kind: RenditionKind, (w, h): (u32, u32)) -> (u32, u32) {
     let fit_h = |max: u32| if h <= max { (w, h) } else { (((w * max) as f64 / h as f64).round() as u32, max) };
     let even = |(a, b): (u32, u32)| (a & !1, b & !1);
     match kind {
-        RenditionKind::Original | RenditionKind::Medium | RenditionKind::Webm => (w, h),
+        RenditionKind::Original | RenditionKind::Medium | RenditionKind::Webm | RenditionKind::Webp => (w, h),
         RenditionKind::Thumbnail | RenditionKind::Still | RenditionKind::WebmSmall => fit_w(320),
-        RenditionKind::Tiny => fit_w(220),
-        RenditionKind::Nano => fit_h(90),
-        RenditionKind::FixedHeight => fit_h(200),
+        RenditionKind::Tiny | RenditionKind::WebpTiny => fit_w(220),
+        RenditionKind::Nano | RenditionKind::WebpNano => fit_h(90),
+        RenditionKind::FixedHeight | RenditionKind::WebpFixedHeight => fit_h(200),
         RenditionKind::Mp4 => even((w, h)),
         RenditionKind::Mp4Small => even(fit_w(320)),
     }
@@ -141,10 +178,26 @@ fn check_every_kind(p: &ProcessedMedia, gif: &[u8], frame_ms: u32) {
         let kind = *kind;
         let size = (r.width, r.height);
         assert_eq!(size, expected_size(kind, (sw, sh)), "{kind:?}");
-        assert_aspect(kind, size, (sw, sh));
+        if !matches!(kind, RenditionKind::Mp4 | RenditionKind::Mp4Small) {
+            // Even sizes may take a pixel off either side: their exact size is checked above.
+            assert_aspect(kind, size, (sw, sh));
+        }
         match kind {
             RenditionKind::Still => {
                 assert_eq!((r.content_type.as_str(), r.frames, r.duration_ms), ("image/png", 1, 0));
+            }
+            kind if kind.is_webp() => {
+                assert_eq!((r.content_type.as_str(), r.codec.as_deref()), ("image/webp", None), "{kind:?}");
+                let w = webp_figures(&r.bytes);
+                assert_eq!((w.width, w.height), size, "{kind:?}");
+                assert!(w.frames.abs_diff(frames) <= 1, "{kind:?}: {} frames, the GIF has {frames}", w.frames);
+                assert!(
+                    w.duration_ms.abs_diff(duration) <= frame_ms,
+                    "{kind:?}: {} ms vs {duration} ms",
+                    w.duration_ms
+                );
+                assert!(w.looped, "{kind:?} plays once");
+                assert!(r.frames.abs_diff(w.frames) <= 1 && r.duration_ms.abs_diff(w.duration_ms) <= frame_ms);
             }
             kind if kind.is_video() => {
                 let ext = if r.content_type == "video/mp4" { "mp4" } else { "webm" };
@@ -255,6 +308,93 @@ async fn frames_held_for_minutes_make_a_video_within_the_budget() {
         let v = ffprobe(&get(&p, kind).bytes, ext);
         assert!((1..=7).contains(&v.frames), "{kind:?}: {} frames", v.frames);
     }
+}
+
+/// The corpus's `sample_big.gif` (259 frames of 10 hundredths) with its first frame's delay
+/// set to `delay`: the GIF whose videos once all failed, since the `select` that thinned their
+/// input had one term per frame and ffmpeg's parser gives up past about a hundred.
+fn sample_big_first_delay(delay: u16) -> Vec<u8> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/corpus/sample_big.gif");
+    let mut gif = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    // The first Graphic Control Extension: 21 F9 04, packed byte, then the delay (LE).
+    let at = gif.windows(3).position(|w| w == [0x21, 0xF9, 0x04]).expect("a graphic control extension");
+    gif[at + 4..at + 6].copy_from_slice(&delay.to_le_bytes());
+    gif
+}
+
+#[tokio::test]
+#[cfg_attr(
+    not(ffmpeg_tests),
+    ignore = "ffmpeg or ffprobe was not found when the tests were built: the video tests did not run"
+)]
+async fn a_short_first_frame_of_sample_big_gets_every_rendition() {
+    let service = service(Some(ffmpeg()));
+    for delay in [2u16, 5] {
+        let gif = sample_big_first_delay(delay);
+        assert_eq!(gif_figures(&gif).3, 258 * 100 + u32::from(delay) * 10);
+        let p = service.process(Arc::new(gif.clone()), &RenditionKind::ALL).await;
+        let p = p.unwrap_or_else(|e| panic!("first delay {delay}: {e}"));
+        let kinds: Vec<RenditionKind> = p.renditions.iter().map(|(k, _)| *k).collect();
+        assert_eq!(kinds, RenditionKind::ALL);
+        check_every_kind(&p, &gif, 100);
+    }
+}
+
+/// Mixes of delays a real GIF may hold (0 and 1 shown as 10, odd ones, half-second holds), long enough
+/// that the video's input is thinned by more than one `select`: each video holds the GIF's
+/// frames and its play time.
+#[tokio::test]
+#[cfg_attr(
+    not(ffmpeg_tests),
+    ignore = "ffmpeg or ffprobe was not found when the tests were built: the video tests did not run"
+)]
+async fn any_mix_of_delays_makes_videos_with_the_gifs_timing() {
+    let service = service(Some(ffmpeg()));
+    let choices = [0u16, 1, 2, 3, 4, 5, 7, 10, 13, 50];
+    let mut seed = 0x9e37_79b9_u32;
+    for len in [120usize, 301] {
+        let delays: Vec<u16> = (0..len)
+            .map(|_| {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                choices[(seed >> 16) as usize % choices.len()]
+            })
+            .collect();
+        let gif = gif_with_delays(48, 32, &delays);
+        let p = service.process(Arc::new(gif.clone()), &[RenditionKind::Mp4, RenditionKind::Webm]).await;
+        let p = p.unwrap_or_else(|e| panic!("{len} frames: {e}"));
+        let (_, _, frames, duration) = gif_figures(&gif);
+        for (kind, r) in &p.renditions {
+            let ext = if *kind == RenditionKind::Mp4 { "mp4" } else { "webm" };
+            let v = ffprobe(&r.bytes, ext);
+            // Frames shorter than half the grid's step may vanish; never more frames than the GIF.
+            assert!(v.frames <= frames + 1 && v.frames * 2 >= frames, "{kind:?}: {} of {frames}", v.frames);
+            assert!(v.duration_ms.abs_diff(duration) <= 500, "{kind:?}: {} ms vs {duration} ms", v.duration_ms);
+        }
+    }
+}
+
+/// A transparent animation's WebPs keep its alpha (a lossy WebP with an alpha plane) at every
+/// size, play its frames for its time, and loop; the transparent field stays transparent.
+#[tokio::test]
+#[cfg_attr(
+    not(ffmpeg_tests),
+    ignore = "ffmpeg or ffprobe was not found when the tests were built: the video tests did not run"
+)]
+async fn a_transparent_animation_gets_animated_webps_with_alpha_at_every_size() {
+    let service = service(Some(ffmpeg()));
+    let webps = [RenditionKind::Webp, RenditionKind::WebpFixedHeight, RenditionKind::WebpTiny, RenditionKind::WebpNano];
+    assert!(webps.iter().all(|&k| service.can_make(k)), "Debian's ffmpeg has libwebp_anim");
+    let gif = gifshelf_media::testing::captioned_gif(400, 240, 10, None, true);
+    let p = service.process(Arc::new(gif.clone()), &webps).await.unwrap_or_else(|e| panic!("{e}"));
+    assert!(!p.opaque);
+    check_every_kind(&p, &gif, 80);
+    for (kind, r) in &p.renditions {
+        assert!(webp_figures(&r.bytes).alpha, "{kind:?} lost its alpha");
+    }
+    // The corner is transparent in the decoded first frame.
+    let full = &get(&p, RenditionKind::Webp).bytes;
+    let first = image::load_from_memory_with_format(full, image::ImageFormat::WebP).unwrap().to_rgba8();
+    assert_eq!(first.get_pixel(2, 2)[3], 0, "the transparent field became opaque");
 }
 
 /// The stored renditions the app would keep, with their `preferred` flags.

@@ -66,7 +66,7 @@ async fn upload(url: &str, n: u8) -> Vec<GifId> {
 /// server runs with `GIFSHELF_FFMPEG` set to it, or `off`).
 fn expected_kinds() -> Vec<RenditionKind> {
     let video = cfg!(ffmpeg_tests);
-    RenditionKind::ALL.into_iter().filter(|k| k.expected_for(3) && (video || !k.is_video())).collect()
+    RenditionKind::ALL.into_iter().filter(|k| k.expected_for(3) && (video || !k.needs_ffmpeg())).collect()
 }
 
 /// Waits until every GIF has every expected kind and no job is left.

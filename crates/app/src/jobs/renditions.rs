@@ -2,7 +2,7 @@ use std::sync::Arc;
 
 use gifshelf_domain::gif::{Gif, GifId, Rendition, RenditionKind, Renditions};
 use gifshelf_domain::job::Task;
-use gifshelf_domain::media::EncodedImage;
+use gifshelf_domain::media::{EncodedImage, MediaRejection, ProcessedMedia};
 use gifshelf_domain::ports::{BlobStore, Clock, GifRepository, JobQueue, MediaProcessor, RenditionRepository};
 use gifshelf_domain::RepoError;
 
@@ -92,7 +92,7 @@ impl RenditionMaker {
             .get(&original.key)
             .await
             .map_err(|e| AppError::internal(format!("reading {}: {e}", original.key)))?;
-        let processed = self.media.process(Arc::new(bytes), &wanted).await?;
+        let (processed, failed) = self.process(Arc::new(bytes), &wanted).await?;
         let prefix = original.key.rsplit_once('/').map_or("gifs", |(dir, _)| dir).to_owned();
         let mut written = Vec::new();
         let mut made = Vec::new();
@@ -113,7 +113,11 @@ impl RenditionMaker {
         match self.renditions.save_renditions(id, all.into_vec()).await {
             Ok(saved) => {
                 tracing::info!(kinds = ?kinds.iter().map(|k| k.as_str()).collect::<Vec<_>>(), files = saved.renditions.len(), "renditions made");
-                Ok(Made::Kinds(kinds))
+                match failed {
+                    // The job is retried for the kinds that failed only: the others are stored.
+                    Some(err) => Err(err),
+                    None => Ok(Made::Kinds(kinds)),
+                }
             }
             Err(RepoError::NotFound) => {
                 self.remove(&written).await;
@@ -122,6 +126,48 @@ impl RenditionMaker {
             Err(err) => {
                 self.remove(&written).await;
                 Err(AppError::from_repo(err))
+            }
+        }
+    }
+
+    /// Makes the `wanted` kinds in one pass over the original. When that fails for anything
+    /// but a full house, each kind is made on its own, so that one kind that cannot be made (a
+    /// video `ffmpeg` refuses) never costs the others: the answer then holds the kinds made and
+    /// the error naming those that failed, for the job to store the first and retry the rest.
+    ///
+    /// # Errors
+    /// `Unavailable` when the pipeline is busy; the error of the first kind when none was made.
+    async fn process(
+        &self,
+        bytes: Arc<Vec<u8>>,
+        wanted: &[RenditionKind],
+    ) -> Result<(ProcessedMedia, Option<AppError>), AppError> {
+        let err = match self.media.process(bytes.clone(), wanted).await {
+            Ok(processed) => return Ok((processed, None)),
+            Err(busy @ MediaRejection::Busy) => return Err(busy.into()),
+            Err(err) if wanted.len() < 2 => return Err(err.into()),
+            Err(err) => err,
+        };
+        tracing::warn!(error = %err, "making the renditions together failed; making each kind alone");
+        let mut made: Option<ProcessedMedia> = None;
+        let mut failed: Vec<(RenditionKind, MediaRejection)> = Vec::new();
+        for &kind in wanted {
+            match self.media.process(bytes.clone(), &[kind]).await {
+                Ok(one) => match made.as_mut() {
+                    Some(all) => all.renditions.extend(one.renditions),
+                    None => made = Some(one),
+                },
+                Err(busy @ MediaRejection::Busy) => return Err(busy.into()),
+                Err(err) => failed.push((kind, err)),
+            }
+        }
+        let names = failed.iter().map(|(kind, err)| format!("{}: {err}", kind.as_str())).collect::<Vec<_>>().join("; ");
+        match made {
+            None => Err(failed.into_iter().next().map_or_else(|| err.into(), |(_, err)| err.into())),
+            Some(made) if failed.is_empty() => Ok((made, None)),
+            Some(made) => {
+                tracing::warn!(failed = %names, "some renditions could not be made; the others are kept");
+                Ok((made, Some(AppError::internal(format!("renditions not made: {names}")))))
             }
         }
     }
@@ -187,4 +233,110 @@ impl RenditionMaker {
 
 fn worth_keeping(medium: &EncodedImage, original: &Rendition) -> bool {
     (medium.bytes.len() as f64) <= MEDIUM_MAX_RATIO * original.size as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use gifshelf_domain::gif::{Fingerprint, Rating};
+    use gifshelf_domain::ports::{
+        MockBlobStore, MockClock, MockGifRepository, MockJobQueue, MockMediaProcessor, MockRenditionRepository,
+    };
+
+    use super::*;
+    use crate::gifs::test_support::gif;
+
+    fn image(kind: RenditionKind) -> EncodedImage {
+        let (content_type, codec) =
+            if kind.is_video() { ("video/mp4", Some("h264".to_owned())) } else { ("image/gif", None) };
+        EncodedImage {
+            bytes: vec![1; 8],
+            content_type: content_type.into(),
+            width: 10,
+            height: 10,
+            frames: 3,
+            duration_ms: 300,
+            codec,
+        }
+    }
+
+    fn processed(kinds: &[RenditionKind]) -> ProcessedMedia {
+        ProcessedMedia {
+            content_type: "image/gif".into(),
+            extension: "gif".into(),
+            width: 10,
+            height: 10,
+            frames: 3,
+            renditions: kinds.iter().map(|&k| (k, image(k))).collect(),
+            fingerprint: Fingerprint { sha256: String::new(), phash: None },
+            opaque: true,
+        }
+    }
+
+    /// The videos fail (as when `ffmpeg` refused a GIF's timing): the GIF still gets every other
+    /// kind, stored and recorded, and the job fails naming the kinds it retries.
+    #[tokio::test]
+    async fn a_kind_that_fails_never_costs_the_others() {
+        let mut gifs = MockGifRepository::new();
+        gifs.expect_find().returning(|id| Ok(gif(id.0, 1)));
+        let mut media = MockMediaProcessor::new();
+        media.expect_can_make().return_const(true);
+        media.expect_process().returning(|_, kinds| match kinds {
+            [kind] if !kind.is_video() => Ok(processed(kinds)),
+            _ => Err(MediaRejection::internal("ffmpeg exited with 1: Cannot allocate memory")),
+        });
+        let mut blobs = MockBlobStore::new();
+        blobs.expect_get().returning(|_| Ok(vec![0; 16]));
+        let put: Arc<Mutex<Vec<String>>> = Arc::default();
+        let seen = put.clone();
+        blobs.expect_put().returning(move |key, _, _| {
+            seen.lock().unwrap_or_else(|e| e.into_inner()).push(key.to_owned());
+            Ok(())
+        });
+        blobs.expect_delete().never();
+        let mut renditions = MockRenditionRepository::new();
+        renditions.expect_save_renditions().times(1).returning(|id, saved| {
+            let kinds: Vec<RenditionKind> = saved.iter().map(|r| r.kind).collect();
+            assert!(kinds.contains(&RenditionKind::Tiny) && kinds.contains(&RenditionKind::FixedHeight));
+            assert!(!kinds.iter().any(|k| k.is_video()), "{kinds:?}");
+            Ok(Gif { renditions: Renditions::new(saved), rating: Rating::G, ..gif(id.0, 1) })
+        });
+        let maker = RenditionMaker::new(
+            Arc::new(gifs),
+            Arc::new(renditions),
+            Arc::new(MockJobQueue::new()),
+            Arc::new(blobs),
+            Arc::new(media),
+            Arc::new(MockClock::new()),
+        );
+        let answer = maker.make(GifId(7)).await;
+        let Err(AppError::Internal(cause)) = &answer else { panic!("{answer:?}") };
+        let why = cause.to_string();
+        assert!(why.contains("mp4: ") && why.contains("webm_small: ") && !why.contains("tiny: "), "{why}");
+        let put = put.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        assert!(put.iter().any(|k| k.ends_with("/tiny.gif")) && !put.iter().any(|k| k.contains("mp4")), "{put:?}");
+    }
+
+    /// A full house is no reason to make each kind alone: the job waits and tries again.
+    #[tokio::test]
+    async fn a_busy_pipeline_is_asked_once() {
+        let mut gifs = MockGifRepository::new();
+        gifs.expect_find().returning(|id| Ok(gif(id.0, 1)));
+        let mut media = MockMediaProcessor::new();
+        media.expect_can_make().return_const(true);
+        media.expect_process().times(1).returning(|_, _| Err(MediaRejection::Busy));
+        let mut blobs = MockBlobStore::new();
+        blobs.expect_get().returning(|_| Ok(vec![0; 16]));
+        let maker = RenditionMaker::new(
+            Arc::new(gifs),
+            Arc::new(MockRenditionRepository::new()),
+            Arc::new(MockJobQueue::new()),
+            Arc::new(blobs),
+            Arc::new(media),
+            Arc::new(MockClock::new()),
+        );
+        let answer = maker.make(GifId(7)).await;
+        assert!(matches!(answer, Err(AppError::Unavailable(_))), "{answer:?}");
+    }
 }

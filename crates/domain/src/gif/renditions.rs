@@ -40,6 +40,14 @@ pub enum RenditionKind {
     Webm,
     /// VP9 in WebM at most 320 wide.
     WebmSmall,
+    /// Animated WebP (lossy, with alpha) at the original size.
+    Webp,
+    /// Animated WebP, 200 high like `fixed_height`.
+    WebpFixedHeight,
+    /// Animated WebP at most 220 wide like `tiny`.
+    WebpTiny,
+    /// Animated WebP at most 90 high like `nano`.
+    WebpNano,
 }
 
 /// The display sizes renditions come in; within one size a browser plays the smallest file of
@@ -58,7 +66,7 @@ pub enum RenditionSize {
 
 impl RenditionKind {
     /// Every kind, in a stable order.
-    pub const ALL: [Self; 11] = [
+    pub const ALL: [Self; 15] = [
         Self::Original,
         Self::Thumbnail,
         Self::Still,
@@ -70,6 +78,10 @@ impl RenditionKind {
         Self::Mp4Small,
         Self::Webm,
         Self::WebmSmall,
+        Self::Webp,
+        Self::WebpFixedHeight,
+        Self::WebpTiny,
+        Self::WebpNano,
     ];
 
     /// What an upload stores before it answers: the original and what every screen shows.
@@ -89,6 +101,10 @@ impl RenditionKind {
             Self::Mp4Small => "mp4_small",
             Self::Webm => "webm",
             Self::WebmSmall => "webm_small",
+            Self::Webp => "webp",
+            Self::WebpFixedHeight => "webp_fixed_height",
+            Self::WebpTiny => "webp_tiny",
+            Self::WebpNano => "webp_nano",
         }
     }
 
@@ -109,24 +125,35 @@ impl RenditionKind {
         matches!(self, Self::Mp4 | Self::Mp4Small | Self::Webm | Self::WebmSmall)
     }
 
+    /// The animated WebPs.
+    pub fn is_webp(self) -> bool {
+        matches!(self, Self::Webp | Self::WebpFixedHeight | Self::WebpTiny | Self::WebpNano)
+    }
+
+    /// Made by the `ffmpeg` child from the composited frames (the videos and the WebPs), and so
+    /// only of animations and only where `ffmpeg` is.
+    pub fn needs_ffmpeg(self) -> bool {
+        self.is_video() || self.is_webp()
+    }
+
     pub fn size(self) -> RenditionSize {
         match self {
-            Self::Original | Self::Medium | Self::Mp4 | Self::Webm => RenditionSize::Full,
+            Self::Original | Self::Medium | Self::Mp4 | Self::Webm | Self::Webp => RenditionSize::Full,
             Self::Thumbnail | Self::Mp4Small | Self::WebmSmall => RenditionSize::Small,
             Self::Still => RenditionSize::Still,
-            Self::Tiny => RenditionSize::Tiny,
-            Self::Nano => RenditionSize::Nano,
-            Self::FixedHeight => RenditionSize::FixedHeight,
+            Self::Tiny | Self::WebpTiny => RenditionSize::Tiny,
+            Self::Nano | Self::WebpNano => RenditionSize::Nano,
+            Self::FixedHeight | Self::WebpFixedHeight => RenditionSize::FixedHeight,
         }
     }
 
-    /// Whether a GIF with this many frames should end up with this kind. Videos and `medium`
-    /// are for animations only; `medium` is then still optional (kept only when smaller), so it
+    /// Whether a GIF with this many frames should end up with this kind. Videos, WebPs and
+    /// `medium` are for animations only; `medium` is then still optional (kept only when smaller), so it
     /// is never "missing".
     pub fn expected_for(self, frames: i32) -> bool {
         match self {
             Self::Medium => false,
-            kind if kind.is_video() => frames > 1,
+            kind if kind.needs_ffmpeg() => frames > 1,
             _ => true,
         }
     }
@@ -200,10 +227,12 @@ impl Renditions {
     /// Marks, for each size, the smallest animated file a browser should play. Videos compete
     /// only when the animation is `opaque` (MP4 has no transparency): on a pixel-art or
     /// transparent GIF whose video is larger or wrong, the GIF stays preferred. Stills are never
-    /// preferred (they are not animations).
+    /// preferred (they are not animations), nor are the WebPs, which are lossy: they are the chat
+    /// APIs' `webp` files, not what the web app plays.
     #[must_use]
     pub fn with_preferred(mut self, opaque: bool) -> Self {
-        let candidate = |r: &Rendition| r.kind != RenditionKind::Still && (opaque || !r.kind.is_video());
+        let candidate =
+            |r: &Rendition| r.kind != RenditionKind::Still && !r.kind.is_webp() && (opaque || !r.kind.is_video());
         let sizes: Vec<RenditionSize> = self.0.iter().map(|r| r.kind.size()).collect();
         for size in sizes {
             let best = self

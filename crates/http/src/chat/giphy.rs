@@ -9,7 +9,7 @@ use gifshelf_domain::gif::{Gif, Rating, RenditionKind};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use super::formats::{self, MediaFile, GIPHY_DOWNSIZED, GIPHY_IMAGES};
+use super::formats::{self, GIPHY_IMAGES};
 use super::{admit, answer, id_list, number, params, query, window, ChatError, Dialect, OrChat};
 use crate::client::origin;
 use crate::routes::media::{serve, Audience};
@@ -33,6 +33,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/gifs/id/{id}", web::get().to(gif_file))
         .route("/gifs/{id}", web::get().to(by_id))
         .route("/gifs", web::get().to(by_ids))
+        .route("/tags/related/{term}", web::get().to(related_tags))
+        .route("/trending/searches", web::get().to(trending_searches))
+        .route("/randomid", web::get().to(random_id))
         .default_service(web::to(|| async { ChatError::not_found(D).error_response() }));
 }
 
@@ -70,47 +73,43 @@ fn meta(state: &AppState) -> Value {
     json!({"status": 200, "msg": "OK", "response_id": response_id(state.clock.now())})
 }
 
-fn image(file: &MediaFile<'_>) -> Map<String, Value> {
-    let mut image = Map::new();
-    image.insert("url".into(), json!(file.url));
-    image.insert("width".into(), json!(file.width().to_string()));
-    image.insert("height".into(), json!(file.height().to_string()));
-    image.insert("size".into(), json!(file.size().to_string()));
-    // gifshelf makes no WebP: its `webp` is the same GIF, which every browser shows.
-    image.insert("webp".into(), json!(file.url));
-    image.insert("webp_size".into(), json!(file.size().to_string()));
-    image
-}
-
+/// `images`: every entry of [`GIPHY_IMAGES`] with its fields, numbers as strings as GIPHY
+/// writes them. A field whose kinds the GIF lacks (a video before the renditions job ran, or of
+/// a still image) names the entry's image instead, so that no declared field is ever missing.
 fn images(origin: &str, gif: &Gif) -> Map<String, Value> {
     let mut images = Map::new();
-    for (name, kinds, video) in GIPHY_IMAGES {
-        let Some(file) = formats::first(origin, gif, kinds) else { continue };
-        let mut entry = image(&file);
-        if let Some(video) = video.and_then(|kind| formats::first(origin, gif, &[kind])) {
-            entry.insert("mp4".into(), json!(video.url));
-            entry.insert("mp4_size".into(), json!(video.size().to_string()));
+    for entry in GIPHY_IMAGES {
+        let file = entry.image.and_then(|source| source.file(origin, gif));
+        let fallback = || file.clone().or_else(|| formats::first(origin, gif, &[RenditionKind::Original]));
+        let mut fields = Map::new();
+        if let Some(file) = &file {
+            fields.insert("url".into(), json!(file.url));
+            fields.insert("width".into(), json!(file.width().to_string()));
+            fields.insert("height".into(), json!(file.height().to_string()));
+            fields.insert("size".into(), json!(file.size().to_string()));
         }
-        if *name == "original" {
-            entry.insert("frames".into(), json!(gif.frame_count.to_string()));
+        if let Some(mp4) =
+            entry.mp4.and_then(|kinds| formats::first(origin, gif, kinds)).or_else(|| entry.mp4.and(fallback()))
+        {
+            if entry.mp4_only {
+                fields.insert("width".into(), json!(mp4.width().to_string()));
+                fields.insert("height".into(), json!(mp4.height().to_string()));
+            }
+            fields.insert("mp4".into(), json!(mp4.url));
+            fields.insert("mp4_size".into(), json!(mp4.size().to_string()));
         }
-        images.insert((*name).to_owned(), Value::Object(entry));
-    }
-    for (name, max) in GIPHY_DOWNSIZED {
-        if let Some(file) = formats::under(origin, gif, *max) {
-            images.insert((*name).to_owned(), Value::Object(image(&file)));
+        if let Some(webp) =
+            entry.webp.and_then(|kinds| formats::first(origin, gif, kinds)).or_else(|| entry.webp.and(fallback()))
+        {
+            fields.insert("webp".into(), json!(webp.url));
+            fields.insert("webp_size".into(), json!(webp.size().to_string()));
         }
-    }
-    if let Some(mp4) = formats::first(origin, gif, &[RenditionKind::Mp4]) {
-        images.insert(
-            "original_mp4".into(),
-            json!({
-                "width": mp4.width().to_string(),
-                "height": mp4.height().to_string(),
-                "mp4": mp4.url,
-                "mp4_size": mp4.size().to_string(),
-            }),
-        );
+        if entry.name == "original" {
+            fields.insert("frames".into(), json!(gif.frame_count.to_string()));
+        }
+        if !fields.is_empty() {
+            images.insert(entry.name.to_owned(), Value::Object(fields));
+        }
     }
     images
 }
@@ -242,17 +241,54 @@ async fn categories(state: web::Data<AppState>, req: HttpRequest) -> Result<Http
     })))
 }
 
+/// Terms as GIPHY's term lists hold them: each with an empty `analytics_response_payload`
+/// (typed clients declare the field; gifshelf collects no analytics).
+fn terms(names: &[String]) -> Vec<Value> {
+    names.iter().map(|name| json!({"name": name, "analytics_response_payload": ""})).collect()
+}
+
 async fn search_tags(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ChatError> {
     admit(&state, &req, D).await?;
     let p: Params = params(&req, D)?;
     let q = query(D, p.q.as_deref(), MAX_QUERY)?;
     let limit = number(D, "limit", p.limit.as_deref(), 5)?.clamp(1, MAX_LIMIT);
-    let terms = state.chat.suggestions(&q, limit as usize, max_rating(&p)?).await.or_chat(D)?;
+    let names = state.chat.suggestions(&q, limit as usize, max_rating(&p)?).await.or_chat(D)?;
     Ok(answer(&json!({
-        "data": terms.iter().map(|t| json!({"name": t})).collect::<Vec<_>>(),
-        "pagination": {"total_count": terms.len(), "count": terms.len(), "offset": 0},
+        "data": terms(&names),
+        "pagination": {"total_count": names.len(), "count": names.len(), "offset": 0},
         "meta": meta(&state),
     })))
+}
+
+/// `tags/related/{term}`: the tags found with the term's GIFs.
+async fn related_tags(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    term: web::Path<String>,
+) -> Result<HttpResponse, ChatError> {
+    admit(&state, &req, D).await?;
+    let p: Params = params(&req, D)?;
+    let term = query(D, Some(term.as_str()), MAX_QUERY)?;
+    let limit = number(D, "limit", p.limit.as_deref(), DEFAULT_LIMIT)?.clamp(1, MAX_LIMIT);
+    let names = state.chat.related_terms(&term, limit as usize, max_rating(&p)?).await.or_chat(D)?;
+    Ok(answer(&json!({"data": terms(&names), "meta": meta(&state)})))
+}
+
+/// `trending/searches`: the terms searched most lately, as plain strings (GIPHY's shape).
+async fn trending_searches(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ChatError> {
+    admit(&state, &req, D).await?;
+    let p: Params = params(&req, D)?;
+    let limit = number(D, "limit", p.limit.as_deref(), 20)?.clamp(1, MAX_LIMIT);
+    let names = state.chat.trending_terms(limit as usize).await.or_chat(D)?;
+    Ok(answer(&json!({"data": names, "meta": meta(&state)})))
+}
+
+/// `randomid`: an id a client keeps to tell GIPHY who it is. gifshelf makes a fresh random one
+/// and keeps nothing of it (it personalises nothing and collects no analytics).
+async fn random_id(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ChatError> {
+    admit(&state, &req, D).await?;
+    let id = uuid::Uuid::new_v4().simple().to_string();
+    Ok(answer(&json!({"data": {"random_id": id}, "meta": meta(&state)})))
 }
 
 async fn by_id(state: web::Data<AppState>, req: HttpRequest, id: web::Path<String>) -> Result<HttpResponse, ChatError> {

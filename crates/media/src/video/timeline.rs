@@ -91,8 +91,15 @@ impl Timeline {
         kept
     }
 
-    /// The `select` filter that keeps [`kept`](Self::kept) (runs of input frames as
+    /// The `select` filters that keep [`kept`](Self::kept) (runs of input frames as
     /// `between`), or `None` when every input frame is kept.
+    ///
+    /// ffmpeg's expression parser gives up ("Cannot allocate memory") past about a hundred
+    /// terms, which irregular delays reach with a hundred frames: the runs are cut into chunks of
+    /// at most [`TERMS_PER_SELECT`] terms, one `select` each, chained from the last chunk to the
+    /// first. Each filter passes every frame before its chunk (`lt`) and, through the count of
+    /// frames it saw, every frame the later filters kept (`gte`); dropping only frames after its
+    /// own chunk's start, it never renumbers the frames the filters after it in the chain judge.
     pub(super) fn select_filter(&self) -> Option<String> {
         let kept = self.kept();
         if kept.len() as u32 == self.total_writes() {
@@ -105,13 +112,34 @@ impl Timeline {
                 _ => runs.push((n, n)),
             }
         }
-        let terms: Vec<String> = runs
-            .into_iter()
-            .map(|(a, b)| if a == b { format!("eq(n\\,{a})") } else { format!("between(n\\,{a}\\,{b})") })
+        let chunks: Vec<&[(u32, u32)]> = runs.chunks(TERMS_PER_SELECT).collect();
+        let filters: Vec<String> = (0..chunks.len())
+            .rev()
+            .map(|i| {
+                let mut terms: Vec<String> = Vec::with_capacity(TERMS_PER_SELECT + 2);
+                let first = chunks[i][0].0;
+                if first > 0 {
+                    terms.push(format!("lt(n\\,{first})"));
+                }
+                terms.extend(chunks[i].iter().map(|&(a, b)| {
+                    if a == b {
+                        format!("eq(n\\,{a})")
+                    } else {
+                        format!("between(n\\,{a}\\,{b})")
+                    }
+                }));
+                if let Some(next) = chunks.get(i + 1) {
+                    terms.push(format!("gte(n\\,{})", next[0].0));
+                }
+                format!("select='{}'", terms.join("+"))
+            })
             .collect();
-        Some(format!("select='{}'", terms.join("+")))
+        Some(filters.join(","))
     }
 }
+
+/// Terms of one `select` expression: well under the hundred or so ffmpeg's parser accepts.
+const TERMS_PER_SELECT: usize = 48;
 
 #[cfg(test)]
 mod tests {
@@ -148,6 +176,72 @@ mod tests {
         assert!(t.total_writes() <= 3 * 300 + 100);
         let exact = duration_ms(&delays);
         assert!(t.duration_ms().abs_diff(exact) <= t.step * 10 / 2, "{} vs {exact}", t.duration_ms());
+    }
+
+    /// What a chain of `select` filters lets through of `inputs` frames, evaluated as ffmpeg
+    /// does: each filter numbers the frames it sees from 0.
+    fn selected(chain: &str, inputs: u32) -> Vec<u32> {
+        let mut frames: Vec<u32> = (0..inputs).collect();
+        // Filters are joined by a bare comma; the commas inside them are escaped (`\,`).
+        for filter in chain.split(",select=") {
+            let filter = filter.strip_prefix("select=").unwrap_or(filter);
+            let expr = filter.strip_prefix('\'').and_then(|f| f.strip_suffix('\'')).expect(filter);
+            let terms: Vec<Vec<u32>> = expr
+                .split('+')
+                .map(|t| {
+                    let args = &t[t.find('(').expect(t) + 1..t.len() - 1];
+                    args.split("\\,").skip(1).map(|a| a.parse().expect(a)).collect()
+                })
+                .collect();
+            let names: Vec<&str> = expr.split('+').map(|t| &t[..t.find('(').expect(t)]).collect();
+            assert!(terms.len() <= TERMS_PER_SELECT + 2, "{} terms in one select", terms.len());
+            frames = frames
+                .into_iter()
+                .enumerate()
+                .filter(|&(n, _)| {
+                    let n = n as u32;
+                    names.iter().zip(&terms).any(|(name, a)| match *name {
+                        "eq" => n == a[0],
+                        "between" => (a[0]..=a[1]).contains(&n),
+                        "lt" => n < a[0],
+                        "gte" => n >= a[0],
+                        other => panic!("unknown term {other}"),
+                    })
+                })
+                .map(|(_, f)| f)
+                .collect();
+        }
+        frames
+    }
+
+    /// ffmpeg's expression parser refuses about a hundred terms: a GIF of 259 frames whose
+    /// first frame lasts 2 hundredths (the others 10) once made one `select` of 259 terms,
+    /// and every video of it failed.
+    #[test]
+    fn many_irregular_frames_are_selected_by_a_chain_of_short_selects() {
+        let mut mixes: Vec<Vec<u16>> = vec![
+            std::iter::once(2).chain(std::iter::repeat_n(10, 258)).collect(),
+            std::iter::once(5).chain(std::iter::repeat_n(10, 258)).collect(),
+        ];
+        let mut seed = 0x2545_f491_u32;
+        for len in [3usize, 49, 97, 200, 1000] {
+            mixes.push(
+                (0..len)
+                    .map(|_| {
+                        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                        [0u16, 1, 2, 3, 4, 5, 7, 10, 13, 50, 250][(seed >> 16) as usize % 11]
+                    })
+                    .collect(),
+            );
+        }
+        for delays in mixes {
+            let t = Timeline::new(&delays);
+            let kept = t.kept();
+            match t.select_filter() {
+                Some(chain) => assert_eq!(selected(&chain, t.total_writes()), kept, "{delays:?}"),
+                None => assert_eq!(kept.len() as u32, t.total_writes()),
+            }
+        }
     }
 
     #[test]

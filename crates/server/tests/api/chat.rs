@@ -219,7 +219,7 @@ async fn every_tenor_media_url_answers_anonymously_with_its_type_and_size(backen
     // formats answer with GIFs and are checked as such; `ffmpeg_in_ci.rs` fails a CI run then.
     let mut kinds = vec!["tiny", "nano", "fixed_height"];
     if cfg!(ffmpeg_tests) {
-        kinds.extend(["mp4", "mp4_small", "webm", "webm_small"]);
+        kinds.extend(["mp4", "mp4_small", "webm", "webm_small", "webp", "webp_tiny", "webp_nano"]);
     }
     let renditions = renditions_of(&alice, gif.id, &kinds).await;
 
@@ -245,6 +245,7 @@ async fn every_tenor_media_url_answers_anonymously_with_its_type_and_size(backen
             Some("png") => "image/png",
             Some("mp4") => "video/mp4",
             Some("webm") => "video/webm",
+            Some("webp") => "image/webp",
             other => panic!("{name}: unexpected extension {other:?}"),
         };
         assert_eq!(content_type, expected_type, "{name}");
@@ -266,6 +267,11 @@ async fn every_tenor_media_url_answers_anonymously_with_its_type_and_size(backen
         assert!(media["tinywebm"]["url"].as_str().is_some_and(|u| u.ends_with("/webm_small.webm")), "{media:?}");
         assert!(media["mp4"]["url"].as_str().is_some_and(|u| u.ends_with("/mp4.mp4")));
         assert!(media["mp4"]["duration"].as_f64().is_some_and(|d| d > 0.0));
+        // Tenor's WebP names are real animated WebPs of their sizes.
+        assert!(media["webp"]["url"].as_str().is_some_and(|u| u.ends_with("/webp.webp")), "{media:?}");
+        assert!(media["tinywebp"]["url"].as_str().is_some_and(|u| u.ends_with("/webp_tiny.webp")));
+        assert!(media["nanowebp"]["url"].as_str().is_some_and(|u| u.ends_with("/webp_nano.webp")));
+        assert_eq!(media["tinywebp"]["dims"], media["tinygif"]["dims"]);
     }
     assert_eq!(media["tinygif"]["dims"][0], json!(220), "Tenor's tinygif is 220 wide");
     assert!(media["gif"]["url"].as_str().is_some_and(|u| u.ends_with("/original.gif")));

@@ -22,7 +22,8 @@ async fn every_example_request_of_the_chat_page_answers(backend: Backend) {
     let app = app!(backend, &[("GIFSHELF_CHAT_API_ANONYMOUS", "true")]);
     let alice = app.user("alice").await;
     for n in 0..3 {
-        alice.upload_gif(&format!("Cat {n}"), "a cat", &["cat"]).await;
+        // A second tag, so that `tags/related/cat` has something to say.
+        alice.upload_gif(&format!("Cat {n}"), "a cat", &["cat", "kitten"]).await;
     }
     let created: gifshelf_http::dto::CreatedApiKeyDto =
         dto_of(alice.post_json("/api/keys", &serde_json::json!({"name": "docs"})).await, StatusCode::CREATED).await;

@@ -15,6 +15,7 @@ mod commands;
 mod duplicates;
 mod export;
 mod gifs;
+mod giphy_schema;
 mod google;
 mod hardening;
 mod health;

@@ -4,9 +4,9 @@
  * One file of a GIF. Within a size (`original`/`medium`/`mp4`/`webm`;
  * `thumbnail`/`mp4_small`/`webm_small`) `preferred` marks the smallest animated file a browser
  * should play; a video is never preferred over a GIF it would show wrongly (transparency) or
- * that is smaller.
+ * that is smaller, and the animated WebPs (`webp`, `webp_*`, made for the chat APIs) never are.
  */
-export type RenditionDto = { kind: "original" | "thumbnail" | "still" | "tiny" | "nano" | "fixed_height" | "medium" | "mp4" | "mp4_small" | "webm" | "webm_small", 
+export type RenditionDto = { kind: "original" | "thumbnail" | "still" | "tiny" | "nano" | "fixed_height" | "medium" | "mp4" | "mp4_small" | "webm" | "webm_small" | "webp" | "webp_fixed_height" | "webp_tiny" | "webp_nano", 
 /**
  * For a signed-in reader (bearer token or session cookie): `/api/gifs/{id}/files/{kind}.{ext}`.
  */
