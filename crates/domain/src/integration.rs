@@ -268,17 +268,6 @@ pub struct CommandSecret {
     pub integration: Option<IntegrationId>,
 }
 
-/// A secret a slash command may prove itself with, and what the integration it belongs to lets
-/// its commands answer: the verifier names the one that vouched, so the search uses its maximum.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CommandSecret {
-    pub check: SecretCheck,
-    /// The highest rating answered to the requests this secret proves.
-    pub max_rating: Rating,
-    /// The stored integration it belongs to; `None` for one of the configuration's.
-    pub integration: Option<IntegrationId>,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

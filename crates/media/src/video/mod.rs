@@ -607,7 +607,7 @@ impl MakerMp4 {
             height,
             frames,
             duration_ms,
-            codec: Some(Video::Mp4.codec()),
+            codec: Video::Mp4.codec(),
         })
     }
 }

@@ -11,7 +11,7 @@
 use actix_web::{post, web, HttpRequest, HttpResponse};
 use ed25519_dalek::{Signature, VerifyingKey};
 use gifshelf_app::commands::CommandAnswer;
-use gifshelf_domain::integration::{Platform, SecretCheck};
+use gifshelf_domain::integration::{CommandSecret, Platform, SecretCheck};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -63,7 +63,7 @@ impl CommandPlatform for Discord {
         Some(Ok(Incoming { platform: Platform::Discord, proof, text: String::new() }))
     }
 
-    fn verify(&self, proof: &Proof, secrets: &[SecretCheck], body: &[u8], now: i64) -> Result<(), Refusal> {
+    fn verify(&self, proof: &Proof, secrets: &[CommandSecret], body: &[u8], now: i64) -> Result<usize, Refusal> {
         let Proof::Signed { timestamp, signature } = proof else {
             return Err(Refusal::NotVerified);
         };
@@ -71,15 +71,11 @@ impl CommandPlatform for Discord {
         if (now - at).abs() > MAX_CLOCK_SKEW_SECS {
             return Err(Refusal::TooOld);
         }
-        let signed = |secret: &SecretCheck| match secret {
+        let signed = |secret: &CommandSecret| match &secret.check {
             SecretCheck::Clear(key) => discord_signature_valid(key.expose(), timestamp, body, signature),
             SecretCheck::Digest(_) => false,
         };
-        if secrets.iter().any(signed) {
-            Ok(())
-        } else {
-            Err(Refusal::NotVerified)
-        }
+        secrets.iter().position(signed).ok_or(Refusal::NotVerified)
     }
 
     /// A message in the channel for a GIF, one only the person sees otherwise.
@@ -202,7 +198,7 @@ pub(crate) async fn interaction(
     let answer = match interaction.kind {
         PING => json!({"type": PONG}),
         AUTOCOMPLETE => {
-            let terms = state.chat.suggestions(&data.query(), CHOICES_MAX).await?;
+            let terms = state.chat.suggestions(&data.query(), CHOICES_MAX, max).await?;
             let choices: Vec<Value> = terms
                 .into_iter()
                 .map(|term| term.chars().take(CHOICE_MAX_CHARS).collect::<String>())
@@ -336,7 +332,7 @@ mod tests {
         let request = headers(&[(SIGNATURE, &signature), (TIMESTAMP, "1700000000")]);
         let incoming = Discord.recognise(&Request { headers: &request, body }).and_then(Result::ok);
         let incoming = incoming.unwrap_or_else(|| panic!("not recognised"));
-        assert_eq!(incoming.verify(&secrets(&[&other, &public]), body, 1_700_000_000), Ok(()));
+        assert_eq!(incoming.verify(&secrets(&[&other, &public]), body, 1_700_000_000), Ok(1));
         assert_eq!(incoming.verify(&secrets(&[&public]), body, 1_700_000_301), Err(Refusal::TooOld));
         assert_eq!(incoming.verify(&secrets(&[&other]), body, 1_700_000_000), Err(Refusal::NotVerified));
         let half = headers(&[(SIGNATURE, &signature)]);

@@ -141,13 +141,8 @@ fn vouched_by(
     body: &[u8],
     now: i64,
 ) -> Result<CommandSecret, Refusal> {
-    let checks: Vec<SecretCheck> = vouchers.iter().map(|v| v.check.clone()).collect();
-    adapter.verify(proof, &checks, body, now)?;
-    vouchers
-        .iter()
-        .find(|v| adapter.verify(proof, std::slice::from_ref(&v.check), body, now).is_ok())
-        .cloned()
-        .ok_or(Refusal::NotVerified)
+    let index = adapter.verify(proof, vouchers, body, now)?;
+    vouchers.get(index).cloned().ok_or(Refusal::NotVerified)
 }
 
 /// One chat platform's slash commands. A new platform is one file implementing this, a line in
@@ -169,7 +164,7 @@ trait CommandPlatform: Sync {
             Proof::Token(token) => {
                 secrets.iter().position(|secret| token_matches(&secret.check, token)).ok_or(Refusal::NotVerified)
             }
-            Proof::Signed { .. } => Err(Refusal::NotVerified),
+            Proof::Signed { .. } | Proof::Mac(_) => Err(Refusal::NotVerified),
         }
     }
 

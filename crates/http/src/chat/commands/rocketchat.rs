@@ -104,7 +104,7 @@ mod tests {
         let incoming = RocketChat.recognise(&Request { headers: &json, body }).and_then(Result::ok);
         let incoming = incoming.unwrap_or_else(|| panic!("not recognised"));
         assert_eq!(incoming.text.trim(), "happy cat");
-        assert_eq!(incoming.verify(&secrets(&["Qm9w2Xw7vR4kT8sZ"]), body, 0), Ok(()));
+        assert_eq!(incoming.verify(&secrets(&["Qm9w2Xw7vR4kT8sZ"]), body, 0), Ok(0));
         assert_eq!(incoming.verify(&secrets(&["Qm9w2Xw7vR4kT8sX"]), body, 0), Err(Refusal::NotVerified));
         let tokenless = br#"{"text": "gif cats", "trigger_word": "gif"}"#;
         assert!(matches!(

@@ -7,7 +7,7 @@ use actix_web::{post, web, HttpRequest, HttpResponse};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use gifshelf_app::commands::CommandAnswer;
-use gifshelf_domain::integration::{Platform, SecretCheck};
+use gifshelf_domain::integration::{CommandSecret, Platform, SecretCheck};
 use hmac::{Hmac, Mac};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -44,19 +44,15 @@ impl CommandPlatform for Teams {
         }))
     }
 
-    fn verify(&self, proof: &Proof, secrets: &[SecretCheck], body: &[u8], _now: i64) -> Result<(), Refusal> {
+    fn verify(&self, proof: &Proof, secrets: &[CommandSecret], body: &[u8], _now: i64) -> Result<usize, Refusal> {
         let Proof::Mac(mac) = proof else {
             return Err(Refusal::NotVerified);
         };
-        let signed = |secret: &SecretCheck| match secret {
+        let signed = |secret: &CommandSecret| match &secret.check {
             SecretCheck::Clear(token) => teams_signature(token.expose(), body).is_some_and(|m| same_secret(&m, mac)),
             SecretCheck::Digest(_) => false,
         };
-        if secrets.iter().any(signed) {
-            Ok(())
-        } else {
-            Err(Refusal::NotVerified)
-        }
+        secrets.iter().position(signed).ok_or(Refusal::NotVerified)
     }
 
     fn reply(&self, answer: &CommandAnswer, origin: &str) -> Value {
@@ -142,7 +138,7 @@ mod tests {
         let incoming = Teams.recognise(&Request { headers: &request, body }).and_then(Result::ok);
         let incoming = incoming.unwrap_or_else(|| panic!("not recognised"));
         assert_eq!(incoming.text.trim(), "happy cat");
-        assert_eq!(incoming.verify(&secrets(&["b3RoZXItdG9rZW4=", TOKEN]), body, 0), Ok(()));
+        assert_eq!(incoming.verify(&secrets(&["b3RoZXItdG9rZW4=", TOKEN]), body, 0), Ok(1));
         assert_eq!(incoming.verify(&secrets(&["b3RoZXItdG9rZW4="]), body, 0), Err(Refusal::NotVerified));
         assert_eq!(incoming.verify(&secrets(&["not base64!"]), body, 0), Err(Refusal::NotVerified));
         assert_eq!(incoming.verify(&secrets(&[TOKEN]), b"{\"text\":\"cats\"}", 0), Err(Refusal::NotVerified));

@@ -307,7 +307,7 @@ mod tests {
         let request = headers(&[(SECRET, "k9Jx_2-secret")]);
         let incoming = Telegram.recognise(&Request { headers: &request, body: b"{}" }).and_then(Result::ok);
         let incoming = incoming.unwrap_or_else(|| panic!("not recognised"));
-        assert_eq!(incoming.verify(&secrets(&["k9Jx_2-secret"]), b"{}", 0), Ok(()));
+        assert_eq!(incoming.verify(&secrets(&["k9Jx_2-secret"]), b"{}", 0), Ok(0));
         assert_eq!(incoming.verify(&secrets(&["k9Jx_2-secreT"]), b"{}", 0), Err(Refusal::NotVerified));
         let none = actix_web::http::header::HeaderMap::new();
         assert!(Telegram.recognise(&Request { headers: &none, body: b"{}" }).is_none());
