@@ -8,6 +8,9 @@
 export const TITLE_MAX = 100;
 export const DESCRIPTION_MAX = 500;
 
+/** The text in a GIF ("Text in this GIF"), in characters. */
+export const CAPTION_TEXT_MAX = 500;
+
 /** A collection's name, in characters (its description is a GIF's: DESCRIPTION_MAX). */
 export const COLLECTION_NAME_MAX = 80;
 

@@ -1,13 +1,8 @@
 import { ApiError } from '@/lib/api-client';
 import { toMB } from '@/lib/format';
-import { DEFAULT_MAX_UPLOAD_BYTES, DESCRIPTION_MAX, TITLE_MAX } from '@/lib/limits';
+import { CAPTION_TEXT_MAX, DEFAULT_MAX_UPLOAD_BYTES, DESCRIPTION_MAX, TITLE_MAX } from '@/lib/limits';
 
-export { DEFAULT_MAX_UPLOAD_BYTES, DESCRIPTION_MAX, TITLE_MAX };
-/**
- * The text in a GIF ("Text in this GIF"), in characters: the server's CAPTION_TEXT_MAX. It belongs
- * in lib/limits.ts (whose test checks it against crates/domain) once the server defines it there.
- */
-export const CAPTION_TEXT_MAX = 500;
+export { CAPTION_TEXT_MAX, DEFAULT_MAX_UPLOAD_BYTES, DESCRIPTION_MAX, TITLE_MAX };
 export const FILE_SELECTED_TOAST_MS = 3000;
 export const UPLOAD_SUCCESS_TOAST_MS = 4000;
 
