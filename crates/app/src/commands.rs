@@ -15,13 +15,12 @@ use crate::integrations::SecretKeeping;
 use crate::rate_limit::SharedRateLimiter;
 use crate::AppError;
 
-/// The secrets the server's configuration gives each platform (beside those admins store), and
-/// the highest rating their commands answer (the server's default rating: what an upload that
-/// names none gets).
-
 /// Requests a minute each integration may make of the bots' endpoints, unless configured.
 pub const DEFAULT_COMMANDS_PER_MINUTE: u32 = 100;
 
+/// The secrets the server's configuration gives each platform (beside those admins store), and
+/// the highest rating their commands answer (the server's default rating: what an upload that
+/// names none gets).
 #[derive(Debug, Clone, Default)]
 pub struct ConfiguredSecrets {
     pub slack: Vec<IntegrationSecret>,

@@ -135,8 +135,10 @@ impl IntegrationService {
         let name = IntegrationName::parse(form.name)?;
         let secret = IntegrationSecret::parse(form.secret)?;
         let max_rating = form.max_rating.map(parse_max_rating).transpose()?.unwrap_or(self.default_rating);
-        let stored =
-            self.keeping.keep(platform, &secret).ok_or_else(|| ValidationError::new("secret", no_secrets_key(platform)))?;
+        let stored = self
+            .keeping
+            .keep(platform, &secret)
+            .ok_or_else(|| ValidationError::new("secret", no_secrets_key(platform)))?;
         let new = NewIntegration {
             platform,
             name,

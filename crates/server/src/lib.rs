@@ -2,6 +2,7 @@
 
 pub mod backup;
 pub mod bots;
+mod chat_secrets;
 pub mod config;
 pub mod folder_import;
 pub mod healthcheck;

@@ -7,10 +7,10 @@ use gifshelf_app::accounts::{AccountPorts, AccountService, QuotaGate};
 use gifshelf_app::audit::Audit;
 use gifshelf_app::auth::{AuthConfig, AuthService, ThrottleConfig};
 use gifshelf_app::collections::CollectionService;
-use gifshelf_app::commands::{CommandService, ConfiguredSecrets};
+use gifshelf_app::commands::CommandService;
 use gifshelf_app::gifs::{GifPorts, GifService, UrlImport};
 use gifshelf_app::health::HealthService;
-use gifshelf_app::integrations::{IntegrationService, SecretKeeping};
+use gifshelf_app::integrations::IntegrationService;
 use gifshelf_app::jobs::{RenditionMaker, TextPorts, TextReading};
 use gifshelf_app::stats::StatsService;
 use gifshelf_auth::secret::{self, SecretSource};
@@ -19,6 +19,7 @@ use gifshelf_db::{Database, DbConfig};
 use gifshelf_domain::ports::{BlobStore, Clock};
 use gifshelf_http::{AppState, HttpSettings};
 
+use crate::chat_secrets::{configured_commands, secret_keeping};
 use crate::programs::{text_reader, video_maker};
 use crate::Settings;
 
@@ -210,27 +211,6 @@ fn health_service(settings: &Settings, db: &Database) -> Result<Arc<HealthServic
     Ok(Arc::new(HealthService::new(db.clone(), db.clone(), blobs, db, Arc::new(RandomIds), settings.ready_max_backlog)))
 }
 
-/// The slash command secrets of the configuration, as the use case takes them.
-fn configured_commands(settings: &Settings) -> ConfiguredSecrets {
-    use gifshelf_domain::integration::IntegrationSecret;
-    use secrecy::ExposeSecret;
-
-    let secrets = |list: &[secrecy::SecretString]| {
-        list.iter().map(|s| IntegrationSecret::from_trusted(s.expose_secret().to_owned())).collect::<Vec<_>>()
-    };
-    let commands = &settings.chat_commands;
-    ConfiguredSecrets {
-        slack: secrets(commands.slack_signing_secret.as_slice()),
-        mattermost: secrets(&commands.mattermost_tokens),
-        zulip: secrets(&commands.zulip_tokens),
-        max_rating: settings.default_rating,
-        discord: secrets(commands.discord_public_key.as_slice()),
-        telegram: secrets(commands.telegram_webhook_secret.as_slice()),
-        teams: secrets(&commands.teams_tokens),
-        rocketchat: secrets(&commands.rocketchat_tokens),
-    }
-}
-
 /// Reads or makes the token signing secret, and says where it came from.
 fn signing_secret(settings: &Settings, db: &Database) -> Result<secrecy::SecretSlice<u8>, StartupError> {
     let configured = settings.jwt_secret.as_ref().map(|s| secrecy::ExposeSecret::expose_secret(s).to_owned());
@@ -400,21 +380,6 @@ impl ChatParts {
             ),
         }
     }
-}
-
-/// How integration secrets are kept: tokens as digests always; signing secrets sealed with
-/// `GIFSHELF_SECRETS_KEY`, or not stored at all without it (one log line says so).
-fn secret_keeping(settings: &Settings) -> SecretKeeping {
-    use secrecy::ExposeSecret;
-
-    let key = settings.secrets_key.as_ref().and_then(|key| gifshelf_auth::SecretsKey::parse(key.expose_secret()).ok());
-    if key.is_none() {
-        tracing::info!(
-            "GIFSHELF_SECRETS_KEY is not set: Slack signing secrets are taken from GIFSHELF_SLACK_SIGNING_SECRET only, \
-             never stored"
-        );
-    }
-    SecretKeeping::new(Arc::new(RandomIds), key.map(|k| Arc::new(k) as Arc<dyn gifshelf_domain::ports::SecretSealer>))
 }
 
 /// The statistics, read exact from the counters the database keeps; an old refresh period is

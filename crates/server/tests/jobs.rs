@@ -27,6 +27,8 @@ fn env(db_url: &str, data: &Path, workers: usize) -> ServerEnv {
         .set("GIFSHELF_WORKERS", workers.to_string())
         .set("GIFSHELF_JOB_POLL_MS", "100")
         .set("GIFSHELF_LOG", "info")
+        // The renditions' jobs are the subject: no text reading job beside each.
+        .set("GIFSHELF_TESSERACT", "off")
 }
 
 /// `gifshelf serve` with `workers` job workers, ready to be asked; killed (SIGKILL) on drop. Its

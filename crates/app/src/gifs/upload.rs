@@ -87,19 +87,7 @@ impl GifService {
             let adding = processed.renditions.iter().map(|(_, image)| image.bytes.len()).sum::<usize>();
             quotas.check(current.id, i64::try_from(adding).unwrap_or(i64::MAX)).await?;
         }
-        let prefix = format!("gifs/{}", self.ids.blob_prefix());
-        let mut written: Vec<String> = Vec::with_capacity(processed.renditions.len());
-        let mut renditions = Vec::with_capacity(processed.renditions.len());
-        for (kind, image) in processed.renditions {
-            let rendition = rendition_of(kind, &image, &prefix);
-            let key = rendition.key.clone();
-            if let Err(err) = self.blobs.put(&key, image.bytes, &image.content_type).await {
-                self.remove_blobs(&written).await;
-                return Err(AppError::internal(format!("storing {key}: {err}")));
-            }
-            written.push(key);
-            renditions.push(rendition);
-        }
+        let (written, renditions) = self.store_renditions(processed.renditions).await?;
 
         let new_gif = NewGif {
             share_id: self.ids.share_id(),
@@ -144,6 +132,28 @@ impl GifService {
                 }
             }
         }
+    }
+
+    /// Stores each file of a new GIF under one fresh prefix: the keys written and the renditions;
+    /// on a failure, what was written is removed again.
+    async fn store_renditions(
+        &self,
+        images: Vec<(RenditionKind, EncodedImage)>,
+    ) -> Result<(Vec<String>, Vec<Rendition>), AppError> {
+        let prefix = format!("gifs/{}", self.ids.blob_prefix());
+        let mut written: Vec<String> = Vec::with_capacity(images.len());
+        let mut renditions = Vec::with_capacity(images.len());
+        for (kind, image) in images {
+            let rendition = rendition_of(kind, &image, &prefix);
+            let key = rendition.key.clone();
+            if let Err(err) = self.blobs.put(&key, image.bytes, &image.content_type).await {
+                self.remove_blobs(&written).await;
+                return Err(AppError::internal(format!("storing {key}: {err}")));
+            }
+            written.push(key);
+            renditions.push(rendition);
+        }
+        Ok((written, renditions))
     }
 
     /// Best effort: a blob that cannot be removed now is an orphan `gifshelf fsck` removes later.

@@ -255,35 +255,7 @@ fn make(
         "fps={rate:.4},crop={}:{}:{}:{},scale={}:{}:flags=lanczos,format=rgba",
         crop.width, crop.height, crop.x, crop.y, size.0, size.1
     );
-    let args: Vec<String> = [
-        "-hide_banner",
-        "-nostdin",
-        "-v",
-        "error",
-        "-protocol_whitelist",
-        "file",
-        "-ss",
-        &format!("{:.3}", f64::from(recipe.start_ms) / 1000.0),
-        "-t",
-        &format!("{:.3}", f64::from(end - recipe.start_ms) / 1000.0),
-        "-i",
-        &path.display().to_string(),
-        "-map",
-        "0:v:0",
-        "-an",
-        "-sn",
-        "-dn",
-        "-vf",
-        &filters,
-        "-f",
-        "rawvideo",
-        "-pix_fmt",
-        "rgba",
-        "pipe:1",
-    ]
-    .iter()
-    .map(|s| (*s).to_owned())
-    .collect();
+    let args = decode_args(path, recipe.start_ms, end, &filters);
     let frame_bytes = (size.0 * size.1 * 4) as usize;
     let mut out = Assembler::new(recipe, size, true)?;
     if with_mp4 {
@@ -310,4 +282,38 @@ fn make(
     }
     run.end(false)?;
     out.finish()
+}
+
+/// ffmpeg's arguments that decode `path` from `start_ms` to `end_ms` through `filters` into raw
+/// RGBA pictures on its standard output: the file only (no other protocol), no sound or subtitles.
+fn decode_args(path: &Path, start_ms: u32, end_ms: u32, filters: &str) -> Vec<String> {
+    [
+        "-hide_banner",
+        "-nostdin",
+        "-v",
+        "error",
+        "-protocol_whitelist",
+        "file",
+        "-ss",
+        &format!("{:.3}", f64::from(start_ms) / 1000.0),
+        "-t",
+        &format!("{:.3}", f64::from(end_ms - start_ms) / 1000.0),
+        "-i",
+        &path.display().to_string(),
+        "-map",
+        "0:v:0",
+        "-an",
+        "-sn",
+        "-dn",
+        "-vf",
+        filters,
+        "-f",
+        "rawvideo",
+        "-pix_fmt",
+        "rgba",
+        "pipe:1",
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect()
 }

@@ -25,6 +25,8 @@ async fn every_example_request_of_the_chat_page_answers(backend: Backend) {
         // A second tag, so that `tags/related/cat` has something to say.
         alice.upload_gif(&format!("Cat {n}"), "a cat", &["cat", "kitten"]).await;
     }
+    // What the page's `gifs/translate` example asks for.
+    alice.upload_gif("This is fine", "a dog in a burning room", &["fine"]).await;
     let created: gifshelf_http::dto::CreatedApiKeyDto =
         dto_of(alice.post_json("/api/keys", &serde_json::json!({"name": "docs"})).await, StatusCode::CREATED).await;
     let examples = examples();
