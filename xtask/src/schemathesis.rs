@@ -117,10 +117,19 @@ fn statuses(record: &str) -> BTreeMap<String, BTreeSet<u16>> {
     seen
 }
 
-/// The operations of `operations` that were never called or only ever answered 401 or 403.
+/// The chat bots' endpoints: each request must carry a signature or MAC over its exact bytes
+/// (Discord's Ed25519, Teams' HMAC) or a platform's secret the hooks do not send yet (Telegram,
+/// Rocket.Chat), so Schemathesis's requests stop at their 401. `tests/api/bots.rs` proves each
+/// with real signatures and secrets, on both databases.
+const SIGNED_BY_THEIR_PLATFORM: [&str; 4] =
+    ["POST /api/chat/discord", "POST /api/chat/rocketchat", "POST /api/chat/teams", "POST /api/chat/telegram"];
+
+/// The operations of `operations` that were never called or only ever answered 401 or 403
+/// (except [`SIGNED_BY_THEIR_PLATFORM`], which must answer 401 to Schemathesis's unsigned calls).
 fn never_past_auth(operations: &BTreeSet<String>, seen: &BTreeMap<String, BTreeSet<u16>>) -> Vec<String> {
     operations
         .iter()
+        .filter(|op| !SIGNED_BY_THEIR_PLATFORM.contains(&op.as_str()))
         .filter_map(|op| match seen.get(op) {
             None => Some(format!("{op}: never called")),
             Some(statuses) if statuses.iter().all(|s| matches!(s, 401 | 403)) => {
