@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use chrono::{Duration, NaiveDate};
-use gifshelf_domain::gif::{Gif, GifFilter, GifSort, Page, PageRequest, Rating, Tag, MAX_PAGE_SIZE};
+use gifshelf_domain::gif::{Gif, GifFilter, Page, PageRequest, Rating, Tag, MAX_PAGE_SIZE};
 use gifshelf_domain::ports::{ChatFeedRepository, Clock, GifRepository, TagRepository, TermRepository};
 use gifshelf_domain::search::{by_kind, merge_suggestions, Audience};
 use gifshelf_domain::RepoError;
@@ -119,11 +119,7 @@ impl ChatService {
 
     async fn page(&self, source: &Source, request: PageRequest) -> Result<Page<Gif>, RepoError> {
         match source {
-            Source::Filtered(filter, max) => {
-                let sort =
-                    if matches!(filter, GifFilter::Search(_)) { GifSort::RelevanceThenViews } else { GifSort::Views };
-                self.gifs.list_rated(filter, sort, request, *max).await
-            }
+            Source::Filtered(filter, max) => self.gifs.list_rated(filter, filter.chat_sort(), request, *max).await,
             Source::Featured(since, max) => self.feed.featured(*since, request, *max).await,
         }
     }
@@ -250,10 +246,9 @@ impl ChatService {
     /// # Errors
     /// Storage errors.
     pub async fn suggestions(&self, typed: &str, limit: usize, max: Rating) -> Result<Vec<String>, AppError> {
-        let prefix = typed.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
-        if prefix.is_empty() || prefix.len() > gifshelf_domain::gif::SEARCH_TERM_MAX_BYTES {
+        let Some(prefix) = gifshelf_domain::search::typed_prefix(typed) else {
             return Ok(Vec::new());
-        }
+        };
         let per_kind = i64::try_from(limit).unwrap_or(i64::MAX);
         let found = self.terms.suggestions(&prefix, Audience::Chat(max), per_kind).await?;
         Ok(merge_suggestions(by_kind(found), limit).into_iter().map(|s| s.text).collect())
@@ -322,7 +317,7 @@ impl ChatService {
 
 #[cfg(test)]
 mod tests {
-    use gifshelf_domain::gif::{GifId, TagId, TagName};
+    use gifshelf_domain::gif::{GifId, GifSort, TagId, TagName};
     use gifshelf_domain::ports::{
         MockChatFeedRepository, MockClock, MockGifRepository, MockTagRepository, MockTermRepository,
     };

@@ -94,15 +94,6 @@ impl CommandService {
         Self { limiter, ..self }
     }
 
-    /// As [`Self::secrets`]: each with the integration it belongs to and that integration's
-    /// maximum rating.
-    ///
-    /// # Errors
-    /// Storage errors.
-    pub async fn vouchers(&self, platform: Platform) -> Result<Vec<CommandSecret>, AppError> {
-        self.secrets(platform).await
-    }
-
     /// Counts one request of the integration `vouched` names (the configured secrets of a
     /// platform count together).
     ///
@@ -391,7 +382,7 @@ mod tests {
         });
         let service =
             service(MockGifRepository::new(), MockChatFeedRepository::new(), integrations).with_rate_limit(2, None);
-        let vouchers = service.vouchers(Platform::Slack).await.unwrap_or_default();
+        let vouchers = service.secrets(Platform::Slack).await.unwrap_or_default();
         let named: Vec<_> = vouchers.iter().map(|v| (v.integration, v.max_rating)).collect();
         assert_eq!(named, [(None, service.configured.max_rating), (Some(IntegrationId(7)), Rating::Pg13)]);
 

@@ -53,9 +53,14 @@ pub enum Audience {
 /// The typed text as suggestions are looked up by: white space collapsed, lower case; `None` when
 /// it is shorter than [`SUGGEST_MIN_CHARS`] characters or longer than a search may be.
 pub fn suggestion_prefix(typed: &str) -> Option<String> {
+    typed_prefix(typed).filter(|prefix| prefix.chars().count() >= SUGGEST_MIN_CHARS)
+}
+
+/// What was typed, its white space runs made one space, lower-cased: `None` when empty or longer
+/// than a search term may be (the chat APIs' autocomplete asks from the first character).
+pub fn typed_prefix(typed: &str) -> Option<String> {
     let prefix = typed.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
-    let chars = prefix.chars().count();
-    (chars >= SUGGEST_MIN_CHARS && prefix.len() <= crate::gif::SEARCH_TERM_MAX_BYTES).then_some(prefix)
+    (!prefix.is_empty() && prefix.len() <= crate::gif::SEARCH_TERM_MAX_BYTES).then_some(prefix)
 }
 
 /// The candidates of each kind (each list best first) merged into one answer of at most `max`:

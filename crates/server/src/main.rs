@@ -162,8 +162,47 @@ fn progress_bar(done: i64, total: i64, what: &str) -> String {
     format!("[{bar}] {done}/{total} {what}")
 }
 
-fn backfill_renditions(settings: &Settings, wait: bool, clock: &Arc<dyn Clock>) -> Result<(), String> {
+/// Runs job workers here until no `task` job is left pending, with a progress bar of the `waiting`
+/// GIFs (`what` they are once done), then lists that task's jobs that failed for good.
+async fn work_off(
+    settings: &Settings,
+    clock: &Arc<dyn Clock>,
+    db: gifshelf_db::Database,
+    runners: gifshelf_server::workers::Runners,
+    task: &str,
+    waiting: i64,
+    what: &str,
+) -> Result<(), String> {
     use gifshelf_domain::ports::JobQueue;
+    use std::io::Write;
+    let queue = Arc::new(db);
+    let workers = gifshelf_server::workers::Workers::start(
+        settings.job_workers.max(1),
+        queue.clone(),
+        runners,
+        settings.jobs,
+        std::time::Duration::from_millis(200),
+        clock.clone(),
+    );
+    loop {
+        let left = i64::try_from(queue.pending(task).await.map_err(|e| e.to_string())?.len()).unwrap_or(0);
+        eprint!("\r{}", progress_bar(waiting - left.min(waiting), waiting, what));
+        let _ = std::io::stderr().flush();
+        if left == 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    }
+    eprintln!();
+    workers.stop().await;
+    let failed = queue.failed(20).await.map_err(|e| e.to_string())?;
+    for job in failed.iter().filter(|j| j.kind == task) {
+        println!("  failed for good: {} {} after {} attempts: {}", job.kind, job.payload, job.attempts, job.last_error);
+    }
+    Ok(())
+}
+
+fn backfill_renditions(settings: &Settings, wait: bool, clock: &Arc<dyn Clock>) -> Result<(), String> {
     use std::io::Write;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
     runtime.block_on(async {
@@ -188,45 +227,16 @@ fn backfill_renditions(settings: &Settings, wait: bool, clock: &Arc<dyn Clock>) 
             }
             return Ok(());
         }
-        let queue = std::sync::Arc::new(db);
-        let waiting = report.enqueued + report.already_queued;
         let runners = gifshelf_server::workers::Runners { maker: None, text: None, ..library.runners() };
-        let workers = gifshelf_server::workers::Workers::start(
-            settings.job_workers.max(1),
-            queue.clone(),
-            runners,
-            settings.jobs,
-            std::time::Duration::from_millis(200),
-            clock.clone(),
-        );
-        loop {
-            let left = i64::try_from(
-                queue.pending(gifshelf_domain::job::Task::MAKE_RENDITIONS).await.map_err(|e| e.to_string())?.len(),
-            )
-            .unwrap_or(0);
-            eprint!("\r{}", progress_bar(waiting - left.min(waiting), waiting, "GIFs with their renditions made"));
-            let _ = std::io::stderr().flush();
-            if left == 0 {
-                break;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-        }
-        eprintln!();
-        workers.stop().await;
-        let failed = queue.failed(20).await.map_err(|e| e.to_string())?;
-        for job in &failed {
-            println!(
-                "  failed for good: {} {} after {} attempts: {}",
-                job.kind, job.payload, job.attempts, job.last_error
-            );
-        }
+        let waiting = report.enqueued + report.already_queued;
+        let task = gifshelf_domain::job::Task::MAKE_RENDITIONS;
+        work_off(settings, clock, db, runners, task, waiting, "GIFs with their renditions made").await?;
         println!("Done.");
         Ok(())
     })
 }
 
 fn backfill_text(settings: &Settings, wait: bool, clock: &Arc<dyn Clock>) -> Result<(), String> {
-    use gifshelf_domain::ports::JobQueue;
     use std::io::Write;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
     runtime.block_on(async {
@@ -256,35 +266,9 @@ fn backfill_text(settings: &Settings, wait: bool, clock: &Arc<dyn Clock>) -> Res
             }
             return Ok(());
         }
-        let queue = std::sync::Arc::new(db);
-        let waiting = report.enqueued + report.already_queued;
         let runners = gifshelf_server::workers::Runners { maker: None, ..library.runners() };
-        let workers = gifshelf_server::workers::Workers::start(
-            settings.job_workers.max(1),
-            queue.clone(),
-            runners,
-            settings.jobs,
-            std::time::Duration::from_millis(200),
-            clock.clone(),
-        );
-        loop {
-            let left = i64::try_from(
-                queue.pending(gifshelf_domain::job::Task::READ_TEXT).await.map_err(|e| e.to_string())?.len(),
-            )
-            .unwrap_or(0);
-            eprint!("\r{}", progress_bar(waiting - left.min(waiting), waiting, "GIFs read"));
-            let _ = std::io::stderr().flush();
-            if left == 0 {
-                break;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-        }
-        eprintln!();
-        workers.stop().await;
-        let failed = queue.failed(20).await.map_err(|e| e.to_string())?;
-        for job in failed.iter().filter(|j| j.kind == gifshelf_domain::job::Task::READ_TEXT) {
-            println!("  failed for good: {} {} after {} attempts: {}", job.kind, job.payload, job.attempts, job.last_error);
-        }
+        let waiting = report.enqueued + report.already_queued;
+        work_off(settings, clock, db, runners, gifshelf_domain::job::Task::READ_TEXT, waiting, "GIFs read").await?;
         println!("Done.");
         Ok(())
     })

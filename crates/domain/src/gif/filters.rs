@@ -69,6 +69,26 @@ pub const SEARCH_TERM_MAX_BYTES: usize = 200;
 pub const SEARCH_WORDS_MAX: usize = 16;
 
 impl GifFilter {
+    /// The order of this list when no `sort` is asked: a search's best matches first, any other
+    /// list newest first.
+    pub fn default_sort(&self) -> GifSort {
+        if matches!(self, Self::Search(_)) {
+            GifSort::Relevance
+        } else {
+            GifSort::default()
+        }
+    }
+
+    /// The chat APIs' order: a search's best matches then the most viewed, any other list the most
+    /// viewed first.
+    pub fn chat_sort(&self) -> GifSort {
+        if matches!(self, Self::Search(_)) {
+            GifSort::RelevanceThenViews
+        } else {
+            GifSort::Views
+        }
+    }
+
     /// The search of product.md §10: split on white space, lower-cased, at most 16 words; a
     /// "quoted phrase" is one word holding its words, in order, one space apart (an unclosed quote
     /// runs to the end). An empty term lists everything.

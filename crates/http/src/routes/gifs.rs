@@ -64,8 +64,7 @@ struct Sorting {
 impl Sorting {
     fn sort(&self, filter: &GifFilter) -> Result<GifSort, ApiError> {
         match &self.sort {
-            None if matches!(filter, GifFilter::Search(_)) => Ok(GifSort::Relevance),
-            None => Ok(GifSort::default()),
+            None => Ok(filter.default_sort()),
             Some(raw) => GifSort::parse(raw).map_err(|e| gifshelf_app::AppError::from(e).into()),
         }
     }

@@ -116,7 +116,7 @@ async fn admit(
     let request = Request { headers: req.headers(), body: &body };
     let incoming = adapter.recognise(&request).unwrap_or(Err(Refusal::NotVerified)).map_err(refused)?;
     let platform = incoming.platform;
-    let vouchers = state.commands.vouchers(platform).await?;
+    let vouchers = state.commands.secrets(platform).await?;
     let now = state.clock.now();
     let vouched = match vouched_by(adapter, &incoming.proof, &vouchers, &body, now.and_utc().timestamp()) {
         Ok(vouched) => vouched,
