@@ -41,15 +41,14 @@ export function DeleteMemberDialog({ member, onClose }: { member: MemberDto; onC
       return;
     }
     const body: GifChoice = choice === 'delete' ? { gifs: 'delete' } : { gifs: 'transfer', to: Number(to) };
-    remove.mutate(
-      { id: member.id, choice: body },
-      {
-        onSuccess: () => {
-          toast.success(`${member.username} was deleted`);
-          onClose();
-        },
-        onError: (error) => setProblem(errorMessage(error, MSG_DELETE_MEMBER_FAILED)),
+    // The promise, not mutate's callbacks: the refetched list drops this member's row, and with
+    // it this dialog, before callbacks passed to `mutate` would run (they never run unmounted).
+    remove.mutateAsync({ id: member.id, choice: body }).then(
+      () => {
+        toast.success(`${member.username} was deleted`);
+        onClose();
       },
+      (error: unknown) => setProblem(errorMessage(error, MSG_DELETE_MEMBER_FAILED)),
     );
   };
 
