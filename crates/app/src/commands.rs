@@ -104,8 +104,8 @@ impl CommandService {
         self.limiter.hit(&key, now).await.map_err(|retry_after_secs| AppError::RateLimited { retry_after_secs })
     }
 
-    /// The match of the command's text at `position` (0: the best), rated at most `max`: the most
-    /// viewed first, as [`Self::run`] orders them. A share is counted when `post` (the GIF goes
+    /// The match of the command's text at `position` (0: the best), rated at most `max`: the best
+    /// matches first, then the most viewed, as [`Self::run`] orders them. A share is counted when `post` (the GIF goes
     /// into a channel), not for a preview.
     ///
     /// # Errors
@@ -119,7 +119,8 @@ impl CommandService {
             Ok(filter) => filter,
             Err(refused) => return Ok(CommandAnswer::Refused(refused.message)),
         };
-        let page = self.gifs.list_rated(&filter, GifSort::Views, PageRequest { page: position, size: 1 }, max).await?;
+        let page =
+            self.gifs.list_rated(&filter, filter.chat_sort(), PageRequest { page: position, size: 1 }, max).await?;
         Ok(match page.items.into_iter().next() {
             Some(gif) if post => CommandAnswer::Found(Box::new(self.shared(gif).await)),
             Some(gif) => CommandAnswer::Found(Box::new(gif)),
@@ -127,14 +128,14 @@ impl CommandService {
         })
     }
 
-    /// One page of the GIFs matching `words` (every GIF for none), rated at most `max`, most viewed
-    /// first: what an inline bot offers to choose from.
+    /// One page of the GIFs matching `words` (every GIF for none), rated at most `max`, the best
+    /// matches then the most viewed first (the chat APIs' order): what an inline bot offers.
     ///
     /// # Errors
     /// `Validation` for words the search refuses; storage errors.
     pub async fn matches(&self, words: &str, page: PageRequest, max: Rating) -> Result<Page<Gif>, AppError> {
         let filter = GifFilter::search(words)?;
-        Ok(self.gifs.list_rated(&filter, GifSort::Views, page, max).await?)
+        Ok(self.gifs.list_rated(&filter, filter.chat_sort(), page, max).await?)
     }
 
     /// Counts a share of `gif` (posted into a chat), logging a failure; the GIF with its new count.
@@ -169,8 +170,8 @@ impl CommandService {
         Ok(configured.chain(kept).collect())
     }
 
-    /// Answers the text of a command (`cats`, `@**gifshelf** /gif cats`): the most viewed GIF
-    /// rated at most `max` (the maximum of the integration the request proved itself with) that
+    /// Answers the text of a command (`cats`, `@**gifshelf** /gif cats`): the best match (by
+    /// relevance, then views) rated at most `max` (the maximum of the integration the request proved itself with) that
     /// matches every word, found with one search.
     ///
     /// # Errors
@@ -186,7 +187,7 @@ impl CommandService {
             Ok(filter) => filter,
             Err(refused) => return Ok(CommandAnswer::Refused(refused.message)),
         };
-        let page = self.gifs.list_rated(&filter, GifSort::Views, PageRequest { page: 0, size: 1 }, max).await?;
+        let page = self.gifs.list_rated(&filter, filter.chat_sort(), PageRequest { page: 0, size: 1 }, max).await?;
         Ok(match page.items.into_iter().next() {
             Some(gif) => {
                 // Posted into a channel: a share, as Tenor's registershare counts one.
@@ -283,12 +284,12 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn the_most_viewed_match_is_the_answer_found_with_one_search() {
+    async fn the_best_match_is_the_answer_found_with_one_search() {
         let mut gifs = MockGifRepository::new();
         gifs.expect_list_rated()
             .withf(|filter, sort, request, max| {
                 *filter == GifFilter::Search(vec!["happy".into(), "cat".into()])
-                    && *sort == GifSort::Views
+                    && *sort == GifSort::RelevanceThenViews
                     && *request == PageRequest { page: 0, size: 1 }
                     && *max == Rating::Pg13
             })

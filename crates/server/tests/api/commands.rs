@@ -135,7 +135,7 @@ async fn assert_public_gif(app: &TestApp, url: &str, share_id: &str, id: i64) {
 
 async fn a_signed_slack_command_posts_the_best_match_whose_image_works_anonymously(backend: Backend) {
     let app = app!(backend, SECRETS);
-    let (_, share_id, id) = two_cats(&app).await;
+    let (admin, share_id, id) = two_cats(&app).await;
 
     let answer: SlashCommandReply = dto_of(slack(&app, SLACK_SECRET, now(), "happy cat").await, StatusCode::OK).await;
     assert_eq!(answer.response_type, ResponseType::InChannel, "{answer:?}");
@@ -151,6 +151,11 @@ async fn a_signed_slack_command_posts_the_best_match_whose_image_works_anonymous
     // "cat" matches both: the most viewed wins.
     let answer: SlashCommandReply = dto_of(slack(&app, SLACK_SECRET, now(), "cat").await, StatusCode::OK).await;
     assert_eq!(first_image(&answer).1, "Happy cat");
+    // Relevance before views: "dancing" is this new one's title, and only the description of the
+    // more viewed "Happy cat".
+    admin.upload_gif("Dancing queen", "", &["music"]).await;
+    let answer: SlashCommandReply = dto_of(slack(&app, SLACK_SECRET, now(), "dancing").await, StatusCode::OK).await;
+    assert_eq!(first_image(&answer).1, "Dancing queen");
     // A signature made a little while ago (Slack retries) is still good.
     let answer: SlashCommandReply = dto_of(slack(&app, SLACK_SECRET, now() - 240, "cat").await, StatusCode::OK).await;
     assert_eq!(answer.response_type, ResponseType::InChannel);
