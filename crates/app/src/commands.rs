@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use chrono::{Duration, NaiveDateTime};
-use gifshelf_domain::gif::{Gif, GifFilter, GifSort, Page, PageRequest, Rating};
+use gifshelf_domain::gif::{Gif, GifFilter, Page, PageRequest, Rating};
 use gifshelf_domain::integration::{CommandSecret, IntegrationSecret, Platform, SecretCheck};
 use gifshelf_domain::ports::{ChatFeedRepository, GifRepository, IntegrationRepository, SharedCounters};
 
@@ -228,7 +228,7 @@ pub fn command_words(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use gifshelf_domain::gif::Page;
+    use gifshelf_domain::gif::{GifSort, Page};
     use gifshelf_domain::integration::{Integration, IntegrationId, IntegrationName, SealError, StoredSecret};
     use gifshelf_domain::ports::{
         MockChatFeedRepository, MockGifRepository, MockIntegrationRepository, MockKeyMinter, MockSecretSealer,
