@@ -23,6 +23,8 @@ pub struct Report {
     pub seconds: u32,
     pub connections: u32,
     pub requests: u64,
+    /// Bytes read by the clients, headers included.
+    pub bytes: u64,
     pub per_second: f64,
     pub p50_ms: f64,
     pub p95_ms: f64,
@@ -215,7 +217,7 @@ fn numbered_gif(frames: u8, n: u32) -> Vec<u8> {
     gif
 }
 
-fn script(token: &str, ids: &[i64]) -> String {
+fn script(token: &str, ids: &[i64], gzip: bool) -> String {
     // The upload body around the GIF's first colour, which each request sets to its own value:
     // every upload under load is a new file, processed in full, never refused as a duplicate.
     let body = multipart(&tiny_gif(3), "uploaded under load");
@@ -225,6 +227,7 @@ fn script(token: &str, ids: &[i64]) -> String {
     format!(
         r#"-- gifshelf load mix: 10% uploads, 40% gallery pages, 25% searches, 25% detail views.
 local token = "Bearer {token}"
+local gzip = {gzip}
 local upload_head = {upload_head}
 local upload_tail = {upload_tail}
 local uploads = 0
@@ -243,6 +246,12 @@ function init(args)
   math.randomseed(os.time() + id * 7919)
 end
 
+-- Every request's headers, with Accept-Encoding when the run measures compressed answers.
+local function headers(h)
+  if gzip then h["Accept-Encoding"] = "gzip" end
+  return h
+end
+
 local function count(tbl, key)
   tbl[key] = (tbl[key] or 0) + 1
 end
@@ -254,17 +263,17 @@ function request()
     uploads = uploads + 1
     -- Thread ids start at 1: never the colours of the seeded GIFs (thread 0).
     local colour = string.char(id % 256, math.floor(uploads / 256) % 256, uploads % 256)
-    return wrk.format("POST", "/api/gifs", {{["Authorization"] = token, ["Content-Type"] = "multipart/form-data; boundary={BOUNDARY}"}}, upload_head .. colour .. upload_tail)
+    return wrk.format("POST", "/api/gifs", headers({{["Authorization"] = token, ["Content-Type"] = "multipart/form-data; boundary={BOUNDARY}"}}), upload_head .. colour .. upload_tail)
   elseif r <= 50 then
     count(kinds, "gallery")
-    return wrk.format("GET", "/api/gifs/dtos?page=" .. math.random(0, 3) .. "&size=12", {{["Authorization"] = token}})
+    return wrk.format("GET", "/api/gifs/dtos?page=" .. math.random(0, 3) .. "&size=12", headers({{["Authorization"] = token}}))
   elseif r <= 75 then
     count(kinds, "search")
     local q = words[math.random(#words)]:gsub(" ", "%%20")
-    return wrk.format("GET", "/api/gifs/dtos/search?query=" .. q .. "&page=0&size=12", {{["Authorization"] = token}})
+    return wrk.format("GET", "/api/gifs/dtos/search?query=" .. q .. "&page=0&size=12", headers({{["Authorization"] = token}}))
   else
     count(kinds, "detail")
-    return wrk.format("GET", "/api/gifs/dto/" .. ids[math.random(#ids)], {{["Authorization"] = token}})
+    return wrk.format("GET", "/api/gifs/dto/" .. ids[math.random(#ids)], headers({{["Authorization"] = token}}))
   end
 end
 
@@ -280,18 +289,36 @@ function done(summary, latency, requests)
   end
   for status, n in pairs(statuses) do io.write(string.format("LOAD status %d %d\n", status, n)) end
   for kind, n in pairs(mix) do io.write(string.format("LOAD kind %s %d\n", kind, n)) end
-  io.write(string.format("LOAD requests %d %d\n", summary.requests, summary.duration))
+  io.write(string.format("LOAD requests %d %d %d\n", summary.requests, summary.duration, summary.bytes))
   io.write(string.format("LOAD latency %d %d %d\n", latency:percentile(50), latency:percentile(95), latency:percentile(99)))
   local e = summary.errors
   io.write(string.format("LOAD errors connect=%d read=%d write=%d timeout=%d status=%d\n", e.connect, e.read, e.write, e.timeout, e.status))
 end
 "#,
-        ids = ids.join(", ")
+        ids = ids.join(", "),
+        gzip = if gzip { "true" } else { "false" },
     )
 }
 
 /// Runs the mix for `seconds` with `connections` clients against `binary` (a gifshelf build).
-pub fn run(binary: &Path, seconds: u32, connections: u32) -> Result<Report> {
+/// What accepting gzip changed: throughput (the target: a cost under 5 %) and bytes per answer.
+pub fn compare_gzip(plain: &Report, gzip: &Report) {
+    let per = |r: &Report| r.bytes as f64 / r.requests.max(1) as f64;
+    let cost = 100.0 * (1.0 - gzip.per_second / plain.per_second.max(1e-9));
+    println!(
+        "load --gzip: {:.0} req/s identity, {:.0} req/s gzip: throughput cost {cost:.1} % (target < 5 %: {}); \
+         {:.0} bytes per answer identity, {:.0} gzip ({:.2}x)",
+        plain.per_second,
+        gzip.per_second,
+        if cost < 5.0 { "met" } else { "not met" },
+        per(plain),
+        per(gzip),
+        per(gzip) / per(plain).max(1e-9),
+    );
+}
+
+/// With `gzip`, every request accepts gzip (as browsers and chat clients do).
+pub fn run(binary: &Path, seconds: u32, connections: u32, gzip: bool) -> Result<Report> {
     if Command::new("wrk").arg("--version").output().is_err() {
         return Err("`wrk` is not installed: apt-get install wrk".into());
     }
@@ -304,7 +331,7 @@ pub fn run(binary: &Path, seconds: u32, connections: u32) -> Result<Report> {
         return Err("seeding left no GIFs to view".into());
     }
     let lua = dir.join("mix.lua");
-    std::fs::write(&lua, script(&token, &ids)).map_err(|e| e.to_string())?;
+    std::fs::write(&lua, script(&token, &ids, gzip)).map_err(|e| e.to_string())?;
     let output = Command::new("wrk")
         .args(["-t", "2", "-c", &connections.to_string(), "-d", &format!("{seconds}s"), "--timeout", "30s", "-s"])
         .arg(&lua)
@@ -329,6 +356,7 @@ pub fn run(binary: &Path, seconds: u32, connections: u32) -> Result<Report> {
             Some(&"requests") => {
                 report.requests = num(1) as u64;
                 report.per_second = num(1) / (num(2) / 1e6).max(1e-9);
+                report.bytes = num(3) as u64;
             }
             Some(&"latency") => {
                 (report.p50_ms, report.p95_ms, report.p99_ms) = (num(1) / 1e3, num(2) / 1e3, num(3) / 1e3)

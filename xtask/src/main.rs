@@ -8,7 +8,9 @@
 //! - `schemathesis`: only the Schemathesis check (against the debug binary).
 //! - `load [SECONDS]`: 32 clients mixing uploads, gallery pages, searches and detail views against
 //!   the release server on SQLite for 60 s (wrk); prints req/s, p50/p95/p99 and every non-2xx.
-//!   `load --check` is the bounded variant `test` runs (5 s on the debug binary, fails on any 5xx).
+//!   `load --check` is the bounded variant `test` runs (5 s on the debug binary, fails on any 5xx);
+//!   `load --gzip` runs the mix twice, the second time accepting gzip, and prints what compressing
+//!   the JSON answers costs in throughput.
 //! - `ci`: formatting, clippy with warnings denied, the dependency rule, the fuzz targets' build,
 //!   then `test`.
 //! - `fuzz [SECONDS]`: runs every cargo-fuzz target for SECONDS (default 60) each (nightly toolchain
@@ -306,10 +308,21 @@ fn load_scenario(args: &[String]) -> Result {
     if args.first().is_some_and(|a| a == "--check") {
         return load_check();
     }
-    let seconds = args.first().map_or(Ok(60), |s| s.parse().map_err(|_| format!("not a number of seconds: {s}")))?;
+    let gzip = args.iter().any(|a| a == "--gzip");
+    let seconds = args
+        .iter()
+        .find(|a| *a != "--gzip")
+        .map_or(Ok(60), |s| s.parse().map_err(|_| format!("not a number of seconds: {s}")))?;
     exec(cargo().args(["build", "--release", "-p", "gifshelf-server"]))?;
-    let report = load::run(&built("release", "gifshelf"), seconds, 32)?;
-    report.print();
+    let binary = built("release", "gifshelf");
+    let plain = load::run(&binary, seconds, 32, false)?;
+    plain.print();
+    if gzip {
+        // The same mix again, every request accepting gzip: what compressing JSON costs.
+        let compressed = load::run(&binary, seconds, 32, true)?;
+        compressed.print();
+        load::compare_gzip(&plain, &compressed);
+    }
     Ok(())
 }
 
@@ -319,7 +332,7 @@ fn load_check() -> Result {
     if !binary.exists() {
         exec(cargo().args(["build", "-p", "gifshelf-server"]))?;
     }
-    let report = load::run(&binary, 5, 32)?;
+    let report = load::run(&binary, 5, 32, false)?;
     report.print();
     if report.server_errors() > 0 || report.database_locked > 0 {
         return Err(format!(

@@ -4,6 +4,7 @@ pub mod archive;
 mod capped;
 mod chat;
 mod client;
+mod compress;
 pub mod dto;
 mod error;
 pub mod extract;
@@ -43,6 +44,7 @@ pub fn serve(listener: std::net::TcpListener, state: AppState) -> std::io::Resul
             .configure(metrics::configure)
             .configure(routes::configure)
             .configure(|cfg| spa::configure(cfg, &data.settings))
+            .wrap(actix_web::middleware::from_fn(compress::json))
             .wrap(headers::security_headers(&data.settings, &inline_hashes))
             .wrap(actix_web::middleware::from_fn(headers::request_id))
             .wrap(actix_web::middleware::from_fn(metrics::record))

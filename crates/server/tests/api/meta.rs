@@ -125,7 +125,55 @@ async fn malformed_bodies_get_the_error_shape(backend: Backend) {
     error_of(missing_field, StatusCode::BAD_REQUEST, "bad_request").await;
 }
 
+/// Gzip decoded, for the assertions on compressed answers.
+fn gunzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Read as _;
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(bytes).read_to_end(&mut out).unwrap_or_else(|e| panic!("not gzip: {e}"));
+    out
+}
+
+async fn json_answers_are_gzipped_when_accepted_and_media_never(backend: Backend) {
+    let app = app!(backend);
+    let admin = app.admin().await;
+    let mut gif = admin.upload_gif("Compressed cat", "a list long enough to be worth compressing", &["cats"]).await;
+    for n in 0..5 {
+        gif = admin.upload_gif(&format!("Compressed cat {n}"), "", &["cats"]).await;
+    }
+    let header =
+        |r: &reqwest::Response, name: &str| r.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
+    let list = || admin.request(Method::GET, "/api/gifs/dtos?page=0&size=12");
+
+    let plain = send(list()).await;
+    assert_eq!(header(&plain, "content-encoding"), None, "no Accept-Encoding: as it is");
+    let plain = plain.bytes().await.unwrap_or_default();
+    let zipped = send(list().header("accept-encoding", "gzip, deflate, br")).await;
+    assert_eq!(zipped.status(), StatusCode::OK);
+    assert_eq!(header(&zipped, "content-encoding").as_deref(), Some("gzip"));
+    assert_eq!(header(&zipped, "vary").as_deref(), Some("Accept-Encoding"));
+    let zipped = zipped.bytes().await.unwrap_or_default();
+    assert!(zipped.len() * 3 < plain.len(), "{} gzipped bytes for {}", zipped.len(), plain.len());
+    assert_eq!(gunzip(&zipped), plain.to_vec(), "the same JSON");
+    // Refused with q=0: as it is.
+    let refused = send(list().header("accept-encoding", "gzip;q=0, identity")).await;
+    assert_eq!(header(&refused, "content-encoding"), None);
+
+    // A small answer is not worth it; media is compressed already.
+    let small = send(admin.request(Method::GET, "/api/health").header("accept-encoding", "gzip")).await;
+    assert_eq!(header(&small, "content-encoding"), None);
+    let media = send(
+        admin
+            .request(Method::GET, &format!("/api/gifs/{}/files/original.gif", gif.id))
+            .header("accept-encoding", "gzip"),
+    )
+    .await;
+    assert_eq!(media.status(), StatusCode::OK);
+    assert_eq!(header(&media, "content-encoding"), None);
+    assert!(media.bytes().await.unwrap_or_default().starts_with(b"GIF8"));
+}
+
 on_both_backends!(
+    json_answers_are_gzipped_when_accepted_and_media_never,
     health_checks_the_database,
     config_is_public_and_tells_what_the_server_offers,
     spa_history_fallback_serves_index_for_client_routes,
