@@ -5,18 +5,19 @@ use std::borrow::Cow;
 
 use gif::{DisposalMethod, Encoder, Frame, Repeat};
 
-use crate::quantize::{pack, Mapper, Palette};
+use crate::quantize::{Mapper, Palette};
 use crate::resize::Rect;
 use crate::MediaRejection;
 
 mod layout;
 mod palettes;
+mod screen;
+mod tolerance;
 
 use layout::Layout;
 use palettes::{Choice, Palettes};
-
-/// Below this alpha a pixel that is shown opaque becomes transparent (128 for the others).
-const ALPHA_DROP: u8 = 48;
+use screen::Screen;
+pub(crate) use tolerance::Keep;
 
 fn enc_err(e: gif::EncodingError) -> MediaRejection {
     crate::error::internal(format!("GIF encoding failed: {e}"))
@@ -30,178 +31,6 @@ struct Pending {
     delay: u16,
     /// `None` when the frame uses the global palette.
     local: Option<Palette>,
-}
-
-/// What the viewer shows, pixel by pixel, and what the frame being added changes.
-struct Screen {
-    width: usize,
-    /// The previous frame's RGBA thumbnail, to find the pixels that changed.
-    last_rgba: Vec<u8>,
-    /// Which pixels of the dirty rectangle changed in the frame being added.
-    changed: Vec<bool>,
-    /// Packed colours the viewer shows after the pending frame (0 = transparent).
-    prev: Vec<u32>,
-    /// Packed colours of the frame being added.
-    cur: Vec<u32>,
-    /// Palette indices of `cur`, valid for the pixels changed by the frame being added.
-    idx: Vec<u8>,
-}
-
-fn inside(r: &Rect, x: u32, y: u32) -> bool {
-    x >= r.x0 && x < r.x1 && y >= r.y0 && y < r.y1
-}
-
-impl Screen {
-    fn new(width: u32, height: u32) -> Self {
-        let n = width as usize * height as usize;
-        Screen {
-            width: width as usize,
-            last_rgba: vec![0; n * 4],
-            changed: vec![false; n],
-            prev: vec![0; n],
-            cur: vec![0; n],
-            idx: vec![0; n],
-        }
-    }
-
-    /// Marks the pixels of `dirty` whose RGBA differs from the previous frame; returns the
-    /// opaque colours among them.
-    fn find_changes(&mut self, rgba: &[u8], dirty: Rect, first: bool) -> Vec<u32> {
-        let w = self.width;
-        let mut colors = Vec::new();
-        for y in dirty.y0..dirty.y1 {
-            let row = y as usize * w;
-            for x in dirty.x0..dirty.x1 {
-                let p = row + x as usize;
-                let new = &rgba[p * 4..p * 4 + 4];
-                let old = &self.last_rgba[p * 4..p * 4 + 4];
-                let changed = first || (new != old && (new[3] != 0 || old[3] != 0));
-                self.changed[p] = changed;
-                if changed && new[3] >= 128 {
-                    colors.push(pack([new[0], new[1], new[2]]));
-                }
-            }
-            let (a, b) = ((row + dirty.x0 as usize) * 4, (row + dirty.x1 as usize) * 4);
-            self.last_rgba[a..b].copy_from_slice(&rgba[a..b]);
-        }
-        colors
-    }
-
-    /// Maps the changed pixels of `dirty` onto the palette (`cur`, `idx`). A shown colour within
-    /// `keep_close` extra squared error of the new nearest one stays, and its pixel is unchanged;
-    /// so does the colour just given to the pixel on the left (a longer run).
-    fn map_changes(&mut self, rgba: &[u8], dirty: Rect, palette: &Palette, mapper: &mut Mapper, keep_close: u32) {
-        let t = palette.transparent();
-        for y in dirty.y0..dirty.y1 {
-            let row = y as usize * self.width;
-            let mut left: Option<u8> = None;
-            for x in dirty.x0..dirty.x1 {
-                let p = row + x as usize;
-                if !self.changed[p] {
-                    left = None;
-                    continue;
-                }
-                let px = &rgba[p * 4..p * 4 + 4];
-                // Resampling rings: a neighbour turning opaque can pull a pixel's alpha a little
-                // below the threshold. Only a clear drop makes a shown pixel transparent.
-                let cutoff = if self.prev[p] != 0 { ALPHA_DROP } else { 128 };
-                if px[3] < cutoff {
-                    self.cur[p] = 0;
-                    self.idx[p] = t;
-                    left = None;
-                    continue;
-                }
-                let i = mapper.map(px[0], px[1], px[2]);
-                let q = palette.packed(i);
-                let old = self.prev[p];
-                let rgb = [px[0], px[1], px[2]];
-                // Hysteresis: a shown colour about as close as the new nearest one stays.
-                if keep_close > 0 && old != 0 && q != old && dist_packed(rgb, old) <= dist_packed(rgb, q) + keep_close {
-                    self.changed[p] = false;
-                    self.cur[p] = old;
-                    left = None;
-                    continue;
-                }
-                // Runs: the colour of the pixel to the left, when about as close, continues its
-                // run (LZW codes grow with runs, not with scattered near-equal colours).
-                let (i, q) = match left {
-                    Some(l)
-                        if l != i
-                            && keep_close > 0
-                            && dist_packed(rgb, palette.packed(l)) <= dist_packed(rgb, q) + keep_close =>
-                    {
-                        (l, palette.packed(l))
-                    }
-                    _ => (i, q),
-                };
-                left = Some(i);
-                self.idx[p] = i;
-                self.cur[p] = q;
-            }
-        }
-    }
-
-    /// The bounding box of the pixels of `dirty` that turn transparent.
-    fn turning_clear(&self, dirty: Rect) -> Rect {
-        bbox(dirty, self.width, |p| self.cur[p] == 0 && self.prev[p] != 0)
-    }
-
-    /// The rectangle the new frame must draw: inside `cleared` every visible pixel, elsewhere
-    /// every pixel that differs from what is shown.
-    fn frame_rect(&self, area: Rect, cleared: Rect) -> Rect {
-        let w = self.width;
-        bbox(area, w, |p| {
-            let (x, y) = ((p % w) as u32, (p / w) as u32);
-            if inside(&cleared, x, y) {
-                self.cur[p] != 0
-            } else {
-                self.cur[p] != self.prev[p]
-            }
-        })
-    }
-
-    /// The palette indices of `rect`: changed pixels get their colour, pixels inside `cleared`
-    /// are drawn again in this frame's palette, pixels already shown right are transparent.
-    fn indices(&mut self, rect: Rect, dirty: Rect, cleared: Rect, palette: &Palette, mapper: &mut Mapper) -> Vec<u8> {
-        let t = palette.transparent();
-        let mut out = Vec::with_capacity(rect.width() as usize * rect.height() as usize);
-        for y in rect.y0..rect.y1 {
-            let row = y as usize * self.width;
-            for x in rect.x0..rect.x1 {
-                let p = row + x as usize;
-                let c = self.cur[p];
-                let i = if c == 0 {
-                    t
-                } else if inside(&cleared, x, y) {
-                    // Cleared: must be drawn again, in this frame's palette.
-                    if inside(&dirty, x, y) && self.changed[p] {
-                        self.idx[p]
-                    } else {
-                        let b = c.to_be_bytes();
-                        let i = mapper.map(b[1], b[2], b[3]);
-                        self.cur[p] = palette.packed(i);
-                        i
-                    }
-                } else if c != self.prev[p] {
-                    self.idx[p]
-                } else {
-                    // Already shown: transparent.
-                    t
-                };
-                out.push(i);
-            }
-        }
-        out
-    }
-
-    /// What the viewer shows after the new frame, inside `area`.
-    fn commit(&mut self, area: Rect) {
-        for y in area.y0..area.y1 {
-            let a = y as usize * self.width + area.x0 as usize;
-            let b = y as usize * self.width + area.x1 as usize;
-            self.prev[a..b].copy_from_slice(&self.cur[a..b]);
-        }
-    }
 }
 
 /// Writes the animated thumbnail one full thumbnail-sized RGBA frame at a time.
@@ -229,8 +58,8 @@ pub(crate) struct AnimEncoder {
     /// Set once `hold_max` was passed: the encoder, its global table laid out as is.
     streaming: Option<(Encoder<Vec<u8>>, Option<Layout>)>,
     frames: u32,
-    /// Extra squared error tolerated to keep a shown pixel unchanged (0 = exact).
-    keep_close: u32,
+    /// Extra squared error tolerated to keep a shown pixel unchanged or continue a run.
+    keep: Keep,
 }
 
 /// A frame whose pixels and disposal are final, waiting for the colour tables to be laid out.
@@ -252,11 +81,6 @@ const HOLD_MAX: usize = 16 << 20;
 /// costs bytes. 300 (about 10 levels on each channel) halves the bytes of dithered sources
 /// against 48 for a few hundredths of a dB of PSNR (`cargo xtask bench media`).
 pub(crate) const KEEP_CLOSE_RESIZED: u32 = 300;
-
-fn dist_packed(rgb: [u8; 3], c: u32) -> u32 {
-    let b = c.to_be_bytes();
-    (0..3).map(|k| u32::from(rgb[k].abs_diff(b[k + 1])).pow(2)).sum()
-}
 
 impl AnimEncoder {
     /// `global` is the source's global colour table, reused for frames that have no table of
@@ -280,7 +104,7 @@ impl AnimEncoder {
             hold_max: HOLD_MAX,
             streaming: None,
             frames: 0,
-            keep_close: 0,
+            keep: Keep::Exact,
         }
     }
 
@@ -288,9 +112,15 @@ impl AnimEncoder {
     /// best new one (for resized thumbnails; exact copies should stay exact).
     /// Such frames are resampled, and their colours are mapped approximately (see
     /// [`Mapper::approximate`]).
-    pub(crate) fn with_keep_close(mut self, extra: u32) -> Self {
-        self.keep_close = extra;
-        let approximate = extra > 0;
+    pub(crate) fn with_keep_close(self, extra: u32) -> Self {
+        self.with_keep(if extra == 0 { Keep::Exact } else { Keep::Uniform(extra) })
+    }
+
+    /// Lets frames keep shown pixels and continue runs within `keep` (see [`Keep`]); any
+    /// tolerance also maps colours approximately ([`Mapper::approximate`]).
+    pub(crate) fn with_keep(mut self, keep: Keep) -> Self {
+        self.keep = keep;
+        let approximate = keep != Keep::Exact;
         if approximate != self.palettes.approximate {
             self.palettes.approximate = approximate;
             self.palettes.global_map = self.palettes.global.as_ref().map(|p| self.palettes.mapper(p));
@@ -309,14 +139,14 @@ impl AnimEncoder {
         let full = Rect::full(self.width, self.height);
         let first = self.frames == 0;
         let dirty = if first { full } else { dirty.clip(self.width, self.height) };
-        let colors = self.screen.find_changes(rgba, dirty, first);
+        let colors = self.screen.find_changes(rgba, dirty, first, self.keep);
         let choice = if own_table || self.palettes.global.is_none() {
             self.palettes.choose(colors, first)
         } else {
             Choice::Global
         };
         let (palette, mapper) = self.palettes.get(choice)?;
-        self.screen.map_changes(rgba, dirty, palette, mapper, self.keep_close);
+        self.screen.map_changes(rgba, dirty, palette, mapper, self.keep);
         let (dispose_prev, cleared) =
             if first { (DisposalMethod::Keep, Rect::default()) } else { self.clear_pending(dirty)? };
         let (area, rect) = if first {
@@ -477,38 +307,6 @@ fn regrow(buf: &[u8], from: Rect, to: Rect, fill: u8) -> Vec<u8> {
         }
     }
     out
-}
-
-/// Bounding box of the pixels of `area` for which `hit` holds.
-fn bbox(area: Rect, w: usize, hit: impl Fn(usize) -> bool) -> Rect {
-    let mut r = Rect { x0: u32::MAX, y0: u32::MAX, x1: 0, y1: 0 };
-    for y in area.y0..area.y1 {
-        let row = y as usize * w;
-        let mut first = None;
-        for x in area.x0..area.x1 {
-            if hit(row + x as usize) {
-                first = Some(x);
-                break;
-            }
-        }
-        let Some(fx) = first else { continue };
-        let mut last = fx;
-        for x in (fx..area.x1).rev() {
-            if hit(row + x as usize) {
-                last = x;
-                break;
-            }
-        }
-        r.x0 = r.x0.min(fx);
-        r.x1 = r.x1.max(last + 1);
-        r.y0 = r.y0.min(y);
-        r.y1 = y + 1;
-    }
-    if r.x1 == 0 {
-        Rect::default()
-    } else {
-        r
-    }
 }
 
 #[cfg(test)]

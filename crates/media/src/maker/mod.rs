@@ -8,7 +8,7 @@ mod video;
 
 use gif::Repeat;
 
-use crate::anim_encode::{AnimEncoder, KEEP_CLOSE_RESIZED};
+use crate::anim_encode::{AnimEncoder, Keep};
 use crate::caption::{Caption, CaptionOverlay};
 use crate::resize::{resize_image, Rect};
 use crate::sink::{CanvasFrame, FrameSink, Output, Source, Tools};
@@ -175,11 +175,10 @@ impl Assembler {
         };
         let repeat = if recipe.loops == 0 { Repeat::Infinite } else { Repeat::Finite(recipe.loops) };
         let approximate = resized || overlay.is_some();
-        let enc = AnimEncoder::new(size.0, size.1, repeat, None).with_keep_close(if approximate {
-            KEEP_CLOSE_RESIZED
-        } else {
-            0
-        });
+        // Resampled pictures: a tolerance that follows the picture (none on flat areas and
+        // edges, more on grain), not the thumbnails' one number that smears screen recordings.
+        let keep = if approximate { Keep::Adaptive } else { Keep::Exact };
+        let enc = AnimEncoder::new(size.0, size.1, repeat, None).with_keep(keep);
         Ok(Self {
             direction: recipe.direction,
             mp4: None,

@@ -1,0 +1,234 @@
+//! How far a resampled frame's colours may stray from the nearest palette colour to keep a shown
+//! pixel unchanged, or to continue the run of the pixel on its left: fewer changed pixels and
+//! longer runs are fewer bytes, and the error they cost is what decides how far.
+
+/// Extra squared RGB error tolerated over the nearest palette colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Keep {
+    /// None: exact copies stay exact.
+    Exact,
+    /// The same everywhere (animated thumbnails, see `KEEP_CLOSE_RESIZED`).
+    Uniform(u32),
+    /// Following the picture ([`Tolerances`]): the maker's video frames.
+    Adaptive,
+}
+
+/// The most extra squared error an adaptive tolerance allows (about 10 levels a channel).
+const ADAPTIVE_MAX: u32 = 300;
+
+/// A tolerance is the grain measured around the pixel times `ADAPTIVE_GAIN / 8`. Higher gains
+/// (or a higher maximum) trade the camera clip's SSIM for bytes along one line: 2× scores 0.862
+/// at 4904 KB, 8× 0.841 at 4625 KB (`cargo xtask bench make --clip camera`).
+const ADAPTIVE_GAIN: u32 = 16;
+
+/// A pixel is steady when it changed since the previous frame by at most `STEADY_GAIN` times its
+/// grain measure plus `STEADY_FLOOR` (the compression's flicker on a flat area), in squared RGB
+/// error. Grain alone changes a pixel by about half its measure.
+const STEADY_GAIN: u32 = 4;
+const STEADY_FLOOR: u32 = 48;
+
+/// Per-pixel tolerances of one frame, in squared RGB error.
+///
+/// The grain around a pixel is measured as the squared differences of neighbouring pixels (to
+/// the right and below, over the three channels), averaged over the 3×3 pixels around it, then
+/// the least of those averages over the 5×5 pixels around it. A flat area or a smooth gradient
+/// measures about nothing; so does an edge or a thin line on a flat area (some average nearby
+/// does not reach it), where every level of error shows; grain and noise measure high
+/// everywhere, and there errors of their size are not seen (and a structure measure such as
+/// SSIM hardly counts them). A run along a row may take its left neighbour's colour within the
+/// tolerance; a shown colour is kept within it only when the source pixel is steady (it changed
+/// since the previous frame by no more than its grain explains): where the source clearly
+/// changed (a cursor passed) the new colour is drawn.
+#[derive(Default)]
+pub(super) struct Tolerances {
+    width: usize,
+    /// Tolerance of each pixel.
+    run: Vec<u32>,
+    /// Whether each pixel is steady.
+    steady: Vec<bool>,
+    scratch: Vec<u32>,
+}
+
+impl Tolerances {
+    /// Measures the frame `rgba` (`width` pixels a row) against the previous one, `last`.
+    pub(super) fn measure(&mut self, rgba: &[u8], last: &[u8], width: usize) {
+        let n = rgba.len() / 4;
+        if width == 0 || n == 0 {
+            return;
+        }
+        let height = n / width;
+        self.width = width;
+        self.run.resize(n, 0);
+        self.steady.resize(n, false);
+        self.scratch.resize(n, 0);
+        gradient_energy(rgba, width, height, &mut self.run);
+        box3(&mut self.run, &mut self.scratch, width, height);
+        min5(&mut self.run, &mut self.scratch, width, height);
+        for (p, grain) in self.run.iter_mut().enumerate() {
+            let change = sq_diff(&rgba[p * 4..p * 4 + 3], &last[p * 4..p * 4 + 3]);
+            self.steady[p] = change <= grain.saturating_mul(STEADY_GAIN) + STEADY_FLOOR;
+            *grain = (*grain * ADAPTIVE_GAIN / 8).min(ADAPTIVE_MAX);
+        }
+    }
+
+    /// The tolerances of pixel `p`: to keep its shown colour (`None`: it is not steady), and to
+    /// continue a run.
+    pub(super) fn at(&self, p: usize) -> (Option<u32>, Option<u32>) {
+        match (self.run.get(p), self.steady.get(p)) {
+            (Some(&t), Some(&steady)) => (steady.then_some(t), Some(t)),
+            _ => (None, None),
+        }
+    }
+}
+
+fn sq_diff(a: &[u8], b: &[u8]) -> u32 {
+    a.iter().zip(b).map(|(&x, &y)| u32::from(x.abs_diff(y)).pow(2)).sum()
+}
+
+/// Squared differences of each pixel with the ones to its right and below, summed over RGB.
+fn gradient_energy(rgba: &[u8], width: usize, height: usize, out: &mut [u32]) {
+    for y in 0..height {
+        for x in 0..width {
+            let p = y * width + x;
+            let c = &rgba[p * 4..p * 4 + 3];
+            let right = if x + 1 < width { p + 1 } else { p };
+            let below = if y + 1 < height { p + width } else { p };
+            out[p] = sq_diff(c, &rgba[right * 4..right * 4 + 3]) + sq_diff(c, &rgba[below * 4..below * 4 + 3]);
+        }
+    }
+}
+
+/// `v` averaged over the 3×3 pixels around each (fewer at the borders).
+fn box3(v: &mut [u32], tmp: &mut [u32], width: usize, height: usize) {
+    pass(v, tmp, width, height, 1, 1, |a, b| a + b, 0);
+    pass(tmp, v, width, height, width, 1, |a, b| a + b, 0);
+    for e in v.iter_mut() {
+        *e /= 9;
+    }
+}
+
+/// The least of `v` over the 5×5 pixels around each.
+fn min5(v: &mut [u32], tmp: &mut [u32], width: usize, height: usize) {
+    pass(v, tmp, width, height, 1, 2, u32::min, u32::MAX);
+    pass(tmp, v, width, height, width, 2, u32::min, u32::MAX);
+}
+
+/// One direction of a separable filter: `to[p]` folds `from` over `p - r·step ..= p + r·step`
+/// (`step` 1: along the row; `width`: down the column), within the picture.
+#[allow(clippy::too_many_arguments)]
+fn pass(
+    from: &[u32],
+    to: &mut [u32],
+    width: usize,
+    height: usize,
+    step: usize,
+    r: usize,
+    fold: impl Fn(u32, u32) -> u32,
+    init: u32,
+) {
+    let along = if step == 1 { width } else { height };
+    for y in 0..height {
+        for x in 0..width {
+            let p = y * width + x;
+            let at = if step == 1 { x } else { y };
+            let (lo, hi) = (at.saturating_sub(r), (at + r).min(along - 1));
+            let mut acc = init;
+            for k in lo..=hi {
+                acc = fold(acc, from[p - at * step + k * step]);
+            }
+            to[p] = acc;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use gif::Repeat;
+    use image::codecs::gif::GifDecoder;
+    use image::AnimationDecoder;
+
+    use super::Keep;
+    use crate::anim_encode::AnimEncoder;
+    use crate::resize::Rect;
+
+    const W: u32 = 64;
+    const H: u32 = 48;
+    /// Rows from here down are grain; above, two flat colours meet at `EDGE`.
+    const GRAIN_ROW: u32 = 32;
+    const EDGE: u32 = 32;
+    const LEFT: [u8; 3] = [200, 60, 40];
+    /// Close to `LEFT` (192 of squared error): a uniform tolerance of 300 runs one into the other.
+    const RIGHT: [u8; 3] = [208, 68, 48];
+
+    /// Frame `k`: the two flat colours, a 4×6 black cursor with a faint rim (5 % darker, within
+    /// the uniform tolerance of `LEFT`) moving 6 px right a frame, and fresh grain below.
+    fn frame(k: u32, seed: &mut u32) -> Vec<u8> {
+        let mut out = Vec::with_capacity((W * H * 4) as usize);
+        let (cx, cy) = (2 + 6 * k, 10);
+        for y in 0..H {
+            for x in 0..W {
+                let mut c = if x < EDGE { LEFT } else { RIGHT };
+                if y >= GRAIN_ROW {
+                    *seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                    let v = 110 + (*seed >> 24) as u8 % 40;
+                    c = [v, v, v];
+                } else if (cx..cx + 4).contains(&x) && (cy..cy + 6).contains(&y) {
+                    c = [0, 0, 0];
+                } else if (cx.saturating_sub(1)..cx + 5).contains(&x) && (cy - 1..cy + 7).contains(&y) {
+                    c = c.map(|v| (u32::from(v) * 95 / 100) as u8);
+                }
+                out.extend_from_slice(&[c[0], c[1], c[2], 255]);
+            }
+        }
+        out
+    }
+
+    fn encode(keep: Keep, frames: &[Vec<u8>]) -> Vec<u8> {
+        let mut enc = AnimEncoder::new(W, H, Repeat::Infinite, None).with_keep(keep);
+        for f in frames {
+            enc.push(f, Rect::full(W, H), 7, true).unwrap();
+        }
+        enc.finish().unwrap()
+    }
+
+    fn decoded(gif: &[u8]) -> Vec<Vec<u8>> {
+        let frames = GifDecoder::new(std::io::Cursor::new(gif)).unwrap().into_frames().collect_frames().unwrap();
+        frames.into_iter().map(|f| f.into_buffer().into_raw()).collect()
+    }
+
+    /// The pixels above the grain, outside the cursor and its rim, that differ from the source,
+    /// as (frame, x, y). (The rim's colours may be mapped onto a reused palette's nearest.)
+    fn flat_errors(source: &[Vec<u8>], shown: &[Vec<u8>]) -> Vec<(usize, u32, u32)> {
+        let mut bad = Vec::new();
+        for (k, (s, g)) in source.iter().zip(shown).enumerate() {
+            let cx = 2 + 6 * k as u32;
+            for y in 0..GRAIN_ROW {
+                for x in 0..W {
+                    let p = ((y * W + x) * 4) as usize;
+                    let cursor = (cx.saturating_sub(1)..cx + 5).contains(&x) && (9..17).contains(&y);
+                    if !cursor && s[p..p + 3] != g[p..p + 3] {
+                        bad.push((k, x, y));
+                    }
+                }
+            }
+        }
+        bad
+    }
+
+    #[test]
+    fn adaptive_tolerance_keeps_flat_edges_exact_and_leaves_no_cursor_trail() {
+        let mut seed = 7;
+        let source: Vec<Vec<u8>> = (0..9).map(|k| frame(k, &mut seed)).collect();
+        // The uniform tolerance smears the edge and leaves the cursor's rim behind: the test sees it.
+        let uniform = flat_errors(&source, &decoded(&encode(Keep::Uniform(300), &source)));
+        assert!(uniform.iter().any(|&(_, x, _)| x == EDGE), "the uniform tolerance kept the edge");
+        assert!(uniform.iter().any(|&(k, _, _)| k > 0), "the uniform tolerance left no trail");
+        let adaptive = encode(Keep::Adaptive, &source);
+        let shown = decoded(&adaptive);
+        assert_eq!(shown.len(), source.len());
+        assert_eq!(flat_errors(&source, &shown), vec![], "flat areas, their edge and the cursor's path stay exact");
+        // On the grain the tolerance does its work: fewer bytes than an exact encoding.
+        let exact = encode(Keep::Exact, &source);
+        assert!(adaptive.len() < exact.len(), "adaptive {} vs exact {} bytes", adaptive.len(), exact.len());
+    }
+}
