@@ -21,9 +21,10 @@
 //!   (see `image.rs`); its name is the last line printed. `test` builds one around the debug binary
 //!   and runs it with podman (`image_check.rs`).
 //! - `gen-types`: regenerate `frontend/src/api/generated` from the Rust DTOs.
-//! - `bench [media|make|api|serve|web] [ARGS]`: benchmarks that print figures next to their targets and
-//!   anchors (they never gate a test run); ARGS go to the bench (`bench api --gifs 1000000`). `media`
-//!   also times the upload of a 10 MB, 200-frame GIF through the real application. `serve`
+//! - `bench [media|make|api|text|serve|web] [ARGS]`: benchmarks that print figures next to their targets
+//!   and anchors (they never gate a test run); ARGS go to the bench (`bench api --gifs 1000000`).
+//!   `media` also times the upload of a 10 MB, 200-frame GIF through the real application. `text`
+//!   reads a labelled set of 80 GIFs with Tesseract and searches their captions' words. `serve`
 //!   loads the release binary with `wrk` (media bytes against nginx, gallery requests with one and two
 //!   instances on PostgreSQL); it skips what is not installed. `web` runs Lighthouse (Debian's
 //!   Chromium, mobile profile) on the SPA served by the release server, seeded and signed in, and
@@ -278,6 +279,8 @@ fn bench(args: &[String]) -> Result {
         // The upload of a 10 MB, 200-frame GIF through the real application.
         ("media", "gifshelf-server", "upload"),
         ("api", "gifshelf-server", "api"),
+        // The text in GIFs found by searching for it: a labelled set through the real application.
+        ("text", "gifshelf-server", "text"),
         ("serve", "gifshelf-server", "serve"),
     ];
     // What follows the bench's name goes to it (`bench api --gifs 1000000`).

@@ -1,15 +1,16 @@
-//! `cargo xtask bench api [--gifs N] [--only PREFIX]`: p50/p95 of the gallery, a tag page, searches, details, the
-//! statistics, favourites, a collection of 5,000 GIFs, random picks and every sort (first page and
-//! page 400) over real HTTP, each next to its target. SQLite holds 100,000 GIFs; PostgreSQL (when
-//! `GIFSHELF_TEST_POSTGRES_URL` is set) holds N (default 100,000; the targets are for 1,000,000),
-//! seeded by `COPY`, with one user per 50 GIFs and one tag per 333. `--only stats` measures only the
-//! requests whose label starts with `stats`. It measures; it never fails on a figure.
+//! `cargo xtask bench api [--gifs N] [--only PREFIX]`: p50/p95 of the gallery, a tag page, searches,
+//! the search box's suggestions, details, the statistics, favourites, a collection of 5,000 GIFs,
+//! random picks and every sort (first page and page 400) over real HTTP, each next to its target.
+//! SQLite holds 100,000 GIFs; PostgreSQL (when `GIFSHELF_TEST_POSTGRES_URL` is set) holds N
+//! (default 100,000; the targets are for 1,000,000), seeded by `COPY`, with one user per 50 GIFs,
+//! one tag per 333 and text read in one GIF of four. `--only stats` measures only the requests
+//! whose label starts with `stats`. It measures; it never fails on a figure.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use gifshelf_db::testing::{seed, TestDb};
+use gifshelf_db::testing::{execute, seed, TestDb};
 use gifshelf_domain::ports::UserRepository;
 use gifshelf_domain::user::Role;
 use gifshelf_server::{Application, Settings};
@@ -29,6 +30,7 @@ const TARGETS: &[(&str, Option<f64>, Option<f64>)] = &[
     ("user page", None, Some(20.0)),
     ("search, one word", Some(25.0), Some(50.0)),
     ("search, rare word", None, Some(10.0)),
+    ("suggestions", Some(50.0), None),
     ("detail", None, Some(5.0)),
     ("stats overview", Some(20.0), Some(20.0)),
     ("stats detailed", Some(20.0), Some(20.0)),
@@ -78,6 +80,14 @@ async fn run(name: &str, test_db: TestDb, gifs: usize, only: Option<&str>) {
     let (users, tags) = ((gifs / 50).max(1), (gifs / 333).max(1));
     let started = Instant::now();
     seed(&test_db.db, users, gifs, tags).unwrap();
+    // Text read in one GIF of four (its description and title in capitals, kept in its search
+    // text as the reader keeps it), so that suggestions have caption words to propose.
+    execute(
+        &test_db.db,
+        "UPDATE gifs SET caption_text = upper(description || ' ' || title), \
+         search_text = search_text || ' ' || lower(description || ' ' || title) WHERE id % 4 = 0",
+    )
+    .unwrap();
     println!("\n== {name}: seeded {gifs} GIFs, {users} users, {tags} tags in {:.1} s", started.elapsed().as_secs_f64());
     let data = tempfile::tempdir().unwrap();
     let (client, base, token) = start(&test_db, data.path()).await;
@@ -181,6 +191,17 @@ fn cases(collection_id: i64) -> Vec<(&'static str, Vec<String>, usize)> {
             300,
         ),
         ("search, rare word", vec!["/api/gifs/dtos/search?q=12345&size=12".into()], 200),
+        (
+            "suggestions",
+            [
+                "ca", "do", "ha", "pi", "ro", "co", "mo", "we", "sp", "th", "hap", "cof", "rob", "dan", "part", "mond",
+                "a pi", "zq",
+            ]
+            .iter()
+            .map(|p| format!("/api/search/suggestions?q={}", p.replace(' ', "%20")))
+            .collect(),
+            300,
+        ),
         ("detail", (0..50).map(|i| format!("/api/gifs/dto/{}", 1 + i * 1999)).collect(), 300),
         ("stats overview", vec!["/api/stats".into()], 40),
         ("stats detailed", vec!["/api/stats/detailed".into()], 40),
