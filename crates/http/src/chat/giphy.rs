@@ -142,7 +142,7 @@ pub fn gif_object(origin: &str, gif: &Gif) -> Value {
 fn shelf_object(origin: &str, gif: &Gif, shelf: Shelf) -> Value {
     let page = format!("{origin}/s/{}", gif.share_id);
     json!({
-        "type": "gif",
+        "type": if shelf == Shelf::Stickers { "sticker" } else { "gif" },
         "id": gif.share_id,
         "url": page,
         "slug": slug(gif),
