@@ -66,11 +66,18 @@ impl Found {
     }
 }
 
+/// What a chat API lists: every GIF, or only the transparent ones (GIPHY's stickers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shelf {
+    Gifs,
+    Stickers,
+}
+
 /// Which list a window is taken from.
 #[derive(Debug, Clone)]
 enum Source {
-    Filtered(GifFilter, Rating),
-    Featured(NaiveDate, Rating),
+    Filtered(GifFilter, Rating, Shelf),
+    Featured(NaiveDate, Rating, Shelf),
 }
 
 /// A tag shown as a category, with the GIF that illustrates it.
@@ -119,8 +126,14 @@ impl ChatService {
 
     async fn page(&self, source: &Source, request: PageRequest) -> Result<Page<Gif>, RepoError> {
         match source {
-            Source::Filtered(filter, max) => self.gifs.list_rated(filter, filter.chat_sort(), request, *max).await,
-            Source::Featured(since, max) => self.feed.featured(*since, request, *max).await,
+            Source::Filtered(filter, max, Shelf::Gifs) => {
+                self.gifs.list_rated(filter, filter.chat_sort(), request, *max).await
+            }
+            Source::Filtered(filter, max, Shelf::Stickers) => {
+                self.gifs.list_stickers(filter, filter.chat_sort(), request, *max).await
+            }
+            Source::Featured(since, max, Shelf::Gifs) => self.feed.featured(*since, request, *max).await,
+            Source::Featured(since, max, Shelf::Stickers) => self.feed.featured_stickers(*since, request, *max).await,
         }
     }
 
@@ -149,11 +162,26 @@ impl ChatService {
     /// # Errors
     /// `Validation` for a query longer than 200 bytes; storage errors.
     pub async fn search(&self, query: &str, window: Window, max: Rating) -> Result<Found, AppError> {
+        self.search_shelf(Shelf::Gifs, query, window, max).await
+    }
+
+    /// As [`Self::search`], on a shelf: GIPHY's `stickers/search` looks among the transparent
+    /// GIFs only (counted as a search all the same).
+    ///
+    /// # Errors
+    /// `Validation` for a query longer than 200 bytes; storage errors.
+    pub async fn search_shelf(
+        &self,
+        shelf: Shelf,
+        query: &str,
+        window: Window,
+        max: Rating,
+    ) -> Result<Found, AppError> {
         let filter = GifFilter::search(query)?;
         let GifFilter::Search(words) = &filter else {
             return Ok(Found { gifs: Vec::new(), total: 0 });
         };
-        let found = self.window(&Source::Filtered(filter.clone(), max), window).await?;
+        let found = self.window(&Source::Filtered(filter.clone(), max, shelf), window).await?;
         if window.offset == 0 && !found.gifs.is_empty() {
             let term = words.join(" ");
             if let Err(err) = self.terms.record_search(&term, self.today()).await {
@@ -178,8 +206,16 @@ impl ChatService {
     /// # Errors
     /// Storage errors.
     pub async fn featured(&self, window: Window, max: Rating) -> Result<Found, AppError> {
+        self.featured_shelf(Shelf::Gifs, window, max).await
+    }
+
+    /// As [`Self::featured`], on a shelf (GIPHY's `stickers/trending`: the transparent GIFs).
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub async fn featured_shelf(&self, shelf: Shelf, window: Window, max: Rating) -> Result<Found, AppError> {
         let since = self.today() - Duration::days(FEATURED_DAYS);
-        self.window(&Source::Featured(since, max), window).await
+        self.window(&Source::Featured(since, max, shelf), window).await
     }
 
     /// The GIFs with these share ids rated at most `max`, in this order; unknown ids (and GIFs
@@ -223,8 +259,20 @@ impl ChatService {
     /// # Errors
     /// `NotFound` when nothing matches; `Validation` for an over-long query.
     pub async fn random(&self, words: &str, max: Rating) -> Result<Gif, AppError> {
+        self.random_shelf(Shelf::Gifs, words, max).await
+    }
+
+    /// As [`Self::random`], on a shelf (GIPHY's `stickers/random`: a transparent GIF).
+    ///
+    /// # Errors
+    /// `NotFound` when nothing matches; `Validation` for an over-long query.
+    pub async fn random_shelf(&self, shelf: Shelf, words: &str, max: Rating) -> Result<Gif, AppError> {
         let filter = GifFilter::search(words)?;
-        self.gifs.random(&filter, max).await.map_err(|err| match err {
+        let picked = match shelf {
+            Shelf::Gifs => self.gifs.random(&filter, max).await,
+            Shelf::Stickers => self.gifs.random_sticker(&filter, max).await,
+        };
+        picked.map_err(|err| match err {
             RepoError::NotFound => AppError::NotFound("No GIF to pick from".into()),
             other => AppError::from_repo(other),
         })
@@ -267,7 +315,7 @@ impl ChatService {
         };
         let words = words.clone();
         let sample = Window::new(0, RELATED_SAMPLE)?;
-        let found = self.window(&Source::Filtered(filter, max), sample).await?;
+        let found = self.window(&Source::Filtered(filter, max, Shelf::Gifs), sample).await?;
         let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
         for tag in found.gifs.iter().flat_map(|g| g.tags.iter()) {
             let name = tag.name.as_str();
@@ -502,5 +550,29 @@ mod tests {
         assert_eq!(all.iter().map(|g| g.id.0).collect::<Vec<_>>(), [2, 1]);
         assert!(matches!(service.rated_by_share_id("r", Rating::Pg13).await, Err(AppError::NotFound(_))));
         assert_eq!(service.rated_by_share_id("r", Rating::R).await.map(|g| g.id.0).ok(), Some(2));
+    }
+
+    /// The stickers' shelf reads the repositories' sticker lists and never the GIFs' ones.
+    #[tokio::test]
+    async fn the_stickers_shelf_lists_and_picks_only_stickers() {
+        let mut m = Mocks::new();
+        m.gifs.expect_list_rated().never();
+        m.gifs.expect_random().never();
+        m.feed.expect_featured().never();
+        m.gifs.expect_list_stickers().times(1).returning(pages_of(2));
+        m.gifs.expect_random_sticker().times(1).returning(|_, max| Ok(Gif { rating: max, ..gif(9, 1) }));
+        m.feed
+            .expect_featured_stickers()
+            .times(1)
+            .returning(|_, request, _| Ok(Page { items: vec![gif(5, 1)], request, total: 1 }));
+        m.terms.expect_record_search().times(1).returning(|_, _| Ok(()));
+        let service = m.service();
+        let window = Window::new(0, 10).unwrap_or_else(|e| panic!("{e}"));
+        let found = service.search_shelf(Shelf::Stickers, "star", window, Rating::G).await;
+        assert_eq!(found.map(|f| ids(&f)).ok(), Some(vec![1, 2]));
+        let featured = service.featured_shelf(Shelf::Stickers, window, Rating::G).await;
+        assert_eq!(featured.map(|f| ids(&f)).ok(), Some(vec![5]));
+        let picked = service.random_shelf(Shelf::Stickers, "", Rating::Pg).await;
+        assert_eq!(picked.map(|g| (g.id.0, g.rating)).ok(), Some((9, Rating::Pg)));
     }
 }

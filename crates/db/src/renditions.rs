@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 use diesel::prelude::*;
 use gifshelf_domain::gif::{Gif, GifId, Rendition, RenditionKind};
-use gifshelf_domain::ports::RenditionRepository;
+use gifshelf_domain::ports::{RenditionRepository, StoredFiles};
 use gifshelf_domain::RepoError;
 
 use crate::connection::{write_tx, Database};
@@ -16,11 +16,19 @@ use crate::schema::{gif_renditions, gifs};
 
 #[async_trait]
 impl RenditionRepository for Database {
-    async fn save_renditions(&self, id: GifId, renditions: Vec<Rendition>) -> Result<Gif, RepoError> {
+    async fn save_renditions(
+        &self,
+        id: GifId,
+        renditions: Vec<Rendition>,
+        transparent: bool,
+    ) -> Result<Gif, RepoError> {
         self.run(move |conn| {
             write_tx(conn, |conn| {
-                let exists: i64 = gifs::table.filter(gifs::id.eq(id.0)).count().get_result(conn).map_err(repo_error)?;
-                if exists == 0 {
+                let updated = diesel::update(gifs::table.find(id.0))
+                    .set(gifs::transparent.eq(Some(transparent)))
+                    .execute(conn)
+                    .map_err(repo_error)?;
+                if updated == 0 {
                     return Err(RepoError::NotFound);
                 }
                 for rendition in &renditions {
@@ -42,20 +50,16 @@ impl RenditionRepository for Database {
         .await
     }
 
-    async fn rendition_kinds_after(
-        &self,
-        after: GifId,
-        limit: i64,
-    ) -> Result<Vec<(GifId, i32, Vec<RenditionKind>)>, RepoError> {
+    async fn rendition_kinds_after(&self, after: GifId, limit: i64) -> Result<Vec<StoredFiles>, RepoError> {
         self.run(move |conn| {
-            let rows: Vec<(i64, i32)> = gifs::table
+            let rows: Vec<(i64, i32, Option<bool>)> = gifs::table
                 .filter(gifs::id.gt(after.0))
                 .order(gifs::id.asc())
                 .limit(limit)
-                .select((gifs::id, gifs::frame_count))
+                .select((gifs::id, gifs::frame_count, gifs::transparent))
                 .load(conn)
                 .map_err(repo_error)?;
-            let ids: Vec<i64> = rows.iter().map(|(id, _)| *id).collect();
+            let ids: Vec<i64> = rows.iter().map(|(id, _, _)| *id).collect();
             let kinds: Vec<(i64, String)> = gif_renditions::table
                 .filter(gif_renditions::gif_id.eq_any(&ids))
                 .select((gif_renditions::gif_id, gif_renditions::kind))
@@ -69,7 +73,12 @@ impl RenditionRepository for Database {
             }
             Ok(rows
                 .into_iter()
-                .map(|(id, frames)| (GifId(id), frames, kinds_of.remove(&id).unwrap_or_default()))
+                .map(|(id, frames, transparent)| StoredFiles {
+                    id: GifId(id),
+                    frames,
+                    kinds: kinds_of.remove(&id).unwrap_or_default(),
+                    transparent,
+                })
                 .collect())
         })
         .await

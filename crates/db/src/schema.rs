@@ -43,6 +43,7 @@ diesel::table! {
         caption_text -> Nullable<Text>,
         caption_edited -> Bool,
         caption_read_at -> Nullable<Timestamp>,
+        transparent -> Nullable<Bool>,
     }
 }
 

@@ -224,7 +224,7 @@ pub(crate) fn page(
     offset: i64,
     shown: Shown,
 ) -> Result<(Vec<i64>, i64), RepoError> {
-    let shown = (shown.by_rating() || shown.left_out(conn)? > 0).then(|| shown.sql());
+    let shown = (shown.narrowed() || shown.left_out(conn)? > 0).then(|| shown.sql());
     let terms: Vec<Term> = words.iter().map(|w| Term::of(w)).collect();
     let found = page_of_terms(conn, &terms, sort, limit, offset, shown.as_deref())?;
     if found.1 > 0 {

@@ -66,7 +66,7 @@ impl TermRepository for Database {
                 Audience::Chat(max) => Shown::rated(max),
             };
             // Nearly always nothing is left out: then no suggestion needs its GIFs checked.
-            let shown = (shown.by_rating() || shown.left_out(conn)? > 0).then(|| shown.sql());
+            let shown = (shown.narrowed() || shown.left_out(conn)? > 0).then(|| shown.sql());
             let mut found = Vec::new();
             for kind in SuggestionKind::ALL {
                 let texts = match kind {

@@ -46,6 +46,7 @@ async fn one_gif(db: &Database) -> GifId {
         fingerprint: Fingerprint::default(),
         jobs: Vec::new(),
         caption_text: None,
+        transparent: false,
     };
     db.insert(gif).await.unwrap_or_else(|e| panic!("{e}")).id
 }

@@ -103,9 +103,10 @@ fn the_smallest_animated_file_of_each_size_is_preferred() {
 }
 
 #[test]
-fn videos_and_medium_are_for_animations_and_medium_is_optional() {
+fn medium_is_for_animations_and_optional_and_stills_get_videos_too() {
     assert!(RenditionKind::Mp4.expected_for(2));
-    assert!(!RenditionKind::Mp4.expected_for(1));
+    assert!(RenditionKind::Mp4.expected_for(1), "a still image gets a one-second loop");
+    assert!(RenditionKind::WebpTiny.expected_for(1));
     assert!(RenditionKind::Tiny.expected_for(1));
     assert!(!RenditionKind::Medium.expected_for(30));
     assert!(RenditionKind::Medium.made_for(30));

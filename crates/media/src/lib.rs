@@ -140,7 +140,7 @@ pub(crate) fn make(
         None => Err(MediaRejection::unsupported()),
         Some(MediaKind::Gif) => gif_pipeline::process_gif(bytes, limits, &deadline, outputs, tools),
         Some(MediaKind::Webp) => webp::process_webp(bytes, limits, &deadline, outputs, tools),
-        Some(kind) => still::process_still(kind, bytes, limits, &deadline, outputs),
+        Some(kind) => still::process_still(kind, bytes, limits, &deadline, outputs, tools),
     };
     // Defence in depth: a bug in a decoder must not take the server down with it.
     catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|_| Err(crate::error::internal("a decoder failed unexpectedly")))

@@ -166,17 +166,9 @@ fn render(
 impl MediaProcessor for MediaService {
     async fn process(&self, bytes: Arc<Vec<u8>>, kinds: &[RenditionKind]) -> Result<ProcessedMedia, MediaRejection> {
         // Cheap refusals first, without waiting for a slot.
-        let probed = crate::probe(&bytes, &self.limits)?;
-        if let Some(video) = kinds.iter().find(|k| k.needs_ffmpeg()) {
-            if self.ffmpeg.is_none() {
-                return Err(no_ffmpeg());
-            }
-            if probed.frames < 2 {
-                return Err(MediaRejection::internal(format!(
-                    "The {} rendition is made only of animations, and this image has a single frame.",
-                    video.as_str()
-                )));
-            }
+        crate::probe(&bytes, &self.limits)?;
+        if kinds.iter().any(|k| k.needs_ffmpeg()) && self.ffmpeg.is_none() {
+            return Err(no_ffmpeg());
         }
         let permit = tokio::time::timeout(self.queue_wait, self.slots.clone().acquire_owned())
             .await

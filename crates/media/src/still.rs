@@ -11,7 +11,8 @@ use image::{DynamicImage, ExtendedColorType, ImageDecoder, ImageEncoder};
 use crate::limits::{Deadline, Limits};
 use crate::probe::{jpeg_info, probe};
 use crate::resize::resize_image;
-use crate::sink::Output;
+use crate::sink::{Output, Tools};
+use crate::video::{Ffmpeg, Video, VideoSink};
 use crate::{Made, MediaKind, MediaRejection, Rendition};
 
 fn encode_err(e: image::ImageError) -> MediaRejection {
@@ -172,21 +173,42 @@ fn text_sheet(img: &DynamicImage, kind: MediaKind, orientation: u8) -> Result<Re
     sheet.sheet()?.ok_or_else(|| crate::error::internal("no sheet"))
 }
 
+/// The videos and animated WebPs of a still image, in the order of `videos`: its upright picture
+/// at full size, one frame that `ffmpeg` shows for a second (a one-second loop).
+fn still_videos(
+    ffmpeg: &Ffmpeg,
+    videos: &[Video],
+    img: &DynamicImage,
+    kind: MediaKind,
+    orientation: u8,
+    limits: &Limits,
+) -> Result<Vec<Rendition>, MediaRejection> {
+    use crate::sink::{CanvasFrame, FrameSink};
+    let size = if orientation >= 5 { (img.height(), img.width()) } else { (img.width(), img.height()) };
+    let upright = upright_resized(img, kind, orientation, size)?.to_rgba8();
+    let (w, h) = upright.dimensions();
+    let opaque = upright.pixels().all(|px| px[3] == 255);
+    let mut sink = Box::new(VideoSink::start(ffmpeg, videos, limits, (w, h), &[])?);
+    let dirty = crate::resize::Rect::full(w, h);
+    sink.frame(&CanvasFrame { rgba: upright.as_raw(), dirty, opaque, delay: 0, own_table: true })?;
+    sink.finish()
+}
+
 /// PNG, JPEG and still WebP: every output is the still at that output's size (the thumbnail's
-/// for the thumbnail and the still, 220 wide for tiny, …), each size encoded once. Videos are
-/// for animations only.
+/// for the thumbnail and the still, 220 wide for tiny, …), each size encoded once; the videos and
+/// animated WebPs (with `ffmpeg`) are one-second loops of the picture.
 pub(crate) fn process_still(
     kind: MediaKind,
     bytes: &[u8],
     limits: &Limits,
     deadline: &Deadline,
     outputs: &[Output],
+    tools: Tools<'_>,
 ) -> Result<Made, MediaRejection> {
     let p = probe(bytes, limits)?;
-    if outputs.iter().any(|o| o.video().is_some()) {
-        return Err(MediaRejection::Internal(
-            "Videos are made only of animations, and this image has a single frame.".into(),
-        ));
+    let videos: Vec<Video> = outputs.iter().filter_map(|o| o.video()).collect();
+    if !videos.is_empty() && tools.ffmpeg.is_none() {
+        return Err(crate::sink::no_ffmpeg());
     }
     if outputs.contains(&Output::Remake) {
         return Err(MediaRejection::invalid("Only animations (GIF or animated WebP) can be made into a new GIF here."));
@@ -204,10 +226,19 @@ pub(crate) fn process_still(
     deadline.check()?;
     let phash = crate::phash::still(thumb.to_rgba8().as_raw(), thumb.width(), thumb.height());
     let mut made: Vec<((u32, u32), Rendition)> = Vec::new();
+    let mut videos = match tools.ffmpeg {
+        Some(ffmpeg) if !videos.is_empty() => still_videos(ffmpeg, &videos, &img, kind, orientation, limits)?,
+        _ => Vec::new(),
+    }
+    .into_iter();
     let mut renditions = Vec::with_capacity(outputs.len());
     for output in outputs {
         if *output == Output::TextSheet {
             renditions.push(text_sheet(&img, kind, orientation)?);
+            continue;
+        }
+        if output.video().is_some() {
+            renditions.push(videos.next().ok_or_else(|| crate::error::internal("a video is missing"))?);
             continue;
         }
         let size = output.size(limits, p.width, p.height);

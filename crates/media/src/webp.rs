@@ -137,7 +137,7 @@ pub(crate) fn process_webp(
 ) -> Result<Made, MediaRejection> {
     let info = webp_info(bytes, limits)?;
     if !info.animated {
-        return process_still(MediaKind::Webp, bytes, limits, deadline, outputs);
+        return process_still(MediaKind::Webp, bytes, limits, deadline, outputs, tools);
     }
     let dec = WebPDecoder::new(Cursor::new(bytes)).map_err(decode_err)?;
     let (cw, ch) = (info.width, info.height);

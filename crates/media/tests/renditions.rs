@@ -466,15 +466,29 @@ async fn without_ffmpeg_no_video_is_made() {
     not(ffmpeg_tests),
     ignore = "ffmpeg or ffprobe was not found when the tests were built: the video tests did not run"
 )]
-async fn a_video_needs_an_animation_and_other_kinds_of_a_still_are_images() {
+async fn a_still_image_gets_one_second_loops_and_its_other_kinds_are_images() {
     let with = service(Some(ffmpeg()));
     assert!(with.can_make(RenditionKind::Mp4));
     let still = gif_with_delays(32, 32, &[10]);
-    let answer = with.process(Arc::new(still.clone()), &[RenditionKind::Webm]).await;
-    assert!(
-        matches!(&answer, Err(MediaRejection::Internal(m)) if m.to_string().contains("single frame")),
-        "{answer:?}"
-    );
+    let looped: Vec<RenditionKind> = RenditionKind::ALL.into_iter().filter(|k| k.needs_ffmpeg()).collect();
+    for (name, bytes) in [("a one-frame GIF", still.clone()), ("a PNG", gifshelf_media::testing::png(400, 300))] {
+        let p = with.process(Arc::new(bytes), &looped).await.unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(p.renditions.len(), looped.len());
+        for (kind, r) in &p.renditions {
+            assert_eq!((r.frames, r.duration_ms), (1, 1000), "{name}: {kind:?}");
+            if kind.is_webp() {
+                // libwebp writes one frame as a still WebP (no animation chunks): the picture.
+                let w = webp_figures(&r.bytes);
+                assert_eq!((w.frames, w.duration_ms), (0, 0), "{name}: {kind:?}");
+                let decoded = image::load_from_memory_with_format(&r.bytes, image::ImageFormat::WebP).unwrap();
+                assert_eq!((decoded.width(), decoded.height()), (r.width, r.height), "{name}: {kind:?}");
+            } else {
+                let v = ffprobe(&r.bytes, if r.content_type == "video/mp4" { "mp4" } else { "webm" });
+                assert_eq!(v.frames, 1, "{name}: {kind:?}");
+                assert!(v.duration_ms.abs_diff(1000) <= 40, "{name}: {kind:?} lasts {} ms", v.duration_ms);
+            }
+        }
+    }
     // The other kinds of a single frame are still images, sized as asked.
     let kinds = [RenditionKind::Tiny, RenditionKind::Nano, RenditionKind::FixedHeight, RenditionKind::Thumbnail];
     let p = with.process(Arc::new(still), &kinds).await.unwrap();
@@ -487,4 +501,37 @@ async fn a_video_needs_an_animation_and_other_kinds_of_a_still_are_images() {
     let sizes: Vec<(u32, u32)> = p.renditions.iter().map(|(_, r)| (r.width, r.height)).collect();
     assert_eq!(sizes, [(220, 165), (120, 90), (320, 240)]);
     assert!(p.opaque);
+}
+
+/// The RGB of the pixel at (`x`, `y`) of a video's first frame, decoded by `ffmpeg`.
+fn first_frame_pixel(bytes: &[u8], ext: &str, width: u32, (x, y): (u32, u32)) -> [u8; 3] {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(format!("v.{ext}"));
+    std::fs::write(&path, bytes).unwrap();
+    let out = Command::new(FFMPEG)
+        .args(["-v", "error", "-i"])
+        .arg(&path)
+        .args(["-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let at = ((y * width + x) * 3) as usize;
+    [out.stdout[at], out.stdout[at + 1], out.stdout[at + 2]]
+}
+
+#[tokio::test]
+#[cfg_attr(
+    not(ffmpeg_tests),
+    ignore = "ffmpeg or ffprobe was not found when the tests were built: the video tests did not run"
+)]
+async fn a_transparent_animation_has_videos_flattened_onto_white() {
+    let service = service(Some(ffmpeg()));
+    let gif = gifshelf_media::testing::captioned_gif(400, 240, 10, None, true);
+    let p = service.process(Arc::new(gif), &[RenditionKind::Mp4, RenditionKind::Webm]).await.unwrap();
+    assert!(!p.opaque);
+    for (kind, r) in &p.renditions {
+        let ext = if r.content_type == "video/mp4" { "mp4" } else { "webm" };
+        let px = first_frame_pixel(&r.bytes, ext, r.width, (2, 2));
+        assert!(px.iter().all(|&c| c >= 235), "{kind:?}: the transparent corner is {px:?}, not white");
+    }
 }

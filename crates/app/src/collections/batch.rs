@@ -173,6 +173,7 @@ mod tests {
             rating: gifshelf_domain::gif::Rating::G,
             hidden: None,
             caption_text: None,
+            transparent: None,
             renditions: Renditions::default(),
             favourite_count: 0,
             share_count: 0,

@@ -197,6 +197,7 @@ pub(crate) mod test_support {
             rating: gifshelf_domain::gif::Rating::G,
             hidden: None,
             caption_text: None,
+            transparent: Some(false),
             renditions: Renditions::new([
                 rendition(RenditionKind::Original, "gifs/p/original.gif"),
                 rendition(RenditionKind::Thumbnail, "gifs/p/thumbnail.gif"),

@@ -106,6 +106,7 @@ impl GifService {
                 vec![Task::MakeRenditions]
             },
             caption_text,
+            transparent: !processed.opaque,
         };
         let sha256 = new_gif.fingerprint.sha256.clone();
         match self.gifs.insert(new_gif).await {

@@ -3,7 +3,9 @@ use std::sync::Arc;
 use gifshelf_domain::gif::{Gif, GifId, Rendition, RenditionKind, Renditions};
 use gifshelf_domain::job::Task;
 use gifshelf_domain::media::{EncodedImage, MediaRejection, ProcessedMedia};
-use gifshelf_domain::ports::{BlobStore, Clock, GifRepository, JobQueue, MediaProcessor, RenditionRepository};
+use gifshelf_domain::ports::{
+    BlobStore, Clock, GifRepository, JobQueue, MediaProcessor, RenditionRepository, StoredFiles,
+};
 use gifshelf_domain::RepoError;
 
 use crate::AppError;
@@ -81,7 +83,7 @@ impl RenditionMaker {
             Err(err) => return Err(AppError::from_repo(err)),
         };
         let wanted = self.missing(gif.frame_count, |kind| gif.rendition(kind).is_some(), true);
-        if wanted.is_empty() {
+        if wanted.is_empty() && gif.transparent.is_some() {
             return Ok(Made::Kinds(Vec::new()));
         }
         let original = gif
@@ -92,7 +94,9 @@ impl RenditionMaker {
             .get(&original.key)
             .await
             .map_err(|e| AppError::internal(format!("reading {}: {e}", original.key)))?;
-        let (processed, failed) = self.process(Arc::new(bytes), &wanted).await?;
+        let bytes = Arc::new(bytes);
+        let (processed, failed) = self.process(bytes.clone(), &wanted).await?;
+        let transparent = self.transparent(&gif, &wanted, &processed, bytes).await?;
         let prefix = original.key.rsplit_once('/').map_or("gifs", |(dir, _)| dir).to_owned();
         let mut written = Vec::new();
         let mut made = Vec::new();
@@ -109,8 +113,11 @@ impl RenditionMaker {
             made.push(rendition);
         }
         let kinds: Vec<RenditionKind> = made.iter().map(|r| r.kind).collect();
-        let all = Renditions::new(gif.renditions.iter().cloned().chain(made)).with_preferred(processed.opaque);
-        match self.renditions.save_renditions(id, all.into_vec()).await {
+        // A video may play in the browser only for an opaque animation: the videos of a
+        // transparent GIF are flattened onto white, and a still image's is a one-second loop.
+        let videos_play = !transparent && gif.frame_count > 1;
+        let all = Renditions::new(gif.renditions.iter().cloned().chain(made)).with_preferred(videos_play);
+        match self.renditions.save_renditions(id, all.into_vec(), transparent).await {
             Ok(saved) => {
                 tracing::info!(kinds = ?kinds.iter().map(|k| k.as_str()).collect::<Vec<_>>(), files = saved.renditions.len(), "renditions made");
                 match failed {
@@ -128,6 +135,27 @@ impl RenditionMaker {
                 Err(AppError::from_repo(err))
             }
         }
+    }
+
+    /// Whether the GIF is transparent: as stored, else as the pass that made the `wanted` kinds
+    /// saw it (a pass that made only the still stopped at the first frame: then a pass over every
+    /// frame that makes no file).
+    ///
+    /// # Errors
+    /// Those of the pipeline.
+    async fn transparent(
+        &self,
+        gif: &Gif,
+        wanted: &[RenditionKind],
+        processed: &ProcessedMedia,
+        bytes: Arc<Vec<u8>>,
+    ) -> Result<bool, AppError> {
+        let first_frame_only = !wanted.is_empty() && wanted.iter().all(|&kind| kind == RenditionKind::Still);
+        Ok(match gif.transparent {
+            Some(known) => known,
+            None if first_frame_only => !self.media.process(bytes, &[]).await?.opaque,
+            None => !processed.opaque,
+        })
     }
 
     /// Makes the `wanted` kinds in one pass over the original. When that fails for anything
@@ -154,7 +182,10 @@ impl RenditionMaker {
         for &kind in wanted {
             match self.media.process(bytes.clone(), &[kind]).await {
                 Ok(one) => match made.as_mut() {
-                    Some(all) => all.renditions.extend(one.renditions),
+                    Some(all) => {
+                        all.opaque &= one.opaque;
+                        all.renditions.extend(one.renditions);
+                    }
                     None => made = Some(one),
                 },
                 Err(busy @ MediaRejection::Busy) => return Err(busy.into()),
@@ -204,10 +235,10 @@ impl RenditionMaker {
         loop {
             let page = self.renditions.rendition_kinds_after(after, BACKFILL_PAGE).await?;
             let Some(last) = page.last() else { break };
-            after = last.0;
-            for (id, frames, kinds) in page {
+            after = last.id;
+            for StoredFiles { id, frames, kinds, transparent } in page {
                 state.scanned += 1;
-                if self.missing(frames, |kind| kinds.contains(&kind), false).is_empty() {
+                if self.missing(frames, |kind| kinds.contains(&kind), false).is_empty() && transparent.is_some() {
                     continue;
                 }
                 if pending.contains(&id) {
@@ -296,7 +327,7 @@ mod tests {
         });
         blobs.expect_delete().never();
         let mut renditions = MockRenditionRepository::new();
-        renditions.expect_save_renditions().times(1).returning(|id, saved| {
+        renditions.expect_save_renditions().times(1).returning(|id, saved, _| {
             let kinds: Vec<RenditionKind> = saved.iter().map(|r| r.kind).collect();
             assert!(kinds.contains(&RenditionKind::Tiny) && kinds.contains(&RenditionKind::FixedHeight));
             assert!(!kinds.iter().any(|k| k.is_video()), "{kinds:?}");
@@ -338,5 +369,43 @@ mod tests {
         );
         let answer = maker.make(GifId(7)).await;
         assert!(matches!(answer, Err(AppError::Unavailable(_))), "{answer:?}");
+    }
+
+    /// A GIF stored before transparency was recorded, with every file it can have: the job reads
+    /// its every frame (asking for no file), records that it is transparent, and lets no video
+    /// play in the browser in its place.
+    #[tokio::test]
+    async fn an_unknown_transparency_is_learnt_and_keeps_videos_from_playing() {
+        let mut gifs = MockGifRepository::new();
+        gifs.expect_find().returning(|id| {
+            let mut renditions: Vec<Rendition> = gif(id.0, 1).renditions.into_vec();
+            renditions.push(crate::gifs::rendition_of(RenditionKind::Mp4, &image(RenditionKind::Mp4), "gifs/p"));
+            Ok(Gif { transparent: None, renditions: Renditions::new(renditions), ..gif(id.0, 1) })
+        });
+        let mut media = MockMediaProcessor::new();
+        // This server makes no kind the GIF lacks: nothing is missing, a pass over the frames only.
+        media.expect_can_make().return_const(false);
+        media.expect_process().times(1).returning(|_, kinds| {
+            assert!(kinds.is_empty(), "{kinds:?}");
+            Ok(ProcessedMedia { opaque: false, ..processed(&[]) })
+        });
+        let mut blobs = MockBlobStore::new();
+        blobs.expect_get().returning(|_| Ok(vec![0; 16]));
+        blobs.expect_put().never();
+        let mut renditions = MockRenditionRepository::new();
+        renditions.expect_save_renditions().times(1).returning(|id, saved, transparent| {
+            assert!(transparent);
+            assert!(saved.iter().all(|r| !(r.preferred && r.kind.is_video())), "{saved:?}");
+            Ok(Gif { renditions: Renditions::new(saved), transparent: Some(true), ..gif(id.0, 1) })
+        });
+        let maker = RenditionMaker::new(
+            Arc::new(gifs),
+            Arc::new(renditions),
+            Arc::new(MockJobQueue::new()),
+            Arc::new(blobs),
+            Arc::new(media),
+            Arc::new(MockClock::new()),
+        );
+        assert_eq!(maker.make(GifId(7)).await.ok(), Some(Made::Kinds(Vec::new())));
     }
 }

@@ -117,17 +117,35 @@ impl ChatFeedRepository for Database {
     }
 
     async fn featured(&self, since: NaiveDate, page: PageRequest, max: Rating) -> Result<Page<Gif>, RepoError> {
-        let since = since.and_time(NaiveTime::MIN);
-        let shown = Shown::rated(max);
-        self.run(move |conn| {
-            let ids = featured_ids(conn, since, i64::from(page.size), page.offset(), shown)?;
-            let total = if shown.by_rating() {
-                filtered(&GifFilter::All, shown).count().get_result(conn).map_err(repo_error)?
-            } else {
-                library_size(conn)? - shown.left_out(conn)?
-            };
-            Ok(Page { items: load_many(conn, &ids)?, request: page, total })
-        })
-        .await
+        featured_page(self, since, page, Shown::rated(max)).await
     }
+
+    async fn featured_stickers(
+        &self,
+        since: NaiveDate,
+        page: PageRequest,
+        max: Rating,
+    ) -> Result<Page<Gif>, RepoError> {
+        featured_page(self, since, page, Shown::stickers(max)).await
+    }
+}
+
+/// A page of the featured GIFs `shown`.
+async fn featured_page(
+    db: &Database,
+    since: NaiveDate,
+    page: PageRequest,
+    shown: Shown,
+) -> Result<Page<Gif>, RepoError> {
+    let since = since.and_time(NaiveTime::MIN);
+    db.run(move |conn| {
+        let ids = featured_ids(conn, since, i64::from(page.size), page.offset(), shown)?;
+        let total = if shown.narrowed() {
+            filtered(&GifFilter::All, shown).count().get_result(conn).map_err(repo_error)?
+        } else {
+            library_size(conn)? - shown.left_out(conn)?
+        };
+        Ok(Page { items: load_many(conn, &ids)?, request: page, total })
+    })
+    .await
 }

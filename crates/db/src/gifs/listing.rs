@@ -13,16 +13,18 @@ use crate::schema::{favourites, gif_count, gif_tags, gifs, tags, users};
 use crate::search;
 
 /// Which GIFs a list shows: never hidden ones but, optionally, the viewer's own (their library);
-/// and, for the chat APIs, only those rated at most `max`.
+/// and, for the chat APIs, only those rated at most `max`, and for GIPHY's stickers only the
+/// transparent ones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Shown {
     own: Option<i64>,
     max: Rating,
+    stickers: bool,
 }
 
 impl Shown {
     /// Every GIF no moderator hid.
-    pub(crate) const VISIBLE: Self = Self { own: None, max: Rating::R };
+    pub(crate) const VISIBLE: Self = Self { own: None, max: Rating::R, stickers: false };
 
     pub(crate) fn with_own(owner: i64) -> Self {
         Self { own: Some(owner), ..Self::VISIBLE }
@@ -33,9 +35,15 @@ impl Shown {
         Self { max, ..Self::VISIBLE }
     }
 
-    /// Whether the rating leaves some out (then totals are counted, not derived).
-    pub(crate) fn by_rating(self) -> bool {
-        self.max < Rating::R
+    /// The visible transparent GIFs rated at most `max` (GIPHY's stickers).
+    pub(crate) fn stickers(max: Rating) -> Self {
+        Self { max, stickers: true, ..Self::VISIBLE }
+    }
+
+    /// Whether the rating or the stickers' transparency leaves some out (then totals are
+    /// counted, not derived, and a random pick draws among the matches).
+    pub(crate) fn narrowed(self) -> bool {
+        self.max < Rating::R || self.stickers
     }
 
     fn ratings(self) -> Vec<&'static str> {
@@ -58,9 +66,13 @@ impl Shown {
             None => format!("{prefix}hidden_at IS NULL"),
             Some(owner) => format!("({prefix}hidden_at IS NULL OR {prefix}uploader_id = {owner})"),
         };
-        if self.by_rating() {
+        if self.max < Rating::R {
             let list: Vec<String> = self.ratings().iter().map(|r| format!("'{r}'")).collect();
             sql.push_str(&format!(" AND {prefix}rating IN ({})", list.join(", ")));
+        }
+        if self.stickers {
+            // As the partial index `gifs_transparent_idx` says it (null, not known, is left out).
+            sql.push_str(&format!(" AND {prefix}transparent"));
         }
         sql
     }
@@ -70,8 +82,9 @@ impl Shown {
             None => query.filter(gifs::hidden_at.is_null()),
             Some(owner) => query.filter(gifs::hidden_at.is_null().or(gifs::uploader_id.eq(owner))),
         };
-        if self.by_rating() {
-            query.filter(gifs::rating.eq_any(self.ratings()))
+        let query = if self.max < Rating::R { query.filter(gifs::rating.eq_any(self.ratings())) } else { query };
+        if self.stickers {
+            query.filter(diesel::dsl::sql::<Bool>("gifs.transparent"))
         } else {
             query
         }
@@ -180,7 +193,7 @@ pub(super) fn page_of_ids(
         .load(conn)
         .map_err(repo_error)?;
     let total = match filter {
-        GifFilter::All if !shown.by_rating() => library_size(conn)? - shown.left_out(conn)?,
+        GifFilter::All if !shown.narrowed() => library_size(conn)? - shown.left_out(conn)?,
         _ => filtered(filter, shown).count().get_result(conn).map_err(repo_error)?,
     };
     Ok((ids, total))
@@ -206,7 +219,7 @@ pub(super) const RANDOM_SEARCH_DRAWS: usize = 64;
 /// Otherwise, and when no draw matched: count the matches, draw k, read the k-th in newest order.
 pub(super) fn random_id(conn: &mut AnyConnection, filter: &GifFilter, shown: Shown) -> Result<i64, RepoError> {
     use rand::Rng;
-    if matches!(filter, GifFilter::All | GifFilter::Search(_)) && !shown.by_rating() {
+    if matches!(filter, GifFilter::All | GifFilter::Search(_)) && !shown.narrowed() {
         let (low, high): (Option<i64>, Option<i64>) = gifs::table
             .select((diesel::dsl::min(gifs::id), diesel::dsl::max(gifs::id)))
             .first(conn)

@@ -46,6 +46,7 @@ struct GifRow {
     hidden_at: Option<NaiveDateTime>,
     hidden_reason: Option<String>,
     caption_text: Option<String>,
+    transparent: Option<bool>,
 }
 
 #[derive(Queryable, Selectable, Insertable)]
@@ -127,6 +128,7 @@ impl GifRow {
             made_from,
             hidden: self.hidden_at.map(|at| Hidden { at, reason: self.hidden_reason.unwrap_or_default() }),
             caption_text: self.caption_text.map(CaptionText::from_trusted),
+            transparent: self.transparent,
         }
     }
 }
@@ -347,6 +349,15 @@ impl Database {
         })
         .await
     }
+
+    async fn random_shown(&self, filter: &GifFilter, shown: Shown) -> Result<Gif, RepoError> {
+        let filter = filter.clone();
+        self.run(move |conn| {
+            let id = random_id(conn, &filter, shown)?;
+            load_one(conn, id)
+        })
+        .await
+    }
 }
 
 #[async_trait]
@@ -381,6 +392,7 @@ impl GifRepository for Database {
                         gifs::phash_b3.eq(b3),
                         gifs::caption_text.eq(gif.caption_text.as_ref().map(CaptionText::as_str)),
                         gifs::caption_edited.eq(gif.caption_text.is_some()),
+                        gifs::transparent.eq(Some(gif.transparent)),
                     ))
                     .returning(gifs::id)
                     .get_result(conn)
@@ -445,12 +457,21 @@ impl GifRepository for Database {
     }
 
     async fn random(&self, filter: &GifFilter, max: Rating) -> Result<Gif, RepoError> {
-        let filter = filter.clone();
-        self.run(move |conn| {
-            let id = random_id(conn, &filter, Shown::rated(max))?;
-            load_one(conn, id)
-        })
-        .await
+        self.random_shown(filter, Shown::rated(max)).await
+    }
+
+    async fn list_stickers(
+        &self,
+        filter: &GifFilter,
+        sort: GifSort,
+        page: PageRequest,
+        max: Rating,
+    ) -> Result<Page<Gif>, RepoError> {
+        self.list_shown(filter, sort, page, Shown::stickers(max)).await
+    }
+
+    async fn random_sticker(&self, filter: &GifFilter, max: Rating) -> Result<Gif, RepoError> {
+        self.random_shown(filter, Shown::stickers(max)).await
     }
 
     async fn update(&self, id: GifId, edit: GifEdit) -> Result<Gif, RepoError> {

@@ -112,6 +112,7 @@ tables! {
             caption_text: Option<String>,
             caption_edited: bool,
             caption_read_at: Option<NaiveDateTime>,
+            transparent: Option<bool>,
         },
     },
     /// One row per GIF and rendition kind: where its blob is and what it holds.

@@ -141,7 +141,40 @@ async fn top_tags_come_with_their_most_viewed_gif(db: &Database) {
     assert_eq!(got, [("cats", b.0), ("birds", b.0), ("dogs", c.0)]);
 }
 
+/// GIPHY's stickers: the transparent GIFs, in each list the chat APIs read, within the rating.
+async fn stickers_are_the_transparent_gifs_of_search_featured_and_random(db: &Database) {
+    use gifshelf_domain::gif::{GifFilter, GifSort};
+    let alice = user(db, "alice").await;
+    let star = ok(db.insert(NewGif { transparent: true, ..new_gif(alice, 1, "Party star", "", &["party"]) }).await);
+    let rated = NewGif { transparent: true, rating: Rating::R, ..new_gif(alice, 2, "Party ghost", "", &["party"]) };
+    let ghost = ok(db.insert(rated).await);
+    let cat = ok(db.insert(new_gif(alice, 3, "Party cat", "", &["party"])).await);
+    let page = PageRequest { page: 0, size: 10 };
+    let ids = |gifs: &[gifshelf_domain::gif::Gif]| gifs.iter().map(|g| g.id).collect::<Vec<_>>();
+    let party = GifFilter::search("party").unwrap_or_else(|e| panic!("{e}"));
+    for (max, expected) in [(Rating::R, vec![ghost.id, star.id]), (Rating::G, vec![star.id])] {
+        let found = ok(db.list_stickers(&party, GifSort::RelevanceThenViews, page, max).await);
+        let mut got = ids(&found.items);
+        got.sort_by_key(|id| std::cmp::Reverse(id.0));
+        assert_eq!((got, found.total), (expected.clone(), expected.len() as i64), "search up to {max:?}");
+        let all = ok(db.list_stickers(&GifFilter::All, GifSort::Views, page, max).await);
+        assert_eq!(all.total, expected.len() as i64);
+        let featured = ok(db.featured_stickers(t0().date(), page, max).await);
+        assert_eq!((ids(&featured.items), featured.total), (expected.clone(), expected.len() as i64));
+        for _ in 0..8 {
+            let picked = ok(db.random_sticker(&party, max).await).id;
+            assert!(expected.contains(&picked), "{picked:?} is no sticker up to {max:?}");
+        }
+    }
+    // The GIFs' lists keep every GIF.
+    let every = ok(db.list_rated(&party, GifSort::RelevanceThenViews, page, Rating::R).await);
+    assert!(every.total == 3 && ids(&every.items).contains(&cat.id));
+    let nothing = GifFilter::search("nothing").unwrap_or_else(|e| panic!("{e}"));
+    assert!(matches!(db.random_sticker(&nothing, Rating::R).await, Err(RepoError::NotFound)));
+}
+
 on_both_backends!(
+    stickers_are_the_transparent_gifs_of_search_featured_and_random,
     top_tags_come_with_their_most_viewed_gif,
     featured_ranks_recent_views_then_all_time_views_then_newest,
     trending_terms_count_recent_searches_and_suggestions_come_from_tags_titles_and_searches,

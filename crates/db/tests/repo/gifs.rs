@@ -59,6 +59,7 @@ pub(crate) fn new_gif(uploader: UserId, n: i64, title: &str, description: &str, 
         fingerprint: Fingerprint::default(),
         jobs: Vec::new(),
         caption_text: None,
+        transparent: false,
     }
 }
 

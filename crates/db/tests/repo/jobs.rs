@@ -171,6 +171,7 @@ async fn renditions_made_later_join_the_gif_and_flags_move(db: &Database) {
         .save_renditions(
             gif.id,
             vec![original, video(RenditionKind::Mp4, 80, true), video(RenditionKind::Mp4Small, 40, true)],
+            true,
         )
         .await);
     let mp4 = saved.rendition(RenditionKind::Mp4).cloned().unwrap_or_else(|| panic!("no mp4"));
@@ -183,13 +184,16 @@ async fn renditions_made_later_join_the_gif_and_flags_move(db: &Database) {
     // The backfill's view: frames and kinds per GIF, by id.
     let kinds = ok(db.rendition_kinds_after(GifId(0), 10).await);
     assert_eq!(kinds.len(), 2);
-    assert_eq!((kinds[0].0, kinds[0].1), (gif.id, 5));
-    assert!(kinds[0].2.contains(&RenditionKind::Mp4Small) && !kinds[1].2.contains(&RenditionKind::Mp4));
+    assert_eq!((kinds[0].id, kinds[0].frames), (gif.id, 5));
+    assert!(kinds[0].kinds.contains(&RenditionKind::Mp4Small) && !kinds[1].kinds.contains(&RenditionKind::Mp4));
+    // The job recorded the first as transparent; the second keeps what its upload said.
+    assert_eq!((kinds[0].transparent, kinds[1].transparent), (Some(true), Some(false)));
+    assert_eq!(ok(db.find(gif.id).await).transparent, Some(true));
     assert_eq!(ok(db.rendition_kinds_after(gif.id, 10).await).len(), 1);
     assert_eq!(ok(db.gif_count().await), 2);
     // A GIF deleted meanwhile: NotFound, nothing stored.
     ok(db.delete(second.id).await);
-    let gone = db.save_renditions(second.id, vec![video(RenditionKind::Mp4, 1, true)]).await;
+    let gone = db.save_renditions(second.id, vec![video(RenditionKind::Mp4, 1, true)], false).await;
     assert!(matches!(gone, Err(RepoError::NotFound)), "{gone:?}");
     // Deleting the GIF takes its video rows along.
     let deleted = ok(db.delete(gif.id).await);

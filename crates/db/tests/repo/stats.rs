@@ -71,6 +71,7 @@ async fn gif(
         fingerprint: Fingerprint::default(),
         jobs: Vec::new(),
         caption_text: None,
+        transparent: false,
     };
     db.insert(new).await.unwrap_or_else(|e| panic!("{e}")).id
 }

@@ -80,6 +80,8 @@ pub(crate) fn new_gif(uploader: UserId, n: i64, title: &str, description: &str, 
         fingerprint: Fingerprint::default(),
         jobs: Vec::new(),
         caption_text: None,
+        // Both values travel: every other seeded GIF is transparent (a sticker).
+        transparent: n % 2 == 0,
     }
 }
 

@@ -37,6 +37,9 @@ pub struct Gif {
     pub hidden: Option<Hidden>,
     /// The text in the GIF ("Text in this GIF"): `None` while it was not read or has none.
     pub caption_text: Option<CaptionText>,
+    /// Some pixel of some frame is transparent (GIPHY's stickers are these GIFs); `None` while
+    /// not known (stored before it was recorded, until the renditions backfill looks).
+    pub transparent: Option<bool>,
 }
 
 /// A moderator hid the GIF, when and why (the reason its owner is shown).
@@ -85,6 +88,8 @@ pub struct NewGif {
     /// Text known at upload (the caption the maker drew): stored as edited, so that reading the
     /// GIF's frames later does not replace it.
     pub caption_text: Option<CaptionText>,
+    /// Some pixel of some frame is transparent (what the pipeline saw decoding every frame).
+    pub transparent: bool,
 }
 
 /// A GIF named by its id and title (a link to it).

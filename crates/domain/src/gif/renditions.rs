@@ -131,7 +131,7 @@ impl RenditionKind {
     }
 
     /// Made by the `ffmpeg` child from the composited frames (the videos and the WebPs), and so
-    /// only of animations and only where `ffmpeg` is.
+    /// only where `ffmpeg` is; of a still image too (its one frame, a one-second loop).
     pub fn needs_ffmpeg(self) -> bool {
         self.is_video() || self.is_webp()
     }
@@ -147,15 +147,12 @@ impl RenditionKind {
         }
     }
 
-    /// Whether a GIF with this many frames should end up with this kind. Videos, WebPs and
-    /// `medium` are for animations only; `medium` is then still optional (kept only when smaller), so it
-    /// is never "missing".
+    /// Whether a GIF with this many frames should end up with this kind: every kind but
+    /// `medium`, which is for animations only and then still optional (kept only when smaller),
+    /// so it is never "missing". A still image gets videos and WebPs too (a one-second loop), so
+    /// that the chat APIs name a real file of each format.
     pub fn expected_for(self, frames: i32) -> bool {
-        match self {
-            Self::Medium => false,
-            kind if kind.needs_ffmpeg() => frames > 1,
-            _ => true,
-        }
+        self != Self::Medium && frames > 0
     }
 
     /// Whether the job that makes renditions should try this kind for a GIF with this many frames.

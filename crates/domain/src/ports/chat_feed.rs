@@ -18,6 +18,13 @@ pub trait ChatFeedRepository: Send + Sync {
     /// Storage errors.
     async fn featured(&self, since: NaiveDate, page: PageRequest, max: Rating) -> Result<Page<Gif>, RepoError>;
 
+    /// As [`Self::featured`], only the transparent GIFs (GIPHY's trending stickers).
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn featured_stickers(&self, since: NaiveDate, page: PageRequest, max: Rating)
+        -> Result<Page<Gif>, RepoError>;
+
     /// The `limit` tags on most GIFs rated at most `max` that no moderator hid (ties by name), each
     /// with its most viewed such GIF (ties: the newest), most used first: chat apps' categories,
     /// in a fixed number of queries.

@@ -72,6 +72,24 @@ pub trait GifRepository: Send + Sync {
     /// `NotFound` when the filter keeps no GIF.
     async fn random(&self, filter: &GifFilter, max: Rating) -> Result<Gif, RepoError>;
 
+    /// As [`Self::list_rated`], only the transparent GIFs (`Gif::transparent`: GIPHY's stickers).
+    ///
+    /// # Errors
+    /// Storage errors.
+    async fn list_stickers(
+        &self,
+        filter: &GifFilter,
+        sort: GifSort,
+        page: PageRequest,
+        max: Rating,
+    ) -> Result<Page<Gif>, RepoError>;
+
+    /// As [`Self::random`], among the transparent GIFs only.
+    ///
+    /// # Errors
+    /// `NotFound` when the filter keeps no transparent GIF.
+    async fn random_sticker(&self, filter: &GifFilter, max: Rating) -> Result<Gif, RepoError>;
+
     /// Replaces title, description and tags (creating unknown tags).
     ///
     /// # Errors

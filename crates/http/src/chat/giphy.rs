@@ -4,7 +4,7 @@
 //! would make the SDK send analytics anywhere.
 
 use actix_web::{web, HttpRequest, HttpResponse, ResponseError};
-use gifshelf_app::chat::{Found, Window};
+use gifshelf_app::chat::{Found, Shelf, Window};
 use gifshelf_domain::gif::{Gif, Rating, RenditionKind};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -36,6 +36,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/tags/related/{term}", web::get().to(related_tags))
         .route("/trending/searches", web::get().to(trending_searches))
         .route("/randomid", web::get().to(random_id))
+        .route("/stickers/search", web::get().to(sticker_search))
+        .route("/stickers/trending", web::get().to(sticker_trending))
+        .route("/stickers/random", web::get().to(sticker_random))
         .default_service(web::to(|| async { ChatError::not_found(D).error_response() }));
 }
 
@@ -131,10 +134,15 @@ fn slug(gif: &Gif) -> String {
     }
 }
 
+/// A GIF in GIPHY's shape; `is_sticker` 1 in the stickers' answers.
 pub fn gif_object(origin: &str, gif: &Gif) -> Value {
+    shelf_object(origin, gif, Shelf::Gifs)
+}
+
+fn shelf_object(origin: &str, gif: &Gif, shelf: Shelf) -> Value {
     let page = format!("{origin}/s/{}", gif.share_id);
     json!({
-        "type": "gif",
+        "type": if shelf == Shelf::Stickers { "sticker" } else { "gif" },
         "id": gif.share_id,
         "url": page,
         "slug": slug(gif),
@@ -149,7 +157,7 @@ pub fn gif_object(origin: &str, gif: &Gif) -> Value {
         "content_url": "",
         "source_tld": "",
         "source_post_url": "",
-        "is_sticker": 0,
+        "is_sticker": i32::from(shelf == Shelf::Stickers),
         "import_datetime": gif.uploaded_at.format("%Y-%m-%d %H:%M:%S").to_string(),
         "trending_datetime": "0000-00-00 00:00:00",
         "tags": gif.tags.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(),
@@ -158,9 +166,13 @@ pub fn gif_object(origin: &str, gif: &Gif) -> Value {
 }
 
 fn list(req: &HttpRequest, state: &AppState, found: &Found, at: Window) -> HttpResponse {
+    shelf_list(req, state, found, at, Shelf::Gifs)
+}
+
+fn shelf_list(req: &HttpRequest, state: &AppState, found: &Found, at: Window, shelf: Shelf) -> HttpResponse {
     let origin = origin(req, &state.settings);
     answer(&json!({
-        "data": found.gifs.iter().map(|g| gif_object(&origin, g)).collect::<Vec<_>>(),
+        "data": found.gifs.iter().map(|g| shelf_object(&origin, g, shelf)).collect::<Vec<_>>(),
         "pagination": {"total_count": found.total, "count": found.gifs.len(), "offset": at.offset},
         "meta": meta(state),
     }))
@@ -176,12 +188,21 @@ fn at(p: &Params) -> Result<Window, ChatError> {
 }
 
 async fn search(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ChatError> {
+    shelf_search(state, req, Shelf::Gifs).await
+}
+
+/// `stickers/search`: as `gifs/search`, among the transparent GIFs.
+async fn sticker_search(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ChatError> {
+    shelf_search(state, req, Shelf::Stickers).await
+}
+
+async fn shelf_search(state: web::Data<AppState>, req: HttpRequest, shelf: Shelf) -> Result<HttpResponse, ChatError> {
     admit(&state, &req, D).await?;
     let p: Params = params(&req, D)?;
     let q = query(D, p.q.as_deref(), MAX_QUERY)?;
     let at = at(&p)?;
-    let found = state.chat.search(&q, at, max_rating(&p)?).await.or_chat(D)?;
-    Ok(list(&req, &state, &found, at))
+    let found = state.chat.search_shelf(shelf, &q, at, max_rating(&p)?).await.or_chat(D)?;
+    Ok(shelf_list(&req, &state, &found, at, shelf))
 }
 
 /// GIPHY's `translate`: the single best GIF for the phrase `s` (as `gifs/{id}` answers one), or,
@@ -200,22 +221,40 @@ async fn translate(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpR
 }
 
 async fn trending(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ChatError> {
+    shelf_trending(state, req, Shelf::Gifs).await
+}
+
+/// `stickers/trending`: as `gifs/trending`, among the transparent GIFs.
+async fn sticker_trending(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ChatError> {
+    shelf_trending(state, req, Shelf::Stickers).await
+}
+
+async fn shelf_trending(state: web::Data<AppState>, req: HttpRequest, shelf: Shelf) -> Result<HttpResponse, ChatError> {
     admit(&state, &req, D).await?;
     let p: Params = params(&req, D)?;
     let at = at(&p)?;
-    let found = state.chat.featured(at, max_rating(&p)?).await.or_chat(D)?;
-    Ok(list(&req, &state, &found, at))
+    let found = state.chat.featured_shelf(shelf, at, max_rating(&p)?).await.or_chat(D)?;
+    Ok(shelf_list(&req, &state, &found, at, shelf))
 }
 
 async fn random(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ChatError> {
+    shelf_random(state, req, Shelf::Gifs).await
+}
+
+/// `stickers/random`: as `gifs/random`, a transparent GIF.
+async fn sticker_random(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ChatError> {
+    shelf_random(state, req, Shelf::Stickers).await
+}
+
+async fn shelf_random(state: web::Data<AppState>, req: HttpRequest, shelf: Shelf) -> Result<HttpResponse, ChatError> {
     admit(&state, &req, D).await?;
     let p: Params = params(&req, D)?;
     let tag = query(D, p.tag.as_deref(), MAX_QUERY)?;
-    let gif = state.chat.random(&tag, max_rating(&p)?).await.or_chat(D)?;
+    let gif = state.chat.random_shelf(shelf, &tag, max_rating(&p)?).await.or_chat(D)?;
     let origin = origin(&req, &state.settings);
     Ok(HttpResponse::Ok()
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
-        .json(json!({"data": gif_object(&origin, &gif), "meta": meta(&state)})))
+        .json(json!({"data": shelf_object(&origin, &gif, shelf), "meta": meta(&state)})))
 }
 
 async fn categories(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ChatError> {

@@ -56,8 +56,11 @@ fn page(origin: &str, gif: &Gif) -> String {
     let (w, h) = original.map_or((0, 0), |r| (r.width, r.height));
     let content_type = escape(original.map_or("image/gif", |r| r.content_type.as_str()));
     let oembed = escape(&format!("{origin}/api/oembed?url={}&format=json", encode_component(&page_url)));
-    // The MP4 beside the GIF: chat apps that play video unfurl the smaller file.
-    let video = gif.rendition(RenditionKind::Mp4).map_or_else(String::new, |mp4| {
+    // The MP4 beside the GIF: chat apps that play video unfurl the smaller file. Only for an
+    // opaque animation: a still image's is a one-second loop, a transparent GIF's lost its
+    // transparency (flattened onto white), and the image says it better.
+    let animation = gif.frame_count > 1 && gif.transparent != Some(true);
+    let video = gif.rendition(RenditionKind::Mp4).filter(|_| animation).map_or_else(String::new, |mp4| {
         let url = format!("{origin}/s/{share}/mp4.mp4");
         format!(
             "<meta property=\"og:video\" content=\"{url}\"><meta property=\"og:video:secure_url\" content=\"{url}\">\

@@ -8,7 +8,10 @@
 //! second, `step` the greatest common divisor of the delays (hundredths of a second), and each
 //! frame is written `delay / step` times; a `select` filter then keeps only the first copy of each
 //! frame (and the very last copy, which ends the last frame on time), and `-fps_mode vfr` keeps
-//! their timestamps. The video so holds one frame per GIF frame, shown for its own delay.
+//! their timestamps. The video so holds one frame per GIF frame, shown for its own delay. A still
+//! image's videos hold its one frame for a second (a one-second loop).
+//!
+//! Transparency: the WebPs keep the alpha; MP4 and WebM get the frames flattened onto white.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -22,11 +25,13 @@ use crate::limits::{fit_height, fit_width, Limits};
 use crate::sink::{CanvasFrame, FrameSink};
 use crate::{MediaRejection, Rendition};
 
+mod graph;
 mod maker_mp4;
 mod timeline;
 
 pub(crate) use maker_mp4::MakerMp4;
 
+use graph::filter_graph;
 use timeline::Timeline;
 pub(crate) use timeline::{duration_ms, shown_delay};
 
@@ -274,25 +279,6 @@ impl Video {
     }
 }
 
-/// The filter graph: one input, optionally thinned by `select`, split into one scaled 4:2:0
-/// stream per output (with alpha for the WebPs), `[o0]`, `[o1]`, ….
-fn filter_graph(select: Option<String>, outputs: &[(Video, (u32, u32))], src: (u32, u32)) -> String {
-    let mut graph = String::from("[0:v]");
-    if let Some(select) = select {
-        graph.push_str(&select);
-        graph.push(',');
-    }
-    graph.push_str(&format!("split={}", outputs.len()));
-    for i in 0..outputs.len() {
-        graph.push_str(&format!("[s{i}]"));
-    }
-    for (i, (video, (w, h))) in outputs.iter().enumerate() {
-        let scale = if (*w, *h) == src { String::new() } else { format!("scale={w}:{h}:flags=lanczos,") };
-        graph.push_str(&format!(";[s{i}]{scale}format={}[o{i}]", video.pix_fmt()));
-    }
-    graph
-}
-
 fn ffmpeg_err(what: impl std::fmt::Display) -> MediaRejection {
     crate::error::internal(format!("video encoding failed: {what}"))
 }
@@ -501,6 +487,9 @@ impl Drop for Job {
     }
 }
 
+/// How long the video of a still image plays before it loops, in hundredths of a second.
+const STILL_LOOP_CS: u16 = 100;
+
 /// Every video asked for, fed each composited frame as often as the [`Timeline`] says.
 pub(crate) struct VideoSink {
     job: Job,
@@ -510,7 +499,8 @@ pub(crate) struct VideoSink {
 }
 
 impl VideoSink {
-    /// Starts `ffmpeg` for the `videos` of a `width`×`height` animation with these `delays`.
+    /// Starts `ffmpeg` for the `videos` of a `width`×`height` animation with these `delays` (a
+    /// still image, fewer than two delays, makes videos of one frame shown for a second).
     pub(crate) fn start(
         ffmpeg: &Ffmpeg,
         videos: &[Video],
@@ -518,12 +508,8 @@ impl VideoSink {
         (width, height): (u32, u32),
         delays: &[u16],
     ) -> Result<Self, MediaRejection> {
-        if delays.len() < 2 {
-            return Err(MediaRejection::Internal(
-                "Videos are made only of animations, and this image has a single frame.".into(),
-            ));
-        }
-        let timeline = Timeline::new(delays);
+        // A still image (one frame, or none from the still pipeline) becomes a one-second loop.
+        let timeline = Timeline::new(if delays.len() < 2 { &[STILL_LOOP_CS] } else { delays });
         let outputs: Vec<(Video, (u32, u32))> = videos.iter().map(|&v| (v, v.size(limits, width, height))).collect();
         let rate = format!("100/{}", timeline.step);
         let job = Job::start(ffmpeg, (width, height), &rate, timeline.select_filter(), &outputs)?;

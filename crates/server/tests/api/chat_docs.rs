@@ -25,6 +25,10 @@ async fn every_example_request_of_the_chat_page_answers(backend: Backend) {
         // A second tag, so that `tags/related/cat` has something to say.
         alice.upload_gif(&format!("Cat {n}"), "a cat", &["cat", "kitten"]).await;
     }
+    // What the page's stickers examples find: a transparent cat.
+    let sticker = gifshelf_media::testing::captioned_gif(80, 60, 2, None, true);
+    let response = alice.upload("cat.gif", sticker, "Cat sticker", "", &["cat"]).await;
+    assert_eq!(response.status(), StatusCode::CREATED);
     // What the page's `gifs/translate` example asks for.
     alice.upload_gif("This is fine", "a dog in a burning room", &["fine"]).await;
     let created: gifshelf_http::dto::CreatedApiKeyDto =

@@ -39,6 +39,7 @@ mod secrets;
 mod settings;
 mod share;
 mod stats;
+mod stickers;
 mod tags;
 mod text;
 mod tokens;

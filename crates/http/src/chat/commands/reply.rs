@@ -86,6 +86,7 @@ pub(super) mod tests {
             rating: gifshelf_domain::gif::Rating::G,
             hidden: None,
             caption_text: None,
+            transparent: None,
         }))
     }
 

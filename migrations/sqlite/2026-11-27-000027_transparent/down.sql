@@ -1,0 +1,2 @@
+DROP INDEX gifs_transparent_idx;
+ALTER TABLE gifs DROP COLUMN transparent;
