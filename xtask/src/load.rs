@@ -247,10 +247,7 @@ function init(args)
 end
 
 -- Every request's headers, with Accept-Encoding when the run measures compressed answers.
-local function headers(h)
-  if gzip then h["Accept-Encoding"] = "gzip" end
-  return h
-end
+local function headers(h) if gzip then h["Accept-Encoding"] = "gzip" end return h end
 
 local function count(tbl, key)
   tbl[key] = (tbl[key] or 0) + 1
