@@ -15,6 +15,9 @@ use gifshelf_domain::ports::UserRepository;
 use gifshelf_domain::user::Role;
 use gifshelf_server::{Application, Settings};
 
+#[path = "common/mod.rs"]
+mod common;
+
 /// The SQLite library's size (its targets are for 100,000 GIFs).
 const SQLITE_GIFS: usize = 100_000;
 
@@ -106,19 +109,9 @@ async fn start(test_db: &TestDb, data: &std::path::Path) -> (reqwest::Client, St
     let base = format!("http://127.0.0.1:{}", app.port());
     tokio::spawn(app.run_until_stopped());
     let client = reqwest::Client::new();
-    let body = serde_json::json!({"username": "benchadmin", "email": "b@example.com", "password": "secret1", "confirmPassword": "secret1"});
-    client.post(format!("{base}/api/auth/register")).json(&body).send().await.unwrap();
+    common::register(&client, &base, "benchadmin").await;
     test_db.db.set_role("benchadmin", Role::Admin).await.unwrap();
-    let login: serde_json::Value = client
-        .post(format!("{base}/api/auth/login"))
-        .json(&serde_json::json!({"username": "benchadmin", "password": "secret1"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let token = login["token"].as_str().unwrap().to_owned();
+    let token = common::log_in(&client, &base, "benchadmin").await;
     (client, base, token)
 }
 

@@ -20,6 +20,9 @@ use gifshelf_db::testing::{seed, TestDb};
 use gifshelf_media::testing::noisy_gif;
 use gifshelf_testkit::{ServerEnv, ServerProcess};
 
+#[path = "common/mod.rs"]
+mod common;
+
 const DURATION: &str = "10s";
 /// Connections in all, whatever the number of instances.
 const CONNECTIONS: usize = 16;
@@ -81,23 +84,6 @@ async fn wait_for(url: &str, what: &str) {
         assert!(Instant::now() < deadline, "{what} did not answer {url} within 30 s");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-}
-
-/// Registers and signs in `benchuser`; returns the token.
-async fn sign_in(client: &reqwest::Client, base: &str) -> String {
-    let body = serde_json::json!({"username": "benchuser", "email": "bench@example.com", "password": "secret1", "confirmPassword": "secret1"});
-    let registered = client.post(format!("{base}/api/auth/register")).json(&body).send().await.unwrap();
-    assert!(registered.status().is_success(), "register: {}", registered.status());
-    let login: serde_json::Value = client
-        .post(format!("{base}/api/auth/login"))
-        .json(&serde_json::json!({"username": "benchuser", "password": "secret1"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    login["token"].as_str().unwrap().to_owned()
 }
 
 /// What `wrk` reported for one run.
@@ -215,7 +201,7 @@ const RANGE: (u64, u64) = (12_345, 12_345 + (1 << 20) - 1);
 async fn media() {
     let server = Server::start(None);
     let client = reqwest::Client::new();
-    let token = sign_in(&client, &server.base).await;
+    let token = common::sign_in(&client, &server.base, "benchuser").await;
     let gif = noisy_gif(400, 300, 10);
     let form = reqwest::multipart::Form::new()
         .part("file", reqwest::multipart::Part::bytes(gif.clone()).file_name("noise.gif"))
@@ -295,7 +281,7 @@ async fn gallery() {
     seed(&test_db.db, users, gifs, tags).unwrap();
     let a = Server::start(Some(&test_db.url));
     let client = reqwest::Client::new();
-    let token = sign_in(&client, &a.base).await;
+    let token = common::sign_in(&client, &a.base, "benchuser").await;
     let page = client.get(format!("{}{GALLERY}", a.base)).bearer_auth(&token).send().await.unwrap();
     assert!(page.status().is_success(), "gallery: {}", page.status());
     println!("serve: gallery  PostgreSQL, {gifs} GIFs, GET {GALLERY} with a session, {CONNECTIONS} connections in all");

@@ -9,6 +9,9 @@ use std::time::Instant;
 use gifshelf_media::testing::hd_scene_gif;
 use gifshelf_server::{Application, Settings};
 
+#[path = "common/mod.rs"]
+mod common;
+
 /// Uploads timed; the best and the median are printed.
 const ROUNDS: usize = 3;
 
@@ -33,18 +36,7 @@ async fn main() {
     let base = format!("http://127.0.0.1:{}", app.port());
     tokio::spawn(app.run_until_stopped());
     let client = reqwest::Client::new();
-    let body = serde_json::json!({"username": "bench", "email": "b@example.com", "password": "secret1", "confirmPassword": "secret1"});
-    client.post(format!("{base}/api/auth/register")).json(&body).send().await.unwrap();
-    let login: serde_json::Value = client
-        .post(format!("{base}/api/auth/login"))
-        .json(&serde_json::json!({"username": "bench", "password": "secret1"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let token = login["token"].as_str().unwrap().to_owned();
+    let token = common::sign_in(&client, &base, "bench").await;
     let mut times = Vec::with_capacity(ROUNDS);
     for round in 0..ROUNDS {
         let form = reqwest::multipart::Form::new()

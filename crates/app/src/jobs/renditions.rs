@@ -292,6 +292,23 @@ mod tests {
         }
     }
 
+    /// The job over these mocks (no queue or clock is asked).
+    fn maker(
+        gifs: MockGifRepository,
+        renditions: MockRenditionRepository,
+        blobs: MockBlobStore,
+        media: MockMediaProcessor,
+    ) -> RenditionMaker {
+        RenditionMaker::new(
+            Arc::new(gifs),
+            Arc::new(renditions),
+            Arc::new(MockJobQueue::new()),
+            Arc::new(blobs),
+            Arc::new(media),
+            Arc::new(MockClock::new()),
+        )
+    }
+
     fn processed(kinds: &[RenditionKind]) -> ProcessedMedia {
         ProcessedMedia {
             content_type: "image/gif".into(),
@@ -333,14 +350,7 @@ mod tests {
             assert!(!kinds.iter().any(|k| k.is_video()), "{kinds:?}");
             Ok(Gif { renditions: Renditions::new(saved), rating: Rating::G, ..gif(id.0, 1) })
         });
-        let maker = RenditionMaker::new(
-            Arc::new(gifs),
-            Arc::new(renditions),
-            Arc::new(MockJobQueue::new()),
-            Arc::new(blobs),
-            Arc::new(media),
-            Arc::new(MockClock::new()),
-        );
+        let maker = maker(gifs, renditions, blobs, media);
         let answer = maker.make(GifId(7)).await;
         let Err(AppError::Internal(cause)) = &answer else { panic!("{answer:?}") };
         let why = cause.to_string();
@@ -359,14 +369,7 @@ mod tests {
         media.expect_process().times(1).returning(|_, _| Err(MediaRejection::Busy));
         let mut blobs = MockBlobStore::new();
         blobs.expect_get().returning(|_| Ok(vec![0; 16]));
-        let maker = RenditionMaker::new(
-            Arc::new(gifs),
-            Arc::new(MockRenditionRepository::new()),
-            Arc::new(MockJobQueue::new()),
-            Arc::new(blobs),
-            Arc::new(media),
-            Arc::new(MockClock::new()),
-        );
+        let maker = maker(gifs, MockRenditionRepository::new(), blobs, media);
         let answer = maker.make(GifId(7)).await;
         assert!(matches!(answer, Err(AppError::Unavailable(_))), "{answer:?}");
     }
@@ -398,14 +401,7 @@ mod tests {
             assert!(saved.iter().all(|r| !(r.preferred && r.kind.is_video())), "{saved:?}");
             Ok(Gif { renditions: Renditions::new(saved), transparent: Some(true), ..gif(id.0, 1) })
         });
-        let maker = RenditionMaker::new(
-            Arc::new(gifs),
-            Arc::new(renditions),
-            Arc::new(MockJobQueue::new()),
-            Arc::new(blobs),
-            Arc::new(media),
-            Arc::new(MockClock::new()),
-        );
+        let maker = maker(gifs, renditions, blobs, media);
         assert_eq!(maker.make(GifId(7)).await.ok(), Some(Made::Kinds(Vec::new())));
     }
 }

@@ -14,6 +14,8 @@
 //! anchor's figures apply the same rule to the text it read. It measures; it never fails on a figure.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "../common/mod.rs"]
+mod common;
 mod set;
 
 use std::collections::HashMap;
@@ -81,18 +83,8 @@ async fn start(test_db: &TestDb, data: &std::path::Path, tesseract: &Tesseract) 
     let base = format!("http://127.0.0.1:{}", app.port());
     tokio::spawn(app.run_until_stopped());
     let client = reqwest::Client::new();
-    let body = serde_json::json!({"username": "reader", "email": "r@example.com", "password": "secret1", "confirmPassword": "secret1"});
-    client.post(format!("{base}/api/auth/register")).json(&body).send().await.unwrap();
-    let login: serde_json::Value = client
-        .post(format!("{base}/api/auth/login"))
-        .json(&serde_json::json!({"username": "reader", "password": "secret1"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    (client, base, login["token"].as_str().unwrap().to_owned())
+    let token = common::sign_in(&client, &base, "reader").await;
+    (client, base, token)
 }
 
 /// Uploads each GIF (titled by its number only, so that no searched word is in a title) and

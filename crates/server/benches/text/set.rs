@@ -292,7 +292,7 @@ impl Rng {
 
 fn caption_text(rng: &mut Rng) -> String {
     let mut words: Vec<&str> = Vec::new();
-    if rng.draw() % 3 == 0 {
+    if rng.draw().is_multiple_of(3) {
         words.push(SHORT_WORDS[rng.draw() % SHORT_WORDS.len()]);
     }
     let n = words.len() + 2 + rng.draw() % 3;
@@ -303,7 +303,7 @@ fn caption_text(rng: &mut Rng) -> String {
         }
     }
     let text = words.join(" ");
-    if rng.draw() % 2 == 0 {
+    if rng.draw().is_multiple_of(2) {
         text.to_uppercase()
     } else {
         text
@@ -330,7 +330,7 @@ pub fn make(faces: &[Face]) -> Vec<Labelled> {
         let (name, caption) = if i < CAPTIONED && !faces.is_empty() {
             let combo = i % 12;
             let face = &faces[combo % 3 % faces.len()];
-            let look = Look { large: combo / 3 % 2 == 1, outlined: combo < 6, top: rng.draw() % 3 == 0 };
+            let look = Look { large: combo / 3 % 2 == 1, outlined: combo < 6, top: rng.draw().is_multiple_of(3) };
             let text = caption_text(&mut rng);
             let overlay = Overlay::new(&face.font, &text, look, width, height);
             for (img, _) in &mut frames {
@@ -355,7 +355,7 @@ fn encode(width: u32, height: u32, frames: &mut [(RgbaImage, u16)]) -> Vec<u8> {
         let mut encoder = gif::Encoder::new(&mut out, width as u16, height as u16, &[]).unwrap();
         encoder.set_repeat(gif::Repeat::Infinite).unwrap();
         for (img, cs) in frames.iter_mut() {
-            let mut frame = gif::Frame::from_rgba_speed(width as u16, height as u16, &mut **img, 10);
+            let mut frame = gif::Frame::from_rgba_speed(width as u16, height as u16, img, 10);
             frame.delay = *cs;
             encoder.write_frame(&frame).unwrap();
         }
