@@ -2,7 +2,8 @@
 //! documentation (its schema pages: the GIF, Images, Meta, Pagination and Term objects) gives as
 //! present, in its type: numbers of renditions as strings that hold whole numbers, `is_sticker`
 //! an integer, `pagination` integers. A missing field or a wrong type fails the read, as it fails
-//! typed SDKs (pydantic models, Kotlin and Dart classes) that validate GIPHY's answers. Then every
+//! typed SDKs (pydantic models, Kotlin and Dart classes) that validate GIPHY's answers. The
+//! stickers endpoints answer the same objects, as stickers (a transparent GIF). Then every
 //! URL of one GIF answers anonymously, with the type its field names.
 #![allow(dead_code)] // the structs' fields are read by serde: their presence and type is the test
 
@@ -12,6 +13,9 @@ use reqwest::StatusCode;
 use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
+
+use gifshelf_http::dto::GifDto;
+use gifshelf_media::testing::captioned_gif;
 
 use crate::helpers::{dto_of, json_of, Backend, TestApp};
 use crate::renditions::renditions_of;
@@ -221,10 +225,19 @@ fn check_meta(meta: &Meta) {
 }
 
 fn check_gif(gif: &GifObject) {
-    assert_eq!(gif.kind, "gif");
+    assert_eq!((gif.kind.as_str(), gif.is_sticker), ("gif", 0));
+    check_object(gif);
+}
+
+fn check_sticker(sticker: &GifObject) {
+    assert_eq!((sticker.kind.as_str(), sticker.is_sticker), ("sticker", 1));
+    check_object(sticker);
+}
+
+fn check_object(gif: &GifObject) {
     assert!(gif.embed_url.0.ends_with(&format!("/{}", gif.id)) && gif.slug.ends_with(&gif.id), "{gif:?}");
     assert!(["g", "pg", "pg-13", "r"].contains(&gif.rating.as_str()), "{}", gif.rating);
-    assert!(gif.is_sticker <= 1 && gif.import_datetime.len() == 19 && gif.trending_datetime.len() == 19);
+    assert!(gif.import_datetime.len() == 19 && gif.trending_datetime.len() == 19);
     let i = &gif.images;
     assert!(i.original.frames.0 >= 1 && i.fixed_height.height.0 > 0 && i.fixed_width.width.0 > 0);
     for size in [&i.original.size, &i.original.mp4_size, &i.original.webp_size, &i.fixed_width.webp_size] {
@@ -248,8 +261,10 @@ async fn every_giphy_endpoint_answers_every_documented_field_in_its_type(backend
     if cfg!(ffmpeg_tests) {
         kinds.extend(["mp4", "mp4_small", "webp", "webp_fixed_height", "webp_tiny", "webp_nano"]);
     }
-    for gif in &gifs {
-        renditions_of(&alice, gif.id, &kinds).await;
+    let star = alice.upload("star.gif", captioned_gif(120, 80, 3, None, true), "Party star", "", &["party"]).await;
+    let star: GifDto = dto_of(star, StatusCode::CREATED).await;
+    for id in gifs.iter().map(|g| g.id).chain([star.id]) {
+        renditions_of(&alice, id, &kinds).await;
     }
     let q = |path: &str| format!("/api/giphy/v1/{path}{}api_key={key}", if path.contains('?') { "&" } else { "?" });
 
@@ -268,6 +283,17 @@ async fn every_giphy_endpoint_answers_every_documented_field_in_its_type(backend
         check_meta(&one.meta);
         check_gif(&one.data);
     }
+    for path in ["stickers/search?q=party&limit=2", "stickers/trending"] {
+        let list: List<GifObject> = typed(&app, &q(path)).await;
+        check_meta(&list.meta);
+        assert_eq!(list.data.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(), [star.share_id.as_str()], "{path}");
+        assert_eq!((list.pagination.count, list.pagination.total_count), (1, 1), "{path}");
+        list.data.iter().for_each(check_sticker);
+    }
+    let random: One<GifObject> = typed(&app, &q("stickers/random?tag=party")).await;
+    check_meta(&random.meta);
+    check_sticker(&random.data);
+
     let categories: List<Category> = typed(&app, &q("gifs/categories")).await;
     check_meta(&categories.meta);
     let party = categories.data.iter().find(|c| c.name == "party").unwrap_or_else(|| panic!("{categories:?}"));
