@@ -4,12 +4,12 @@
 //! their GIFs by key, so a count never rechecks the text of every match. Shorter words are matched
 //! with `LIKE` on the rows the longer ones already narrowed down.
 //!
-//! A searched word is a word, a quoted phrase (words in order: a substring holding spaces), or,
-//! when a search finds nothing, a word of five or more letters found nowhere together with the
-//! words one typo from it that the vocabulary holds (SQLite: the word index's `fts5vocab`;
-//! PostgreSQL: `search_vocabulary`), looked up as the few hundred strings one edit away. Without a
-//! `sort`, the matches are ranked: the words in the title weigh most, then in a tag, the
-//! description, the text in the GIF; ties newest first (the chat APIs: most viewed first).
+//! A searched word is a word, a quoted phrase (words in order: a substring holding spaces), or a
+//! word of five or more letters together with the words one typo from it that the vocabulary
+//! holds (SQLite: the word index's `fts5vocab`; PostgreSQL: `search_vocabulary`), looked up as
+//! the few hundred strings one edit away. Without a `sort`, the matches are ranked: the words in
+//! the title weigh most, then in a tag, the description, the text in the GIF, and a typo's
+//! matches come after the word's; ties newest first (the chat APIs: most viewed first).
 
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text};
@@ -178,26 +178,37 @@ impl Sql {
         format!("({})", tests.join(" OR "))
     }
 
-    /// How well a GIF matches: per term, 8 when found in the title, 4 in a tag, 2 in the
-    /// description, 1 in the text in the GIF.
+    /// How well a GIF matches: per term, 128 when its word is found in the title, 64 in a tag, 32
+    /// in the description, 16 in the text in the GIF; where only a word one typo from it is, a
+    /// sixteenth of that, so that the word found anywhere ranks above every typo.
     fn relevance(&mut self, terms: &[Term]) -> String {
         let newline = if self.postgres { "E'\\n'" } else { "char(10)" };
-        let parts: Vec<String> = terms
-            .iter()
-            .map(|term| {
-                let title = self.likes("lower(title)", term);
-                let tag = self.likes("t.name", term);
-                let description = self.likes("lower(description)", term);
-                let caption = self.likes(&format!("lower(replace(COALESCE(caption_text, ''), {newline}, ' '))"), term);
-                format!(
-                    "CASE WHEN {title} THEN 8 ELSE 0 END \
-                     + CASE WHEN EXISTS (SELECT 1 FROM gif_tags gt JOIN tags t ON t.id = gt.tag_id \
-                     WHERE gt.gif_id = gifs.id AND {tag}) THEN 4 ELSE 0 END \
-                     + CASE WHEN {description} THEN 2 ELSE 0 END + CASE WHEN {caption} THEN 1 ELSE 0 END"
-                )
-            })
-            .collect();
+        let caption = format!("lower(replace(COALESCE(caption_text, ''), {newline}, ' '))");
+        let fields = [("lower(title)", 8), ("t.name", 4), ("lower(description)", 2), (caption.as_str(), 1)];
+        let mut parts = Vec::new();
+        for term in terms {
+            let exact = Term::of(&term.any_of[0]);
+            for (column, weight) in fields {
+                let mut case = format!("CASE WHEN {} THEN {}", self.field_has(column, &exact), 16 * weight);
+                if term.any_of.len() > 1 {
+                    case.push_str(&format!(" WHEN {} THEN {weight}", self.field_has(column, term)));
+                }
+                parts.push(format!("{case} ELSE 0 END"));
+            }
+        }
         format!("({})", parts.join(" + "))
+    }
+
+    /// Whether a field holds one of the term's texts; a tag is any of the GIF's tags.
+    fn field_has(&mut self, column: &str, term: &Term) -> String {
+        let likes = self.likes(column, term);
+        if column == "t.name" {
+            format!(
+                "EXISTS (SELECT 1 FROM gif_tags gt JOIN tags t ON t.id = gt.tag_id WHERE gt.gif_id = gifs.id AND {likes})"
+            )
+        } else {
+            likes
+        }
     }
 }
 
@@ -213,9 +224,8 @@ fn ordering(sql: &mut Sql, sort: GifSort, terms: &[Term]) -> String {
 
 /// A page of the GIFs with every word, and their number. While no GIF is left out by `shown`
 /// (nearly always: hidden GIFs are few), the indexes alone count; otherwise the condition joins
-/// every query and the table counts. A search that finds nothing is tried once more with its
-/// misspelt words (five letters or more, found nowhere) standing for their neighbours one typo
-/// away.
+/// every query and the table counts. A word of five letters or more also finds the words one typo
+/// from it that the vocabulary holds (ranked below the word itself).
 pub(crate) fn page(
     conn: &mut AnyConnection,
     words: &[String],
@@ -225,31 +235,23 @@ pub(crate) fn page(
     shown: Shown,
 ) -> Result<(Vec<i64>, i64), RepoError> {
     let shown = (shown.narrowed() || shown.left_out(conn)? > 0).then(|| shown.sql());
-    let terms: Vec<Term> = words.iter().map(|w| Term::of(w)).collect();
-    let found = page_of_terms(conn, &terms, sort, limit, offset, shown.as_deref())?;
-    if found.1 > 0 {
-        return Ok(found);
+    let mut terms = Vec::with_capacity(words.len());
+    for word in words {
+        terms.push(forgiving(conn, word)?);
     }
-    let mut forgiven = terms.clone();
-    let mut changed = false;
-    for term in &mut forgiven {
-        let word = &term.any_of[0];
-        if word.contains(' ') || word.chars().filter(|c| c.is_alphabetic()).count() < 5 {
-            continue;
-        }
-        if page_of_terms(conn, std::slice::from_ref(term), sort, 0, 0, None)?.1 > 0 {
-            continue;
-        }
-        let near = neighbours_in_vocabulary(conn, word)?;
-        if !near.is_empty() {
-            term.any_of = near;
-            changed = true;
-        }
+    page_of_terms(conn, &terms, sort, limit, offset, shown.as_deref())
+}
+
+/// The term of a searched word: a phrase or a word under five letters as it is; a longer word
+/// with its neighbours one typo away that the vocabulary holds, less those that hold the word
+/// (the word's own matches find them already).
+fn forgiving(conn: &mut AnyConnection, word: &str) -> Result<Term, RepoError> {
+    let mut term = Term::of(word);
+    if word.contains(' ') || word.chars().filter(|c| c.is_alphabetic()).count() < 5 {
+        return Ok(term);
     }
-    if !changed {
-        return Ok(found);
-    }
-    page_of_terms(conn, &forgiven, sort, limit, offset, shown.as_deref())
+    term.any_of.extend(neighbours_in_vocabulary(conn, word)?.into_iter().filter(|near| !near.contains(word)));
+    Ok(term)
 }
 
 /// At most this many matches are read by id and sorted (or ranked); more are found by walking the

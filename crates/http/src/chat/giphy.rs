@@ -152,7 +152,7 @@ fn shelf_object(origin: &str, gif: &Gif, shelf: Shelf) -> Value {
         "username": gif.uploader.as_str(),
         "source": "",
         "title": gif.title.as_str(),
-        "alt_text": if gif.description.as_str().is_empty() { gif.title.as_str() } else { gif.description.as_str() },
+        "alt_text": gif.title.as_str(),
         "rating": gif.rating.as_str(),
         "content_url": "",
         "source_tld": "",

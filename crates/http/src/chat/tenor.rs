@@ -121,12 +121,11 @@ pub fn response_object(origin: &str, gif: &Gif, media_filter: Option<&str>) -> R
         })
         .collect();
     let title = gif.title.as_str().to_owned();
-    let description = gif.description.as_str();
     #[allow(clippy::cast_precision_loss)] // seconds since 1970 fit a float's 52 bits
     let created = gif.uploaded_at.and_utc().timestamp() as f64;
     ResponseObject {
         id: gif.share_id.clone(),
-        content_description: if description.is_empty() { title.clone() } else { description.to_owned() },
+        content_description: title.clone(),
         title,
         created,
         itemurl: page.clone(),

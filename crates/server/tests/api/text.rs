@@ -130,8 +130,12 @@ async fn a_search_without_sort_ranks_title_then_tags_then_description_then_text(
         page.content.iter().map(|g| g.title.as_str()).collect::<Vec<_>>(),
         ["Zero", "One", "Banana title", "Two"]
     );
-    // One typo in a word of five letters or more, when nothing matches; never for shorter words.
+    // One typo in a word of five letters or more; never for shorter words.
     assert_eq!(titles_found(&alice, "bananna").await.len(), 4);
+    // The typo may be the GIF's: found by the word as typed right, below every GIF that has it.
+    alice.upload_gif("Bannana split", "", &[]).await;
+    assert_eq!(titles_found(&alice, "banana").await, ["Banana title", "Two", "One", "Zero", "Bannana split"]);
+    assert_eq!(titles_found(&alice, "bannana").await[0], "Bannana split", "its own word first");
     assert_eq!(titles_found(&alice, "bnana").await.len(), 4);
     assert!(titles_found(&alice, "bananxxa").await.is_empty(), "two typos");
     assert_eq!(titles_found(&alice, "thre").await, ["Three"], "a part of a word still matches");
@@ -181,7 +185,9 @@ mod read {
         let key: CreatedApiKeyDto =
             dto_of(alice.post_json("/api/keys", &json!({"name": "chat"})).await, StatusCode::CREATED).await;
         let fine = upload(&alice, captioned(Some("this is fine"), 400, 225), "Dog in a room").await;
-        let ship = upload(&alice, captioned(Some("ship it"), 320, 180), "Squirrel").await;
+        // A description, so that the chat APIs' descriptions are seen to be the title.
+        let ship = alice.upload("x.gif", captioned(Some("ship it"), 320, 180), "Squirrel", "At a desk", &[]).await;
+        let ship: GifDto = dto_of(ship, StatusCode::CREATED).await;
         let friday = upload(&alice, captioned(Some("deploy friday"), 400, 225), "Calendar").await;
         let plain = upload(&alice, captioned(None, 320, 180), "Quiet").await;
         texts_read(app.database()).await;
