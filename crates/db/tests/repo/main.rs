@@ -9,6 +9,7 @@ mod jobs;
 mod join;
 mod limits;
 mod members;
+mod search;
 mod stats;
 mod users;
 
