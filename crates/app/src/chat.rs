@@ -66,12 +66,7 @@ impl Found {
     }
 }
 
-/// What a chat API lists: every GIF, or only the transparent ones (GIPHY's stickers).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Shelf {
-    Gifs,
-    Stickers,
-}
+pub use gifshelf_domain::gif::Shelf;
 
 /// Which list a window is taken from.
 #[derive(Debug, Clone)]
@@ -126,14 +121,10 @@ impl ChatService {
 
     async fn page(&self, source: &Source, request: PageRequest) -> Result<Page<Gif>, RepoError> {
         match source {
-            Source::Filtered(filter, max, Shelf::Gifs) => {
-                self.gifs.list_rated(filter, filter.chat_sort(), request, *max).await
+            Source::Filtered(filter, max, shelf) => {
+                self.gifs.list_rated(filter, filter.chat_sort(), request, *max, *shelf).await
             }
-            Source::Filtered(filter, max, Shelf::Stickers) => {
-                self.gifs.list_stickers(filter, filter.chat_sort(), request, *max).await
-            }
-            Source::Featured(since, max, Shelf::Gifs) => self.feed.featured(*since, request, *max).await,
-            Source::Featured(since, max, Shelf::Stickers) => self.feed.featured_stickers(*since, request, *max).await,
+            Source::Featured(since, max, shelf) => self.feed.featured(*since, request, *max, *shelf).await,
         }
     }
 
@@ -268,11 +259,7 @@ impl ChatService {
     /// `NotFound` when nothing matches; `Validation` for an over-long query.
     pub async fn random_shelf(&self, shelf: Shelf, words: &str, max: Rating) -> Result<Gif, AppError> {
         let filter = GifFilter::search(words)?;
-        let picked = match shelf {
-            Shelf::Gifs => self.gifs.random(&filter, max).await,
-            Shelf::Stickers => self.gifs.random_sticker(&filter, max).await,
-        };
-        picked.map_err(|err| match err {
+        self.gifs.random(&filter, max, shelf).await.map_err(|err| match err {
             RepoError::NotFound => AppError::NotFound("No GIF to pick from".into()),
             other => AppError::from_repo(other),
         })
@@ -404,8 +391,10 @@ mod tests {
     }
 
     /// A list of `total` GIFs with ids 1..=total, paged as the repository pages.
-    fn pages_of(total: i64) -> impl Fn(&GifFilter, GifSort, PageRequest, Rating) -> Result<Page<Gif>, RepoError> {
-        move |_, _, request, _| {
+    fn pages_of(
+        total: i64,
+    ) -> impl Fn(&GifFilter, GifSort, PageRequest, Rating, Shelf) -> Result<Page<Gif>, RepoError> {
+        move |_, _, request, _, _| {
             let start = i64::from(request.page) * i64::from(request.size);
             let items = (start..(start + i64::from(request.size)).min(total)).map(|i| gif(i + 1, 1)).collect();
             Ok(Page { items, request, total })
@@ -552,19 +541,22 @@ mod tests {
         assert_eq!(service.rated_by_share_id("r", Rating::R).await.map(|g| g.id.0).ok(), Some(2));
     }
 
-    /// The stickers' shelf reads the repositories' sticker lists and never the GIFs' ones.
+    /// The stickers' shelf asks the repositories for stickers, every time.
     #[tokio::test]
     async fn the_stickers_shelf_lists_and_picks_only_stickers() {
         let mut m = Mocks::new();
-        m.gifs.expect_list_rated().never();
-        m.gifs.expect_random().never();
-        m.feed.expect_featured().never();
-        m.gifs.expect_list_stickers().times(1).returning(pages_of(2));
-        m.gifs.expect_random_sticker().times(1).returning(|_, max| Ok(Gif { rating: max, ..gif(9, 1) }));
-        m.feed
-            .expect_featured_stickers()
+        let stickers = |shelf: &Shelf| *shelf == Shelf::Stickers;
+        m.gifs.expect_list_rated().withf(move |_, _, _, _, shelf| stickers(shelf)).times(1).returning(pages_of(2));
+        m.gifs
+            .expect_random()
+            .withf(move |_, _, shelf| stickers(shelf))
             .times(1)
-            .returning(|_, request, _| Ok(Page { items: vec![gif(5, 1)], request, total: 1 }));
+            .returning(|_, max, _| Ok(Gif { rating: max, ..gif(9, 1) }));
+        m.feed
+            .expect_featured()
+            .withf(move |_, _, _, shelf| stickers(shelf))
+            .times(1)
+            .returning(|_, request, _, _| Ok(Page { items: vec![gif(5, 1)], request, total: 1 }));
         m.terms.expect_record_search().times(1).returning(|_, _| Ok(()));
         let service = m.service();
         let window = Window::new(0, 10).unwrap_or_else(|e| panic!("{e}"));

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use chrono::{Duration, NaiveDateTime};
-use gifshelf_domain::gif::{Gif, GifFilter, Page, PageRequest, Rating};
+use gifshelf_domain::gif::{Gif, GifFilter, Page, PageRequest, Rating, Shelf};
 use gifshelf_domain::integration::{CommandSecret, IntegrationSecret, Platform, SecretCheck};
 use gifshelf_domain::ports::{ChatFeedRepository, GifRepository, IntegrationRepository, SharedCounters};
 
@@ -119,8 +119,10 @@ impl CommandService {
             Ok(filter) => filter,
             Err(refused) => return Ok(CommandAnswer::Refused(refused.message)),
         };
-        let page =
-            self.gifs.list_rated(&filter, filter.chat_sort(), PageRequest { page: position, size: 1 }, max).await?;
+        let page = self
+            .gifs
+            .list_rated(&filter, filter.chat_sort(), PageRequest { page: position, size: 1 }, max, Shelf::Gifs)
+            .await?;
         Ok(match page.items.into_iter().next() {
             Some(gif) if post => CommandAnswer::Found(Box::new(self.shared(gif).await)),
             Some(gif) => CommandAnswer::Found(Box::new(gif)),
@@ -135,7 +137,7 @@ impl CommandService {
     /// `Validation` for words the search refuses; storage errors.
     pub async fn matches(&self, words: &str, page: PageRequest, max: Rating) -> Result<Page<Gif>, AppError> {
         let filter = GifFilter::search(words)?;
-        Ok(self.gifs.list_rated(&filter, filter.chat_sort(), page, max).await?)
+        Ok(self.gifs.list_rated(&filter, filter.chat_sort(), page, max, Shelf::Gifs).await?)
     }
 
     /// Counts a share of `gif` (posted into a chat), logging a failure; the GIF with its new count.
@@ -187,7 +189,10 @@ impl CommandService {
             Ok(filter) => filter,
             Err(refused) => return Ok(CommandAnswer::Refused(refused.message)),
         };
-        let page = self.gifs.list_rated(&filter, filter.chat_sort(), PageRequest { page: 0, size: 1 }, max).await?;
+        let page = self
+            .gifs
+            .list_rated(&filter, filter.chat_sort(), PageRequest { page: 0, size: 1 }, max, Shelf::Gifs)
+            .await?;
         Ok(match page.items.into_iter().next() {
             Some(gif) => {
                 // Posted into a channel: a share, as Tenor's registershare counts one.
@@ -287,14 +292,15 @@ mod tests {
     async fn the_best_match_is_the_answer_found_with_one_search() {
         let mut gifs = MockGifRepository::new();
         gifs.expect_list_rated()
-            .withf(|filter, sort, request, max| {
+            .withf(|filter, sort, request, max, shelf| {
                 *filter == GifFilter::Search(vec!["happy".into(), "cat".into()])
                     && *sort == GifSort::RelevanceThenViews
                     && *request == PageRequest { page: 0, size: 1 }
                     && *max == Rating::Pg13
+                    && *shelf == Shelf::Gifs
             })
             .times(1)
-            .returning(|_, _, _, _| Ok(page(vec![gif(4, 1)])));
+            .returning(|_, _, _, _, _| Ok(page(vec![gif(4, 1)])));
         let mut feed = MockChatFeedRepository::new();
         feed.expect_add_share().withf(|id| id.0 == 4).times(1).returning(|_| Ok(()));
         let answer = service(gifs, feed, MockIntegrationRepository::new()).run("/gif Happy  cat", Rating::Pg13).await;
@@ -305,7 +311,7 @@ mod tests {
     #[tokio::test]
     async fn no_match_empty_text_and_overlong_words_are_answered_without_an_error() {
         let mut gifs = MockGifRepository::new();
-        gifs.expect_list_rated().times(1).returning(|_, _, _, _| Ok(page(Vec::new())));
+        gifs.expect_list_rated().times(1).returning(|_, _, _, _, _| Ok(page(Vec::new())));
         let service = service(gifs, MockChatFeedRepository::new(), MockIntegrationRepository::new());
         assert_eq!(service.run("cats", Rating::G).await.ok(), Some(CommandAnswer::NoMatch("cats".into())));
         assert_eq!(service.run("  ", Rating::G).await.ok(), Some(CommandAnswer::Usage));

@@ -1,4 +1,4 @@
-use gifshelf_domain::gif::{Gif, GifFilter, GifId, GifSort, Page, PageRequest, Rating};
+use gifshelf_domain::gif::{Gif, GifFilter, GifId, GifSort, Page, PageRequest, Rating, Shelf};
 use gifshelf_domain::user::UserId;
 use gifshelf_domain::RepoError;
 
@@ -52,7 +52,7 @@ impl GifService {
     /// # Errors
     /// `NotFound` ("No GIF to pick from") when the filter keeps none.
     pub async fn random(&self, viewer: UserId, filter: &GifFilter) -> Result<Gif, AppError> {
-        let mut gif = self.gifs.random(filter, Rating::R).await.map_err(|err| match err {
+        let mut gif = self.gifs.random(filter, Rating::R, Shelf::Gifs).await.map_err(|err| match err {
             RepoError::NotFound => AppError::NotFound("No GIF to pick from".into()),
             other => AppError::from_repo(other),
         })?;
@@ -169,7 +169,7 @@ mod tests {
     #[tokio::test]
     async fn an_empty_pick_is_not_found() {
         let mut m = Mocks::new();
-        m.gifs.expect_random().returning(|_, _| Err(RepoError::NotFound));
+        m.gifs.expect_random().returning(|_, _, _| Err(RepoError::NotFound));
         let picked = m.service().random(UserId(1), &GifFilter::All).await;
         assert!(matches!(picked, Err(AppError::NotFound(m)) if m == "No GIF to pick from"));
     }

@@ -6,7 +6,7 @@ use async_trait::async_trait;
 use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Timestamp};
-use gifshelf_domain::gif::{Gif, GifFilter, GifId, Page, PageRequest, Rating, Tag, TagId, TagName};
+use gifshelf_domain::gif::{Gif, GifFilter, GifId, Page, PageRequest, Rating, Shelf, Tag, TagId, TagName};
 use gifshelf_domain::ports::ChatFeedRepository;
 use gifshelf_domain::RepoError;
 
@@ -116,17 +116,14 @@ impl ChatFeedRepository for Database {
         .await
     }
 
-    async fn featured(&self, since: NaiveDate, page: PageRequest, max: Rating) -> Result<Page<Gif>, RepoError> {
-        featured_page(self, since, page, Shown::rated(max)).await
-    }
-
-    async fn featured_stickers(
+    async fn featured(
         &self,
         since: NaiveDate,
         page: PageRequest,
         max: Rating,
+        shelf: Shelf,
     ) -> Result<Page<Gif>, RepoError> {
-        featured_page(self, since, page, Shown::stickers(max)).await
+        featured_page(self, since, page, Shown::on_shelf(max, shelf)).await
     }
 }
 

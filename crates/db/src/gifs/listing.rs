@@ -4,7 +4,7 @@ use std::ops::RangeInclusive;
 
 use diesel::prelude::*;
 use diesel::sql_types::Bool;
-use gifshelf_domain::gif::{GifFilter, GifSort, Rating};
+use gifshelf_domain::gif::{GifFilter, GifSort, Rating, Shelf};
 use gifshelf_domain::RepoError;
 
 use crate::connection::{AnyConnection, MultiBackend};
@@ -35,9 +35,9 @@ impl Shown {
         Self { max, ..Self::VISIBLE }
     }
 
-    /// The visible transparent GIFs rated at most `max` (GIPHY's stickers).
-    pub(crate) fn stickers(max: Rating) -> Self {
-        Self { max, stickers: true, ..Self::VISIBLE }
+    /// The visible GIFs rated at most `max` on `shelf` (stickers: the transparent ones).
+    pub(crate) fn on_shelf(max: Rating, shelf: Shelf) -> Self {
+        Self { max, stickers: shelf == Shelf::Stickers, ..Self::VISIBLE }
     }
 
     /// Whether the rating or the stickers' transparency leaves some out (then totals are

@@ -14,7 +14,7 @@ use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text, Timestamp};
 use gifshelf_domain::gif::{
     CaptionText, Description, Gif, GifEdit, GifFilter, GifId, GifSort, GifSummary, Hidden, NewGif, Page, PageRequest,
-    Rating, Rendition, RenditionKind, Renditions, TagId, TagName, TagRef, Title,
+    Rating, Rendition, RenditionKind, Renditions, Shelf, TagId, TagName, TagRef, Title,
 };
 use gifshelf_domain::ports::{BlobKeyIndex, GifRepository};
 use gifshelf_domain::user::{UserId, Username};
@@ -452,26 +452,13 @@ impl GifRepository for Database {
         sort: GifSort,
         page: PageRequest,
         max: Rating,
+        shelf: Shelf,
     ) -> Result<Page<Gif>, RepoError> {
-        self.list_shown(filter, sort, page, Shown::rated(max)).await
+        self.list_shown(filter, sort, page, Shown::on_shelf(max, shelf)).await
     }
 
-    async fn random(&self, filter: &GifFilter, max: Rating) -> Result<Gif, RepoError> {
-        self.random_shown(filter, Shown::rated(max)).await
-    }
-
-    async fn list_stickers(
-        &self,
-        filter: &GifFilter,
-        sort: GifSort,
-        page: PageRequest,
-        max: Rating,
-    ) -> Result<Page<Gif>, RepoError> {
-        self.list_shown(filter, sort, page, Shown::stickers(max)).await
-    }
-
-    async fn random_sticker(&self, filter: &GifFilter, max: Rating) -> Result<Gif, RepoError> {
-        self.random_shown(filter, Shown::stickers(max)).await
+    async fn random(&self, filter: &GifFilter, max: Rating, shelf: Shelf) -> Result<Gif, RepoError> {
+        self.random_shown(filter, Shown::on_shelf(max, shelf)).await
     }
 
     async fn update(&self, id: GifId, edit: GifEdit) -> Result<Gif, RepoError> {

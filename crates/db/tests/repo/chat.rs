@@ -2,7 +2,7 @@
 
 use chrono::Duration;
 use gifshelf_db::Database;
-use gifshelf_domain::gif::{CaptionText, NewGif, PageRequest, Rating};
+use gifshelf_domain::gif::{CaptionText, NewGif, PageRequest, Rating, Shelf};
 use gifshelf_domain::ports::{ChatFeedRepository, GifRepository, ReportRepository, TermRepository};
 use gifshelf_domain::report::VisibilityChange;
 use gifshelf_domain::search::{Audience, Suggestion, SuggestionKind};
@@ -30,11 +30,13 @@ async fn featured_ranks_recent_views_then_all_time_views_then_newest(db: &Databa
     ok(db.add_view(ids[1], today).await);
     ok(db.add_view(ids[2], today).await);
     let since = today - Duration::days(28);
-    let page = ok(db.featured(since, PageRequest { page: 0, size: 3 }, gifshelf_domain::gif::Rating::R).await);
+    let page =
+        ok(db.featured(since, PageRequest { page: 0, size: 3 }, gifshelf_domain::gif::Rating::R, Shelf::Gifs).await);
     let order: Vec<i64> = page.items.iter().map(|g| g.id.0).collect();
     assert_eq!(order, [ids[1].0, ids[2].0, ids[0].0], "recent, then all-time");
     assert_eq!(page.total, 4);
-    let rest = ok(db.featured(since, PageRequest { page: 1, size: 3 }, gifshelf_domain::gif::Rating::R).await);
+    let rest =
+        ok(db.featured(since, PageRequest { page: 1, size: 3 }, gifshelf_domain::gif::Rating::R, Shelf::Gifs).await);
     assert_eq!(rest.items.iter().map(|g| g.id.0).collect::<Vec<_>>(), [ids[3].0]);
     assert_eq!(ok(db.find(ids[1]).await).view_count, 2, "the all-time count still counts every view");
 
@@ -44,7 +46,8 @@ async fn featured_ranks_recent_views_then_all_time_views_then_newest(db: &Databa
     assert!(matches!(db.add_share(gifshelf_domain::gif::GifId(999)).await, Err(RepoError::NotFound)));
     // A deleted GIF takes its days with it.
     ok(db.delete(ids[1]).await);
-    let after = ok(db.featured(since, PageRequest { page: 0, size: 3 }, gifshelf_domain::gif::Rating::R).await);
+    let after =
+        ok(db.featured(since, PageRequest { page: 0, size: 3 }, gifshelf_domain::gif::Rating::R, Shelf::Gifs).await);
     assert_eq!(after.items.first().map(|g| g.id), Some(ids[2]));
 }
 
@@ -153,24 +156,24 @@ async fn stickers_are_the_transparent_gifs_of_search_featured_and_random(db: &Da
     let ids = |gifs: &[gifshelf_domain::gif::Gif]| gifs.iter().map(|g| g.id).collect::<Vec<_>>();
     let party = GifFilter::search("party").unwrap_or_else(|e| panic!("{e}"));
     for (max, expected) in [(Rating::R, vec![ghost.id, star.id]), (Rating::G, vec![star.id])] {
-        let found = ok(db.list_stickers(&party, GifSort::RelevanceThenViews, page, max).await);
+        let found = ok(db.list_rated(&party, GifSort::RelevanceThenViews, page, max, Shelf::Stickers).await);
         let mut got = ids(&found.items);
         got.sort_by_key(|id| std::cmp::Reverse(id.0));
         assert_eq!((got, found.total), (expected.clone(), expected.len() as i64), "search up to {max:?}");
-        let all = ok(db.list_stickers(&GifFilter::All, GifSort::Views, page, max).await);
+        let all = ok(db.list_rated(&GifFilter::All, GifSort::Views, page, max, Shelf::Stickers).await);
         assert_eq!(all.total, expected.len() as i64);
-        let featured = ok(db.featured_stickers(t0().date(), page, max).await);
+        let featured = ok(db.featured(t0().date(), page, max, Shelf::Stickers).await);
         assert_eq!((ids(&featured.items), featured.total), (expected.clone(), expected.len() as i64));
         for _ in 0..8 {
-            let picked = ok(db.random_sticker(&party, max).await).id;
+            let picked = ok(db.random(&party, max, Shelf::Stickers).await).id;
             assert!(expected.contains(&picked), "{picked:?} is no sticker up to {max:?}");
         }
     }
     // The GIFs' lists keep every GIF.
-    let every = ok(db.list_rated(&party, GifSort::RelevanceThenViews, page, Rating::R).await);
+    let every = ok(db.list_rated(&party, GifSort::RelevanceThenViews, page, Rating::R, Shelf::Gifs).await);
     assert!(every.total == 3 && ids(&every.items).contains(&cat.id));
     let nothing = GifFilter::search("nothing").unwrap_or_else(|e| panic!("{e}"));
-    assert!(matches!(db.random_sticker(&nothing, Rating::R).await, Err(RepoError::NotFound)));
+    assert!(matches!(db.random(&nothing, Rating::R, Shelf::Stickers).await, Err(RepoError::NotFound)));
 }
 
 on_both_backends!(

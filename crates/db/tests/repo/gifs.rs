@@ -361,7 +361,9 @@ async fn random_search_picks_only_matches_common_or_rare(db: &Database) {
     let rare = db.insert(new_gif(alice, 121, "sale 100% off", "", &[])).await.unwrap_or_else(|e| panic!("{e}")).id;
     let pick = |words: &[&str]| {
         let filter = GifFilter::Search(words.iter().map(|w| (*w).to_owned()).collect());
-        async move { db.random(&filter, gifshelf_domain::gif::Rating::R).await.map(|g| g.id) }
+        async move {
+            db.random(&filter, gifshelf_domain::gif::Rating::R, gifshelf_domain::gif::Shelf::Gifs).await.map(|g| g.id)
+        }
     };
     let mut seen = std::collections::HashSet::new();
     for _ in 0..400 {

@@ -188,6 +188,14 @@ pub struct TagRef {
     pub name: TagName,
 }
 
+/// What a chat API lists: every GIF, or only the transparent ones (GIPHY's stickers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Shelf {
+    #[default]
+    Gifs,
+    Stickers,
+}
+
 /// How suitable a GIF is, on the GIPHY/Tenor scale: `g` < `pg` < `pg-13` < `r`. The chat APIs and
 /// slash commands answer only GIFs up to a maximum (the order of the variants).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]

@@ -3,7 +3,7 @@
 use async_trait::async_trait;
 use chrono::NaiveDate;
 
-use crate::gif::{Gif, GifId, Page, PageRequest, Rating, Tag};
+use crate::gif::{Gif, GifId, Page, PageRequest, Rating, Shelf, Tag};
 use crate::RepoError;
 
 /// The chat apps' view of the library: what they show before a search, their categories, and the
@@ -11,19 +11,19 @@ use crate::RepoError;
 #[cfg_attr(feature = "mock", mockall::automock)]
 #[async_trait]
 pub trait ChatFeedRepository: Send + Sync {
-    /// One page of every GIF rated at most `max` (no hidden one), most viewed since `since` first (days without views count nothing),
-    /// then most viewed of all time, then newest id: what chat apps show before a search.
+    /// One page of every GIF rated at most `max` on `shelf` (no hidden one), most viewed since
+    /// `since` first (days without views count nothing), then most viewed of all time, then newest
+    /// id: what chat apps show before a search.
     ///
     /// # Errors
     /// Storage errors.
-    async fn featured(&self, since: NaiveDate, page: PageRequest, max: Rating) -> Result<Page<Gif>, RepoError>;
-
-    /// As [`Self::featured`], only the transparent GIFs (GIPHY's trending stickers).
-    ///
-    /// # Errors
-    /// Storage errors.
-    async fn featured_stickers(&self, since: NaiveDate, page: PageRequest, max: Rating)
-        -> Result<Page<Gif>, RepoError>;
+    async fn featured(
+        &self,
+        since: NaiveDate,
+        page: PageRequest,
+        max: Rating,
+        shelf: Shelf,
+    ) -> Result<Page<Gif>, RepoError>;
 
     /// The `limit` tags on most GIFs rated at most `max` that no moderator hid (ties by name), each
     /// with its most viewed such GIF (ties: the newest), most used first: chat apps' categories,

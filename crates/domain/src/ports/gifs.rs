@@ -3,7 +3,7 @@
 use async_trait::async_trait;
 use chrono::NaiveDate;
 
-use crate::gif::{Gif, GifEdit, GifFilter, GifId, GifSort, NewGif, Page, PageRequest, Rating};
+use crate::gif::{Gif, GifEdit, GifFilter, GifId, GifSort, NewGif, Page, PageRequest, Rating, Shelf};
 use crate::user::UserId;
 use crate::RepoError;
 
@@ -53,7 +53,8 @@ pub trait GifRepository: Send + Sync {
         page: PageRequest,
     ) -> Result<Page<Gif>, RepoError>;
 
-    /// As [`Self::list`], only GIFs rated at most `max` (the chat APIs' content filters).
+    /// As [`Self::list`], only GIFs rated at most `max` on `shelf` (the chat APIs' content
+    /// filters; stickers are the transparent GIFs, `Gif::transparent`).
     ///
     /// # Errors
     /// Storage errors.
@@ -63,32 +64,15 @@ pub trait GifRepository: Send + Sync {
         sort: GifSort,
         page: PageRequest,
         max: Rating,
+        shelf: Shelf,
     ) -> Result<Page<Gif>, RepoError>;
 
-    /// A GIF the filter keeps, rated at most `max`, that no moderator hid, each one as likely as any other, found through indexes (never by
-    /// sorting the table at random).
+    /// A GIF the filter keeps, rated at most `max`, on `shelf`, that no moderator hid, each one as
+    /// likely as any other, found through indexes (never by sorting the table at random).
     ///
     /// # Errors
     /// `NotFound` when the filter keeps no GIF.
-    async fn random(&self, filter: &GifFilter, max: Rating) -> Result<Gif, RepoError>;
-
-    /// As [`Self::list_rated`], only the transparent GIFs (`Gif::transparent`: GIPHY's stickers).
-    ///
-    /// # Errors
-    /// Storage errors.
-    async fn list_stickers(
-        &self,
-        filter: &GifFilter,
-        sort: GifSort,
-        page: PageRequest,
-        max: Rating,
-    ) -> Result<Page<Gif>, RepoError>;
-
-    /// As [`Self::random`], among the transparent GIFs only.
-    ///
-    /// # Errors
-    /// `NotFound` when the filter keeps no transparent GIF.
-    async fn random_sticker(&self, filter: &GifFilter, max: Rating) -> Result<Gif, RepoError>;
+    async fn random(&self, filter: &GifFilter, max: Rating, shelf: Shelf) -> Result<Gif, RepoError>;
 
     /// Replaces title, description and tags (creating unknown tags).
     ///
