@@ -255,9 +255,8 @@ fn forgiving(conn: &mut AnyConnection, word: &str) -> Result<Term, RepoError> {
 }
 
 /// At most this many matches are read by id and sorted (or ranked); more are found by walking the
-/// sort's index and testing each GIF's text, which stops after the page. Ranked searches that
-/// large come in two tiers, each in its tie-break's order: the GIFs with every word in the title,
-/// then the others (weighing every field of every match would read them all).
+/// sort's index and testing each GIF's text, which stops after the page (ranked searches that
+/// large are listed in their tie-break's order).
 const SORT_BY_ID_MAX: i64 = 2_000;
 
 fn page_of_terms(
@@ -290,8 +289,7 @@ fn page_where(
     sql.ids(conn, &format!("SELECT id FROM gifs WHERE {condition} ORDER BY {order} LIMIT {l} OFFSET {o}"))
 }
 
-/// Walks the sort's index testing each GIF's text for every term (many matches); a ranked search
-/// walks its two tiers (every word in the title, then the rest).
+/// Walks the sort's index testing each GIF's text for every term (many matches).
 fn walk(
     conn: &mut AnyConnection,
     terms: &[Term],
@@ -300,40 +298,10 @@ fn walk(
     offset: i64,
     shown: Option<&str>,
 ) -> Result<Vec<i64>, RepoError> {
-    let condition = |sql: &mut Sql, title: Option<bool>| {
-        let mut tests: Vec<String> = terms.iter().map(|t| sql.likes("search_text", t)).collect();
-        if let Some(in_title) = title {
-            let titled: Vec<String> = terms.iter().map(|t| sql.likes("lower(title)", t)).collect();
-            let all = titled.join(" AND ");
-            tests.push(if in_title { format!("({all})") } else { format!("NOT ({all})") });
-        }
-        tests.extend(shown.map(str::to_owned));
-        tests.join(" AND ")
-    };
-    if !matches!(sort, GifSort::Relevance | GifSort::RelevanceThenViews) {
-        let mut sql = Sql::new(conn);
-        let all = condition(&mut sql, None);
-        return page_where(conn, sql, &all, order_by(sort), limit, offset);
-    }
     let mut sql = Sql::new(conn);
-    let titled = condition(&mut sql, Some(true));
-    let mut ids = page_where(conn, sql, &titled, order_by(sort), limit, offset)?;
-    if ids.len() as i64 == limit {
-        return Ok(ids);
-    }
-    // The first tier ends on this page, or before it (then it is counted).
-    let first_tier = if ids.is_empty() {
-        let mut sql = Sql::new(conn);
-        let titled = condition(&mut sql, Some(true));
-        sql.count(conn, &format!("SELECT COUNT(*) AS count FROM gifs WHERE {titled}"))?
-    } else {
-        offset + ids.len() as i64
-    };
-    let mut sql = Sql::new(conn);
-    let rest = condition(&mut sql, Some(false));
-    let more = limit - ids.len() as i64;
-    ids.extend(page_where(conn, sql, &rest, order_by(sort), more, (offset - first_tier).max(0))?);
-    Ok(ids)
+    let mut tests: Vec<String> = terms.iter().map(|t| sql.likes("search_text", t)).collect();
+    tests.extend(shown.map(str::to_owned));
+    page_where(conn, sql, &tests.join(" AND "), order_by(sort), limit, offset)
 }
 
 fn sqlite_page(

@@ -9,7 +9,6 @@ mod jobs;
 mod join;
 mod limits;
 mod members;
-mod search;
 mod stats;
 mod users;
 
