@@ -446,21 +446,32 @@ fn one_edit_away(word: &str) -> Vec<String> {
     out.into_iter().collect()
 }
 
-/// The words of the vocabulary one typo from `word`, most common first on SQLite (at most 20).
+/// The words of the vocabulary one typo from `word` after its first letter (a typo in the first
+/// letter is not looked for, as search engines' fuzzy `prefix_length` does: it keeps the lookup to
+/// the words of one letter), most common first on SQLite (at most 20). SQLite reads the word
+/// index's vocabulary over that letter's range (its `IN` would scan all of it); PostgreSQL looks
+/// each string one edit away up by key.
 fn neighbours_in_vocabulary(conn: &mut AnyConnection, word: &str) -> Result<Vec<String>, RepoError> {
-    let candidates = one_edit_away(word);
+    let Some(first) = word.chars().next() else { return Ok(Vec::new()) };
+    let candidates: std::collections::BTreeSet<String> =
+        one_edit_away(word).into_iter().filter(|c| c.starts_with(first)).collect();
     let mut sql = Sql::new(conn);
-    let marks: Vec<String> = candidates.into_iter().map(|c| sql.text(c)).collect();
-    let query = if sql.postgres {
-        format!("SELECT word FROM search_vocabulary WHERE word IN ({}) ORDER BY word LIMIT 20", marks.join(", "))
-    } else {
-        format!(
-            "SELECT term AS word FROM gifs_fts_words_vocab WHERE col = 'search_text' AND term IN ({}) \
-             ORDER BY doc DESC, term LIMIT 20",
-            marks.join(", ")
-        )
-    };
-    Ok(sql.load::<WordRow>(conn, &query)?.into_iter().map(|r| r.word).collect())
+    if sql.postgres {
+        let marks: Vec<String> = candidates.into_iter().map(|c| sql.text(c)).collect();
+        let query =
+            format!("SELECT word FROM search_vocabulary WHERE word IN ({}) ORDER BY word LIMIT 20", marks.join(", "));
+        return Ok(sql.load::<WordRow>(conn, &query)?.into_iter().map(|r| r.word).collect());
+    }
+    let after = char::from_u32(u32::from(first) + 1).map_or_else(|| char::MAX.to_string(), String::from);
+    let length = i64::try_from(word.chars().count()).unwrap_or(i64::MAX);
+    let (from, to) = (sql.text(first.to_string()), sql.text(after));
+    let (shortest, longest) = (sql.int(length - 1), sql.int(length + 1));
+    let query = format!(
+        "SELECT term AS word FROM gifs_fts_words_vocab WHERE col = 'search_text' AND term >= {from} AND term < {to} \
+         AND length(term) BETWEEN {shortest} AND {longest} ORDER BY doc DESC, term"
+    );
+    let words = sql.load::<WordRow>(conn, &query)?.into_iter().map(|r| r.word);
+    Ok(words.filter(|w| candidates.contains(w)).take(20).collect())
 }
 
 #[cfg(test)]
