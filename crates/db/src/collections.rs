@@ -38,10 +38,13 @@ struct CollectionRow {
 }
 
 /// The collections with these ids, in this order, with owners, counts and covers (three queries).
-/// The ids of the GIFs no moderator hid: a collection, its count and its cover show only these
-/// (a hidden GIF stays in it, and comes back when restored).
-fn unhidden() -> diesel::dsl::Select<diesel::dsl::Filter<gifs::table, diesel::dsl::IsNull<gifs::hidden_at>>, gifs::id> {
-    gifs::table.filter(gifs::hidden_at.is_null()).select(gifs::id)
+/// The ids of the GIFs a moderator hid: a collection, its count and its cover leave these out
+/// (a hidden GIF stays in it, and comes back when restored). Asked as "not hidden" through the
+/// partial index of the few hidden GIFs: "in the unhidden ones" would list the whole library
+/// for every page.
+fn hidden() -> diesel::dsl::Select<diesel::dsl::Filter<gifs::table, diesel::dsl::IsNotNull<gifs::hidden_at>>, gifs::id>
+{
+    gifs::table.filter(gifs::hidden_at.is_not_null()).select(gifs::id)
 }
 
 fn load_collections(conn: &mut AnyConnection, ids: &[i64]) -> Result<Vec<Collection>, RepoError> {
@@ -56,7 +59,7 @@ fn load_collections(conn: &mut AnyConnection, ids: &[i64]) -> Result<Vec<Collect
         .map_err(repo_error)?;
     let counts: Vec<(i64, i64)> = collection_gifs::table
         .filter(collection_gifs::collection_id.eq_any(ids))
-        .filter(collection_gifs::gif_id.eq_any(unhidden()))
+        .filter(diesel::dsl::not(collection_gifs::gif_id.eq_any(hidden())))
         .group_by(collection_gifs::collection_id)
         .select((collection_gifs::collection_id, diesel::dsl::count_star()))
         .load(conn)
@@ -66,7 +69,7 @@ fn load_collections(conn: &mut AnyConnection, ids: &[i64]) -> Result<Vec<Collect
     for id in ids {
         let cover: Vec<i64> = collection_gifs::table
             .filter(collection_gifs::collection_id.eq(id))
-            .filter(collection_gifs::gif_id.eq_any(unhidden()))
+            .filter(diesel::dsl::not(collection_gifs::gif_id.eq_any(hidden())))
             .order((collection_gifs::position.asc(), collection_gifs::gif_id.asc()))
             .select(collection_gifs::gif_id)
             .limit(COVER as i64)
@@ -305,7 +308,7 @@ impl CollectionRepository for Database {
             require_collection(conn, id.0)?;
             let ids: Vec<i64> = collection_gifs::table
                 .filter(collection_gifs::collection_id.eq(id.0))
-                .filter(collection_gifs::gif_id.eq_any(unhidden()))
+                .filter(diesel::dsl::not(collection_gifs::gif_id.eq_any(hidden())))
                 .order((collection_gifs::position.asc(), collection_gifs::gif_id.asc()))
                 .select(collection_gifs::gif_id)
                 .load(conn)
@@ -340,7 +343,7 @@ impl CollectionRepository for Database {
             require_collection(conn, id.0)?;
             let ids: Vec<i64> = collection_gifs::table
                 .filter(collection_gifs::collection_id.eq(id.0))
-                .filter(collection_gifs::gif_id.eq_any(unhidden()))
+                .filter(diesel::dsl::not(collection_gifs::gif_id.eq_any(hidden())))
                 .order((collection_gifs::position.asc(), collection_gifs::gif_id.asc()))
                 .select(collection_gifs::gif_id)
                 .limit(i64::from(page.size))
@@ -349,7 +352,7 @@ impl CollectionRepository for Database {
                 .map_err(repo_error)?;
             let total: i64 = collection_gifs::table
                 .filter(collection_gifs::collection_id.eq(id.0))
-                .filter(collection_gifs::gif_id.eq_any(unhidden()))
+                .filter(diesel::dsl::not(collection_gifs::gif_id.eq_any(hidden())))
                 .count()
                 .get_result(conn)
                 .map_err(repo_error)?;

@@ -77,6 +77,21 @@ impl Shown {
         sql
     }
 
+    /// The SQL condition that a GIF id in another table (`column`) is one shown. Unless ratings
+    /// or transparency narrow it, asked as "not left out" through the partial index of the few
+    /// hidden GIFs: "among the shown" would list the whole library for every page.
+    pub(crate) fn keeps(self, column: &str) -> String {
+        if self.narrowed() {
+            return format!("{column} IN (SELECT id FROM gifs WHERE {})", self.sql());
+        }
+        match self.own {
+            None => format!("{column} NOT IN (SELECT id FROM gifs WHERE hidden_at IS NOT NULL)"),
+            Some(owner) => {
+                format!("{column} NOT IN (SELECT id FROM gifs WHERE hidden_at IS NOT NULL AND uploader_id <> {owner})")
+            }
+        }
+    }
+
     fn keep(self, query: gifs::BoxedQuery<'static, MultiBackend>) -> gifs::BoxedQuery<'static, MultiBackend> {
         let query = match self.own {
             None => query.filter(gifs::hidden_at.is_null()),
@@ -105,7 +120,14 @@ impl Shown {
 /// The GIFs a filter keeps, as one query both the page and the count start from: a new filter is
 /// one arm here. Search is the exception: its SQL differs per backend (`search.rs`).
 pub(super) fn filtered(filter: &GifFilter, shown: Shown) -> gifs::BoxedQuery<'static, MultiBackend> {
-    let query = shown.keep(gifs::table.into_boxed());
+    kept_by(filter, shown.keep(gifs::table.into_boxed()))
+}
+
+/// `query` narrowed to the GIFs `filter` keeps.
+fn kept_by(
+    filter: &GifFilter,
+    query: gifs::BoxedQuery<'static, MultiBackend>,
+) -> gifs::BoxedQuery<'static, MultiBackend> {
     match filter {
         GifFilter::All | GifFilter::Search(_) => query,
         GifFilter::Tag(name) => query.filter(
@@ -152,8 +174,7 @@ pub(super) fn favourites_by_time(
     offset: i64,
     shown: Shown,
 ) -> Result<(Vec<i64>, i64), RepoError> {
-    let kept =
-        || diesel::dsl::sql::<Bool>(&format!("favourites.gif_id IN (SELECT id FROM gifs WHERE {})", shown.sql()));
+    let kept = || diesel::dsl::sql::<Bool>(&shown.keeps("favourites.gif_id"));
     let query =
         favourites::table.filter(favourites::user_id.eq(user)).filter(kept()).select(favourites::gif_id).into_boxed();
     let query = if newest_first {
@@ -186,14 +207,14 @@ pub(super) fn page_of_ids(
         }
         _ => {}
     }
-    let ids = sorted(filtered(filter, shown), sort)
-        .select(gifs::id)
-        .limit(limit)
-        .offset(offset)
-        .load(conn)
-        .map_err(repo_error)?;
-    let total = match filter {
-        GifFilter::All if !shown.narrowed() => library_size(conn)? - shown.left_out(conn)?,
+    // While no GIF is left out (nearly always: hidden GIFs are few), the sort's index alone pages,
+    // with no row read to test whether it is hidden.
+    let left_out = if shown.narrowed() { None } else { Some(shown.left_out(conn)?) };
+    let query = if left_out == Some(0) { kept_by(filter, gifs::table.into_boxed()) } else { filtered(filter, shown) };
+    let ids = sorted(query, sort).select(gifs::id).limit(limit).offset(offset).load(conn).map_err(repo_error)?;
+    let total = match (filter, left_out) {
+        (GifFilter::All, Some(left_out)) => library_size(conn)? - left_out,
+        (_, Some(0)) => kept_by(filter, gifs::table.into_boxed()).count().get_result(conn).map_err(repo_error)?,
         _ => filtered(filter, shown).count().get_result(conn).map_err(repo_error)?,
     };
     Ok((ids, total))
