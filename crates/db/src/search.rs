@@ -446,15 +446,19 @@ fn one_edit_away(word: &str) -> Vec<String> {
     out.into_iter().collect()
 }
 
-/// The words of the vocabulary one typo from `word` after its first letter (a typo in the first
-/// letter is not looked for, as search engines' fuzzy `prefix_length` does: it keeps the lookup to
-/// the words of one letter), most common first on SQLite (at most 20). SQLite reads the word
-/// index's vocabulary over that letter's range (its `IN` would scan all of it); PostgreSQL looks
-/// each string one edit away up by key.
+/// The words of the vocabulary one typo from `word` that keep its first letter, or lose it, or
+/// swap it with the second (a first letter changed, or one added before it, is not looked for, as
+/// search engines' fuzzy `prefix_length` does: it keeps the lookup to the words of one letter),
+/// most common first on SQLite (at most 20). SQLite reads the word index's vocabulary over that
+/// letter's range and looks the other two up by key (its `IN` would scan all of it); PostgreSQL
+/// looks each candidate up by key.
 fn neighbours_in_vocabulary(conn: &mut AnyConnection, word: &str) -> Result<Vec<String>, RepoError> {
-    let Some(first) = word.chars().next() else { return Ok(Vec::new()) };
+    let chars: Vec<char> = word.chars().collect();
+    let [first, second, ..] = chars[..] else { return Ok(Vec::new()) };
+    let rest: String = chars[1..].iter().collect();
+    let swapped: String = [second, first].into_iter().chain(chars[2..].iter().copied()).collect();
     let candidates: std::collections::BTreeSet<String> =
-        one_edit_away(word).into_iter().filter(|c| c.starts_with(first)).collect();
+        one_edit_away(word).into_iter().filter(|c| c.starts_with(first) || *c == rest || *c == swapped).collect();
     let mut sql = Sql::new(conn);
     if sql.postgres {
         let marks: Vec<String> = candidates.into_iter().map(|c| sql.text(c)).collect();
@@ -466,9 +470,13 @@ fn neighbours_in_vocabulary(conn: &mut AnyConnection, word: &str) -> Result<Vec<
     let length = i64::try_from(word.chars().count()).unwrap_or(i64::MAX);
     let (from, to) = (sql.text(first.to_string()), sql.text(after));
     let (shortest, longest) = (sql.int(length - 1), sql.int(length + 1));
+    let (rest, swapped) = (sql.text(rest), sql.text(swapped));
     let query = format!(
-        "SELECT term AS word FROM gifs_fts_words_vocab WHERE col = 'search_text' AND term >= {from} AND term < {to} \
-         AND length(term) BETWEEN {shortest} AND {longest} ORDER BY doc DESC, term"
+        "SELECT term AS word, doc FROM gifs_fts_words_vocab WHERE col = 'search_text' AND term >= {from} \
+         AND term < {to} AND length(term) BETWEEN {shortest} AND {longest} \
+         UNION ALL SELECT term, doc FROM gifs_fts_words_vocab WHERE col = 'search_text' AND term = {rest} \
+         UNION ALL SELECT term, doc FROM gifs_fts_words_vocab WHERE col = 'search_text' AND term = {swapped} \
+         ORDER BY doc DESC, word"
     );
     let words = sql.load::<WordRow>(conn, &query)?.into_iter().map(|r| r.word);
     Ok(words.filter(|w| candidates.contains(w)).take(20).collect())

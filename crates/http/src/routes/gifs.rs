@@ -155,7 +155,7 @@ struct SearchTerm {
     path = "/api/gifs/dtos/search",
     tag = "gifs",
     summary = "GIFs whose title, description, tags or text hold every word",
-    description = "Words are split at white space; a \"quoted phrase\" matches its words in order. A word of five or more letters also matches the words one typo from it after its first letter, ranked after the word itself. Without `sort`, best matches first.",
+    description = "Words are split at white space; a \"quoted phrase\" matches its words in order. A word of five or more letters also matches the words one typo from it (the first letter may be left out or swapped, not changed), ranked after the word itself. Without `sort`, best matches first.",
     params(SearchTerm, Sorting, Paging),
     responses((status = 200, description = "One page, in `sort` order (newest first by default)", body = crate::dto::PagedGifs), (status = 400, description = "Invalid paging, sort or input (`validation`)", body = crate::dto::ApiErrorBody), (status = 401, description = "Missing, invalid or expired token (`unauthorized`, `token_expired`)", body = crate::dto::ApiErrorBody)),
     security(("bearer" = []))

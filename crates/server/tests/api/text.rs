@@ -138,7 +138,8 @@ async fn a_search_without_sort_ranks_title_then_tags_then_description_then_text(
     assert_eq!(titles_found(&alice, "bannana").await[0], "Bannana split", "its own word first");
     assert_eq!(titles_found(&alice, "bnana").await.len(), 4);
     assert!(titles_found(&alice, "bananxxa").await.is_empty(), "two typos");
-    assert!(titles_found(&alice, "canana").await.is_empty(), "the first letter is never taken for a typo");
+    assert!(titles_found(&alice, "canana").await.is_empty(), "a first letter changed is not taken for a typo");
+    assert_eq!(titles_found(&alice, "abnana").await.len(), 4, "the first two letters swapped are");
     assert_eq!(titles_found(&alice, "thre").await, ["Three"], "a part of a word still matches");
     assert!(titles_found(&alice, "tw0").await.is_empty(), "short words are not forgiven");
 }
