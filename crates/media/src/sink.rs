@@ -249,13 +249,15 @@ impl Sinks {
         self.sinks.is_empty() || self.sinks.iter().any(|sink| sink.wants_more())
     }
 
-    /// The renditions, in the order the outputs were asked for.
+    /// The renditions, in the order the outputs were asked for, then any further ones a sink
+    /// made (the second text sheet).
     pub(crate) fn finish(self) -> Result<Vec<Rendition>, MediaRejection> {
         let mut made: Vec<Vec<Option<Rendition>>> = Vec::with_capacity(self.sinks.len());
         for sink in self.sinks {
             made.push(sink.finish()?.into_iter().map(Some).collect());
         }
-        self.order
+        let mut out = self
+            .order
             .into_iter()
             .map(|(sink, at)| {
                 made.get_mut(sink)
@@ -263,7 +265,9 @@ impl Sinks {
                     .and_then(Option::take)
                     .ok_or_else(|| crate::error::internal("a rendition is missing"))
             })
-            .collect()
+            .collect::<Result<Vec<Rendition>, MediaRejection>>()?;
+        out.extend(made.into_iter().flatten().flatten());
+        Ok(out)
     }
 }
 

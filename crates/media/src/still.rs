@@ -161,8 +161,8 @@ fn encode_still(kind: MediaKind, img: &DynamicImage) -> Result<Rendition, MediaR
     Ok(Rendition { bytes, mime, width, height, frames: 1, duration_ms: 0, codec: None })
 }
 
-/// The text sheet of a still image: the upright picture, its only scene.
-fn text_sheet(img: &DynamicImage, kind: MediaKind, orientation: u8) -> Result<Rendition, MediaRejection> {
+/// The text sheets of a still image: the upright picture, its only scene.
+fn text_sheets(img: &DynamicImage, kind: MediaKind, orientation: u8) -> Result<Vec<Rendition>, MediaRejection> {
     use crate::sink::{CanvasFrame, FrameSink};
     let size = if orientation >= 5 { (img.height(), img.width()) } else { (img.width(), img.height()) };
     let upright = upright_resized(img, kind, orientation, size)?.to_rgba8();
@@ -170,7 +170,7 @@ fn text_sheet(img: &DynamicImage, kind: MediaKind, orientation: u8) -> Result<Re
     let mut sheet = crate::text::TextSheet::new(w, h, 1);
     let dirty = crate::resize::Rect::full(w, h);
     sheet.frame(&CanvasFrame { rgba: upright.as_raw(), dirty, opaque: true, delay: 0, own_table: true })?;
-    sheet.sheet()?.ok_or_else(|| crate::error::internal("no sheet"))
+    sheet.sheets()
 }
 
 /// The videos and animated WebPs of a still image, in the order of `videos`: its upright picture
@@ -234,7 +234,7 @@ pub(crate) fn process_still(
     let mut renditions = Vec::with_capacity(outputs.len());
     for output in outputs {
         if *output == Output::TextSheet {
-            renditions.push(text_sheet(&img, kind, orientation)?);
+            renditions.extend(text_sheets(&img, kind, orientation)?);
             continue;
         }
         if output.video().is_some() {

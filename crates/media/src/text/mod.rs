@@ -132,23 +132,29 @@ fn text_err(what: impl std::fmt::Display) -> MediaRejection {
 /// when Tesseract fails.
 pub fn read_text(bytes: &[u8], limits: &Limits, tesseract: &Tesseract) -> Result<Vec<String>, MediaRejection> {
     let made = crate::make(bytes, limits, &[Output::TextSheet], crate::sink::Tools::default())?;
-    let sheet = made.renditions.into_iter().next().ok_or_else(|| text_err("no sheet was made"))?;
-    let tsv = tesseract.run(&sheet.bytes)?;
-    Ok(lines_of(&tsv))
+    // The sheets (two at most; a blank one holds no panel) are read at once.
+    let sheets = made.renditions.iter().filter(|sheet| sheet.frames > 0);
+    let tsvs = std::thread::scope(|scope| {
+        let runs: Vec<_> = sheets.map(|sheet| scope.spawn(|| tesseract.run(&sheet.bytes))).collect();
+        runs.into_iter()
+            .map(|run| run.join().unwrap_or_else(|_| Err(text_err("a tesseract run panicked"))))
+            .collect::<Result<Vec<String>, MediaRejection>>()
+    })?;
+    Ok(lines_of(&tsvs))
 }
 
-/// The confident words of Tesseract's TSV grouped into lines (each line once, case aside), cut to
-/// [`MAX_TEXT_CHARS`] in all.
-pub(crate) fn lines_of(tsv: &str) -> Vec<String> {
+/// The confident words of Tesseract's TSVs (one per sheet) grouped into lines (each line once,
+/// case aside), cut to [`MAX_TEXT_CHARS`] in all.
+pub(crate) fn lines_of(tsvs: &[String]) -> Vec<String> {
     let mut lines: Vec<(String, Vec<String>)> = Vec::new();
-    for row in tsv.lines().skip(1) {
+    for (sheet, row) in tsvs.iter().enumerate().flat_map(|(i, tsv)| tsv.lines().skip(1).map(move |r| (i, r))) {
         let cols: Vec<&str> = row.split('\t').collect();
         let [level, _page, block, par, line, _word, _l, _t, _w, _h, conf, text] = cols[..] else { continue };
         if level != "5" || conf.parse::<f32>().unwrap_or(-1.0) < MIN_CONFIDENCE {
             continue;
         }
         let Some(word) = clean_word(text) else { continue };
-        let key = format!("{block}.{par}.{line}");
+        let key = format!("{sheet}.{block}.{par}.{line}");
         match lines.iter_mut().find(|(k, _)| *k == key) {
             Some((_, words)) => words.push(word),
             None => lines.push((key, vec![word])),
@@ -208,9 +214,13 @@ mod tests {
             word(5, 1, 80.0, "it!\""),
         ]
         .join("\n");
-        assert_eq!(lines_of(&tsv), ["THIS IS FINE", "ship it"]);
-        assert!(lines_of("").is_empty());
-        assert!(lines_of(HEADER).is_empty());
+        assert_eq!(lines_of(&[tsv.clone()]), ["THIS IS FINE", "ship it"]);
+        assert_eq!(
+            lines_of(&[tsv, [HEADER.to_owned(), word(1, 1, 90.0, "more")].join("\n")]),
+            ["THIS IS FINE", "ship it", "more"]
+        );
+        assert!(lines_of(&[String::new()]).is_empty());
+        assert!(lines_of(&[HEADER.to_owned()]).is_empty());
     }
 
     #[test]

@@ -34,13 +34,15 @@ impl TextSheet {
         Self { width, height, frames: 0, middle: frames / 2, scenes: Vec::new() }
     }
 
+    /// The mean luminance of a 16×16 grid, from at most about 128×128 pixels of the frame.
     fn signature(&self, rgba: &[u8]) -> [u8; 256] {
         let (w, h) = (self.width as usize, self.height as usize);
+        let (step_x, step_y) = ((w / 128).max(1), (h / 128).max(1));
         let mut sums = [0_u64; 256];
         let mut counts = [0_u64; 256];
-        for y in 0..h {
+        for y in (0..h).step_by(step_y) {
             let gy = y * 16 / h.max(1);
-            for x in 0..w {
+            for x in (0..w).step_by(step_x) {
                 let gx = x * 16 / w.max(1);
                 let px = &rgba[(y * w + x) * 4..(y * w + x) * 4 + 4];
                 sums[gy * 16 + gx] += u64::from(luminance(px));
@@ -54,28 +56,100 @@ impl TextSheet {
         out
     }
 
-    /// The sheet as a grayscale PNG, or `None` when no frame was seen.
-    pub(crate) fn sheet(&self) -> Result<Option<Rendition>, MediaRejection> {
-        if self.scenes.is_empty() {
-            return Ok(None);
+    /// The sheets as grayscale PNGs: the panels cut to the box around their ink (a panel without
+    /// ink is left out), shared between two sheets of about the same area, so that two runs of
+    /// Tesseract (whose time grows with the pixels it is given) read them at once on two cores.
+    /// Without ink at all, one blank sheet of no panel (`frames` 0), which needs no reading.
+    pub(crate) fn sheets(&self) -> Result<Vec<Rendition>, MediaRejection> {
+        let panels: Vec<(&Vec<u8>, Inked)> = self
+            .scenes
+            .iter()
+            .flat_map(|(_, light, dark)| [light, dark])
+            .filter_map(|panel| inked(panel, self.width, self.height).map(|inked| (panel, inked)))
+            .collect();
+        // Largest first, each to the lighter sheet; reading order within a sheet is kept.
+        let mut order: Vec<usize> = (0..panels.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(panels[i].1.width * panels[i].1.height));
+        let (mut groups, mut areas) = ([Vec::new(), Vec::new()], [0_u32, 0]);
+        for i in order {
+            let lighter = usize::from(areas[1] < areas[0]);
+            areas[lighter] += panels[i].1.width * panels[i].1.height;
+            groups[lighter].push(i);
         }
+        let mut sheets = Vec::new();
+        if panels.is_empty() {
+            sheets.push(Rendition { frames: 0, ..self.sheet_of(&[])? });
+        }
+        for mut group in groups.into_iter().filter(|g| !g.is_empty()) {
+            group.sort_unstable();
+            let chosen: Vec<(&Vec<u8>, Inked)> = group.iter().map(|&i| panels[i]).collect();
+            sheets.push(self.sheet_of(&chosen)?);
+        }
+        Ok(sheets)
+    }
+
+    /// One sheet of these panels.
+    fn sheet_of(&self, panels: &[(&Vec<u8>, Inked)]) -> Result<Rendition, MediaRejection> {
         let scale = (MAX_SHEET_WIDTH / self.width.max(1)).clamp(1, 3);
-        let (pw, ph) = (self.width * scale, self.height * scale);
-        let panels = self.scenes.len() as u32 * 2;
-        let (sw, sh) = (pw + 2 * GAP, panels * (ph + GAP) + GAP);
+        let widest = panels.iter().map(|(_, b)| b.width).max().unwrap_or(1);
+        let sw = widest * scale + 2 * GAP;
+        let sh = GAP + panels.iter().map(|(_, b)| b.height * scale + GAP).sum::<u32>();
         let mut sheet = vec![255_u8; (sw * sh) as usize];
         let mut top = GAP;
-        for (_, light, dark) in &self.scenes {
-            for panel in [light, dark] {
-                upscale_into(panel, self.width, self.height, scale, &mut sheet, sw, (GAP, top));
-                top += ph + GAP;
-            }
+        for (panel, inked) in panels {
+            let cut = inked.cut(panel, self.width);
+            upscale_into(&cut, inked.width, inked.height, scale, &mut sheet, sw, (GAP, top));
+            top += inked.height * scale + GAP;
         }
         let img = image::GrayImage::from_raw(sw, sh, sheet).ok_or_else(|| crate::error::internal("sheet size"))?;
         let mut bytes = Vec::new();
         img.write_to(&mut std::io::Cursor::new(&mut bytes), image::ImageFormat::Png)
             .map_err(|e| crate::error::internal(format!("sheet encoding: {e}")))?;
-        Ok(Some(Rendition { bytes, mime: "image/png", width: sw, height: sh, frames: 1, duration_ms: 0, codec: None }))
+        Ok(Rendition { bytes, mime: "image/png", width: sw, height: sh, frames: 1, duration_ms: 0, codec: None })
+    }
+}
+
+/// The box of a panel holding its ink, with a margin (source pixels).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Inked {
+    left: u32,
+    top: u32,
+    width: u32,
+    height: u32,
+}
+
+/// Ink: at least half dark.
+const INK: u8 = 128;
+/// Source pixels kept around the ink, so that no letter is cut at its edge.
+const MARGIN: u32 = 6;
+
+/// The box around a panel's ink, or `None` when it has none.
+fn inked(panel: &[u8], w: u32, h: u32) -> Option<Inked> {
+    let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
+    for (y, row) in (0..h).zip(panel.chunks_exact(w as usize)) {
+        let Some(first) = row.iter().position(|&v| v < INK) else { continue };
+        let last = row.iter().rposition(|&v| v < INK).unwrap_or(first);
+        x0 = x0.min(first as u32);
+        x1 = x1.max(last as u32);
+        y0 = y0.min(y);
+        y1 = y1.max(y);
+    }
+    (x0 != u32::MAX).then(|| {
+        let (left, top) = (x0.saturating_sub(MARGIN), y0.saturating_sub(MARGIN));
+        let (right, bottom) = ((x1 + MARGIN).min(w - 1), (y1 + MARGIN).min(h - 1));
+        Inked { left, top, width: right - left + 1, height: bottom - top + 1 }
+    })
+}
+
+impl Inked {
+    /// The box's pixels of a `w`-wide panel.
+    fn cut(self, panel: &[u8], w: u32) -> Vec<u8> {
+        let mut out = Vec::with_capacity((self.width * self.height) as usize);
+        for y in self.top..self.top + self.height {
+            let start = (y * w + self.left) as usize;
+            out.extend_from_slice(&panel[start..start + self.width as usize]);
+        }
+        out
     }
 }
 
@@ -108,7 +182,7 @@ impl FrameSink for TextSheet {
     }
 
     fn finish(self: Box<Self>) -> Result<Vec<Rendition>, MediaRejection> {
-        self.sheet()?.map(|s| vec![s]).ok_or_else(|| crate::error::internal("no frame to read text from"))
+        self.sheets()
     }
 }
 

@@ -210,6 +210,18 @@ fn misses(
     }
 }
 
+/// The five slowest readings, with their size: where the reading time goes.
+fn print_slowest(set: &[Labelled], reads: &[Read]) {
+    let mut order: Vec<usize> = (0..reads.len()).collect();
+    order.sort_by(|a, b| reads[*b].ms.total_cmp(&reads[*a].ms));
+    let slowest: Vec<String> = order
+        .iter()
+        .take(5)
+        .map(|&i| format!("{} ({} KB) {:.0} ms", set[i].name, set[i].bytes.len() / 1024, reads[i].ms))
+        .collect();
+    println!("slowest readings: {}", slowest.join("; "));
+}
+
 fn verdict(met: bool) -> &'static str {
     if met {
         "met"
@@ -275,6 +287,7 @@ async fn main() {
 
     let reads = read_all(&set, &tesseract);
     println!("read each GIF and each first frame ({:.1} s so far)", started.elapsed().as_secs_f64());
+    print_slowest(&set, &reads);
 
     let test_db = TestDb::sqlite();
     let data = tempfile::tempdir().unwrap();
