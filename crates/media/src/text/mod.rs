@@ -214,7 +214,7 @@ mod tests {
             word(5, 1, 80.0, "it!\""),
         ]
         .join("\n");
-        assert_eq!(lines_of(&[tsv.clone()]), ["THIS IS FINE", "ship it"]);
+        assert_eq!(lines_of(std::slice::from_ref(&tsv)), ["THIS IS FINE", "ship it"]);
         assert_eq!(
             lines_of(&[tsv, [HEADER.to_owned(), word(1, 1, 90.0, "more")].join("\n")]),
             ["THIS IS FINE", "ship it", "more"]
