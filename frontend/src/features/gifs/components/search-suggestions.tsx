@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef } from 'react';
+import { useId, useLayoutEffect, useRef } from 'react';
 import type { SuggestionDto } from '@/api/generated/SuggestionDto';
 import { optionId } from '../hooks/use-combobox';
 import { useSearchCombobox } from '../hooks/use-search-combobox';
@@ -25,10 +25,11 @@ export function SuggestingField({ term, setTerm, run, focusOnMount }: FieldProps
   const { suggestions, combo, onTermChange, search } = useSearchCombobox(term, setTerm, run);
   const inputRef = useRef<HTMLInputElement>(null);
   // Focus is taken over once, the moment it replaces the plain field (never again: a later focus
-  // must leave the caret where the user put it).
+  // must leave the caret where the user put it). A layout effect, so focus moves in the very commit
+  // that swaps the fields: no frame (and no keystroke) finds the box without it.
   const takeFocus = useRef(focusOnMount);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     const input = inputRef.current;
     if (!takeFocus.current || !input) return;
     input.focus();
