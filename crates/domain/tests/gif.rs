@@ -91,15 +91,39 @@ fn the_smallest_animated_file_of_each_size_is_preferred() {
         rendition(Still, 10),
         rendition(Tiny, 90),
     ]);
-    assert_eq!(preferred(&photo.clone().with_preferred(true)), ["tiny", "mp4_small", "webm"]);
+    assert_eq!(preferred(&photo.clone().with_preferred(true, true)), ["tiny", "mp4_small", "webm"]);
     // Transparent: videos never compete.
-    assert_eq!(preferred(&photo.with_preferred(false)), ["thumbnail", "tiny", "medium"]);
+    assert_eq!(preferred(&photo.with_preferred(false, true)), ["thumbnail", "tiny", "medium"]);
     // Pixel art: the video is larger, the GIF stays.
     let pixel_art = Renditions::new([rendition(Original, 500), rendition(Mp4, 800), rendition(Webm, 900)]);
-    assert_eq!(preferred(&pixel_art.with_preferred(true)), ["original"]);
-    // Equal sizes: the GIF (every browser plays it).
+    assert_eq!(preferred(&pixel_art.with_preferred(true, true)), ["original"]);
+    // Equal sizes: the GIF (every browser plays it), then the video, then the WebP.
     let tie = Renditions::new([rendition(Thumbnail, 100), rendition(Mp4Small, 100)]);
-    assert_eq!(preferred(&tie.with_preferred(true)), ["thumbnail"]);
+    assert_eq!(preferred(&tie.with_preferred(true, true)), ["thumbnail"]);
+    let tie = Renditions::new([rendition(Original, 100), rendition(Mp4, 100), rendition(Webp, 100)]);
+    assert_eq!(preferred(&tie.with_preferred(true, true)), ["original"]);
+    let tie = Renditions::new([rendition(Original, 101), rendition(Mp4, 100), rendition(Webp, 100)]);
+    assert_eq!(preferred(&tie.with_preferred(true, true)), ["mp4"]);
+}
+
+#[test]
+fn a_transparent_animation_plays_its_webp_when_that_is_smaller() {
+    use RenditionKind::*;
+    let sticker = Renditions::new([
+        rendition(Original, 1000),
+        rendition(Medium, 700),
+        rendition(Mp4, 100),
+        rendition(Webp, 330),
+        rendition(Thumbnail, 200),
+        rendition(FixedHeight, 150),
+        rendition(WebpFixedHeight, 60),
+    ]);
+    // Transparent: the WebPs (with alpha) beat the GIFs; the videos (flattened) never compete.
+    assert_eq!(preferred(&sticker.clone().with_preferred(false, true)), ["thumbnail", "webp", "webp_fixed_height"]);
+    // Opaque: the smallest of all, a video here.
+    assert_eq!(preferred(&sticker.clone().with_preferred(true, true)), ["thumbnail", "mp4", "webp_fixed_height"]);
+    // A still image: its WebPs and videos are one-second loops of one picture, never preferred.
+    assert_eq!(preferred(&sticker.with_preferred(true, false)), ["thumbnail", "fixed_height", "medium"]);
 }
 
 #[test]

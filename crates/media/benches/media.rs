@@ -14,7 +14,7 @@ use gifshelf_domain::gif::{Rendition as Stored, RenditionKind, RenditionSize, Re
 use gifshelf_domain::media::ProcessedMedia;
 use gifshelf_domain::ports::MediaProcessor;
 use gifshelf_media::testing::{
-    animated_thumbnail, hd_scene_gif, photo_gif, pixel_art_gif, scene_gif, sprite_gif, video_gif,
+    animated_thumbnail, captioned_gif, hd_scene_gif, photo_gif, pixel_art_gif, scene_gif, sprite_gif, video_gif,
 };
 use gifshelf_media::{probe, process, static_thumbnail, Ffmpeg, Limits, MediaService};
 use image::codecs::gif::GifDecoder;
@@ -230,7 +230,7 @@ fn best_full(p: &ProcessedMedia) -> (RenditionKind, usize) {
         codec: r.codec.clone(),
         preferred: false,
     }))
-    .with_preferred(p.opaque);
+    .with_preferred(p.opaque, p.frames > 1);
     let best =
         set.iter().find(|r| r.preferred).map_or((RenditionKind::Original, original), |r| (r.kind, r.size as usize));
     best
@@ -264,7 +264,7 @@ fn renditions_table(cases: &[(String, PathBuf, bool)], dir: &Path, has_gifsicle:
     let service = MediaService::new(Limits::default(), 1, std::time::Duration::from_secs(60)).with_video(Some(ffmpeg));
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
     println!(
-        "{:<24} {:>5} {:>6} {:>9} {:>9} {:>9} {:>9} {:>7} {:>9} {:>9} {:>10} {:>9} {:>8}",
+        "{:<26} {:>5} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7} {:>9} {:>9} {:>10} {:>9} {:>8}",
         "case",
         "photo",
         "opaque",
@@ -272,6 +272,7 @@ fn renditions_table(cases: &[(String, PathBuf, bool)], dir: &Path, has_gifsicle:
         "medium B",
         "mp4 B",
         "webm B",
+        "webp B",
         "secs",
         "best",
         "best B",
@@ -283,7 +284,7 @@ fn renditions_table(cases: &[(String, PathBuf, bool)], dir: &Path, has_gifsicle:
         .iter()
         .filter_map(|(name, path, photo)| serve(&rt, &service, name, path, *photo, dir, has_gifsicle))
         .collect();
-    println!("best = the preferred full-size file (original, medium if >= 10 % smaller, mp4, webm; videos only when opaque); secs = all 11 kinds in one process call; gs = gifsicle -O2 of the original");
+    println!("best = the preferred full-size file (original, medium if >= 10 % smaller, mp4, webm, webp; videos only when opaque, the animated WebP with its alpha for any animation); secs = every kind in one process call; gs = gifsicle -O2 of the original");
     renditions_targets(&rows);
 }
 
@@ -304,7 +305,7 @@ fn serve(
     let p = match p {
         Ok(p) => p,
         Err(e) => {
-            println!("{name}: {e}");
+            println!("{name}: {e:?}");
             return None;
         }
     };
@@ -318,7 +319,7 @@ fn serve(
         .flatten();
     let ratio = |v: usize| v as f64 / bytes.len() as f64;
     println!(
-        "{:<24} {:>5} {:>6} {:>9} {:>9} {:>9} {:>9} {:>7.1} {:>9} {:>9} {:>10.3} {:>9} {:>8}",
+        "{:<26} {:>5} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7.1} {:>9} {:>9} {:>10.3} {:>9} {:>8}",
         name,
         if photo { "yes" } else { "no" },
         if p.opaque { "yes" } else { "no" },
@@ -326,6 +327,7 @@ fn serve(
         size_of(&p, RenditionKind::Medium),
         size_of(&p, RenditionKind::Mp4),
         size_of(&p, RenditionKind::Webm),
+        size_of(&p, RenditionKind::Webp),
         secs,
         best_kind.as_str(),
         best,
@@ -338,13 +340,10 @@ fn serve(
 
 /// Whether the renditions table meets its targets.
 fn renditions_targets(rows: &[Served]) {
-    // A transparent GIF is never served as a video (MP4 has no alpha): the target is about the
-    // opaque ones, and the others are named.
+    // A transparent GIF is never served as a video (MP4 has no alpha) but as its animated WebP
+    // when that is smaller: each has its own target.
     let photo: Vec<&Served> = rows.iter().filter(|r| r.photo && r.opaque).collect();
-    let transparent: Vec<&str> = rows.iter().filter(|r| r.photo && !r.opaque).map(|r| r.name.as_str()).collect();
-    if !transparent.is_empty() {
-        println!("note: photo-like but transparent, so no video is preferred: {}", transparent.join(", "));
-    }
+    ratio_target("best <= 0.35x orig (transparent photo-like)", rows.iter().filter(|r| r.photo && !r.opaque), 0.35);
     let failed: Vec<String> = photo
         .iter()
         .filter(|r| r.best * 4 > r.original)
@@ -368,6 +367,20 @@ fn renditions_targets(rows: &[Served]) {
     }
     let beat: usize = rows.iter().filter(|r| r.gifsicle.is_some_and(|g| r.best <= g)).count();
     println!("note: best <= gifsicle -O2 in {beat} of {} cases", rows.len());
+}
+
+/// Prints whether every one of `rows` is served at most `max` times its original's bytes.
+fn ratio_target<'a>(target: &str, rows: impl Iterator<Item = &'a Served>, max: f64) {
+    let rows: Vec<&Served> = rows.collect();
+    let ratio = |r: &Served| r.best as f64 / r.original as f64;
+    let failed: Vec<String> =
+        rows.iter().filter(|r| ratio(r) > max).map(|r| format!("{} {:.2}x", r.name, ratio(r))).collect();
+    let figures: Vec<String> = rows.iter().map(|r| format!("{} {:.3}x", r.name, ratio(r))).collect();
+    match (rows.len(), failed.is_empty()) {
+        (0, _) => println!("target {target:<34} n/a (no such case)"),
+        (n, true) => println!("target {target:<34} met ({n} cases: {})", figures.join(", ")),
+        (n, false) => println!("target {target:<34} NOT met: {} of {n} fail: {}", failed.len(), failed.join(", ")),
+    }
 }
 
 /// The generated cases (written once into `dir`) and the real-world ones, those `wanted`.
@@ -520,16 +533,15 @@ fn main() {
         cases.iter().filter_map(|(name, path)| measure(&exe, &dir, name, path, has_gifsicle)).collect();
     println!("cpu ms = an upload's processing (animated thumbnail, still and fingerprint from one decode); anim cpu = the animated thumbnail alone, what gifsicle makes; wall ms = the upload's; cpu x = anim cpu / gifsicle CPU; B x = our animated bytes / gifsicle bytes; PSNR in dB vs a float Lanczos3 downscale of every composited source frame (over white), the same reference for both; peak MB = child VmHWM including the input bytes; frames are paired by display time when the frame counts differ; gen_video = full motion (every pixel changes in every frame).");
     summary(&rows);
-    if !filters.is_empty() {
-        return;
-    }
 
-    // The renditions table: the same cases, plus a photo-like and a pixel-art one.
-    let extra: [(&str, Generator); 2] = [
+    // The renditions table: the same cases, plus a photo-like, a pixel-art and a transparent one
+    // (a sticker: a moving scene with a transparent field around it).
+    let extra: [(&str, Generator); 3] = [
         ("gen_photo_480x270_48f", || photo_gif(480, 270, 48)),
         ("gen_pixel_art_320x240_40f", || pixel_art_gif(320, 240, 40)),
+        ("gen_sticker_400x300_24f_alpha", || captioned_gif(400, 300, 24, None, true)),
     ];
-    for (name, g) in extra {
+    for (name, g) in extra.into_iter().filter(|(name, _)| wanted(name)) {
         let path = dir.join(format!("{name}.gif"));
         if !path.exists() {
             std::fs::write(&path, g()).unwrap();

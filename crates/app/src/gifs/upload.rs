@@ -98,7 +98,7 @@ impl GifService {
             uploaded_at: self.clock.now(),
             frame_count: i32::try_from(processed.frames).unwrap_or(i32::MAX),
             rating,
-            renditions: Renditions::new(renditions).with_preferred(processed.opaque),
+            renditions: Renditions::new(renditions).with_preferred(processed.opaque, processed.frames > 1),
             fingerprint,
             jobs: if self.reads_text && caption_text.is_none() {
                 vec![Task::MakeRenditions, Task::ReadText]

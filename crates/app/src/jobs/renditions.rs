@@ -113,10 +113,11 @@ impl RenditionMaker {
             made.push(rendition);
         }
         let kinds: Vec<RenditionKind> = made.iter().map(|r| r.kind).collect();
-        // A video may play in the browser only for an opaque animation: the videos of a
-        // transparent GIF are flattened onto white, and a still image's is a one-second loop.
-        let videos_play = !transparent && gif.frame_count > 1;
-        let all = Renditions::new(gif.renditions.iter().cloned().chain(made)).with_preferred(videos_play);
+        // A video may play in the browser only for an opaque animation (the videos of a transparent
+        // GIF are flattened onto white), a WebP for any animation; a still image's are one-second
+        // loops, never preferred.
+        let all = Renditions::new(gif.renditions.iter().cloned().chain(made))
+            .with_preferred(!transparent, gif.frame_count > 1);
         match self.renditions.save_renditions(id, all.into_vec(), transparent).await {
             Ok(saved) => {
                 tracing::info!(kinds = ?kinds.iter().map(|k| k.as_str()).collect::<Vec<_>>(), files = saved.renditions.len(), "renditions made");

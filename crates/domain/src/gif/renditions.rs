@@ -221,22 +221,26 @@ impl Renditions {
         self.0.is_empty()
     }
 
-    /// Marks, for each size, the smallest animated file a browser should play. Videos compete
-    /// only when the animation is `opaque` (MP4 has no transparency): on a pixel-art or
-    /// transparent GIF whose video is larger or wrong, the GIF stays preferred. Stills are never
-    /// preferred (they are not animations), nor are the WebPs, which are lossy: they are the chat
-    /// APIs' `webp` files, not what the web app plays.
+    /// Marks, for each size, the smallest animated file a browser should play. Stills are never
+    /// preferred (they are not animations). The animated WebPs (lossy, with alpha) compete when the
+    /// GIF is an animation: every browser plays them with their transparency, and on a transparent
+    /// animation they are often a third of its GIF. Videos compete only when the animation is also
+    /// `opaque` (MP4 has no transparency): on a pixel-art or transparent GIF whose video is larger or
+    /// wrong, the GIF or the WebP stays preferred. At equal sizes the GIF wins, then the video.
     #[must_use]
-    pub fn with_preferred(mut self, opaque: bool) -> Self {
-        let candidate =
-            |r: &Rendition| r.kind != RenditionKind::Still && !r.kind.is_webp() && (opaque || !r.kind.is_video());
+    pub fn with_preferred(mut self, opaque: bool, animated: bool) -> Self {
+        let candidate = |r: &Rendition| {
+            r.kind != RenditionKind::Still
+                && (!r.kind.is_webp() || animated)
+                && (!r.kind.is_video() || (opaque && animated))
+        };
         let sizes: Vec<RenditionSize> = self.0.iter().map(|r| r.kind.size()).collect();
         for size in sizes {
             let best = self
                 .0
                 .iter()
                 .filter(|r| r.kind.size() == size && candidate(r))
-                .min_by_key(|r| (r.size, r.kind.is_video(), r.kind))
+                .min_by_key(|r| (r.size, r.kind.is_webp(), r.kind.is_video(), r.kind))
                 .map(|r| r.kind);
             for r in self.0.iter_mut().filter(|r| r.kind.size() == size) {
                 r.preferred = Some(r.kind) == best;

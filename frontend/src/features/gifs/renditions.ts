@@ -13,6 +13,8 @@ const VIDEO_KINDS: Record<MediaSize, readonly Kind[]> = {
   full: ['mp4', 'webm'],
 };
 const ALL_VIDEO_KINDS: readonly Kind[] = [...VIDEO_KINDS.full, ...VIDEO_KINDS.small];
+/** The animated WebPs (lossy, with alpha) the screens may play instead of the GIF. */
+const WEBP_KINDS: Record<MediaSize, readonly Kind[]> = { small: [], full: ['webp'] };
 
 export const isVideoRendition = (rendition: RenditionDto) => ALL_VIDEO_KINDS.includes(rendition.kind);
 
@@ -26,8 +28,13 @@ export type MediaChoice = {
   placeholder: string;
   /** The first frame: the video's poster and the still shown under reduced motion. */
   still: string;
-  /** `<source>`s, smallest first; empty when the GIF is what to play. */
+  /** `<source>`s, smallest first; empty when the GIF (or its WebP) is what to play. */
   videos: VideoSource[];
+  /**
+   * `<picture>` `<source>`s played instead of the GIF (the animated WebP, with its transparency,
+   * when the server prefers it for this size); empty when the GIF itself plays.
+   */
+  images: VideoSource[];
 };
 
 const bySize = (a: RenditionDto, b: RenditionDto) => a.size - b.size;
@@ -41,12 +48,15 @@ function sourceType(rendition: RenditionDto): string {
 /**
  * The smallest animated file of `size` a browser should play. When the size's preferred rendition
  * is a video, every video of that size smaller than the size's (smallest) GIF becomes a source,
- * smallest first, so the browser takes the smallest it can play; otherwise the GIF plays as it
- * always did (`/api/gifs/thumbnail|content/{id}`).
+ * smallest first, so the browser takes the smallest it can play; when it is the animated WebP (a
+ * transparent animation's smallest file), that is the `<picture>`'s source with the GIF as its
+ * fallback; otherwise the GIF plays as it always did (`/api/gifs/thumbnail|content/{id}`).
  */
 export function chooseMedia(gif: GifDto, size: MediaSize): MediaChoice {
   const renditions = gif.renditions ?? [];
-  const ofSize = renditions.filter((r) => GIF_KINDS[size].includes(r.kind) || VIDEO_KINDS[size].includes(r.kind));
+  const ofSize = renditions.filter((r) =>
+    [GIF_KINDS, VIDEO_KINDS, WEBP_KINDS].some((kinds) => kinds[size].includes(r.kind)),
+  );
   const smallestGif = ofSize.filter((r) => GIF_KINDS[size].includes(r.kind)).sort(bySize)[0];
   const gifBytes = smallestGif?.size ?? (size === 'small' ? gif.thumbnailSize : gif.contentSize);
   const preferred = ofSize.find((r) => r.preferred);
@@ -62,6 +72,8 @@ export function chooseMedia(gif: GifDto, size: MediaSize): MediaChoice {
     placeholder: gifMedia.staticThumbnail(gif.id),
     still: renditions.find((r) => r.kind === 'still')?.url ?? gifMedia.staticThumbnail(gif.id),
     videos,
+    images:
+      preferred && WEBP_KINDS[size].includes(preferred.kind) ? [{ src: preferred.url, type: preferred.contentType }] : [],
   };
 }
 

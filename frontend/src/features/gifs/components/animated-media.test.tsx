@@ -6,7 +6,7 @@ import { AnimatedMedia, useMotionGate } from './animated-media';
 
 function rendition(kind: RenditionDto['kind'], size: number, extra: Partial<RenditionDto> = {}): RenditionDto {
   const video = kind.startsWith('mp4') || kind.startsWith('webm');
-  const ext = video ? (kind.startsWith('mp4') ? 'mp4' : 'webm') : kind === 'still' ? 'webp' : 'gif';
+  const ext = video ? (kind.startsWith('mp4') ? 'mp4' : 'webm') : kind === 'still' || kind.startsWith('webp') ? 'webp' : 'gif';
   return {
     kind,
     url: `/api/gifs/7/files/${kind}.${ext}`,
@@ -155,6 +155,38 @@ describe('AnimatedMedia', () => {
     fireEvent.load(img);
     expect(img).toHaveAttribute('data-loaded', 'true');
     expect(img.style.backgroundImage).toBe('');
+  });
+
+  it('plays a transparent animation from its WebP in a <picture>, the GIF its fallback', () => {
+    const sticker = makeGif(7, {
+      title: 'Rainbow',
+      renditions: [
+        rendition('original', 420_000),
+        rendition('medium', 300_000),
+        rendition('webp', 140_000, { preferred: true }),
+        rendition('thumbnail', 90_000, { preferred: true }),
+        rendition('still', 9_000),
+        rendition('mp4', 60_000),
+      ],
+    });
+    const { unmount } = render(<AnimatedMedia gif={sticker} size="full" alt="Rainbow" className="image-frame__img" />);
+    expect(video()).toBeNull();
+    const img = screen.getByRole('img', { name: 'Rainbow' });
+    const picture = img.parentElement!;
+    expect(picture.tagName).toBe('PICTURE');
+    const source = picture.querySelector('source')!;
+    expect(source).toHaveAttribute('srcset', '/api/gifs/7/files/webp.webp');
+    expect(source).toHaveAttribute('type', 'image/webp');
+    // A browser without WebP plays the GIF, over its still as before.
+    expect(img).toHaveAttribute('src', '/api/gifs/content/7');
+    expect(img.style.backgroundImage).toBe('url("/api/gifs/static-thumbnail/7")');
+    fireEvent.load(img);
+    expect(img.style.backgroundImage).toBe('');
+    unmount();
+
+    // The cards have no WebP of their size: their GIF thumbnail, no <picture>.
+    render(<AnimatedMedia gif={sticker} size="small" alt="Rainbow" />);
+    expect(screen.getByRole('img', { name: 'Rainbow' }).parentElement!.tagName).not.toBe('PICTURE');
   });
 
   it('falls back to the GIF when the browser can play none of the sources', () => {

@@ -28,8 +28,9 @@ type AnimatedMediaProps = {
 
 /**
  * A GIF, played from its smallest animated rendition the browser supports: a muted, looping video
- * (with the GIF as fallback) when the server prefers a video for this size, else the GIF `<img>`
- * (static thumbnail first) as always. Under reduced motion, the still until `active`.
+ * (with the GIF as fallback) when the server prefers a video for this size, its animated WebP in a
+ * `<picture>` (the GIF as fallback) when it prefers that, else the GIF `<img>` (static thumbnail
+ * first) as always. Under reduced motion, the still until `active`.
  */
 export function AnimatedMedia({
   gif,
@@ -68,8 +69,9 @@ export function AnimatedMedia({
       loading,
       decoding,
     };
-    // The detail page's one large image: requested at once and painted as it arrives.
-    if (size === 'full') return <StreamedImage {...image} {...highPriority} />;
+    // The detail page's one large image: requested at once and painted as it arrives (its WebP
+    // when that is the smaller file, the GIF for a browser without WebP or should it fail).
+    if (size === 'full') return <StreamedImage {...image} sources={choice.images} {...highPriority} />;
     // A card's animation waits for its still (and, when lazy, for the viewport).
     return <ProgressiveImage {...image} stillFirst {...(priority && highPriority)} />;
   }

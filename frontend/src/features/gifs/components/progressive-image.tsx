@@ -59,6 +59,11 @@ type StreamedImageProps = Omit<ImgHTMLAttributes<HTMLImageElement>, 'src'> & {
   /** The image itself, requested at once. */
   src: string;
   alt: string;
+  /**
+   * Played instead of `src` by a browser that takes their type (the animated WebP): the image
+   * becomes a `<picture>`, `src` its fallback.
+   */
+  sources?: readonly { src: string; type: string }[];
 };
 
 /**
@@ -68,10 +73,10 @@ type StreamedImageProps = Omit<ImgHTMLAttributes<HTMLImageElement>, 'src'> & {
  * still. For the one large image of a page (the detail page's GIF): its first frame is what the
  * reader waits for, not the whole file.
  */
-export function StreamedImage({ placeholder, src, alt, style, onLoad, ...img }: StreamedImageProps) {
+export function StreamedImage({ placeholder, src, alt, style, onLoad, sources = [], ...img }: StreamedImageProps) {
   const [loadedSrc, setLoadedSrc] = useState<string | null>(null);
   const loaded = loadedSrc === src;
-  return (
+  const image = (
     <img
       {...img}
       src={src}
@@ -83,6 +88,16 @@ export function StreamedImage({ placeholder, src, alt, style, onLoad, ...img }: 
         onLoad?.(event);
       }}
     />
+  );
+  if (sources.length === 0) return image;
+  // `display: contents`: the <picture> adds no box, the <img> lays out as it would alone.
+  return (
+    <picture className="streamed-picture">
+      {sources.map((source) => (
+        <source key={source.src} srcSet={source.src} type={source.type} />
+      ))}
+      {image}
+    </picture>
   );
 }
 
