@@ -50,8 +50,10 @@ impl Ffmpeg {
     /// otherwise: videos are made in the background, a long animation may take minutes.
     pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
     /// Address-space limit of the child unless [`with_memory_limit`](Self::with_memory_limit)
-    /// says otherwise (1 GiB: libx264 and libvpx-vp9 at 1280×720 need a few hundred MB).
-    pub const DEFAULT_MEMORY_LIMIT: u64 = 1 << 30;
+    /// says otherwise (2 GiB: one child encodes every kind at once, and at 1280×720 libvpx-vp9,
+    /// libx264 and libwebp_anim each hold a few hundred MB; 1.15 GB resident for 200 frames, which
+    /// 1 GiB refused).
+    pub const DEFAULT_MEMORY_LIMIT: u64 = 2 << 30;
 
     /// Runs `ffmpeg -hide_banner -encoders` once (`path`, or `ffmpeg` from `PATH` when `None`) and
     /// checks that it has the `libx264` and `libvpx-vp9` encoders; notes whether it has

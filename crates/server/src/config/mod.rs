@@ -204,7 +204,7 @@ impl Settings {
             ffmpeg: src.ffmpeg(),
             tesseract: src.tesseract(),
             video_timeout_secs: src.number("GIFSHELF_VIDEO_TIMEOUT_SECS", f.video_timeout_secs, 60)?,
-            video_memory_mb: src.number("GIFSHELF_VIDEO_MEMORY_MB", f.video_memory_mb, 1024)?,
+            video_memory_mb: src.number("GIFSHELF_VIDEO_MEMORY_MB", f.video_memory_mb, 2048)?,
             db_max_connections: src.number("GIFSHELF_DB_MAX_CONNECTIONS", f.db_max_connections, 10)?,
             media_workers: src.number("GIFSHELF_MEDIA_WORKERS", f.media_workers, sources::default_media_workers())?,
             job_media_workers: src.number("GIFSHELF_JOB_MEDIA_WORKERS", f.job_media_workers, 1)?,
