@@ -77,23 +77,29 @@ export function chooseMedia(gif: GifDto, size: MediaSize): MediaChoice {
   };
 }
 
-const VIDEO_LABELS: Partial<Record<Kind, string>> = {
+const FILE_LABELS: Partial<Record<Kind, string>> = {
   mp4: 'MP4',
   webm: 'WebM',
+  webp: 'WebP',
   mp4_small: 'MP4 (small)',
   webm_small: 'WebM (small)',
 };
+/** The files the "Files" list names: full size first, then small. */
+const FILE_KINDS: readonly Kind[] = [...VIDEO_KINDS.full, ...WEBP_KINDS.full, ...VIDEO_KINDS.small];
 
-/** The video files of a GIF for the detail page's "Files" list: full size first, then small. */
+/**
+ * The video files and the animated WebP of a GIF for the detail page's "Files" list: full size
+ * first, then small.
+ */
 export function videoFiles(gif: GifDto): { kind: Kind; url: string; label: string; details: string }[] {
-  return ALL_VIDEO_KINDS.flatMap((kind) => {
+  return FILE_KINDS.flatMap((kind) => {
     const rendition = (gif.renditions ?? []).find((r) => r.kind === kind);
     if (!rendition) return [];
     return [
       {
         kind,
         url: rendition.url,
-        label: VIDEO_LABELS[kind] ?? kind,
+        label: FILE_LABELS[kind] ?? kind,
         details: `${rendition.width} × ${rendition.height} · ${formatKB(rendition.size)}`,
       },
     ];

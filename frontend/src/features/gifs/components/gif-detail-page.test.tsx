@@ -272,6 +272,7 @@ describe('GIF detail', () => {
         file('still', 'webp', 320, 180, 9_000),
         file('mp4', 'mp4', 480, 270, 319_488, true),
         file('webm', 'webm', 480, 270, 409_600),
+        file('webp', 'webp', 480, 270, 614_400),
         file('mp4_small', 'mp4', 320, 180, 51_200, true),
         file('webm_small', 'webm', 320, 180, 61_440),
       ],
@@ -282,6 +283,7 @@ describe('GIF detail', () => {
     expect(within(files).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
       'MP4 · 480 × 270 · 312.00 KB',
       'WebM · 480 × 270 · 400.00 KB',
+      'WebP · 480 × 270 · 600.00 KB',
       'MP4 (small) · 320 × 180 · 50.00 KB',
       'WebM (small) · 320 × 180 · 60.00 KB',
     ]);

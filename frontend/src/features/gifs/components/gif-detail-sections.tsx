@@ -79,7 +79,7 @@ export function RenditionList({ gif, onOpen }: { gif: GifDto; onOpen: (rendition
   );
 }
 
-/** The GIF's video renditions (once the renditions job has made them), each a link to its file. */
+/** The GIF's videos and animated WebP (once the renditions job has made them), each a link to its file. */
 export function VideoFiles({ gif }: { gif: GifDto }) {
   const files = videoFiles(gif);
   if (files.length === 0) return null;
