@@ -198,13 +198,18 @@ export function animatedGif({ width = 96, height = 72, frameCount = 4, seed = 0 
   return encodeGif({ width, height, palette: PALETTE, frames, delay: 20, transparent: TRANSPARENT });
 }
 
+/** The palette index `photoLikeGif` leaves transparent around a sticker (after its 252 colours). */
+const CUT_OUT = 252;
+
 /**
  * A "photo-like" animated GIF (default 400 × 300, 24 frames, opaque): smooth colour gradients,
  * ordered-dithered into a 252-colour palette, panning 10 px a frame, so every pixel changes every
  * frame. GIF compresses it badly and H.264/VP9 very well (the pan is an exact translation, also at
  * the 4/5 scale of a 320-wide rendition), so the server prefers its videos. Every call differs.
+ * With `sticker`, only a disc in the middle is drawn and the rest is transparent: a transparent
+ * animation, which no video may play, whose animated WebP is far smaller than the GIF.
  */
-export function photoLikeGif({ width = 400, height = 300, frameCount = 24 } = {}): Buffer {
+export function photoLikeGif({ width = 400, height = 300, frameCount = 24, sticker = false } = {}): Buffer {
   const levels = [6, 7, 6] as const;
   const palette: Rgb[] = [];
   for (let r = 0; r < levels[0]; r += 1)
@@ -231,10 +236,11 @@ export function photoLikeGif({ width = 400, height = 300, frameCount = 24 } = {}
         const r = channel(Math.sin(u / 47 + phase) * 0.6 + Math.sin(v / 83) * 0.4, levels[0]);
         const g = channel(Math.sin(v / 61 - u / 131 + 1 + phase) * 0.7 + Math.cos(u / 29) * 0.3, levels[1]);
         const b = channel(Math.sin((u + v) / 71 + 2) * 0.8 + Math.cos(v / 37 + phase) * 0.2, levels[2]);
-        pixels[y * width + x] = (r * levels[1] + g) * levels[2] + b;
+        const outside = sticker && Math.hypot(x - width / 2, y - height / 2) > Math.min(width, height) * 0.45;
+        pixels[y * width + x] = outside ? CUT_OUT : (r * levels[1] + g) * levels[2] + b;
       }
     }
     frames.push(pixels);
   }
-  return encodeGif({ width, height, palette, frames, delay: 8, compression: 'lzw' });
+  return encodeGif({ width, height, palette, frames, delay: 8, compression: 'lzw', transparent: sticker ? CUT_OUT : undefined });
 }

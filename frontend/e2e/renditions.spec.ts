@@ -12,6 +12,7 @@ const LABELS: Record<string, string> = {
   webm: 'WebM',
   mp4_small: 'MP4 (small)',
   webm_small: 'WebM (small)',
+  webp: 'WebP',
 };
 
 async function renditionsOf(page: Page, token: string, id: number): Promise<RenditionDto[]> {
@@ -141,4 +142,57 @@ test('a photo-like GIF plays as a video once its renditions exist; reduced motio
     await expect(page.locator('.gif-detail__figure video')).toHaveAttribute('poster', stillUrl);
   }
   await screenshots(page, 'detail-files');
+});
+
+test('a transparent animation plays from its animated WebP on the detail page, fitted in its frame', async ({ page }) => {
+  test.setTimeout(150_000);
+  await registerAndLogIn(page, 'webp');
+  const token = await tokenOf(page);
+  const title = `Spinning sticker ${uniqueName('w').toLowerCase()}`;
+  const upload = await page.request.post('/api/gifs', {
+    headers: { Authorization: `Bearer ${token}` },
+    multipart: {
+      file: { name: 'sticker.gif', mimeType: 'image/gif', buffer: photoLikeGif({ width: 300, height: 300, sticker: true }) },
+      gifData: {
+        name: 'blob',
+        mimeType: 'application/json',
+        buffer: Buffer.from(JSON.stringify({ title, description: 'A disc of gradients, the rest clear.', tags: [] })),
+      },
+    },
+  });
+  expect(upload.status()).toBe(201);
+  const { id } = (await upload.json()) as { id: number };
+
+  // The WebP comes from the renditions job; it is then the preferred full-size file.
+  let renditions: RenditionDto[] = [];
+  await expect
+    .poll(
+      async () => {
+        renditions = await renditionsOf(page, token, id);
+        return renditions.find((r) => r.preferred && ['original', 'medium', 'webp'].includes(r.kind))?.kind;
+      },
+      { message: 'the WebP preferred within 60 s (is ffmpeg with libwebp_anim available?)', timeout: 60_000, intervals: [500, 1000, 2000] },
+    )
+    .toBe('webp');
+  const webp = renditions.find((r) => r.kind === 'webp')!;
+  expect(webp.size).toBeLessThan(renditions.find((r) => r.kind === 'original')!.size);
+  expect(renditions.some((r) => r.preferred && FULL_VIDEOS.includes(r.kind))).toBe(false);
+
+  await page.goto(`/gifs/${id}`);
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  const image = page.locator('.gif-detail__figure').getByRole('img', { name: title });
+  await expect(image).toHaveAttribute('src', `/api/gifs/content/${id}`);
+  expect(await image.evaluate((img) => img.parentElement?.tagName)).toBe('PICTURE');
+  // Chromium takes the WebP source, through the session cookie, and draws it.
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => new URL(img.currentSrc).pathname)).toBe(new URL(webp.url, page.url()).pathname);
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(300);
+  // The square picture fits inside the 4:3 frame (contained, not overflowing it).
+  const frame = (await page.locator('.gif-detail__figure .image-frame').boundingBox())!;
+  const box = (await image.boundingBox())!;
+  expect(box.height).toBeLessThanOrEqual(frame.height + 1);
+  expect(box.width).toBeLessThanOrEqual(frame.width + 1);
+  // The Files list names it.
+  const files = page.locator('section', { has: page.getByRole('heading', { name: 'Files', exact: true }) });
+  await expect(files.getByRole('link', { name: 'WebP', exact: true })).toHaveAttribute('href', webp.url);
+  await screenshots(page, 'detail-webp');
 });

@@ -90,7 +90,7 @@ export function StreamedImage({ placeholder, src, alt, style, onLoad, sources = 
     />
   );
   if (sources.length === 0) return image;
-  // `display: contents`: the <picture> adds no box, the <img> lays out as it would alone.
+  // The <picture> takes the place of the <img> in the layout (`.streamed-picture`).
   return (
     <picture className="streamed-picture">
       {sources.map((source) => (
