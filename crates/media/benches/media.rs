@@ -1,9 +1,14 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed step should stop the test loudly
 #![allow(unsafe_code)] // getrusage(2) for CPU figures; see cpu_ms
-//! `cargo bench`: generated and real GIFs through `process`, each in its own child process
-//! (for an honest peak RSS), compared with `gifsicle -O2 --resize-fit-width 320`; then the
-//! renditions table: the bytes a browser is served at full size (the preferred of original,
-//! medium, MP4 and WebM) against the original and `gifsicle -O2` of it.
+//! `cargo bench`: generated, real and everyday GIFs (made by ffmpeg, gifsicle, ImageMagick and
+//! Pillow where present: `everyday.rs`) through `process`, each in its own child process (for an
+//! honest peak RSS), compared with `gifsicle -O2 --resize-fit-width 320`; then the renditions
+//! table: the bytes a browser is served at full size (the preferred of original, medium, MP4, WebM
+//! and WebP) against the original and `gifsicle -O2` of it. Names given as arguments run only the
+//! cases whose names hold one of them.
+
+#[path = "media/everyday.rs"]
+mod everyday;
 
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
@@ -165,6 +170,7 @@ fn psnr(source: &[u8], refs: &mut Vec<((u32, u32), Frames)>, test: &[u8]) -> Opt
 struct Row {
     name: String,
     src_b: f64,
+    anim_b: f64,
     probe_ms: f64,
     static_ms: f64,
     peak_mb: f64,
@@ -204,6 +210,12 @@ fn summary(rows: &[Row]) {
         rows,
         |r| (r.src_b <= 11e6).then_some(r.peak_mb < 64.0),
         |r| format!("{:.1} MB", r.peak_mb),
+    );
+    verdict(
+        "thumbnail never larger than its GIF",
+        rows,
+        |r| Some(r.anim_b <= r.src_b),
+        |r| format!("{:.2}x", r.anim_b / r.src_b),
     );
     verdict("static thumbnail < 30 ms", rows, |r| Some(r.static_ms < 30.0), |r| format!("{:.1} ms", r.static_ms));
     verdict("probe < 10 ms", rows, |r| Some(r.probe_ms < 10.0), |r| format!("{:.2} ms", r.probe_ms));
@@ -422,6 +434,12 @@ fn bench_cases(dir: &Path, wanted: &dyn Fn(&str) -> bool) -> Vec<(String, PathBu
     } else {
         println!("note: the optional extra GIF {} is absent; rainbow skipped", extra.display());
     }
+    // Everyday GIFs of other encoders; gifsicle's re-encode the generated 480×270 scene.
+    let scene = dir.join("gen_480x270_60f.gif");
+    if !scene.exists() {
+        std::fs::write(&scene, scene_gif(480, 270, 60, 30)).unwrap();
+    }
+    cases.extend(everyday::everyday_cases(dir, &scene, wanted));
     cases
 }
 
@@ -497,6 +515,7 @@ fn measure(exe: &Path, dir: &Path, name: &str, path: &Path, has_gifsicle: bool) 
     Some(Row {
         name: name.to_owned(),
         src_b: src_len as f64,
+        anim_b,
         probe_ms,
         static_ms,
         peak_mb: hwm / 1024.0,
