@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { RenditionDto } from '../src/api/generated/RenditionDto';
 import { photoLikeGif } from './gif-encoder';
-import { registerAndLogIn, screenshots, takeFirstAccount, tokenOf, uniqueName } from './support';
+import { registerAndLogIn, screenshots, takeFirstAccount, tokenOf, uniqueName, uploadGifViaApi } from './support';
 
 test.beforeAll(({ request }) => takeFirstAccount(request));
 
@@ -31,19 +31,7 @@ test('a photo-like GIF plays as a video once its renditions exist; reduced motio
   const token = await tokenOf(page);
   const title = `Sunset pan ${uniqueName('r').toLowerCase()}`;
 
-  const upload = await page.request.post('/api/gifs', {
-    headers: { Authorization: `Bearer ${token}` },
-    multipart: {
-      file: { name: 'sunset.gif', mimeType: 'image/gif', buffer: photoLikeGif() },
-      gifData: {
-        name: 'blob',
-        mimeType: 'application/json',
-        buffer: Buffer.from(JSON.stringify({ title, description: 'Smooth gradients, panning.', tags: [] })),
-      },
-    },
-  });
-  expect(upload.status()).toBe(201);
-  const { id } = (await upload.json()) as { id: number };
+  const { id } = await uploadGifViaApi(page.request, token, { title, description: 'Smooth gradients, panning.' }, photoLikeGif());
 
   // The videos come from a background job a few seconds after the upload.
   let renditions: RenditionDto[] = [];
@@ -149,19 +137,8 @@ test('a transparent animation plays from its animated WebP on the detail page, f
   await registerAndLogIn(page, 'webp');
   const token = await tokenOf(page);
   const title = `Spinning sticker ${uniqueName('w').toLowerCase()}`;
-  const upload = await page.request.post('/api/gifs', {
-    headers: { Authorization: `Bearer ${token}` },
-    multipart: {
-      file: { name: 'sticker.gif', mimeType: 'image/gif', buffer: photoLikeGif({ width: 300, height: 300, sticker: true }) },
-      gifData: {
-        name: 'blob',
-        mimeType: 'application/json',
-        buffer: Buffer.from(JSON.stringify({ title, description: 'A disc of gradients, the rest clear.', tags: [] })),
-      },
-    },
-  });
-  expect(upload.status()).toBe(201);
-  const { id } = (await upload.json()) as { id: number };
+  const sticker = photoLikeGif({ width: 300, height: 300, sticker: true });
+  const { id } = await uploadGifViaApi(page.request, token, { title, description: 'A disc of gradients, the rest clear.' }, sticker);
 
   // The WebP comes from the renditions job; it is then the preferred full-size file.
   let renditions: RenditionDto[] = [];

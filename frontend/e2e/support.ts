@@ -112,17 +112,22 @@ export async function tokenOf(page: Page): Promise<string> {
 
 export type UploadedGif = { id: number; title: string; shareId: string; tags: { id: number; name: string }[] };
 
-/** Uploads a generated GIF through the API (for tests that are not about the upload screen). */
+/**
+ * Uploads a GIF through the API (for tests that are not about the upload screen): `animatedGif`
+ * of this seed, or the bytes given.
+ */
 export async function uploadGifViaApi(
   request: APIRequestContext,
   token: string,
   data: { title: string; description?: string; tags?: string[]; rating?: 'g' | 'pg' | 'pg-13' | 'r' },
-  seed = 0,
+  source: number | Buffer = 0,
 ): Promise<UploadedGif> {
+  const buffer = typeof source === 'number' ? animatedGif({ seed: source, width: 160, height: 120 }) : source;
+  const name = typeof source === 'number' ? `seed${source}.gif` : 'upload.gif';
   const response = await request.post('/api/gifs', {
     headers: { Authorization: `Bearer ${token}` },
     multipart: {
-      file: { name: `seed${seed}.gif`, mimeType: 'image/gif', buffer: animatedGif({ seed, width: 160, height: 120 }) },
+      file: { name, mimeType: 'image/gif', buffer },
       gifData: {
         name: 'blob',
         mimeType: 'application/json',
