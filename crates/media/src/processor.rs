@@ -106,6 +106,7 @@ fn output_of(kind: RenditionKind) -> Option<Output> {
         RenditionKind::WebpFixedHeight => Some(Output::Video(Video::WebpFixedHeight)),
         RenditionKind::WebpTiny => Some(Output::Video(Video::WebpTiny)),
         RenditionKind::WebpNano => Some(Output::Video(Video::WebpNano)),
+        RenditionKind::Poster => Some(Output::Video(Video::Poster)),
     }
 }
 
@@ -188,7 +189,7 @@ impl MediaProcessor for MediaService {
     fn can_make(&self, kind: RenditionKind) -> bool {
         match &self.ffmpeg {
             _ if !kind.needs_ffmpeg() => true,
-            Some(ffmpeg) => !kind.is_webp() || ffmpeg.makes_webp(),
+            Some(ffmpeg) => !kind.needs_libwebp() || ffmpeg.makes_webp(),
             None => false,
         }
     }

@@ -166,6 +166,7 @@ fn expected_size(kind: RenditionKind, (w, h): (u32, u32)) -> (u32, u32) {
         RenditionKind::FixedHeight | RenditionKind::WebpFixedHeight => fit_h(200),
         RenditionKind::Mp4 => even((w, h)),
         RenditionKind::Mp4Small => even(fit_w(320)),
+        RenditionKind::Poster => fit_w(640),
     }
 }
 
@@ -185,6 +186,11 @@ fn check_every_kind(p: &ProcessedMedia, gif: &[u8], frame_ms: u32) {
         match kind {
             RenditionKind::Still => {
                 assert_eq!((r.content_type.as_str(), r.frames, r.duration_ms), ("image/png", 1, 0));
+            }
+            RenditionKind::Poster => {
+                assert_eq!((r.content_type.as_str(), r.frames, r.duration_ms), ("image/webp", 1, 0));
+                let decoded = image::load_from_memory_with_format(&r.bytes, image::ImageFormat::WebP).unwrap();
+                assert_eq!((decoded.width(), decoded.height()), size);
             }
             kind if kind.is_webp() => {
                 assert_eq!((r.content_type.as_str(), r.codec.as_deref()), ("image/webp", None), "{kind:?}");
@@ -402,6 +408,34 @@ async fn a_transparent_animation_gets_animated_webps_with_alpha_at_every_size() 
     assert_eq!(first.get_pixel(2, 2)[3], 0, "the transparent field became opaque");
 }
 
+/// The poster is the first frame, at most 640 wide, a still WebP that keeps the transparency,
+/// made alone from the first frame (the renditions job backfilling it).
+#[tokio::test]
+#[cfg_attr(
+    not(ffmpeg_tests),
+    ignore = "ffmpeg or ffprobe was not found when the tests were built: the video tests did not run"
+)]
+async fn the_poster_is_the_first_frame_at_display_size_with_its_transparency() {
+    let service = service(Some(ffmpeg()));
+    assert!(service.can_make(RenditionKind::Poster), "Debian's ffmpeg has libwebp");
+    // A disc that moves from x = 200 to x = 533 over a transparent field.
+    let gif = gifshelf_media::testing::captioned_gif(800, 480, 6, None, true);
+    let p = service.process(Arc::new(gif), &[RenditionKind::Poster]).await.unwrap_or_else(|e| panic!("{e}"));
+    let poster = get(&p, RenditionKind::Poster);
+    assert_eq!((poster.width, poster.height, poster.frames), (640, 384, 1));
+    assert!(poster.bytes.len() < 20_000, "{} bytes", poster.bytes.len());
+    let w = webp_figures(&poster.bytes);
+    assert!(w.alpha && w.frames == 0, "a still WebP with alpha: {w:?}");
+    let image = image::load_from_memory_with_format(&poster.bytes, image::ImageFormat::WebP).unwrap().to_rgba8();
+    let [r, g, b, a] = image.get_pixel(160, 192).0;
+    assert!(
+        a == 255 && r.abs_diff(230) < 30 && g.abs_diff(120) < 30 && b.abs_diff(40) < 30,
+        "the disc: {r} {g} {b} {a}"
+    );
+    assert_eq!(image.get_pixel(426, 192)[3], 0, "where the disc ends up is still clear in the first frame");
+    assert_eq!(image.get_pixel(2, 2)[3], 0, "the transparent field became opaque");
+}
+
 /// The stored renditions the app would keep, with their `preferred` flags.
 fn stored(p: &ProcessedMedia) -> Renditions {
     Renditions::new(p.renditions.iter().map(|(kind, r)| Stored {
@@ -480,6 +514,10 @@ async fn a_still_image_gets_one_second_loops_and_its_other_kinds_are_images() {
         let p = with.process(Arc::new(bytes), &looped).await.unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(p.renditions.len(), looped.len());
         for (kind, r) in &p.renditions {
+            if *kind == RenditionKind::Poster {
+                assert_eq!((r.frames, r.duration_ms, r.width, r.height), (1, 0, p.width, p.height), "{name}");
+                continue;
+            }
             assert_eq!((r.frames, r.duration_ms), (1, 1000), "{name}: {kind:?}");
             if kind.is_webp() {
                 // libwebp writes one frame as a still WebP (no animation chunks): the picture.

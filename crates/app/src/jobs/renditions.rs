@@ -139,8 +139,8 @@ impl RenditionMaker {
     }
 
     /// Whether the GIF is transparent: as stored, else as the pass that made the `wanted` kinds
-    /// saw it (a pass that made only the still stopped at the first frame: then a pass over every
-    /// frame that makes no file).
+    /// saw it (a pass that made only stills, the static thumbnail or the poster, stopped at the
+    /// first frame: then a pass over every frame that makes no file).
     ///
     /// # Errors
     /// Those of the pipeline.
@@ -151,7 +151,7 @@ impl RenditionMaker {
         processed: &ProcessedMedia,
         bytes: Arc<Vec<u8>>,
     ) -> Result<bool, AppError> {
-        let first_frame_only = !wanted.is_empty() && wanted.iter().all(|&kind| kind == RenditionKind::Still);
+        let first_frame_only = !wanted.is_empty() && wanted.iter().all(|&kind| kind.is_still());
         Ok(match gif.transparent {
             Some(known) => known,
             None if first_frame_only => !self.media.process(bytes, &[]).await?.opaque,

@@ -48,7 +48,14 @@ pub enum RenditionKind {
     WebpTiny,
     /// Animated WebP at most 90 high like `nano`.
     WebpNano,
+    /// The first frame as a still WebP (lossy, with alpha) at most [`POSTER_WIDTH`] wide: what the
+    /// detail page paints first, at its display size, before the animation arrives.
+    Poster,
 }
+
+/// The widest poster: the detail page's frame on a phone (about 380 CSS pixels at a device pixel
+/// ratio of 1.75) and most of it on a desktop, at a few kilobytes.
+pub const POSTER_WIDTH: u32 = 640;
 
 /// The display sizes renditions come in; within one size a browser plays the smallest file of
 /// those it supports (the `preferred` one).
@@ -62,11 +69,13 @@ pub enum RenditionSize {
     Tiny,
     Nano,
     FixedHeight,
+    /// The detail page's first paint: `poster`.
+    Poster,
 }
 
 impl RenditionKind {
     /// Every kind, in a stable order.
-    pub const ALL: [Self; 15] = [
+    pub const ALL: [Self; 16] = [
         Self::Original,
         Self::Thumbnail,
         Self::Still,
@@ -82,6 +91,7 @@ impl RenditionKind {
         Self::WebpFixedHeight,
         Self::WebpTiny,
         Self::WebpNano,
+        Self::Poster,
     ];
 
     /// What an upload stores before it answers: the original and what every screen shows.
@@ -105,6 +115,7 @@ impl RenditionKind {
             Self::WebpFixedHeight => "webp_fixed_height",
             Self::WebpTiny => "webp_tiny",
             Self::WebpNano => "webp_nano",
+            Self::Poster => "poster",
         }
     }
 
@@ -130,10 +141,20 @@ impl RenditionKind {
         matches!(self, Self::Webp | Self::WebpFixedHeight | Self::WebpTiny | Self::WebpNano)
     }
 
+    /// One frame, never an animation: the static thumbnail and the poster.
+    pub fn is_still(self) -> bool {
+        matches!(self, Self::Still | Self::Poster)
+    }
+
     /// Made by the `ffmpeg` child from the composited frames (the videos and the WebPs), and so
     /// only where `ffmpeg` is; of a still image too (its one frame, a one-second loop).
     pub fn needs_ffmpeg(self) -> bool {
-        self.is_video() || self.is_webp()
+        self.is_video() || self.is_webp() || self == Self::Poster
+    }
+
+    /// Encoded by `libwebp`, so made only where `ffmpeg` has it: the animated WebPs and the poster.
+    pub fn needs_libwebp(self) -> bool {
+        self.is_webp() || self == Self::Poster
     }
 
     pub fn size(self) -> RenditionSize {
@@ -144,6 +165,7 @@ impl RenditionKind {
             Self::Tiny | Self::WebpTiny => RenditionSize::Tiny,
             Self::Nano | Self::WebpNano => RenditionSize::Nano,
             Self::FixedHeight | Self::WebpFixedHeight => RenditionSize::FixedHeight,
+            Self::Poster => RenditionSize::Poster,
         }
     }
 
@@ -221,8 +243,8 @@ impl Renditions {
         self.0.is_empty()
     }
 
-    /// Marks, for each size, the smallest animated file a browser should play. Stills are never
-    /// preferred (they are not animations). The animated WebPs (lossy, with alpha) compete when the
+    /// Marks, for each size, the smallest animated file a browser should play. Stills (and posters)
+    /// are never preferred (they are not animations). The animated WebPs (lossy, with alpha) compete when the
     /// GIF is an animation: every browser plays them with their transparency, and on a transparent
     /// animation they are often a third of its GIF. Videos compete only when the animation is also
     /// `opaque` (MP4 has no transparency): on a pixel-art or transparent GIF whose video is larger or
@@ -230,9 +252,7 @@ impl Renditions {
     #[must_use]
     pub fn with_preferred(mut self, opaque: bool, animated: bool) -> Self {
         let candidate = |r: &Rendition| {
-            r.kind != RenditionKind::Still
-                && (!r.kind.is_webp() || animated)
-                && (!r.kind.is_video() || (opaque && animated))
+            !r.kind.is_still() && (!r.kind.is_webp() || animated) && (!r.kind.is_video() || (opaque && animated))
         };
         let sizes: Vec<RenditionSize> = self.0.iter().map(|r| r.kind.size()).collect();
         for size in sizes {

@@ -105,15 +105,16 @@ impl From<&gifshelf_domain::gif::Gif> for GifDto {
     }
 }
 
-/// One file of a GIF. Within a size (`original`/`medium`/`mp4`/`webm`;
-/// `thumbnail`/`mp4_small`/`webm_small`) `preferred` marks the smallest animated file a browser
-/// should play; a video is never preferred over a GIF it would show wrongly (transparency) or
-/// that is smaller, and the animated WebPs (`webp`, `webp_*`, made for the chat APIs) never are.
+/// One file of a GIF. Within a size (`original`/`medium`/`mp4`/`webm`/`webp`;
+/// `thumbnail`/`mp4_small`/`webm_small`; …) `preferred` marks the smallest animated file a browser
+/// should play: a video only for an opaque animation (it has no transparency), an animated WebP
+/// for any animation, never a still. `poster` is the first frame as a still WebP at most 640 wide,
+/// what the detail page paints before its animation.
 #[derive(Debug, Clone, Serialize, Deserialize, TS, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RenditionDto {
     #[ts(
-        type = "\"original\" | \"thumbnail\" | \"still\" | \"tiny\" | \"nano\" | \"fixed_height\" | \"medium\" | \"mp4\" | \"mp4_small\" | \"webm\" | \"webm_small\" | \"webp\" | \"webp_fixed_height\" | \"webp_tiny\" | \"webp_nano\""
+        type = "\"original\" | \"thumbnail\" | \"still\" | \"tiny\" | \"nano\" | \"fixed_height\" | \"medium\" | \"mp4\" | \"mp4_small\" | \"webm\" | \"webm_small\" | \"webp\" | \"webp_fixed_height\" | \"webp_tiny\" | \"webp_nano\" | \"poster\""
     )]
     pub kind: String,
     /// For a signed-in reader (bearer token or session cookie): `/api/gifs/{id}/files/{kind}.{ext}`.

@@ -35,7 +35,9 @@ pub(super) fn filter_graph(select: Option<String>, outputs: &[(Video, (u32, u32)
     }
     for (i, (video, (w, h))) in outputs.iter().enumerate() {
         let scale = if (*w, *h) == src { String::new() } else { format!("scale={w}:{h}:flags=lanczos,") };
-        graph.push_str(&format!(";[s{i}]{scale}format={}[o{i}]", video.pix_fmt()));
+        // The poster is the first frame: the rest of its branch is dropped before scaling.
+        let first = if *video == Video::Poster { "trim=end_frame=1," } else { "" };
+        graph.push_str(&format!(";[s{i}]{first}{scale}format={}[o{i}]", video.pix_fmt()));
     }
     graph
 }
@@ -60,5 +62,7 @@ mod tests {
         assert!(graph.contains("[s1]format=yuva420p[o1]") && graph.contains("[s0]format=yuv420p[o0]"), "{graph}");
         let webp_only = filter_graph(None, &outputs[1..2], (400, 300));
         assert!(!webp_only.contains("overlay"), "{webp_only}");
+        let poster = filter_graph(None, &[(Video::Poster, Video::Poster.size(&l, 800, 600))], (800, 600));
+        assert!(poster.contains("[s0]trim=end_frame=1,scale=640:480:flags=lanczos,format=yuva420p[o0]"), "{poster}");
     }
 }

@@ -13,9 +13,9 @@
 //!
 //! Transparency: the WebPs keep the alpha; MP4 and WebM get the frames flattened onto white.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -25,9 +25,12 @@ use crate::limits::{fit_height, fit_width, Limits};
 use crate::sink::{CanvasFrame, FrameSink};
 use crate::{MediaRejection, Rendition};
 
+mod child;
 mod graph;
 mod maker_mp4;
 mod timeline;
+
+pub(crate) use child::{drain_stderr, limit_memory, watch};
 
 pub(crate) use maker_mp4::MakerMp4;
 
@@ -57,7 +60,7 @@ impl Ffmpeg {
 
     /// Runs `ffmpeg -hide_banner -encoders` once (`path`, or `ffmpeg` from `PATH` when `None`) and
     /// checks that it has the `libx264` and `libvpx-vp9` encoders; notes whether it has
-    /// `libwebp_anim` (without it, no WebP is made).
+    /// `libwebp_anim` and `libwebp` (without them, no WebP is made).
     ///
     /// # Errors
     /// A sentence saying why videos cannot be made (not found, failed, an encoder missing), for
@@ -82,7 +85,7 @@ impl Ffmpeg {
                 missing.join(" and ")
             ));
         }
-        let webp = has("libwebp_anim");
+        let webp = has("libwebp_anim") && has("libwebp");
         Ok(Ffmpeg { path, timeout: Self::DEFAULT_TIMEOUT, memory_limit: Self::DEFAULT_MEMORY_LIMIT, webp })
     }
 
@@ -101,7 +104,7 @@ impl Ffmpeg {
         self
     }
 
-    /// Whether it makes animated WebPs (it has the `libwebp_anim` encoder).
+    /// Whether it makes the WebPs (it has the `libwebp_anim` and `libwebp` encoders).
     pub fn makes_webp(&self) -> bool {
         self.webp
     }
@@ -147,6 +150,8 @@ pub(crate) enum Video {
     WebpTiny,
     /// Animated WebP at most 90 high.
     WebpNano,
+    /// The first frame, a still WebP (lossy, with alpha) at most `POSTER_WIDTH` wide.
+    Poster,
 }
 
 /// H.264 wants even dimensions in 4:2:0; rounding down keeps the video no larger than its source.
@@ -204,13 +209,17 @@ const VP9: &[&str] = &[
 /// time, not worth it for files made for every GIF.
 const WEBP: &[&str] = &["-c:v", "libwebp_anim", "-lossless", "0", "-quality", "40", "-loop", "0", "-threads", "2"];
 
+/// The poster: one frame through libwebp's still encoder. It is looked at, not played, so it keeps
+/// libwebp's default quality (75): a 640×640 photo-like frame is about 15 kB.
+const POSTER: &[&str] = &["-frames:v", "1", "-c:v", "libwebp", "-lossless", "0", "-quality", "75"];
+
 impl Video {
     fn is_mp4(self) -> bool {
         matches!(self, Video::Mp4 | Video::Mp4Small)
     }
 
     pub(crate) fn is_webp(self) -> bool {
-        matches!(self, Video::Webp | Video::WebpFixedHeight | Video::WebpTiny | Video::WebpNano)
+        matches!(self, Video::Webp | Video::WebpFixedHeight | Video::WebpTiny | Video::WebpNano | Video::Poster)
     }
 
     /// The video codec; `None` for the WebPs, which are images.
@@ -253,6 +262,7 @@ impl Video {
             Video::WebpFixedHeight => "fixed_height.webp",
             Video::WebpTiny => "tiny.webp",
             Video::WebpNano => "nano.webp",
+            Video::Poster => "poster.webp",
         }
     }
 
@@ -266,6 +276,7 @@ impl Video {
             Video::WebpFixedHeight => fit_height(width, height, 200),
             Video::WebpTiny => fit_width(width, height, 220),
             Video::WebpNano => fit_height(width, height, 90),
+            Video::Poster => fit_width(width, height, gifshelf_domain::gif::POSTER_WIDTH),
         };
         if self.is_mp4() {
             (even(w), even(h))
@@ -277,6 +288,8 @@ impl Video {
     fn encoder_args(self) -> &'static [&'static str] {
         if self.is_mp4() {
             X264
+        } else if self == Video::Poster {
+            POSTER
         } else if self.is_webp() {
             WEBP
         } else {
@@ -287,77 +300,6 @@ impl Video {
 
 fn ffmpeg_err(what: impl std::fmt::Display) -> MediaRejection {
     crate::error::internal(format!("video encoding failed: {what}"))
-}
-
-/// Sets the child's address-space limit between `fork` and `exec`.
-#[allow(unsafe_code)] // pre_exec and setrlimit(2) have no safe wrapper
-pub(crate) fn limit_memory(cmd: &mut Command, bytes: u64) {
-    use std::os::unix::process::CommandExt;
-    let limit = libc::rlimit { rlim_cur: bytes as libc::rlim_t, rlim_max: bytes as libc::rlim_t };
-    // SAFETY: the closure runs in the forked child before exec; it only calls setrlimit(2),
-    // which is async-signal-safe, and allocates nothing.
-    unsafe {
-        cmd.pre_exec(move || {
-            if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
-                Ok(())
-            } else {
-                Err(std::io::Error::last_os_error())
-            }
-        });
-    }
-}
-
-/// Keeps the last `KEEP` bytes of what the child writes on stderr (its error, if any).
-pub(crate) fn drain_stderr(mut from: impl Read + Send + 'static) -> JoinHandle<String> {
-    const KEEP: usize = 4096;
-    std::thread::spawn(move || {
-        let mut kept = Vec::new();
-        let mut buf = [0u8; 4096];
-        while let Ok(n) = from.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            kept.extend_from_slice(&buf[..n]);
-            if kept.len() > KEEP {
-                kept.drain(..kept.len() - KEEP);
-            }
-        }
-        String::from_utf8_lossy(&kept).trim().to_owned()
-    })
-}
-
-/// Waits for the child, killing it when `deadline` passes or `abort` is set; always reaps it.
-/// Returns its status and whether it was killed for the deadline. How long `program` ran, and how
-/// it ended, goes to `/metrics` (`gifshelf_program_run_seconds`).
-pub(crate) fn watch(
-    program: &'static str,
-    child: Arc<Mutex<Child>>,
-    deadline: Instant,
-    abort: Arc<AtomicBool>,
-) -> JoinHandle<(Option<ExitStatus>, bool)> {
-    let started = Instant::now();
-    let observed = move |outcome: &'static str| {
-        let seconds = started.elapsed().as_secs_f64();
-        metrics::histogram!("gifshelf_program_run_seconds", "program" => program, "outcome" => outcome).record(seconds);
-    };
-    std::thread::spawn(move || loop {
-        let Ok(mut child) = child.lock() else {
-            return (None, false);
-        };
-        if let Ok(Some(status)) = child.try_wait() {
-            observed(if status.success() { "ok" } else { "failed" });
-            return (Some(status), false);
-        }
-        let late = Instant::now() >= deadline;
-        if late || abort.load(Ordering::Relaxed) {
-            // Kill, then reap: no zombie is left behind.
-            let _ = child.kill();
-            observed(if late { "timed_out" } else { "stopped" });
-            return (child.wait().ok(), late);
-        }
-        drop(child);
-        std::thread::sleep(Duration::from_millis(20));
-    })
 }
 
 /// One running `ffmpeg` making every requested video of one animation.
@@ -524,11 +466,23 @@ impl VideoSink {
         let job = Job::start(ffmpeg, (width, height), &rate, timeline.select_filter(), &outputs)?;
         Ok(VideoSink { job, timeline, next: 0, outputs })
     }
+
+    /// Only the poster is asked for (the renditions job adding it to a GIF stored before it).
+    fn poster_only(&self) -> bool {
+        self.outputs.iter().all(|&(video, _)| video == Video::Poster)
+    }
 }
 
 impl FrameSink for VideoSink {
     fn frame(&mut self, frame: &CanvasFrame<'_>) -> Result<(), MediaRejection> {
-        let copies = self.timeline.writes.get(self.next).copied().unwrap_or(0);
+        if !self.wants_more() {
+            return Ok(());
+        }
+        let mut copies = self.timeline.writes.get(self.next).copied().unwrap_or(0);
+        if self.poster_only() {
+            // `ffmpeg` ends as soon as it has the frame: no copy more than the one it keeps.
+            copies = copies.min(1);
+        }
         self.next += 1;
         for _ in 0..copies {
             self.job.write(frame.rgba)?;
@@ -536,8 +490,9 @@ impl FrameSink for VideoSink {
         Ok(())
     }
 
+    /// A poster alone needs the first frame only.
     fn wants_more(&self) -> bool {
-        true
+        self.next == 0 || !self.poster_only()
     }
 
     fn finish(mut self: Box<Self>) -> Result<Vec<Rendition>, MediaRejection> {
@@ -550,7 +505,19 @@ impl FrameSink for VideoSink {
             .iter()
             .map(|&(video, (width, height))| {
                 let mut bytes = self.job.output(video)?;
-                let frames = if video.is_webp() { end_webp_on_time(&mut bytes, duration_ms).unwrap_or(1) } else { frames };
+                if video == Video::Poster {
+                    return Ok(Rendition {
+                        bytes,
+                        mime: video.mime(),
+                        width,
+                        height,
+                        frames: 1,
+                        duration_ms: 0,
+                        codec: None,
+                    });
+                }
+                let frames =
+                    if video.is_webp() { end_webp_on_time(&mut bytes, duration_ms).unwrap_or(1) } else { frames };
                 Ok(Rendition { bytes, mime: video.mime(), width, height, frames, duration_ms, codec: video.codec() })
             })
             .collect()

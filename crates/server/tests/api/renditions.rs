@@ -12,12 +12,12 @@ use reqwest::StatusCode;
 use crate::helpers::{dto_of, Backend, Client};
 use crate::{app, on_both_backends};
 
-const WITH_WORKERS: &[(&str, &str)] = &[("GIFSHELF_WORKERS", "1"), ("GIFSHELF_JOB_POLL_MS", "50")];
+pub(crate) const WITH_WORKERS: &[(&str, &str)] = &[("GIFSHELF_WORKERS", "1"), ("GIFSHELF_JOB_POLL_MS", "50")];
 
 /// Whether the app makes videos: with the `ffmpeg` found when the tests were built (the cfg
 /// `ffmpeg_tests`; without it the app runs with `GIFSHELF_FFMPEG=off`, and `ffmpeg_in_ci.rs` fails
 /// a CI run).
-fn video_available() -> bool {
+pub(crate) fn video_available() -> bool {
     cfg!(ffmpeg_tests)
 }
 
@@ -43,7 +43,7 @@ async fn a_photo_like_gif_gets_every_kind_and_plays_as_the_smaller_video(backend
     let video = video_available();
     let mut kinds = vec!["original", "thumbnail", "still", "tiny", "nano", "fixed_height"];
     if video {
-        kinds.extend(["mp4", "mp4_small", "webm", "webm_small"]);
+        kinds.extend(["mp4", "mp4_small", "webm", "webm_small", "poster"]);
     }
     let list = renditions_of(&alice, gif.id, &kinds).await;
     let of = |kind: &str| list.iter().find(|r| r.kind == kind).unwrap_or_else(|| panic!("no {kind}"));
