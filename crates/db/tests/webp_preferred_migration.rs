@@ -43,7 +43,9 @@ fn stale_rows() -> String {
         }
     }
     // The old rule let the opaque animation's smaller video play already.
-    sql.push_str("UPDATE gif_renditions SET preferred = (kind IN ('mp4', 'thumbnail', 'fixed_height')) WHERE gif_id = 2;");
+    sql.push_str(
+        "UPDATE gif_renditions SET preferred = (kind IN ('mp4', 'thumbnail', 'fixed_height')) WHERE gif_id = 2;",
+    );
     sql
 }
 
