@@ -125,9 +125,12 @@ test('a photo-like GIF plays as a video once its renditions exist; reduced motio
     expect(file.status()).toBe(200);
     expect(file.headers()['content-type']).toContain(rendition.contentType);
   }
-  // The main picture is a video too when the server prefers one at full size.
+  // The main picture is a video too when the server prefers one at full size, its poster the
+  // first frame at display size (made with the videos).
   if (videos.some((r) => r.preferred && FULL_VIDEOS.includes(r.kind))) {
-    await expect(page.locator('.gif-detail__figure video')).toHaveAttribute('poster', stillUrl);
+    const poster = renditions.find((r) => r.kind === 'poster');
+    expect(poster?.contentType).toBe('image/webp');
+    await expect(page.locator('.gif-detail__figure video')).toHaveAttribute('poster', poster!.url);
   }
   await screenshots(page, 'detail-files');
 });
@@ -155,6 +158,14 @@ test('a transparent animation plays from its animated WebP on the detail page, f
   expect(webp.size).toBeLessThan(renditions.find((r) => r.kind === 'original')!.size);
   expect(renditions.some((r) => r.preferred && FULL_VIDEOS.includes(r.kind))).toBe(false);
 
+  // The poster (the first frame, a still WebP at the frame's size) is painted first; the animation
+  // is asked for only once it shows.
+  await expect
+    .poll(async () => (await renditionsOf(page, token, id)).find((r) => r.kind === 'poster')?.width, { timeout: 60_000 })
+    .toBe(300);
+  const poster = (await renditionsOf(page, token, id)).find((r) => r.kind === 'poster')!;
+  const asked: string[] = [];
+  page.on('request', (request) => asked.push(new URL(request.url()).pathname));
   await page.goto(`/gifs/${id}`);
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
   const image = page.locator('.gif-detail__figure').getByRole('img', { name: title });
@@ -163,6 +174,9 @@ test('a transparent animation plays from its animated WebP on the detail page, f
   // Chromium takes the WebP source, through the session cookie, and draws it.
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => new URL(img.currentSrc).pathname)).toBe(new URL(webp.url, page.url()).pathname);
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(300);
+  const [posterAt, webpAt] = [asked.indexOf(new URL(poster.url, page.url()).pathname), asked.indexOf(new URL(webp.url, page.url()).pathname)];
+  expect(posterAt, `requests: ${asked.join(', ')}`).toBeGreaterThanOrEqual(0);
+  expect(posterAt).toBeLessThan(webpAt);
   // The square picture fits inside the 4:3 frame (contained, not overflowing it).
   const frame = (await page.locator('.gif-detail__figure .image-frame').boundingBox())!;
   const box = (await image.boundingBox())!;

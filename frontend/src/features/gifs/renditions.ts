@@ -28,6 +28,12 @@ export type MediaChoice = {
   placeholder: string;
   /** The first frame: the video's poster and the still shown under reduced motion. */
   still: string;
+  /**
+   * The first frame at the detail page's display size (the `poster` rendition, a still WebP), for
+   * the full size only: painted first, the animation asked for once it shows. `null` when the GIF
+   * has none (a server without ffmpeg, a GIF the renditions job has not reached yet).
+   */
+  poster: string | null;
   /** `<source>`s, smallest first; empty when the GIF (or its WebP) is what to play. */
   videos: VideoSource[];
   /**
@@ -67,10 +73,12 @@ export function chooseMedia(gif: GifDto, size: MediaSize): MediaChoice {
           .sort(bySize)
           .map((r) => ({ src: r.url, type: sourceType(r) }))
       : [];
+  const poster = size === 'full' ? (renditions.find((r) => r.kind === 'poster')?.url ?? null) : null;
   return {
     gif: size === 'small' ? gifMedia.thumbnail(gif.id) : gifMedia.content(gif.id),
     placeholder: gifMedia.staticThumbnail(gif.id),
-    still: renditions.find((r) => r.kind === 'still')?.url ?? gifMedia.staticThumbnail(gif.id),
+    still: poster ?? renditions.find((r) => r.kind === 'still')?.url ?? gifMedia.staticThumbnail(gif.id),
+    poster,
     videos,
     images:
       preferred && WEBP_KINDS[size].includes(preferred.kind) ? [{ src: preferred.url, type: preferred.contentType }] : [],

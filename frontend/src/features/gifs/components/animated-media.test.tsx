@@ -1,12 +1,13 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RenditionDto } from '@/api/generated/RenditionDto';
 import { makeGif } from '@/test/gifs';
 import { AnimatedMedia, useMotionGate } from './animated-media';
+import { StreamedImage } from './streamed-image';
 
 function rendition(kind: RenditionDto['kind'], size: number, extra: Partial<RenditionDto> = {}): RenditionDto {
   const video = kind.startsWith('mp4') || kind.startsWith('webm');
-  const ext = video ? (kind.startsWith('mp4') ? 'mp4' : 'webm') : kind === 'still' || kind.startsWith('webp') ? 'webp' : 'gif';
+  const ext = video ? (kind.startsWith('mp4') ? 'mp4' : 'webm') : kind === 'still' || kind === 'poster' || kind.startsWith('webp') ? 'webp' : 'gif';
   return {
     kind,
     url: `/api/gifs/7/files/${kind}.${ext}`,
@@ -14,7 +15,7 @@ function rendition(kind: RenditionDto['kind'], size: number, extra: Partial<Rend
     width: kind.endsWith('_small') || kind === 'thumbnail' || kind === 'still' ? 320 : 480,
     height: kind.endsWith('_small') || kind === 'thumbnail' || kind === 'still' ? 180 : 270,
     size,
-    frames: kind === 'still' ? 1 : 24,
+    frames: kind === 'still' || kind === 'poster' ? 1 : 24,
     durationMs: 2400,
     codec: kind.startsWith('mp4') ? 'h264' : kind.startsWith('webm') ? 'vp9' : null,
     preferred: false,
@@ -121,7 +122,7 @@ describe('AnimatedMedia', () => {
         rendition('mp4_small', 10_000),
       ],
     });
-    render(<AnimatedMedia gif={gif} size="full" alt="Gif 7" />);
+    render(<AnimatedMedia gif={gif} size="full" streamed={StreamedImage} alt="Gif 7" />);
     expect(sources()).toEqual([['/api/gifs/7/files/mp4.mp4', 'video/mp4']]);
     expect(video()!.querySelector('img')).toHaveAttribute('src', '/api/gifs/content/7');
   });
@@ -143,7 +144,7 @@ describe('AnimatedMedia', () => {
         rendition('still', 3_000),
       ],
     });
-    render(<AnimatedMedia gif={gif} size="full" alt="New" className="image-frame__img" />);
+    render(<AnimatedMedia gif={gif} size="full" streamed={StreamedImage} alt="New" className="image-frame__img" />);
     expect(video()).toBeNull();
     const img = screen.getByRole('img', { name: 'New' });
     // The browser paints the GIF as it arrives, its first frame long before its last byte...
@@ -169,7 +170,7 @@ describe('AnimatedMedia', () => {
         rendition('mp4', 60_000),
       ],
     });
-    const { unmount } = render(<AnimatedMedia gif={sticker} size="full" alt="Rainbow" className="image-frame__img" />);
+    const { unmount } = render(<AnimatedMedia gif={sticker} size="full" streamed={StreamedImage} alt="Rainbow" className="image-frame__img" />);
     expect(video()).toBeNull();
     const img = screen.getByRole('img', { name: 'Rainbow' });
     const picture = img.parentElement!;
@@ -187,6 +188,45 @@ describe('AnimatedMedia', () => {
     // The cards have no WebP of their size: their GIF thumbnail, no <picture>.
     render(<AnimatedMedia gif={sticker} size="small" alt="Rainbow" />);
     expect(screen.getByRole('img', { name: 'Rainbow' }).parentElement!.tagName).not.toBe('PICTURE');
+  });
+
+  it('paints the poster alone first, then streams the animation over it in the same <img>', async () => {
+    const sticker = makeGif(7, {
+      title: 'Rainbow',
+      renditions: [
+        rendition('original', 420_000),
+        rendition('webp', 140_000, { preferred: true }),
+        rendition('thumbnail', 90_000, { preferred: true }),
+        rendition('still', 9_000),
+        rendition('poster', 12_000, { width: 480, height: 270 }),
+      ],
+    });
+    render(<AnimatedMedia gif={sticker} size="full" streamed={StreamedImage} alt="Rainbow" className="image-frame__img" />);
+    // A few kilobytes at the frame's size, alone: the animation is not asked for yet.
+    const img = screen.getByRole('img', { name: 'Rainbow' });
+    expect(img).toHaveAttribute('src', '/api/gifs/7/files/poster.webp');
+    expect(img).toHaveAttribute('fetchpriority', 'high');
+    expect(img).toHaveClass('image-frame__img');
+    expect(img.parentElement!.querySelector('source')).toBeNull();
+    // Once it has been painted, the animation (its WebP) streams in over it.
+    fireEvent.load(img);
+    await waitFor(() => expect(img).toHaveAttribute('src', '/api/gifs/content/7'));
+    expect(screen.getByRole('img', { name: 'Rainbow' })).toBe(img);
+    expect(img.parentElement!.querySelector('source')).toHaveAttribute('srcset', '/api/gifs/7/files/webp.webp');
+    expect(img.style.backgroundImage).toBe('url("/api/gifs/7/files/poster.webp")');
+    expect(img).toHaveAttribute('data-loaded', 'false');
+    fireEvent.load(img);
+    expect(img).toHaveAttribute('data-loaded', 'true');
+    expect(img.style.backgroundImage).toBe('');
+  });
+
+  it('asks for the animation even when the poster fails to load', () => {
+    const gif = makeGif(7, {
+      renditions: [rendition('original', 50_000, { preferred: true }), rendition('poster', 4_000)],
+    });
+    render(<AnimatedMedia gif={gif} size="full" streamed={StreamedImage} alt="Broken poster" />);
+    fireEvent.error(screen.getByRole('img', { name: 'Broken poster' }));
+    expect(screen.getByRole('img', { name: 'Broken poster' })).toHaveAttribute('src', '/api/gifs/content/7');
   });
 
   it('falls back to the GIF when the browser can play none of the sources', () => {
@@ -214,6 +254,16 @@ describe('AnimatedMedia', () => {
       fireEvent.mouseLeave(screen.getByTestId('frame'));
       expect(video()).toBeNull();
       expect(screen.getByRole('img', { name: 'Sunset' })).toHaveAttribute('src', STILL);
+    });
+
+    it('the detail page shows the poster, the first frame at its size, as its still', () => {
+      mockReducedMotion(true);
+      const gif = makeGif(7, {
+        title: 'Poster',
+        renditions: [...withVideos.renditions, rendition('poster', 12_000)],
+      });
+      render(<AnimatedMedia gif={gif} size="full" streamed={StreamedImage} alt="Poster" />);
+      expect(screen.getByRole('img', { name: 'Poster' })).toHaveAttribute('src', '/api/gifs/7/files/poster.webp');
     });
 
     it('plays while the keyboard focus is inside, and stops when it leaves', () => {

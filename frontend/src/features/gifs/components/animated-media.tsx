@@ -1,9 +1,10 @@
-import { useEffect, useMemo, useRef, useState, type FocusEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ComponentType, type FocusEvent, type ReactNode } from 'react';
 import type { GifDto } from '@/api/generated/GifDto';
 import { usePrefersReducedMotion } from '@/lib/reduced-motion';
 import { useNearViewport } from '../hooks/use-near-viewport';
 import { chooseMedia, type MediaSize } from '../renditions';
-import { ProgressiveImage, StreamedImage } from './progressive-image';
+import { ProgressiveImage } from './progressive-image';
+import type { StreamedImageProps } from './streamed-image';
 
 type AnimatedMediaProps = {
   gif: GifDto;
@@ -24,6 +25,12 @@ type AnimatedMediaProps = {
    * priority (the others lazily), and the animation of any card only after its still.
    */
   priority?: boolean;
+  /**
+   * How the full size paints its image: the detail page passes `StreamedImage` (its poster, then
+   * the animation over it), which so stays in that page's chunk, out of the gallery's bundle.
+   * Without it the full size loads like a card.
+   */
+  streamed?: ComponentType<StreamedImageProps>;
 };
 
 /**
@@ -41,6 +48,7 @@ export function AnimatedMedia({
   decoding,
   active = false,
   priority = false,
+  streamed: Streamed,
 }: AnimatedMediaProps) {
   const reduced = usePrefersReducedMotion();
   const choice = useMemo(() => chooseMedia(gif, size), [gif, size]);
@@ -69,9 +77,11 @@ export function AnimatedMedia({
       loading,
       decoding,
     };
-    // The detail page's one large image: requested at once and painted as it arrives (its WebP
-    // when that is the smaller file, the GIF for a browser without WebP or should it fail).
-    if (size === 'full') return <StreamedImage {...image} sources={choice.images} {...highPriority} />;
+    // The detail page's one large image: its poster first, then the animation painted over it as
+    // it arrives (its WebP when that is the smaller file, the GIF for a browser without WebP or
+    // should it fail).
+    if (size === 'full' && Streamed)
+      return <Streamed {...image} poster={choice.poster} sources={choice.images} {...highPriority} />;
     // A card's animation waits for its still (and, when lazy, for the viewport).
     return <ProgressiveImage {...image} stillFirst {...(priority && highPriority)} />;
   }

@@ -130,6 +130,8 @@ describe('GIF detail', () => {
       ['Original Gif', '/api/gifs/content/5'],
     ] as const) {
       const opener = screen.getByRole('button', { name: new RegExp(`^${label}`) });
+      // The tiles never load the original: its tile shows the animated thumbnail.
+      expect(opener.querySelector('img')).toHaveAttribute('src', src.replace('content', 'thumbnail'));
       opener.focus();
       fireEvent.click(opener);
       const dialog = screen.getByRole('dialog', { name: `${label}: Dancing cat` });

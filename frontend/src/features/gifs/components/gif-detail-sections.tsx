@@ -7,6 +7,7 @@ import { favouritesLabel, sharesLabel, viewsLabel } from '../gallery';
 import { videoFiles } from '../renditions';
 import { AnimatedMedia, type MotionGate } from './animated-media';
 import { FavouriteStar } from './favourite-star';
+import { StreamedImage } from './streamed-image';
 import { TagLinks } from './tag-links';
 import type { Rendition } from './rendition-modal';
 import { ratingLabel } from './rating-field';
@@ -25,7 +26,14 @@ export function GifFigure({ gif, natural, onToggleNatural, motion }: GifFigurePr
   return (
     <figure className="panel gif-detail__figure" {...motion.handlers}>
       <div className={natural ? 'image-frame image-frame--natural' : 'image-frame'}>
-        <AnimatedMedia gif={gif} size="full" className="image-frame__img" alt={gif.title} active={motion.active} />
+        <AnimatedMedia
+          gif={gif}
+          size="full"
+          className="image-frame__img"
+          alt={gif.title}
+          active={motion.active}
+          streamed={StreamedImage}
+        />
       </div>
       <figcaption className="gif-detail__caption">
         <span>
@@ -49,7 +57,15 @@ function gifRenditions(gif: GifDto): Rendition[] {
       width: gif.thumbnailStaticWidth,
     },
     { label: 'Thumbnail', src: gifMedia.thumbnail(gif.id), size: gif.thumbnailSize, width: gif.thumbnailWidth },
-    { label: 'Original Gif', src: gifMedia.content(gif.id), size: gif.contentSize, width: gif.contentWidth },
+    {
+      label: 'Original Gif',
+      src: gifMedia.content(gif.id),
+      // The tile is a hundred pixels wide: the animated thumbnail, which the Thumbnail tile loads
+      // anyway, rather than the whole original (often hundreds of kilobytes) on every detail page.
+      preview: gifMedia.thumbnail(gif.id),
+      size: gif.contentSize,
+      width: gif.contentWidth,
+    },
   ];
 }
 
@@ -65,7 +81,7 @@ export function RenditionList({ gif, onOpen }: { gif: GifDto; onOpen: (rendition
           <li key={rendition.label}>
             <button type="button" className="rendition" onClick={() => onOpen(rendition)} aria-haspopup="dialog">
               <span className="rendition__media">
-                <img src={rendition.src} alt="" className="rendition__img" loading="lazy" />
+                <img src={rendition.preview ?? rendition.src} alt="" className="rendition__img" loading="lazy" />
               </span>
               <span className="rendition__label">{rendition.label}</span>
               <span className="rendition__meta">

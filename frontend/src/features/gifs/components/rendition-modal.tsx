@@ -5,6 +5,8 @@ import { formatDimensions, formatKB } from '@/lib/format';
 export type Rendition = {
   label: string;
   src: string;
+  /** What its tile in the list shows, when not `src` itself (a smaller file of the same picture). */
+  preview?: string;
   size: number;
   width: number;
 };
