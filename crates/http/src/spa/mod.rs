@@ -3,9 +3,11 @@
 //! Its files go out compressed when the browser accepts it (scripts and styles shrink to about a
 //! quarter), and the hashed build files under `/assets/` may be cached for a year.
 //! The files come from the binary itself (`embedded`, what `build.rs` found in `frontend/dist`),
-//! or from a folder when `GIFSHELF_WEB_DIR` names one (development).
+//! or from a folder when `GIFSHELF_WEB_DIR` names one (development). A detail page's `index.html`
+//! names the GIF's poster for the browser to fetch at once (`preload`).
 
 mod embedded;
+mod preload;
 
 pub use embedded::web_app_built;
 
@@ -22,6 +24,7 @@ pub fn configure(cfg: &mut web::ServiceConfig, settings: &HttpSettings) {
     let Some(web_dir) = &settings.web_dir else {
         let app = web::scope("")
             .wrap(from_fn(immutable_assets))
+            .wrap(from_fn(preload::preload_poster))
             .wrap(Compress::default())
             .default_service(web::to(embedded::serve));
         cfg.service(app);
@@ -29,13 +32,17 @@ pub fn configure(cfg: &mut web::ServiceConfig, settings: &HttpSettings) {
     };
     let index = web_dir.join("index.html");
     let root_index = index.clone();
-    let app = web::scope("").wrap(from_fn(immutable_assets)).wrap(Compress::default()).route(
-        "/",
-        web::get().to(move |req: actix_web::HttpRequest| {
-            let index = root_index.clone();
-            async move { index_response(&index, &req).await }
-        }),
-    );
+    let app = web::scope("")
+        .wrap(from_fn(immutable_assets))
+        .wrap(from_fn(preload::preload_poster))
+        .wrap(Compress::default())
+        .route(
+            "/",
+            web::get().to(move |req: actix_web::HttpRequest| {
+                let index = root_index.clone();
+                async move { index_response(&index, &req).await }
+            }),
+        );
     let files = Files::new("/", web_dir).use_etag(true).use_last_modified(true).prefer_utf8(true).default_handler(
         fn_service(move |req: ServiceRequest| {
             let index = index.clone();

@@ -31,6 +31,7 @@ mod members;
 mod meta;
 mod moderation;
 mod offload;
+mod poster;
 mod quotas;
 mod rating_ceilings;
 mod ratings;
