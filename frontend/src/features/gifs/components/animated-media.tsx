@@ -31,6 +31,8 @@ type AnimatedMediaProps = {
    * Without it the full size loads like a card.
    */
   streamed?: ComponentType<StreamedImageProps>;
+  /** With `streamed`: its poster has been painted (see `StreamedImageProps.onPosterShown`). */
+  onPosterShown?: () => void;
 };
 
 /**
@@ -49,6 +51,7 @@ export function AnimatedMedia({
   active = false,
   priority = false,
   streamed: Streamed,
+  onPosterShown,
 }: AnimatedMediaProps) {
   const reduced = usePrefersReducedMotion();
   const choice = useMemo(() => chooseMedia(gif, size), [gif, size]);
@@ -81,7 +84,15 @@ export function AnimatedMedia({
     // it arrives (its WebP when that is the smaller file, the GIF for a browser without WebP or
     // should it fail).
     if (size === 'full' && Streamed)
-      return <Streamed {...image} poster={choice.poster} sources={choice.images} {...highPriority} />;
+      return (
+        <Streamed
+          {...image}
+          poster={choice.poster}
+          sources={choice.images}
+          onPosterShown={onPosterShown}
+          {...highPriority}
+        />
+      );
     // A card's animation waits for its still (and, when lazy, for the viewport).
     return <ProgressiveImage {...image} stillFirst {...(priority && highPriority)} />;
   }

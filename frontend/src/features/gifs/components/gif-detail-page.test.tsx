@@ -119,6 +119,32 @@ describe('GIF detail', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to load GIF');
   });
 
+  it('asks for the tiles and similar GIFs only once the poster has been painted', async () => {
+    login(tokenFor('bob', 3600), 'bob');
+    const poster: RenditionDto = {
+      kind: 'poster',
+      url: '/api/gifs/5/files/poster.webp',
+      contentType: 'image/webp',
+      width: 480,
+      height: 270,
+      size: 9_000,
+      frames: 1,
+      durationMs: 0,
+      codec: null,
+      preferred: false,
+    };
+    serveGif(undefined, { ...gif, renditions: [poster] });
+    renderDetail();
+    await screen.findByRole('heading', { level: 1, name: 'Dancing cat' });
+    const figure = screen.getByRole('img', { name: 'Dancing cat' });
+    expect(figure).toHaveAttribute('src', poster.url);
+    const tile = () => screen.getByRole('button', { name: /^Thumbnail/ }).querySelector('img');
+    expect(tile()).toBeNull();
+    fireEvent.load(figure);
+    await waitFor(() => expect(tile()).toHaveAttribute('src', '/api/gifs/thumbnail/5'));
+    expect(figure).toHaveAttribute('src', '/api/gifs/content/5');
+  });
+
   it('opens each rendition in an accessible modal that Escape closes', async () => {
     login(tokenFor('bob', 3600), 'bob');
     serveGif();

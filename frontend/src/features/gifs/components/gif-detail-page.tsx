@@ -6,10 +6,12 @@ import { paths } from '@/app/paths';
 import { AddGifToCollection } from '@/components/add-to-collection/add-to-collection-menu';
 import { useToast } from '@/components/toast/toast-provider';
 import { ApiError, errorMessage } from '@/lib/api-client';
+import { usePrefersReducedMotion } from '@/lib/reduced-motion';
 import { useIsAdmin, useUsername } from '@/lib/session';
 import { useDeleteGif } from '../api/delete-gif';
 import { useGif } from '../api/get-gif';
 import { forgetGif } from '../gif-list-cache';
+import { chooseMedia } from '../renditions';
 import { gifPermissions } from '../permissions';
 import { EditGifForm } from './edit-gif-form';
 import { useMotionGate } from './animated-media';
@@ -102,6 +104,15 @@ function useDeleteAndLeave(gif: GifDto) {
   return { onDelete, deleting: remove.isPending };
 }
 
+/**
+ * Whether the figure shows the GIF's poster alone first (`StreamedImage`): it has one, plays no
+ * video, and motion is not reduced (then the figure shows the poster as its still, no more).
+ */
+function paintsPosterFirst(gif: GifDto, reduced: boolean): boolean {
+  const choice = chooseMedia(gif, 'full');
+  return !reduced && choice.poster !== null && choice.videos.length === 0;
+}
+
 function GifDetail({ gif }: { gif: GifDto }) {
   const [editing, setEditing] = useState(false);
   const [natural, setNatural] = useState(false);
@@ -111,6 +122,11 @@ function GifDetail({ gif }: { gif: GifDto }) {
   const { onDelete, deleting } = useDeleteAndLeave(gif);
   const [reporting, setReporting] = useState(false);
   const isAdmin = useIsAdmin();
+  // The GIF's poster is the page's first picture: the renditions' tiles and the similar GIFs
+  // (a few hundred kilobytes on a phone) are asked for once it has been painted.
+  const [posterShown, setPosterShown] = useState(false);
+  const reduced = usePrefersReducedMotion();
+  const secondaryImages = posterShown || !paintsPosterFirst(gif, reduced);
 
   if (editing) return <EditGifForm gif={gif} onDone={() => setEditing(false)} />;
 
@@ -123,8 +139,14 @@ function GifDetail({ gif }: { gif: GifDto }) {
 
       <div className="gif-detail__layout">
         <div className="gif-detail__main">
-          <GifFigure gif={gif} natural={natural} onToggleNatural={() => setNatural((n) => !n)} motion={motion} />
-          <RenditionList gif={gif} onOpen={setOpened} />
+          <GifFigure
+            gif={gif}
+            natural={natural}
+            onToggleNatural={() => setNatural((n) => !n)}
+            motion={motion}
+            onPosterShown={() => setPosterShown(true)}
+          />
+          <RenditionList gif={gif} onOpen={setOpened} showImages={secondaryImages} />
           <VideoFiles gif={gif} />
         </div>
 
@@ -136,7 +158,7 @@ function GifDetail({ gif }: { gif: GifDto }) {
           <section className="panel gif-detail__share">
             <EmbedCodes gif={gif} />
           </section>
-          <LooksLike id={gif.id} />
+          {secondaryImages && <LooksLike id={gif.id} />}
         </aside>
       </div>
 

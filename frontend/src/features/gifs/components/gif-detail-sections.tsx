@@ -19,10 +19,12 @@ type GifFigureProps = {
   onToggleNatural: () => void;
   /** Under reduced motion the GIF shows its still until the figure is hovered, focused or tapped. */
   motion: MotionGate;
+  /** Its poster has been painted (see `StreamedImage`). */
+  onPosterShown?: () => void;
 };
 
 /** The GIF itself, its size and dimensions, and the natural/fixed size switch. */
-export function GifFigure({ gif, natural, onToggleNatural, motion }: GifFigureProps) {
+export function GifFigure({ gif, natural, onToggleNatural, motion, onPosterShown }: GifFigureProps) {
   return (
     <figure className="panel gif-detail__figure" {...motion.handlers}>
       <div className={natural ? 'image-frame image-frame--natural' : 'image-frame'}>
@@ -33,6 +35,7 @@ export function GifFigure({ gif, natural, onToggleNatural, motion }: GifFigurePr
           alt={gif.title}
           active={motion.active}
           streamed={StreamedImage}
+          onPosterShown={onPosterShown}
         />
       </div>
       <figcaption className="gif-detail__caption">
@@ -69,8 +72,15 @@ function gifRenditions(gif: GifDto): Rendition[] {
   ];
 }
 
+type RenditionListProps = {
+  gif: GifDto;
+  onOpen: (rendition: Rendition) => void;
+  /** Load the tiles' pictures (false: their frames stay empty, the page's own picture goes first). */
+  showImages?: boolean;
+};
+
 /** The renditions as buttons, each opening its image in a dialog (`onOpen`). */
-export function RenditionList({ gif, onOpen }: { gif: GifDto; onOpen: (rendition: Rendition) => void }) {
+export function RenditionList({ gif, onOpen, showImages = true }: RenditionListProps) {
   return (
     <section className="panel gif-detail__renditions" aria-labelledby="renditions-title">
       <h2 id="renditions-title" className="detail-section__title">
@@ -81,7 +91,9 @@ export function RenditionList({ gif, onOpen }: { gif: GifDto; onOpen: (rendition
           <li key={rendition.label}>
             <button type="button" className="rendition" onClick={() => onOpen(rendition)} aria-haspopup="dialog">
               <span className="rendition__media">
-                <img src={rendition.preview ?? rendition.src} alt="" className="rendition__img" loading="lazy" />
+                {showImages && (
+                  <img src={rendition.preview ?? rendition.src} alt="" className="rendition__img" loading="lazy" />
+                )}
               </span>
               <span className="rendition__label">{rendition.label}</span>
               <span className="rendition__meta">

@@ -16,6 +16,8 @@ export type StreamedImageProps = Omit<ImgHTMLAttributes<HTMLImageElement>, 'src'
    * in place of `placeholder`. `src` is asked for only once it has been painted (or has failed).
    */
   poster?: string | null;
+  /** Called once the poster has been painted (or has failed): the page's first picture is up. */
+  onPosterShown?: () => void;
 };
 
 /**
@@ -37,6 +39,7 @@ export function StreamedImage({
   onLoad,
   onError,
   sources = [],
+  onPosterShown,
   ...img
 }: StreamedImageProps) {
   const [posterOnly, setPosterOnly] = useState(poster !== null);
@@ -44,7 +47,11 @@ export function StreamedImage({
   const loaded = !posterOnly && loadedSrc === src;
   // Two frames later the poster has been painted (a state change in its load event would replace
   // it before the browser paints it).
-  const afterPaint = () => requestAnimationFrame(() => requestAnimationFrame(() => setPosterOnly(false)));
+  const posterShown = () => {
+    setPosterOnly(false);
+    onPosterShown?.();
+  };
+  const afterPaint = () => requestAnimationFrame(() => requestAnimationFrame(posterShown));
   const image = (
     <img
       {...img}
@@ -62,7 +69,7 @@ export function StreamedImage({
       }}
       onError={(event) => {
         // No poster to show: the animation is all there is.
-        if (posterOnly) setPosterOnly(false);
+        if (posterOnly) posterShown();
         else onError?.(event);
       }}
     />
