@@ -149,7 +149,7 @@ impl RenditionKind {
     /// Made by the `ffmpeg` child from the composited frames (the videos and the WebPs), and so
     /// only where `ffmpeg` is; of a still image too (its one frame, a one-second loop).
     pub fn needs_ffmpeg(self) -> bool {
-        self.is_video() || self.is_webp() || self == Self::Poster
+        self.is_video() || self.needs_libwebp()
     }
 
     /// Encoded by `libwebp`, so made only where `ffmpeg` has it: the animated WebPs and the poster.
@@ -243,12 +243,13 @@ impl Renditions {
         self.0.is_empty()
     }
 
-    /// Marks, for each size, the smallest animated file a browser should play. Stills (and posters)
-    /// are never preferred (they are not animations). The animated WebPs (lossy, with alpha) compete when the
-    /// GIF is an animation: every browser plays them with their transparency, and on a transparent
-    /// animation they are often a third of its GIF. Videos compete only when the animation is also
-    /// `opaque` (MP4 has no transparency): on a pixel-art or transparent GIF whose video is larger or
-    /// wrong, the GIF or the WebP stays preferred. At equal sizes the GIF wins, then the video.
+    /// Marks, for each size, the smallest animated file a browser should play. Stills and posters
+    /// are never preferred (they are not animations). The animated WebPs (lossy, with alpha)
+    /// compete when the GIF is an animation: every browser plays them with their transparency, and
+    /// on a transparent animation they are often a third of its GIF. Videos compete only when the
+    /// animation is also `opaque` (MP4 has no transparency): on a pixel-art or transparent GIF whose
+    /// video is larger or wrong, the GIF or the WebP stays preferred. At equal sizes the GIF wins,
+    /// then the video.
     #[must_use]
     pub fn with_preferred(mut self, opaque: bool, animated: bool) -> Self {
         let candidate = |r: &Rendition| {
