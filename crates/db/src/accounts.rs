@@ -203,7 +203,7 @@ fn usage(conn: &mut AnyConnection, id: i64, day_start: NaiveDateTime) -> Result<
 #[async_trait]
 impl AccountRepository for Database {
     async fn remove_account(&self, id: UserId, gifs: GifDisposal) -> Result<AccountRemoval, RepoError> {
-        self.run(move |conn| write_tx(conn, |conn| remove(conn, id.0, gifs))).await
+        self.run_changing_accounts(move |conn| write_tx(conn, |conn| remove(conn, id.0, gifs))).await
     }
 
     async fn store_reset(&self, reset: NewPasswordReset) -> Result<User, RepoError> {
@@ -222,7 +222,7 @@ impl AccountRepository for Database {
         now: NaiveDateTime,
     ) -> Result<Option<User>, RepoError> {
         let (digest, hash) = (token_digest.to_owned(), hash.0.clone());
-        self.run(move |conn| write_tx(conn, |conn| use_reset(conn, &digest, &hash, now))).await
+        self.run_changing_accounts(move |conn| write_tx(conn, |conn| use_reset(conn, &digest, &hash, now))).await
     }
 
     async fn default_quota(&self) -> Result<Option<Quota>, RepoError> {

@@ -139,8 +139,10 @@ impl r2d2::ManageConnection for Manager {
 pub struct Database {
     pool: r2d2::Pool<Manager>,
     backend: Backend,
-    /// The PostgreSQL URL, for connections outside the pool (the job listener's).
+    /// The PostgreSQL URL, for connections outside the pool (the listeners').
     postgres_url: Option<String>,
+    /// Moves on when an account changes (reused session checks end).
+    accounts: crate::wakeups::AccountGenerations,
 }
 
 impl std::fmt::Debug for Database {
@@ -182,7 +184,7 @@ impl Database {
             .test_on_check_out(backend == Backend::Postgres)
             .build(manager)
             .map_err(|e| DbError::Connect(Box::new(e)))?;
-        Ok(Self { pool, backend, postgres_url })
+        Ok(Self { pool, backend, postgres_url, accounts: crate::wakeups::AccountGenerations::new() })
     }
 
     pub fn backend(&self) -> Backend {
@@ -222,6 +224,30 @@ impl Database {
         })
         .await
         .map_err(RepoError::other)?
+    }
+
+    /// Runs `f` like [`Database::run`], an account change: when it succeeds, session checks made
+    /// before are no longer reused.
+    pub(crate) async fn run_changing_accounts<T, F>(&self, f: F) -> Result<T, RepoError>
+    where
+        F: FnOnce(&mut AnyConnection) -> Result<T, RepoError> + Send + 'static,
+        T: Send + 'static,
+    {
+        let outcome = self.run(f).await;
+        if outcome.is_ok() {
+            self.accounts.moved_on();
+        }
+        outcome
+    }
+
+    pub(crate) fn account_generations(&self) -> &crate::wakeups::AccountGenerations {
+        &self.accounts
+    }
+
+    /// The same pool with a generation of its own, for a thread that must not keep the
+    /// database's generation alive.
+    pub(crate) fn without_generations(&self) -> Self {
+        Self { accounts: crate::wakeups::AccountGenerations::new(), ..self.clone() }
     }
 
     /// Runs `f` on a plain pooled connection, blocking (CLI and migrations).

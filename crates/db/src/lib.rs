@@ -33,4 +33,4 @@ pub mod testing;
 
 pub use connection::{Backend, Database, DbConfig};
 pub use error::{DbError, UNIQUE_CONSTRAINTS};
-pub use wakeups::JobWakeups;
+pub use wakeups::{AccountGenerations, JobWakeups};

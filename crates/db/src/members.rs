@@ -124,6 +124,6 @@ impl MemberRepository for Database {
         change: MemberChange,
         at: NaiveDateTime,
     ) -> Result<MemberUpdate, RepoError> {
-        self.run(move |conn| write_tx(conn, |conn| update(conn, id.0, change, at))).await
+        self.run_changing_accounts(move |conn| write_tx(conn, |conn| update(conn, id.0, change, at))).await
     }
 }

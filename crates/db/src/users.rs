@@ -222,7 +222,7 @@ impl UserRepository for Database {
         changed_at: NaiveDateTime,
     ) -> Result<User, RepoError> {
         let (username, email) = (username.clone(), email.clone());
-        self.run(move |conn| {
+        self.run_changing_accounts(move |conn| {
             write_tx(conn, |conn| {
                 let updated = diesel::update(users::table.find(id.0))
                     .set((
@@ -249,7 +249,7 @@ impl UserRepository for Database {
         changed_at: NaiveDateTime,
     ) -> Result<(), RepoError> {
         let hash = hash.0.clone();
-        self.run(move |conn| {
+        self.run_changing_accounts(move |conn| {
             let updated = diesel::update(users::table.find(id.0))
                 .set((users::password_hash.eq(hash), users::credentials_changed_at.eq(changed_at)))
                 .execute(conn)
@@ -265,7 +265,7 @@ impl UserRepository for Database {
 
     async fn set_role(&self, username: &str, role: Role) -> Result<User, RepoError> {
         let key = username.to_lowercase();
-        self.run(move |conn| {
+        self.run_changing_accounts(move |conn| {
             write_tx(conn, |conn| {
                 let updated = diesel::update(users::table.filter(users::username_key.eq(&key)))
                     .set(users::role.eq(role.as_str()))

@@ -12,6 +12,20 @@ use gifshelf_domain::ports::GifRepository;
 const SQLITE: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
 const POSTGRES: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
 
+/// Reverts the latest migrations, down to and including the one whose version names `version`.
+fn revert_to_before<DB: diesel::backend::Backend>(
+    conn: &mut impl MigrationHarness<DB>,
+    migrations: impl Fn() -> EmbeddedMigrations,
+    version: &str,
+) {
+    loop {
+        let reverted = conn.revert_last_migration(migrations()).unwrap_or_else(|e| panic!("{e}"));
+        if reverted.to_string().contains(version) {
+            return;
+        }
+    }
+}
+
 /// Four GIFs as the rule before marked them (the GIFs preferred, WebPs never): 1 a transparent
 /// animation, 2 an opaque one, 3 a transparent still image, 4 an animation not yet looked at.
 fn stale_rows() -> String {
@@ -56,7 +70,7 @@ async fn preferred(test_db: &TestDb, id: i64) -> Vec<&'static str> {
 
 async fn check(test_db: &TestDb) {
     let applied = test_db.db.migrate().unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(applied.len(), 1, "{applied:?}");
+    assert!(applied.first().is_some_and(|m| m.contains("000028")), "{applied:?}");
     assert_eq!(preferred(test_db, 1).await, ["thumbnail", "webp", "webp_fixed_height"]);
     assert_eq!(preferred(test_db, 2).await, ["thumbnail", "mp4", "webp_fixed_height"]);
     assert_eq!(preferred(test_db, 3).await, ["thumbnail", "fixed_height", "medium"], "a still keeps its GIFs");
@@ -71,8 +85,7 @@ async fn sqlite_webps_compete_for_preferred_on_gifs_stored_before() {
     let path = test_db.url.trim_start_matches("sqlite://").to_owned();
     {
         let mut conn = SqliteConnection::establish(&path).unwrap_or_else(|e| panic!("{e}"));
-        let version = conn.revert_last_migration(SQLITE).unwrap_or_else(|e| panic!("{e}"));
-        assert!(version.to_string().contains("000028"), "{version}");
+        revert_to_before(&mut conn, || SQLITE, "000028");
     }
     check(&test_db).await;
 }
@@ -85,8 +98,7 @@ async fn postgres_webps_compete_for_preferred_on_gifs_stored_before() {
     execute(&test_db.db, &stale_rows()).unwrap_or_else(|e| panic!("{e}"));
     {
         let mut conn = PgConnection::establish(&test_db.url).unwrap_or_else(|e| panic!("{e}"));
-        let version = conn.revert_last_migration(POSTGRES).unwrap_or_else(|e| panic!("{e}"));
-        assert!(version.to_string().contains("000028"), "{version}");
+        revert_to_before(&mut conn, || POSTGRES, "000028");
     }
     check(&test_db).await;
 }

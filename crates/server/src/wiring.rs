@@ -277,6 +277,7 @@ fn auth_service(
         Some(counters) => auth.with_shared_limits(counters),
         None => auth,
     };
+    let auth = auth.with_session_cache(Arc::new(users.account_changes()));
     Ok(match &settings.google_client_id {
         Some(client_id) => {
             let verifier =

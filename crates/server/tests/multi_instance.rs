@@ -188,6 +188,45 @@ async fn edit_on_b_shows_on_a(client: &reqwest::Client, a: &Instance, b: &Instan
     assert_eq!(titles(&found), ["Apollo 11"]);
 }
 
+/// Bob's session, checked through A (and reused there for a few seconds), is refused through A
+/// the moment alice (an admin) disables him through B: B's change reaches A by the database's
+/// notification, within moments, not when A's reuse runs out.
+async fn a_session_ends_everywhere_at_once(client: &reqwest::Client, a: &Instance, b: &Instance, admin: &str) {
+    let register =
+        json!({"username": "bob", "email": "bob@example.com", "password": "secret1", "confirmPassword": "secret1"});
+    assert_eq!(
+        client.post(a.url("/api/auth/register")).json(&register).send().await.unwrap().status(),
+        StatusCode::CREATED
+    );
+    let login = json!({"username": "bob", "password": "secret1"});
+    let bob: TokenResponse =
+        dto_of(client.post(a.url("/api/auth/login")).json(&login).send().await.unwrap(), StatusCode::OK).await;
+    for _ in 0..3 {
+        let _: ProfileDto = get_json(client, a.url("/api/settings/profile"), &bob.token).await;
+    }
+    assert!(a.log().contains("listening for account changes"), "A listens:\n{}", a.log());
+    let members: serde_json::Value = get_json(client, b.url("/api/admin/users?q=bob"), admin).await;
+    let bob_id = members["content"][0]["id"].as_i64().unwrap();
+    let off = client
+        .put(b.url(&format!("/api/admin/users/{bob_id}")))
+        .bearer_auth(admin)
+        .json(&json!({"status": "disabled"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(off.status(), StatusCode::OK);
+    let disabled = std::time::Instant::now();
+    loop {
+        let status = client.get(a.url("/api/settings/profile")).bearer_auth(&bob.token).send().await.unwrap().status();
+        if status == StatusCode::UNAUTHORIZED {
+            break;
+        }
+        assert_eq!(status, StatusCode::OK);
+        assert!(disabled.elapsed() < Duration::from_secs(2), "A still let bob in 2 s after B disabled him");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[cfg_attr(not(postgres_tests), ignore = "GIFSHELF_TEST_POSTGRES_URL is not set: the PostgreSQL half did not run")]
 async fn two_instances_share_one_database_and_one_bucket() {
@@ -254,6 +293,9 @@ async fn two_instances_share_one_database_and_one_bucket() {
     assert_eq!(page.total_elements, 0);
     let left: Vec<String> = bucket.list().await.unwrap().into_iter().map(|b| b.key).collect();
     assert!(left.is_empty(), "no objects left in the bucket: {left:?}");
+
+    // A session A checked a moment ago ends on A as soon as B disables its account.
+    a_session_ends_everywhere_at_once(&client, &a, &b, &token).await;
 
     // A third instance without the shared secret warns at startup, and refuses A's session.
     let c = Instance::ready(Instance::launch("C", &test_db.url, &s3, false), &client).await;

@@ -2,6 +2,7 @@ use gifshelf_domain::member::should_touch_last_seen;
 use gifshelf_domain::ports::TokenError;
 use gifshelf_domain::RepoError;
 
+use super::session_cache::REUSE_FOR;
 use super::{Actor, AuthService};
 use crate::AppError;
 
@@ -14,6 +15,11 @@ impl AuthService {
     /// `TokenExpired` for an expired token, `AccountDisabled` for a disabled account's,
     /// `Unauthorized` for every other refusal.
     pub async fn authenticate(&self, token: &str) -> Result<Actor, AppError> {
+        let now = self.clock.now();
+        let generation = self.sessions.as_ref().and_then(|cache| cache.generation());
+        if let Some(actor) = self.sessions.as_ref().and_then(|cache| cache.get(token, now)) {
+            return Ok(actor);
+        }
         let claims = self.tokens.verify(token).map_err(|err| match err {
             TokenError::Expired => AppError::TokenExpired,
             TokenError::Invalid => AppError::Unauthorized("Invalid token".into()),
@@ -35,13 +41,18 @@ impl AuthService {
             tracing::info!(user_id = user.id.0, "refused a token of a disabled account");
             return Err(AppError::AccountDisabled);
         }
-        let now = self.clock.now();
         if should_touch_last_seen(user.last_seen_at, now) {
             if let Err(err) = self.users.touch_last_seen(user.id, now).await {
                 tracing::warn!(user_id = user.id.0, error = %err, "could not record when an account was seen");
             }
         }
-        Ok(Actor::session(user.id, user.username, user.role))
+        let actor = Actor::session(user.id, user.username, user.role);
+        if let (Some(cache), Some(generation)) = (&self.sessions, generation) {
+            let expires = chrono::DateTime::from_timestamp(claims.expires_at, 0).map(|at| at.naive_utc());
+            let until = expires.map_or(now, |expires| expires.min(now + REUSE_FOR));
+            cache.put(token, &actor, generation, now, until);
+        }
+        Ok(actor)
     }
 }
 

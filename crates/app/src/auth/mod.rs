@@ -5,6 +5,7 @@ mod external;
 mod identities;
 mod login;
 mod register;
+mod session_cache;
 mod shared_throttle;
 mod throttle;
 
@@ -12,7 +13,9 @@ use std::sync::Arc;
 
 use gifshelf_domain::auth::ExternalIdentity;
 use gifshelf_domain::join::AdmitError;
-use gifshelf_domain::ports::{Clock, IdentityVerifier, PasswordHasher, SharedCounters, TokenService, UserRepository};
+use gifshelf_domain::ports::{
+    AccountChanges, Clock, IdentityVerifier, PasswordHasher, SharedCounters, TokenService, UserRepository,
+};
 use gifshelf_domain::user::{Email, NewUser, Role, User, UserId, Username};
 use gifshelf_domain::RepoError;
 
@@ -121,6 +124,8 @@ pub struct AuthService {
     join: Option<Arc<JoinService>>,
     /// Where password changes are recorded.
     pub(crate) audit: Option<crate::audit::Audit>,
+    /// Recent session checks, reused until an account changes; `None`: every check reads the account.
+    sessions: Option<session_cache::SessionCache>,
 }
 
 impl AuthService {
@@ -142,7 +147,16 @@ impl AuthService {
             config,
             join: None,
             audit: None,
+            sessions: None,
         }
+    }
+
+    /// Reuses a session check for a few seconds (30 at most) while
+    /// `changes` says no account changed.
+    #[must_use]
+    pub fn with_session_cache(mut self, changes: Arc<dyn AccountChanges>) -> Self {
+        self.sessions = Some(session_cache::SessionCache::new(changes));
+        self
     }
 
     /// Counts failed logins and registrations in `counters`, shared by every instance

@@ -39,6 +39,8 @@ const SKIPPED: &[Skip] = &[
     Skip::Named("caption_words"),
     // The number of GIFs, kept by triggers as the imported rows go in.
     Skip::Named("gif_count"),
+    // SQLite's count of account changes, for the sessions a server reuses (no data).
+    Skip::Named("account_changes"),
     // The statistics' counters (totals, per day, size bucket, content type, user and tag), kept by
     // triggers as the imported rows go in.
     Skip::Named("stats_totals"),

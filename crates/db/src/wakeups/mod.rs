@@ -1,30 +1,49 @@
-//! Wake-ups for idle job workers. On PostgreSQL the `jobs` table's trigger (migration
-//! `000016_job_notify`) sends `NOTIFY gifshelf_jobs` when a statement queues jobs, delivered on
-//! commit; a thread with its own connection LISTENs, blocks on its socket, and passes each
-//! notification on to the workers. SQLite has no such signal: its workers only poll.
+//! PostgreSQL notifications, each channel listened to by a thread with its own connection, which
+//! blocks on its socket and passes what arrives on:
 //!
-//! A wake-up is a hint and never the only way to a job: workers still poll, for jobs due later,
-//! for expired leases, and for what was queued while the listener was reconnecting.
+//! - `gifshelf_jobs` wakes idle job workers. The `jobs` table's trigger (migration
+//!   `000016_job_notify`) sends it when a statement queues jobs, delivered on commit. A wake-up is a
+//!   hint and never the only way to a job: workers still poll, for jobs due later, for expired
+//!   leases, and for what was queued while the listener was reconnecting. SQLite has no such
+//!   signal: its workers only poll.
+//! - `gifshelf_accounts` ends the reuse of session checks (`accounts.rs`).
 
+mod accounts;
 mod libpq;
 
 use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 
+pub use self::accounts::AccountGenerations;
 use self::libpq::Listener;
 use crate::connection::Database;
 
-/// The channel the trigger notifies.
-const CHANNEL: &str = "gifshelf_jobs";
-/// How long the listener blocks before looking whether anyone still wants wake-ups.
+/// How long a listener blocks before looking whether anyone still wants its notifications.
 const CHECK_EVERY: Duration = Duration::from_secs(1);
-/// How often the listener runs a query of its own: a connection a firewall dropped in silence
+/// How often a listener runs a query of its own: a connection a firewall dropped in silence
 /// would otherwise wait forever.
 const PROBE_EVERY: Duration = Duration::from_secs(60);
 /// Reconnection back-off: doubles from the first pause up to the last.
 const RETRY_FIRST: Duration = Duration::from_millis(500);
 const RETRY_MAX: Duration = Duration::from_secs(30);
+
+/// Where a listener thread passes its channel's notifications.
+trait Subscriber {
+    /// The channel listened to.
+    const CHANNEL: &'static str;
+    /// What the subscriber is, for the log ("new jobs").
+    const WHAT: &'static str;
+    /// What happens without the notifications, for the log ("workers poll").
+    const MEANWHILE: &'static str;
+
+    /// Whether anyone still wants the notifications; the thread ends when nobody does.
+    fn wanted(&self) -> bool;
+    /// Notifications arrived (or may have been missed while nobody listened).
+    fn notified(&self);
+    /// Whether notifications are being listened to now.
+    fn listening(&self, on: bool);
+}
 
 /// Tells an idle worker that jobs may have been queued. Each worker keeps its own clone.
 #[derive(Debug, Clone)]
@@ -46,6 +65,24 @@ impl JobWakeups {
     }
 }
 
+struct Jobs(watch::Sender<u64>);
+
+impl Subscriber for Jobs {
+    const CHANNEL: &'static str = "gifshelf_jobs";
+    const WHAT: &'static str = "new jobs";
+    const MEANWHILE: &'static str = "workers poll";
+
+    fn wanted(&self) -> bool {
+        !self.0.is_closed()
+    }
+
+    fn notified(&self) {
+        self.0.send_modify(|n| *n = n.wrapping_add(1));
+    }
+
+    fn listening(&self, _on: bool) {}
+}
+
 impl Database {
     /// Wake-ups for idle job workers when jobs are queued, or `None` on SQLite (its workers only
     /// poll). On PostgreSQL each call starts a thread with one more connection that LISTENs for
@@ -54,74 +91,79 @@ impl Database {
     pub fn job_wakeups(&self) -> Option<JobWakeups> {
         let url = self.postgres_url()?.to_owned();
         let (wake, wakeups) = watch::channel(0_u64);
-        let thread =
-            std::thread::Builder::new().name("gifshelf-job-listener".into()).spawn(move || listen(&url, &wake));
-        match thread {
-            Ok(_) => Some(JobWakeups(wakeups)),
-            Err(err) => {
-                tracing::warn!(error = %err, "cannot start the job listener; workers poll");
-                None
-            }
+        spawn_listener(url, Jobs(wake)).then_some(JobWakeups(wakeups))
+    }
+}
+
+/// Starts the thread listening for `subscriber`; `false` when it cannot start.
+fn spawn_listener<S: Subscriber + Send + 'static>(url: String, subscriber: S) -> bool {
+    let thread = std::thread::Builder::new()
+        .name(format!("{}-listener", S::CHANNEL.replace('_', "-")))
+        .spawn(move || listen(&url, &subscriber));
+    match thread {
+        Ok(_) => true,
+        Err(err) => {
+            tracing::warn!(error = %err, "cannot listen for {}; {}", S::WHAT, S::MEANWHILE);
+            false
         }
     }
 }
 
-fn wake_all(wake: &watch::Sender<u64>) {
-    wake.send_modify(|n| *n = n.wrapping_add(1));
-}
-
-/// The listener thread: (re)connects with back-off until no handle is left. One line is logged
-/// when the connection is lost or cannot be made, and one when it is back.
-fn listen(url: &str, wake: &watch::Sender<u64>) {
+/// The listener thread: (re)connects with back-off until nobody wants the notifications. One line
+/// is logged when the connection is lost or cannot be made, and one when it is back.
+fn listen<S: Subscriber>(url: &str, subscriber: &S) {
     let mut retry = RETRY_FIRST;
     let (mut connected_once, mut outage_logged) = (false, false);
-    while !wake.is_closed() {
-        match Listener::connect(url, CHANNEL) {
+    while subscriber.wanted() {
+        match Listener::connect(url, S::CHANNEL) {
             Ok(mut listener) => {
                 if connected_once {
-                    tracing::info!("listening for new jobs again");
+                    tracing::info!("listening for {} again", S::WHAT);
                 } else {
-                    tracing::info!(channel = CHANNEL, "workers wake on new jobs (PostgreSQL LISTEN)");
+                    tracing::info!(channel = S::CHANNEL, "listening for {} (PostgreSQL LISTEN)", S::WHAT);
                 }
                 connected_once = true;
                 retry = RETRY_FIRST;
-                // Jobs queued while nobody listened announced themselves to no one.
-                wake_all(wake);
-                let Err(error) = relay(&mut listener, wake) else { return };
-                if wake.is_closed() {
+                subscriber.listening(true);
+                // What was sent while nobody listened announced itself to no one.
+                subscriber.notified();
+                let outcome = relay(&mut listener, subscriber);
+                subscriber.listening(false);
+                let Err(error) = outcome else { return };
+                if !subscriber.wanted() {
                     return;
                 }
-                tracing::warn!(%error, "lost the connection listening for new jobs; workers poll until it is back");
+                tracing::warn!(%error, "lost the connection listening for {}; {} until it is back", S::WHAT, S::MEANWHILE);
             }
-            Err(error) if outage_logged => tracing::debug!(%error, "still cannot listen for new jobs"),
-            Err(error) => tracing::warn!(%error, "cannot listen for new jobs; workers poll until it works"),
+            Err(error) if outage_logged => tracing::debug!(%error, "still cannot listen for {}", S::WHAT),
+            Err(error) => tracing::warn!(%error, "cannot listen for {}; {} until it works", S::WHAT, S::MEANWHILE),
         }
         outage_logged = true;
-        pause(retry, wake);
+        pause(retry, subscriber);
         retry = (retry * 2).min(RETRY_MAX);
     }
 }
 
-/// Passes notifications on until the connection breaks (`Err`) or no handle is left (`Ok`).
-fn relay(listener: &mut Listener, wake: &watch::Sender<u64>) -> Result<(), String> {
+/// Passes notifications on until the connection breaks (`Err`) or nobody wants them (`Ok`).
+fn relay<S: Subscriber>(listener: &mut Listener, subscriber: &S) -> Result<(), String> {
     let mut probed = Instant::now();
-    while !wake.is_closed() {
+    while subscriber.wanted() {
         let mut notified = listener.wait(CHECK_EVERY)?;
         if probed.elapsed() >= PROBE_EVERY {
             notified += listener.probe()?;
             probed = Instant::now();
         }
         if notified > 0 {
-            wake_all(wake);
+            subscriber.notified();
         }
     }
     Ok(())
 }
 
-/// Sleeps `total`, or less once no handle is left.
-fn pause(total: Duration, wake: &watch::Sender<u64>) {
+/// Sleeps `total`, or less once nobody wants the notifications.
+fn pause<S: Subscriber>(total: Duration, subscriber: &S) {
     let until = Instant::now() + total;
-    while !wake.is_closed() {
+    while subscriber.wanted() {
         let left = until.saturating_duration_since(Instant::now());
         if left.is_zero() {
             return;

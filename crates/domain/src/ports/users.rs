@@ -164,6 +164,17 @@ pub trait TokenService: Send + Sync {
     fn verify(&self, token: &str) -> Result<SessionClaims, TokenError>;
 }
 
+/// Tells whether a session check made a moment ago still holds: a number that moves on whenever an
+/// account's name, role, status or password changes, or it is removed, on any instance (and on
+/// this one before the change's call returns). A check is reused only while the number it was
+/// made under is still the current one.
+#[cfg_attr(feature = "mock", mockall::automock)]
+pub trait AccountChanges: Send + Sync {
+    /// The current number, or `None` while changes made elsewhere cannot be seen (a lost
+    /// connection): then nothing may be reused.
+    fn generation(&self) -> Option<u64>;
+}
+
 /// Checks ID tokens of a third-party OpenID provider (Google by default): signature from the
 /// provider's published keys, issuer, audience (our client id), expiry.
 #[cfg_attr(feature = "mock", mockall::automock)]

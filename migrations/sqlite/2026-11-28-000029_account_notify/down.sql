@@ -1,0 +1,3 @@
+DROP TRIGGER account_changes_delete;
+DROP TRIGGER account_changes_update;
+DROP TABLE account_changes;
