@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use gifshelf_domain::ports::{BlobError, BlobInfo, BlobReader, BlobStore};
+use gifshelf_domain::ports::{BlobChunk, BlobError, BlobInfo, BlobReader, BlobStore};
 
 pub(crate) struct MeteredStore(pub(crate) Arc<dyn BlobStore>);
 
@@ -56,7 +56,7 @@ struct MeteredReader(Box<dyn BlobReader>);
 
 #[async_trait]
 impl BlobReader for MeteredReader {
-    async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, BlobError> {
+    async fn next_chunk(&mut self) -> Result<Option<BlobChunk>, BlobError> {
         counted("read", self.0.next_chunk().await)
     }
 }

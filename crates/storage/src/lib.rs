@@ -6,6 +6,7 @@ use gifshelf_domain::ports::BlobStore;
 
 mod key;
 mod local;
+mod mapped;
 mod migrate;
 mod s3;
 #[cfg(feature = "testing")]

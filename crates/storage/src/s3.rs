@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use futures_util::StreamExt;
-use gifshelf_domain::ports::{BlobError, BlobInfo, BlobReader, BlobStore};
+use gifshelf_domain::ports::{BlobChunk, BlobError, BlobInfo, BlobReader, BlobStore};
 use object_store::aws::{AmazonS3, AmazonS3Builder};
 use object_store::path::Path;
 use object_store::signer::Signer;
@@ -164,14 +164,14 @@ struct EmptyReader;
 
 #[async_trait]
 impl BlobReader for EmptyReader {
-    async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, BlobError> {
+    async fn next_chunk(&mut self) -> Result<Option<BlobChunk>, BlobError> {
         Ok(None)
     }
 }
 
 /// An object's body as it arrives from the bucket.
 struct ObjectReader {
-    stream: futures_util::stream::BoxStream<'static, object_store::Result<Vec<u8>>>,
+    stream: futures_util::stream::BoxStream<'static, object_store::Result<BlobChunk>>,
     key: String,
     bucket: String,
     secrets: Vec<SecretString>,
@@ -179,7 +179,7 @@ struct ObjectReader {
 
 #[async_trait]
 impl BlobReader for ObjectReader {
-    async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, BlobError> {
+    async fn next_chunk(&mut self) -> Result<Option<BlobChunk>, BlobError> {
         loop {
             match self.stream.next().await {
                 None => return Ok(None),
@@ -268,7 +268,7 @@ impl BlobStore for S3Store {
             Err(err) => return Err(self.failure("get", key, &err)),
         };
         Ok(Box::new(ObjectReader {
-            stream: result.into_stream().map(|chunk| chunk.map(Vec::from)).boxed(),
+            stream: result.into_stream().map(|chunk| chunk.map(BlobChunk::new)).boxed(),
             key: key.to_owned(),
             bucket: self.bucket.clone(),
             secrets: self.secrets.clone(),

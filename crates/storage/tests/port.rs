@@ -134,7 +134,7 @@ mod suite {
         let mut out = Vec::new();
         while let Some(chunk) = reader.next_chunk().await? {
             assert!(!chunk.is_empty(), "empty chunk");
-            out.extend(chunk);
+            out.extend_from_slice(&chunk);
         }
         Ok(out)
     }

@@ -41,6 +41,42 @@ pub struct BlobInfo {
     pub modified: Option<NaiveDateTime>,
 }
 
+/// Bytes of a blob as its store holds them for a while: a buffer it filled, or a window of a file
+/// mapped into memory. A response sends them from there, without copying them first.
+pub struct BlobChunk(Box<dyn AsRef<[u8]> + Send + Sync>);
+
+impl BlobChunk {
+    /// The bytes `owner` holds, kept until the chunk is dropped.
+    pub fn new(owner: impl AsRef<[u8]> + Send + Sync + 'static) -> Self {
+        Self(Box::new(owner))
+    }
+
+    /// What holds the bytes: for a response body that keeps it until they are sent.
+    pub fn into_owner(self) -> Box<dyn AsRef<[u8]> + Send + Sync> {
+        self.0
+    }
+}
+
+impl From<Vec<u8>> for BlobChunk {
+    fn from(bytes: Vec<u8>) -> Self {
+        Self::new(bytes)
+    }
+}
+
+impl std::ops::Deref for BlobChunk {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        (*self.0).as_ref()
+    }
+}
+
+impl std::fmt::Debug for BlobChunk {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "BlobChunk({} bytes)", self.len())
+    }
+}
+
 /// A blob being read a chunk at a time, so that serving a large file never holds it whole.
 #[async_trait]
 pub trait BlobReader: Send {
@@ -48,7 +84,7 @@ pub trait BlobReader: Send {
     ///
     /// # Errors
     /// `Io` when the store fails while reading.
-    async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, BlobError>;
+    async fn next_chunk(&mut self) -> Result<Option<BlobChunk>, BlobError>;
 }
 
 /// Where image bytes live. Keys are chosen by the server (`gifs/<random>/original.gif`), never
