@@ -105,7 +105,7 @@ impl State {
                 match reader.next_chunk().await {
                     Ok(Some(chunk)) => {
                         self.zip.as_mut()?.data(&chunk);
-                        return Some(Ok(crate::routes::media::lent(chunk)));
+                        return Some(Ok(Bytes::from_owner(chunk)));
                     }
                     Ok(None) => {
                         self.reader = None;

@@ -17,8 +17,10 @@ impl AuthService {
     pub async fn authenticate(&self, token: &str) -> Result<Actor, AppError> {
         let now = self.clock.now();
         let generation = self.sessions.as_ref().and_then(|cache| cache.generation());
-        if let Some(actor) = self.sessions.as_ref().and_then(|cache| cache.get(token, now)) {
-            return Ok(actor);
+        if let (Some(cache), Some(generation)) = (&self.sessions, generation) {
+            if let Some(actor) = cache.get(token, generation, now) {
+                return Ok(actor);
+            }
         }
         let claims = self.tokens.verify(token).map_err(|err| match err {
             TokenError::Expired => AppError::TokenExpired,

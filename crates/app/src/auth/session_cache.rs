@@ -33,15 +33,15 @@ impl SessionCache {
         Self { changes, entries: Mutex::new(HashMap::new()) }
     }
 
-    /// The generation a new check is made under: read before the check reads the account, so a
-    /// change committed meanwhile makes the check stale at once.
+    /// The current generation: a check reads it before it reads the account, so a change
+    /// committed meanwhile makes the check stale at once.
     pub(crate) fn generation(&self) -> Option<u64> {
         self.changes.generation()
     }
 
-    /// The actor `token` opened under the current generation, before `now` passed its reuse time.
-    pub(crate) fn get(&self, token: &str, now: NaiveDateTime) -> Option<Actor> {
-        let generation = self.changes.generation()?;
+    /// The actor `token` opened under `generation` (the current one), before `now` passed its
+    /// reuse time.
+    pub(crate) fn get(&self, token: &str, generation: u64, now: NaiveDateTime) -> Option<Actor> {
         let entries = self.entries.lock().ok()?;
         let entry = entries.get(token)?;
         (entry.generation == generation && now < entry.until).then(|| entry.actor.clone())

@@ -30,6 +30,12 @@ struct Generation {
     started: AtomicBool,
 }
 
+impl Generation {
+    fn move_on(&self) {
+        self.number.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
 /// The generation of the accounts, shared by a database's clones.
 #[derive(Debug, Clone)]
 pub struct AccountGenerations(Arc<Generation>);
@@ -42,7 +48,7 @@ impl AccountGenerations {
 
     /// An account changed: checks made before are stale.
     pub(crate) fn moved_on(&self) {
-        self.0.number.fetch_add(1, Ordering::SeqCst);
+        self.0.move_on();
     }
 }
 
@@ -67,7 +73,7 @@ impl Subscriber for Accounts {
 
     fn notified(&self) {
         if let Some(generation) = self.0.upgrade() {
-            generation.number.fetch_add(1, Ordering::SeqCst);
+            generation.move_on();
         }
     }
 
@@ -125,7 +131,7 @@ fn read_changes(db: &Database, generation: &Weak<Generation>) {
         match read {
             Ok(Count { generation: now }) => {
                 if last != Some(now) {
-                    shared.number.fetch_add(1, Ordering::SeqCst);
+                    shared.move_on();
                     last = Some(now);
                 }
                 shared.seen.store(true, Ordering::SeqCst);

@@ -42,7 +42,8 @@ pub struct BlobInfo {
 }
 
 /// Bytes of a blob as its store holds them for a while: a buffer it filled, or a window of a file
-/// mapped into memory. A response sends them from there, without copying them first.
+/// mapped into memory. A response keeps the chunk and sends its bytes from there, without copying
+/// them first.
 pub struct BlobChunk(Box<dyn AsRef<[u8]> + Send + Sync>);
 
 impl BlobChunk {
@@ -50,10 +51,11 @@ impl BlobChunk {
     pub fn new(owner: impl AsRef<[u8]> + Send + Sync + 'static) -> Self {
         Self(Box::new(owner))
     }
+}
 
-    /// What holds the bytes: for a response body that keeps it until they are sent.
-    pub fn into_owner(self) -> Box<dyn AsRef<[u8]> + Send + Sync> {
-        self.0
+impl AsRef<[u8]> for BlobChunk {
+    fn as_ref(&self) -> &[u8] {
+        (*self.0).as_ref()
     }
 }
 
@@ -67,7 +69,7 @@ impl std::ops::Deref for BlobChunk {
     type Target = [u8];
 
     fn deref(&self) -> &[u8] {
-        (*self.0).as_ref()
+        self.as_ref()
     }
 }
 

@@ -7,7 +7,7 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::{get, web, HttpRequest, HttpResponse};
 use gifshelf_domain::gif::{Gif, GifId, Rendition, RenditionKind};
-use gifshelf_domain::ports::{BlobChunk, BlobReader};
+use gifshelf_domain::ports::BlobReader;
 
 use crate::extract::MediaViewer;
 use crate::{ApiError, AppState, MediaOffload};
@@ -165,20 +165,6 @@ pub async fn serve(
     }
 }
 
-/// What holds a chunk's bytes, kept by the body until they are written.
-struct Owner(Box<dyn AsRef<[u8]> + Send + Sync>);
-
-impl AsRef<[u8]> for Owner {
-    fn as_ref(&self) -> &[u8] {
-        (*self.0).as_ref()
-    }
-}
-
-/// A chunk as a body's bytes, without copying them.
-pub(crate) fn lent(chunk: BlobChunk) -> web::Bytes {
-    web::Bytes::from_owner(Owner(chunk.into_owner()))
-}
-
 /// A blob reader as the body stream actix sends, chunk by chunk.
 fn chunks(
     reader: Box<dyn BlobReader>,
@@ -186,7 +172,8 @@ fn chunks(
     futures_util::stream::unfold(Some(reader), |reader| async move {
         let mut reader = reader?;
         match reader.next_chunk().await {
-            Ok(Some(chunk)) => Some((Ok(lent(chunk)), Some(reader))),
+            // The body keeps the chunk until its bytes are written: no copy.
+            Ok(Some(chunk)) => Some((Ok(web::Bytes::from_owner(chunk)), Some(reader))),
             Ok(None) => None,
             Err(err) => {
                 tracing::warn!(error = %err, "a media file could not be read to its end");
