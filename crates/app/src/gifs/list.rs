@@ -113,7 +113,7 @@ impl GifService {
 
 #[cfg(test)]
 mod tests {
-    use gifshelf_domain::gif::{GifFilter, GifId, Hidden};
+    use gifshelf_domain::gif::{GifFile, GifFilter, GifId, Hidden, RenditionKind};
     use gifshelf_domain::user::{Role, UserId, Username};
     use gifshelf_domain::RepoError;
 
@@ -156,11 +156,33 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_hidden_gifs_files_open_for_its_owner_and_admins_only() {
+        let mut m = Mocks::new();
+        m.gifs.expect_find_file().returning(|id, kind| {
+            let mut file = GifFile::of(&gif(id.0, 1), kind);
+            file.hidden = true;
+            Ok(file)
+        });
+        let service = m.service();
+        let other = service.file(&member(2, Role::User), GifId(3), RenditionKind::Thumbnail).await;
+        assert!(matches!(other, Err(AppError::NotFound(m)) if m == "GIF not found"));
+        let own = service.file(&member(1, Role::User), GifId(3), RenditionKind::Thumbnail).await;
+        assert_eq!(own.ok().and_then(|f| f.rendition).map(|r| r.key), Some("gifs/p/thumbnail.gif".to_owned()));
+        assert!(service
+            .file(&member(9, Role::Admin), GifId(3), RenditionKind::Mp4)
+            .await
+            .is_ok_and(|f| f.rendition.is_none()));
+    }
+
+    #[tokio::test]
     async fn missing_gifs_are_not_found() {
         let mut m = Mocks::new();
         m.gifs.expect_find().returning(|_| Err(RepoError::NotFound));
         m.gifs.expect_find_by_share_id().returning(|_| Err(RepoError::NotFound));
+        m.gifs.expect_find_file().returning(|_, _| Err(RepoError::NotFound));
         let service = m.service();
+        let file = service.file(&member(1, Role::User), GifId(3), RenditionKind::Original).await;
+        assert!(matches!(file, Err(AppError::NotFound(m)) if m == "GIF not found"));
         let viewed = service.view(&member(1, Role::User), GifId(3)).await;
         assert!(matches!(viewed, Err(AppError::NotFound(m)) if m == "GIF not found"));
         assert!(matches!(service.view_shared("nope", "viewer").await, Err(AppError::NotFound(_))));

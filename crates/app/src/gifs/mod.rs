@@ -13,7 +13,7 @@ mod upload;
 
 use std::sync::Arc;
 
-use gifshelf_domain::gif::{Gif, GifId, Rating};
+use gifshelf_domain::gif::{Gif, GifFile, GifId, Rating, RenditionKind};
 use gifshelf_domain::ports::{
     BlobKeyIndex, BlobStore, Clock, FavouriteRepository, FingerprintRepository, GifRepository, IdGenerator,
     MediaProcessor, TagRepository, TermRepository,
@@ -128,6 +128,20 @@ impl GifService {
     pub async fn get(&self, viewer: &Actor, id: GifId) -> Result<Gif, AppError> {
         let gif = self.gifs.find(id).await.map_err(gif_not_found)?;
         seen_by(gif, viewer)
+    }
+
+    /// A GIF's file of `kind` (`None` while it has none) as `viewer` may read it: the media
+    /// routes' lookup, which reads nothing else.
+    ///
+    /// # Errors
+    /// As [`Self::get`].
+    pub async fn file(&self, viewer: &Actor, id: GifId, kind: RenditionKind) -> Result<GifFile, AppError> {
+        let file = self.gifs.find_file(id, kind).await.map_err(gif_not_found)?;
+        if file.visible_to(viewer.id, viewer.is_admin()) {
+            Ok(file)
+        } else {
+            Err(AppError::NotFound("GIF not found".into()))
+        }
     }
 }
 

@@ -13,8 +13,8 @@ use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text, Timestamp};
 use gifshelf_domain::gif::{
-    CaptionText, Description, Gif, GifEdit, GifFilter, GifId, GifSort, GifSummary, Hidden, NewGif, Page, PageRequest,
-    Rating, Rendition, RenditionKind, Renditions, Shelf, TagId, TagName, TagRef, Title,
+    CaptionText, Description, Gif, GifEdit, GifFile, GifFilter, GifId, GifSort, GifSummary, Hidden, NewGif, Page,
+    PageRequest, Rating, Rendition, RenditionKind, Renditions, Shelf, TagId, TagName, TagRef, Title,
 };
 use gifshelf_domain::ports::{BlobKeyIndex, GifRepository};
 use gifshelf_domain::user::{UserId, Username};
@@ -203,6 +203,27 @@ fn made_from_titles(
         .into_iter()
         .map(|(id, title)| (id, GifSummary { id: GifId(id), title: Title::from_trusted(title) }))
         .collect())
+}
+
+/// One statement the connection keeps prepared: the GIF's row with its file of `kind`, if any.
+fn find_file(conn: &mut AnyConnection, id: i64, kind: RenditionKind) -> Result<GifFile, RepoError> {
+    let (share_id, uploader_id, hidden_at, file): (String, i64, Option<NaiveDateTime>, Option<RenditionRow>) =
+        gifs::table
+            .left_join(
+                gif_renditions::table
+                    .on(gif_renditions::gif_id.eq(gifs::id).and(gif_renditions::kind.eq(kind.as_str()))),
+            )
+            .filter(gifs::id.eq(id))
+            .select((gifs::share_id, gifs::uploader_id, gifs::hidden_at, gif_renditions::all_columns.nullable()))
+            .first(conn)
+            .map_err(repo_error)?;
+    Ok(GifFile {
+        gif_id: GifId(id),
+        share_id,
+        uploader_id: UserId(uploader_id),
+        hidden: hidden_at.is_some(),
+        rendition: file.and_then(RenditionRow::into_rendition),
+    })
 }
 
 pub(crate) fn load_one(conn: &mut AnyConnection, id: i64) -> Result<Gif, RepoError> {
@@ -415,6 +436,10 @@ impl GifRepository for Database {
 
     async fn find(&self, id: GifId) -> Result<Gif, RepoError> {
         self.run(move |conn| load_one(conn, id.0)).await
+    }
+
+    async fn find_file(&self, id: GifId, kind: RenditionKind) -> Result<GifFile, RepoError> {
+        self.run(move |conn| find_file(conn, id.0, kind)).await
     }
 
     async fn find_by_share_id(&self, share_id: &str) -> Result<Gif, RepoError> {

@@ -42,6 +42,42 @@ pub struct Gif {
     pub transparent: Option<bool>,
 }
 
+/// One file of a GIF with what deciding who may read it takes: the media routes' lookup, which
+/// reads neither tags nor the other files.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GifFile {
+    pub gif_id: GifId,
+    pub share_id: String,
+    pub uploader_id: UserId,
+    /// A moderator hid the GIF.
+    pub hidden: bool,
+    /// `None` when the GIF has no file of the kind asked for (yet).
+    pub rendition: Option<Rendition>,
+}
+
+impl GifFile {
+    /// The file of `kind` of a GIF already loaded whole.
+    pub fn of(gif: &Gif, kind: RenditionKind) -> Self {
+        Self {
+            gif_id: gif.id,
+            share_id: gif.share_id.clone(),
+            uploader_id: gif.uploader_id,
+            hidden: gif.hidden.is_some(),
+            rendition: gif.rendition(kind).cloned(),
+        }
+    }
+
+    /// As [`Gif::visible_to`].
+    pub fn visible_to(&self, viewer: UserId, admin: bool) -> bool {
+        seen(self.hidden, self.uploader_id, viewer, admin)
+    }
+}
+
+/// Anyone sees a GIF while it is not hidden; its owner and admins once a moderator hid it.
+fn seen(hidden: bool, uploader: UserId, viewer: UserId, admin: bool) -> bool {
+    !hidden || admin || uploader == viewer
+}
+
 /// A moderator hid the GIF, when and why (the reason its owner is shown).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Hidden {
@@ -54,7 +90,7 @@ impl Gif {
     /// Whether `viewer` may see the GIF: anyone while it is not hidden; its owner and admins
     /// once a moderator hid it.
     pub fn visible_to(&self, viewer: UserId, admin: bool) -> bool {
-        self.hidden.is_none() || admin || self.uploader_id == viewer
+        seen(self.hidden.is_some(), self.uploader_id, viewer, admin)
     }
 
     /// Every blob the GIF keeps, one per rendition.

@@ -3,7 +3,9 @@
 use async_trait::async_trait;
 use chrono::NaiveDate;
 
-use crate::gif::{Gif, GifEdit, GifFilter, GifId, GifSort, NewGif, Page, PageRequest, Rating, Shelf};
+use crate::gif::{
+    Gif, GifEdit, GifFile, GifFilter, GifId, GifSort, NewGif, Page, PageRequest, Rating, RenditionKind, Shelf,
+};
 use crate::user::UserId;
 use crate::RepoError;
 
@@ -27,6 +29,13 @@ pub trait GifRepository: Send + Sync {
     /// # Errors
     /// `NotFound` when no GIF has this id.
     async fn find(&self, id: GifId) -> Result<Gif, RepoError>;
+
+    /// The GIF's file of `kind` and who may read it, in one lookup (the media routes ask this on
+    /// every request, so it reads nothing else).
+    ///
+    /// # Errors
+    /// `NotFound` when no GIF has this id.
+    async fn find_file(&self, id: GifId, kind: RenditionKind) -> Result<GifFile, RepoError>;
 
     /// # Errors
     /// `NotFound` when no GIF has this share id, or a moderator hid it.

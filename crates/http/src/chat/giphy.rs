@@ -5,7 +5,7 @@
 
 use actix_web::{web, HttpRequest, HttpResponse, ResponseError};
 use gifshelf_app::chat::{Found, Shelf, Window};
-use gifshelf_domain::gif::{Gif, Rating, RenditionKind};
+use gifshelf_domain::gif::{Gif, GifFile, Rating, RenditionKind};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
@@ -362,7 +362,7 @@ async fn gif_file(
     }
     let gif = state.chat.by_share_id(&id).await.or_chat(D)?;
     let kind = formats::under("", &gif, 5_000_000).map_or(RenditionKind::Original, |f| f.rendition.kind);
-    Ok(serve(&state, &req, &gif, kind, Audience::Public).await?)
+    Ok(serve(&state, &req, &GifFile::of(&gif, kind), Audience::Public).await?)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use actix_web::body::SizedStream;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::{get, web, HttpRequest, HttpResponse};
-use gifshelf_domain::gif::{Gif, GifId, Rendition, RenditionKind};
+use gifshelf_domain::gif::{Gif, GifFile, GifId, Rendition, RenditionKind};
 use gifshelf_domain::ports::BlobReader;
 
 use crate::extract::MediaViewer;
@@ -16,13 +16,24 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(content).service(thumbnail).service(static_thumbnail).service(rendition_file).service(renditions);
 }
 
-/// The rendition a share URL's file name asks for (`thumbnail.gif`, `still.png`,
-/// `original.jpg`), when the GIF has it and the extension is the stored one.
-pub fn kind_of_file(gif: &Gif, file: &str) -> Option<RenditionKind> {
+/// The rendition a file name asks for (`thumbnail.gif`, `still.png`, `original.jpg`), with the
+/// extension it names.
+fn named_file(file: &str) -> Option<(RenditionKind, &str)> {
     let (stem, ext) = file.split_once('.')?;
-    let kind = RenditionKind::parse(stem)?;
-    let stored = gif.rendition(kind)?.extension();
-    (stored == ext || (ext == "jpeg" && stored == "jpg")).then_some(kind)
+    Some((RenditionKind::parse(stem)?, ext))
+}
+
+/// Whether `ext` names the stored file's type.
+fn stored_as(rendition: &Rendition, ext: &str) -> bool {
+    let stored = rendition.extension();
+    stored == ext || (ext == "jpeg" && stored == "jpg")
+}
+
+/// The rendition a share URL's file name asks for, when the GIF has it and the extension is the
+/// stored one.
+pub fn kind_of_file(gif: &Gif, file: &str) -> Option<RenditionKind> {
+    let (kind, ext) = named_file(file)?;
+    stored_as(gif.rendition(kind)?, ext).then_some(kind)
 }
 
 /// Who may cache a response: the signed-in reader's browser only, or anyone (share-id URLs,
@@ -102,14 +113,14 @@ fn media_headers(
 pub async fn serve(
     state: &AppState,
     req: &HttpRequest,
-    gif: &Gif,
-    kind: RenditionKind,
+    file: &GifFile,
     audience: Audience,
 ) -> Result<HttpResponse, ApiError> {
-    let rendition = gif.rendition(kind).ok_or_else(|| ApiError::not_found("This GIF has no such file."))?;
+    let rendition = file.rendition.as_ref().ok_or_else(no_such_file)?;
+    let kind = rendition.kind;
     let filename = match audience {
-        Audience::Private => format!("gif-{}-{}.{}", gif.id.0, kind.file_stem(), rendition.extension()),
-        Audience::Public => format!("{}-{}.{}", gif.share_id, kind.as_str(), rendition.extension()),
+        Audience::Private => format!("gif-{}-{}.{}", file.gif_id.0, kind.file_stem(), rendition.extension()),
+        Audience::Public => format!("{}-{}.{}", file.share_id, kind.as_str(), rendition.extension()),
     };
     if matches_etag(req, &etag(rendition)) {
         let mut response = HttpResponse::NotModified();
@@ -190,8 +201,12 @@ async fn by_id(
     id: i64,
     kind: RenditionKind,
 ) -> Result<HttpResponse, ApiError> {
-    let gif = state.gifs.get(viewer, GifId(id)).await?;
-    serve(&state, &req, &gif, kind, Audience::Private).await
+    let file = state.gifs.file(viewer, GifId(id), kind).await?;
+    serve(&state, &req, &file, Audience::Private).await
+}
+
+fn no_such_file() -> ApiError {
+    ApiError::not_found("This GIF has no such file.")
 }
 
 #[utoipa::path(
@@ -270,10 +285,13 @@ async fn rendition_file(
     req: HttpRequest,
     path: web::Path<(i64, String)>,
 ) -> Result<HttpResponse, ApiError> {
-    let (id, file) = path.into_inner();
-    let gif = state.gifs.get(&viewer, GifId(id)).await?;
-    let kind = kind_of_file(&gif, &file).ok_or_else(|| ApiError::not_found("This GIF has no such file."))?;
-    serve(&state, &req, &gif, kind, Audience::Private).await
+    let (id, name) = path.into_inner();
+    let (kind, ext) = named_file(&name).ok_or_else(no_such_file)?;
+    let file = state.gifs.file(&viewer, GifId(id), kind).await?;
+    match &file.rendition {
+        Some(rendition) if stored_as(rendition, ext) => serve(&state, &req, &file, Audience::Private).await,
+        _ => Err(no_such_file()),
+    }
 }
 
 #[utoipa::path(

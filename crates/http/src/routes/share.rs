@@ -9,7 +9,7 @@ use gifshelf_app::AppError;
 use gifshelf_domain::collection::Collection;
 use gifshelf_domain::gif::{Gif, PageRequest};
 
-use gifshelf_domain::gif::RenditionKind;
+use gifshelf_domain::gif::{GifFile, RenditionKind};
 
 use super::media::{kind_of_file, serve, Audience};
 use crate::client::{client_ip, origin, viewer_key};
@@ -139,7 +139,7 @@ async fn share_link(
     }
     if raw {
         return match state.gifs.shared(&share_id).await {
-            Ok(gif) => serve(&state, &req, &gif, RenditionKind::Original, Audience::Public).await,
+            Ok(gif) => serve(&state, &req, &GifFile::of(&gif, RenditionKind::Original), Audience::Public).await,
             Err(AppError::NotFound(_)) => Ok(not_found_page()),
             Err(other) => Err(other.into()),
         };
@@ -179,7 +179,7 @@ pub(crate) async fn serve_shared_file(
     }
     match state.gifs.shared(share_id).await {
         Ok(gif) => match kind_of_file(&gif, file) {
-            Some(kind) => serve(state, req, &gif, kind, Audience::Public).await,
+            Some(kind) => serve(state, req, &GifFile::of(&gif, kind), Audience::Public).await,
             None => Ok(not_found_page()),
         },
         Err(AppError::NotFound(_)) => Ok(not_found_page()),

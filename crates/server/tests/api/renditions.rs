@@ -58,6 +58,21 @@ async fn a_photo_like_gif_gets_every_kind_and_plays_as_the_smaller_video(backend
         assert_eq!(file.bytes().await.map(|b| b.len() as i64).unwrap_or(-1), rendition.size);
         assert_eq!(app.anonymous().get(&rendition.url).await.status(), StatusCode::UNAUTHORIZED);
     }
+    // A name that is not one of its files: another extension, an unknown kind, a kind it lacks,
+    // another GIF's id.
+    let mut wrong = vec![
+        (format!("/api/gifs/{}/files/thumbnail.png", gif.id), "This GIF has no such file."),
+        (format!("/api/gifs/{}/files/huge.gif", gif.id), "This GIF has no such file."),
+        (format!("/api/gifs/{}/files/thumbnail.gif", gif.id + 1000), "GIF not found"),
+    ];
+    let lacking = ["medium", "webp", "mp4", "webm"].into_iter().find(|kind| list.iter().all(|r| r.kind != *kind));
+    wrong.extend(lacking.map(|kind| (format!("/api/gifs/{}/files/{kind}.gif", gif.id), "This GIF has no such file.")));
+    for (path, message) in wrong {
+        let answer = alice.get(&path).await;
+        assert_eq!(answer.status(), StatusCode::NOT_FOUND, "{path}");
+        let body = answer.text().await.unwrap_or_default();
+        assert!(body.contains(message) && body.contains("not_found"), "{path}: {body}");
+    }
     // The GIF as every screen sees it carries the same list.
     let detail: GifDto = dto_of(alice.get(&format!("/api/gifs/dto/{}", gif.id)).await, StatusCode::OK).await;
     assert_eq!(detail.renditions.len(), list.len());
