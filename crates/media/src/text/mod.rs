@@ -72,7 +72,7 @@ impl Tesseract {
         let mut cmd = Command::new(&self.path);
         // One thread: the server's cores are for the requests. No environment is needed.
         cmd.env_clear().env("OMP_THREAD_LIMIT", "1").env("MALLOC_ARENA_MAX", "2");
-        cmd.args(["stdin", "stdout", "-l", "eng", "--psm", "11", "-c", "tessedit_do_invert=0", "tsv"]);
+        cmd.args(["stdin", "stdout", "-l", "eng", "--psm", "11", "tsv"]);
         cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
         limit_memory(&mut cmd, self.memory_limit);
         let mut child = cmd.spawn().map_err(|e| text_err(format!("tesseract could not start: {e}")))?;
@@ -143,37 +143,83 @@ pub fn read_text(bytes: &[u8], limits: &Limits, tesseract: &Tesseract) -> Result
     Ok(lines_of(&tsvs))
 }
 
-/// The confident words of Tesseract's TSVs (one per sheet) grouped into lines (each line once,
-/// case aside), cut to [`MAX_TEXT_CHARS`] in all.
+/// The confident words of Tesseract's TSVs (one per sheet) grouped into lines, in reading order:
+/// none that only repeats, within one letter a word, what a more
+/// confident line says (the same caption read twice); cut to [`MAX_TEXT_CHARS`] in all.
 pub(crate) fn lines_of(tsvs: &[String]) -> Vec<String> {
-    let mut lines: Vec<(String, Vec<String>)> = Vec::new();
+    let mut lines: Vec<Line> = Vec::new();
     for (sheet, row) in tsvs.iter().enumerate().flat_map(|(i, tsv)| tsv.lines().skip(1).map(move |r| (i, r))) {
         let cols: Vec<&str> = row.split('\t').collect();
         let [level, _page, block, par, line, _word, _l, _t, _w, _h, conf, text] = cols[..] else { continue };
-        if level != "5" || conf.parse::<f32>().unwrap_or(-1.0) < MIN_CONFIDENCE {
+        if level != "5" || text.trim().is_empty() {
             continue;
         }
-        let Some(word) = clean_word(text) else { continue };
+        let conf = conf.parse::<f32>().unwrap_or(-1.0);
         let key = format!("{sheet}.{block}.{par}.{line}");
-        match lines.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, words)) => words.push(word),
-            None => lines.push((key, vec![word])),
+        let at = lines.iter().position(|l| l.key == key).unwrap_or_else(|| {
+            lines.push(Line { key, words: Vec::new(), doubtful: 0, confidence: 0.0 });
+            lines.len() - 1
+        });
+        let line = &mut lines[at];
+        line.confidence += conf;
+        match clean_word(text).filter(|_| conf >= MIN_CONFIDENCE) {
+            Some(word) => line.words.push(word),
+            None => line.doubtful += 1,
         }
     }
-    let mut seen: Vec<String> = Vec::new();
+    lines.retain(|l| !l.words.is_empty());
+    // The same caption read again worse (from another scene, or its outline): a line whose every
+    // word is one edit from a word of a line read with more confidence adds nothing.
+    let mut by_confidence: Vec<usize> = (0..lines.len()).collect();
+    by_confidence.sort_by(|&a, &b| lines[b].mean().total_cmp(&lines[a].mean()));
+    let mut known: Vec<String> = Vec::new();
+    let mut keep = vec![false; lines.len()];
+    for i in by_confidence {
+        let words: Vec<String> = lines[i].words.iter().map(|w| w.to_lowercase()).collect();
+        if !words.iter().all(|w| known.iter().any(|k| one_edit_at_most(w, k))) {
+            keep[i] = true;
+            known.extend(words);
+        }
+    }
     let mut total = 0;
     let mut out = Vec::new();
-    for (_, words) in lines {
-        let line = words.join(" ");
-        let folded = line.to_lowercase();
-        if seen.contains(&folded) || total + line.len() > MAX_TEXT_CHARS {
+    for line in lines.iter().zip(keep).filter(|(_, keep)| *keep).map(|(line, _)| line.words.join(" ")) {
+        if total + line.len() > MAX_TEXT_CHARS {
             continue;
         }
         total += line.len() + 1;
-        seen.push(folded);
         out.push(line);
     }
     out
+}
+
+/// One line of a sheet as Tesseract read it.
+struct Line {
+    key: String,
+    /// Its confident words.
+    words: Vec<String>,
+    /// How many of its words were not.
+    doubtful: usize,
+    /// The sum of every word's confidence.
+    confidence: f32,
+}
+
+impl Line {
+    fn mean(&self) -> f32 {
+        self.confidence / (self.words.len() + self.doubtful).max(1) as f32
+    }
+}
+
+/// Whether `a` becomes `b` by changing, adding or removing one letter at most.
+fn one_edit_at_most(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let (short, long) = if a.len() <= b.len() { (&a, &b) } else { (&b, &a) };
+    if long.len() - short.len() > 1 {
+        return false;
+    }
+    let same_start = short.iter().zip(long.iter()).take_while(|(x, y)| x == y).count();
+    let skip = usize::from(short.len() == long.len());
+    short[(same_start + skip).min(short.len())..] == long[(same_start + 1).min(long.len())..]
 }
 
 /// A word as read, without the punctuation around it; `None` for what is not a word (fewer than
@@ -212,15 +258,48 @@ mod tests {
             word(4, 1, 96.0, "a"),
             word(5, 1, 80.0, "\"ship"),
             word(5, 1, 80.0, "it!\""),
+            // Hollow letters read as a line of low confidence: its one confident word is one letter
+            // from a word of a better line.
+            word(6, 1, 25.4, "Gihis"),
+            word(6, 1, 70.7, "Us"),
+            word(6, 1, 26.4, "\u{201c}tine"),
+            // A doubtful word leaves the others of its line.
+            word(7, 1, 90.0, "deploy"),
+            word(7, 1, 30.0, "fridav"),
+            word(7, 1, 91.0, "now"),
         ]
         .join("\n");
-        assert_eq!(lines_of(std::slice::from_ref(&tsv)), ["THIS IS FINE", "ship it"]);
+        assert_eq!(lines_of(std::slice::from_ref(&tsv)), ["THIS IS FINE", "ship it", "deploy now"]);
         assert_eq!(
             lines_of(&[tsv, [HEADER.to_owned(), word(1, 1, 90.0, "more")].join("\n")]),
-            ["THIS IS FINE", "ship it", "more"]
+            ["THIS IS FINE", "ship it", "deploy now", "more"]
         );
         assert!(lines_of(&[String::new()]).is_empty());
         assert!(lines_of(&[HEADER.to_owned()]).is_empty());
+    }
+
+    #[test]
+    fn a_caption_read_again_worse_adds_only_its_new_words() {
+        let sheet = |rows: &[String]| [HEADER.to_owned()].iter().chain(rows).cloned().collect::<Vec<_>>().join("\n");
+        // The outline of a caption first (another sheet), then the caption itself.
+        let outline = sheet(&[word(1, 1, 79.3, "this"), word(1, 1, 75.7, "fs"), word(1, 1, 49.6, "tine")]);
+        let clean = sheet(&[
+            word(1, 1, 95.2, "this"),
+            word(1, 1, 95.2, "is"),
+            word(1, 1, 96.6, "fine"),
+            word(2, 1, 92.0, "TRAIN"),
+            word(2, 1, 92.0, "COOKIE"),
+            word(3, 1, 80.0, "TRALN"),
+            word(3, 1, 81.0, "HELLO"),
+            word(3, 1, 80.0, "COOKIE"),
+        ]);
+        assert_eq!(lines_of(&[outline, clean]), ["this is fine", "TRAIN COOKIE", "TRALN HELLO COOKIE"]);
+        for (a, b, near) in
+            [("fine", "tine", true), ("is", "fs", true), ("cookie", "cookies", true), ("train", "tarin", false)]
+        {
+            assert_eq!((one_edit_at_most(a, b), one_edit_at_most(b, a)), (near, near), "{a} {b}");
+        }
+        assert!(one_edit_at_most("is", "is") && !one_edit_at_most("is", "fine"));
     }
 
     #[test]

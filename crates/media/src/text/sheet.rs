@@ -1,8 +1,10 @@
-//! The sheet text is read from: a few distinct scenes of an animation (the first frame, then each
-//! frame that differs clearly from every scene kept so far, and the middle one), each drawn twice as
-//! dark ink on white, once for light letters (the white captions of reaction GIFs, whose black
-//! outline is then background) and once for dark letters, upscaled so that small captions reach the
-//! size Tesseract reads best. One sheet, one run of Tesseract.
+//! The sheets text is read from: a few distinct scenes of an animation (the first frame, then each
+//! frame that differs clearly from every scene kept so far, and the middle one), each drawn as dark
+//! ink on white up to four times: light letters (the white captions of reaction GIFs, whose black
+//! outline is then background), dark letters, the light letters their outline cuts off from a light
+//! picture (a white caption over a sky), and the dark letters a light box encloses (a caption
+//! band); upscaled so that small captions reach the size Tesseract reads best (captions are drawn
+//! in proportion to the frame, so a wider frame is upscaled less).
 
 use crate::sink::{CanvasFrame, FrameSink};
 use crate::{MediaRejection, Rendition};
@@ -13,8 +15,9 @@ const MAX_SCENES: usize = 4;
 const MAX_FRAMES: u32 = 300;
 /// Mean difference (0 to 255) over a 16×16 grid of luminance above which a frame is a new scene.
 const NEW_SCENE: u32 = 10;
-/// The widest sheet, in pixels: larger sources are upscaled less (or not at all).
-const MAX_SHEET_WIDTH: u32 = 1600;
+/// The widest sheet, in pixels: wider sources are upscaled less (or not at all). Upscaled further,
+/// large captions grow past the size Tesseract reads well, and each run takes longer.
+const MAX_SHEET_WIDTH: u32 = 1000;
 /// White rows between panels.
 const GAP: u32 = 24;
 
@@ -24,8 +27,8 @@ pub(crate) struct TextSheet {
     height: u32,
     frames: u32,
     middle: u32,
-    /// Each kept scene's grid signature and its two ink panels at source size.
-    scenes: Vec<([u8; 256], Vec<u8>, Vec<u8>)>,
+    /// Each kept scene's grid signature and its ink panels at source size.
+    scenes: Vec<([u8; 256], Vec<Vec<u8>>)>,
 }
 
 impl TextSheet {
@@ -64,7 +67,7 @@ impl TextSheet {
         let panels: Vec<(&Vec<u8>, Inked)> = self
             .scenes
             .iter()
-            .flat_map(|(_, light, dark)| [light, dark])
+            .flat_map(|(_, panels)| panels)
             .filter_map(|panel| inked(panel, self.width, self.height).map(|inked| (panel, inked)))
             .collect();
         // Largest first, each to the lighter sheet; reading order within a sheet is kept.
@@ -164,7 +167,7 @@ impl FrameSink for TextSheet {
         let closest = self
             .scenes
             .iter()
-            .map(|(kept, _, _)| kept.iter().zip(&signature).map(|(a, b)| u32::from(a.abs_diff(*b))).sum::<u32>() / 256)
+            .map(|(kept, _)| kept.iter().zip(&signature).map(|(a, b)| u32::from(a.abs_diff(*b))).sum::<u32>() / 256)
             .min();
         let keep = match closest {
             None => true,
@@ -172,7 +175,10 @@ impl FrameSink for TextSheet {
         };
         if keep {
             let (light, dark) = inks(frame.rgba);
-            self.scenes.push((signature, light, dark));
+            let mut panels = vec![light, dark];
+            panels.extend(off_the_edge(&panels[0], self.width, self.height));
+            panels.extend(holes(&panels[0], self.width, self.height));
+            self.scenes.push((signature, panels));
         }
         Ok(())
     }
@@ -211,6 +217,105 @@ fn inks(rgba: &[u8]) -> (Vec<u8>, Vec<u8>) {
     (light, dark)
 }
 
+/// The light letters of a caption over a light picture (white letters outlined in black on a
+/// sky): the light panel without the ink that reaches the frame's edge, which leaves the letters
+/// their outline cuts off from the rest. `None` when no ink reaches the edge or nothing else is
+/// left.
+fn off_the_edge(light: &[u8], w: u32, h: u32) -> Option<Vec<u8>> {
+    let reached = from_the_edge(light, w, h);
+    let panel: Vec<u8> = light.iter().zip(&reached).map(|(&v, &edge)| if edge { 255 } else { v }).collect();
+    (reached.contains(&true) && panel.iter().any(|&v| v < INK)).then_some(panel)
+}
+
+/// Dark letters in a light box (a caption band): what the light panel's ink encloses, as ink,
+/// when what encloses it spans a third of the frame or more (the holes of light letters, such as
+/// the inside of an "o", are left out). `None` when there is none.
+fn holes(light: &[u8], w: u32, h: u32) -> Option<Vec<u8>> {
+    let inverted: Vec<u8> = light.iter().map(|&v| 255 - v).collect();
+    let reached = from_the_edge(&inverted, w, h);
+    let (labels, widths) = ink_parts(light, w, h);
+    let wide = |label: u32| label > 0 && widths[label as usize - 1] * 3 >= w;
+    let (wu, mut panel) = (w as usize, vec![255_u8; light.len()]);
+    let mut any = false;
+    for (i, out) in panel.iter_mut().enumerate() {
+        if inverted[i] >= INK || reached[i] {
+            continue;
+        }
+        // The ink to the hole's left on its row encloses it (the edge is never a hole).
+        let row = i - i % wu;
+        let enclosing = (row..i).rev().find(|&j| light[j] < INK).map_or(0, |j| labels[j]);
+        if wide(enclosing) {
+            *out = inverted[i];
+            any = true;
+        }
+    }
+    any.then_some(panel)
+}
+
+/// The parts of a panel's ink (joined left, right, up, down): each ink pixel's part (from 1; 0
+/// for no ink) and each part's width.
+fn ink_parts(panel: &[u8], w: u32, h: u32) -> (Vec<u32>, Vec<u32>) {
+    let (wu, hu) = (w as usize, h as usize);
+    let mut labels = vec![0_u32; panel.len()];
+    let mut widths = Vec::new();
+    for start in 0..panel.len() {
+        if panel[start] >= INK || labels[start] != 0 {
+            continue;
+        }
+        let label = widths.len() as u32 + 1;
+        let (mut left, mut right) = (start % wu, start % wu);
+        let mut todo = vec![start];
+        labels[start] = label;
+        while let Some(i) = todo.pop() {
+            let (x, y) = (i % wu, i / wu);
+            left = left.min(x);
+            right = right.max(x);
+            let near = [
+                (x > 0).then(|| i - 1),
+                (x + 1 < wu).then(|| i + 1),
+                (y > 0).then(|| i - wu),
+                (y + 1 < hu).then(|| i + wu),
+            ];
+            for j in near.into_iter().flatten() {
+                if panel[j] < INK && labels[j] == 0 {
+                    labels[j] = label;
+                    todo.push(j);
+                }
+            }
+        }
+        widths.push((right - left + 1) as u32);
+    }
+    (labels, widths)
+}
+
+/// The ink pixels of a `w`×`h` panel joined to its edge by ink (left, right, up, down).
+fn from_the_edge(panel: &[u8], w: u32, h: u32) -> Vec<bool> {
+    let (w, h) = (w as usize, h as usize);
+    let mut reached = vec![false; panel.len()];
+    let mut todo: Vec<usize> =
+        (0..w).flat_map(|x| [x, (h - 1) * w + x]).chain((0..h).flat_map(|y| [y * w, y * w + w - 1])).collect();
+    while let Some(i) = todo.pop() {
+        if reached[i] || panel[i] >= INK {
+            continue;
+        }
+        reached[i] = true;
+        let (x, y) = (i % w, i / w);
+        if x > 0 {
+            todo.push(i - 1);
+        }
+        if x + 1 < w {
+            todo.push(i + 1);
+        }
+        if y > 0 {
+            todo.push(i - w);
+        }
+        if y + 1 < h {
+            todo.push(i + w);
+        }
+    }
+    reached
+}
+
 /// Bilinear upscale of a `w`×`h` panel by `scale` into `sheet` (`sheet_width` wide) at `at`.
 fn upscale_into(panel: &[u8], w: u32, h: u32, scale: u32, sheet: &mut [u8], sheet_width: u32, at: (u32, u32)) {
     let (w, h, s) = (w as usize, h as usize, scale as usize);
@@ -228,5 +333,87 @@ fn upscale_into(panel: &[u8], w: u32, h: u32, scale: u32, sheet: &mut [u8], shee
             let value = top * (1.0 - ty) + bottom * ty;
             sheet[(at.1 as usize + y) * sheet_width as usize + at.0 as usize + x] = value.round() as u8;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 12×7 panel from rows of `#` (ink) and `.` (white).
+    fn panel(rows: &[&str]) -> Vec<u8> {
+        rows.iter().flat_map(|r| r.chars().map(|c| if c == '#' { 0 } else { 255 })).collect()
+    }
+
+    fn shown(panel: &[u8]) -> Vec<String> {
+        panel.chunks(12).map(|row| row.iter().map(|&v| if v < INK { '#' } else { '.' }).collect()).collect()
+    }
+
+    #[test]
+    fn letters_cut_off_by_their_outline_stay_and_the_light_picture_goes() {
+        // A light sky (ink) reaching the edge, a letter inside a ring of outline (white).
+        let sky = panel(&[
+            "############",
+            "##.......###",
+            "##.#####.###",
+            "##.#...#.###",
+            "##.#####.###",
+            "##.......###",
+            "############",
+        ]);
+        let letters = off_the_edge(&sky, 12, 7).map(|p| shown(&p));
+        let expected = [
+            "............",
+            "............",
+            "...#####....",
+            "...#...#....",
+            "...#####....",
+            "............",
+            "............",
+        ];
+        assert_eq!(letters, Some(expected.map(str::to_owned).to_vec()));
+        // Nothing reaches the edge: the light panel alone reads it.
+        assert_eq!(off_the_edge(&panel(&[".....#......"; 7]), 12, 7), None);
+    }
+
+    #[test]
+    fn a_light_box_gives_the_dark_letters_it_encloses() {
+        let band = panel(&[
+            "............",
+            "############",
+            "##..##.#.###",
+            "##.###..####",
+            "##..##.#.###",
+            "############",
+            "............",
+        ]);
+        let letters = holes(&band, 12, 7).map(|p| shown(&p));
+        let expected = [
+            "............",
+            "............",
+            "..##..#.#...",
+            "..#...##....",
+            "..##..#.#...",
+            "............",
+            "............",
+        ];
+        assert_eq!(letters, Some(expected.map(str::to_owned).to_vec()));
+        // Ink that encloses nothing (a bar, an open shape) gives no panel.
+        assert_eq!(
+            holes(
+                &panel(&[
+                    "............",
+                    "#########...",
+                    "............",
+                    "............",
+                    "............",
+                    "............",
+                    "............"
+                ]),
+                12,
+                7
+            ),
+            None
+        );
     }
 }
