@@ -267,16 +267,9 @@ fn ink_parts(panel: &[u8], w: u32, h: u32) -> (Vec<u32>, Vec<u32>) {
         let mut todo = vec![start];
         labels[start] = label;
         while let Some(i) = todo.pop() {
-            let (x, y) = (i % wu, i / wu);
-            left = left.min(x);
-            right = right.max(x);
-            let near = [
-                (x > 0).then(|| i - 1),
-                (x + 1 < wu).then(|| i + 1),
-                (y > 0).then(|| i - wu),
-                (y + 1 < hu).then(|| i + wu),
-            ];
-            for j in near.into_iter().flatten() {
+            left = left.min(i % wu);
+            right = right.max(i % wu);
+            for j in beside(i, wu, hu) {
                 if panel[j] < INK && labels[j] == 0 {
                     labels[j] = label;
                     todo.push(j);
@@ -299,21 +292,17 @@ fn from_the_edge(panel: &[u8], w: u32, h: u32) -> Vec<bool> {
             continue;
         }
         reached[i] = true;
-        let (x, y) = (i % w, i / w);
-        if x > 0 {
-            todo.push(i - 1);
-        }
-        if x + 1 < w {
-            todo.push(i + 1);
-        }
-        if y > 0 {
-            todo.push(i - w);
-        }
-        if y + 1 < h {
-            todo.push(i + w);
-        }
+        todo.extend(beside(i, w, h));
     }
     reached
+}
+
+/// The pixels left, right, above and below pixel `i` of a `w`×`h` panel, within it.
+fn beside(i: usize, w: usize, h: usize) -> impl Iterator<Item = usize> {
+    let (x, y) = (i % w, i / w);
+    [(x > 0).then(|| i - 1), (x + 1 < w).then(|| i + 1), (y > 0).then(|| i - w), (y + 1 < h).then(|| i + w)]
+        .into_iter()
+        .flatten()
 }
 
 /// Bilinear upscale of a `w`×`h` panel by `scale` into `sheet` (`sheet_width` wide) at `at`.
