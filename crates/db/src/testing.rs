@@ -177,9 +177,16 @@ impl SeedGif {
         format!("a {} gif", SEED_WORDS[self.words[2] as usize])
     }
 
+    /// The text read in one GIF of four: its description and title in capitals.
+    fn caption(&self, id: usize) -> Option<String> {
+        id.is_multiple_of(4).then(|| format!("{} {}", self.description(), self.title(id)).to_uppercase())
+    }
+
     fn search_text(&self, id: usize) -> String {
-        let tags: Vec<String> = self.tags.iter().map(|t| tag_name(*t)).collect();
-        format!("{}\n{}\n{}", self.title(id), self.description(), tags.join("\n")).to_lowercase()
+        let mut lines: Vec<String> = vec![self.title(id), self.description()];
+        lines.extend(self.tags.iter().map(|t| tag_name(*t)));
+        lines.extend(self.caption(id));
+        lines.join("\n").to_lowercase()
     }
 }
 
@@ -190,7 +197,8 @@ fn seed_time(g: usize) -> String {
 }
 
 /// Fills the database with `users` users and `gifs` GIFs (tiny fake blob keys, up to three of
-/// `tags` tags each, titles and descriptions from [`SEED_WORDS`]) in bulk, for benchmarks:
+/// `tags` tags each, titles and descriptions from [`SEED_WORDS`], text read in one GIF of four) in
+/// bulk, for benchmarks:
 /// PostgreSQL takes every table in one `COPY`, SQLite multi-row inserts in one transaction. The
 /// counters the writes keep (migrations 000013 and 000014) end up exact, as after the same rows
 /// were uploaded.
@@ -327,13 +335,14 @@ fn copy_gifs(conn: &mut PgConnection, library: &[SeedGif]) -> diesel::QueryResul
                 gifs::content_size,
                 gifs::frame_count,
                 gifs::search_text,
+                gifs::caption_text,
             ),
             rows(|out: &mut dyn Write| {
                 for (g, gif) in library.iter().enumerate() {
                     let id = g + 1;
                     writeln!(
                         out,
-                        "{id}\tshare{id}\t{}\t{}\t{}\t{}\t{}\timage/gif\t{}\t10\t{}",
+                        "{id}\tshare{id}\t{}\t{}\t{}\t{}\t{}\timage/gif\t{}\t10\t{}\t{}",
                         gif.title(id),
                         gif.description(),
                         gif.uploader,
@@ -341,6 +350,7 @@ fn copy_gifs(conn: &mut PgConnection, library: &[SeedGif]) -> diesel::QueryResul
                         gif.views,
                         gif.size,
                         copy_text(&gif.search_text(id)),
+                        gif.caption(id).map_or_else(|| "\\N".to_owned(), |c| copy_text(&c)),
                     )?;
                 }
                 Ok(())
@@ -406,7 +416,7 @@ fn insert_statements(users: usize, tags: usize, library: &[SeedGif]) -> Vec<Stri
     for chunk_start in (0..library.len()).step_by(1000) {
         let mut gif_sql = String::from(
             "INSERT INTO gifs (id, share_id, title, description, uploader_id, uploaded_at, view_count, content_type, \
-             content_size, frame_count, search_text) VALUES ",
+             content_size, frame_count, search_text, caption_text) VALUES ",
         );
         let mut rendition_sql = String::from(
             "INSERT INTO gif_renditions (gif_id, kind, blob_key, content_type, size, width, height, frames, preferred) VALUES ",
@@ -422,7 +432,7 @@ fn insert_statements(users: usize, tags: usize, library: &[SeedGif]) -> Vec<Stri
             }
             let _ = write!(
                 gif_sql,
-                "{}({id}, 'share{id}', '{}', '{}', {}, '{}', {}, 'image/gif', {}, 10, '{}')",
+                "{}({id}, 'share{id}', '{}', '{}', {}, '{}', {}, 'image/gif', {}, 10, '{}', {})",
                 if first { "" } else { "," },
                 gif.title(id),
                 gif.description(),
@@ -431,6 +441,7 @@ fn insert_statements(users: usize, tags: usize, library: &[SeedGif]) -> Vec<Stri
                 gif.views,
                 gif.size,
                 gif.search_text(id),
+                gif.caption(id).map_or_else(|| "NULL".to_owned(), |c| format!("'{c}'")),
             );
             let _ = write!(
                 rendition_sql,
