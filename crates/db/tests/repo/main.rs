@@ -9,6 +9,7 @@ mod jobs;
 mod join;
 mod limits;
 mod members;
+mod ranking;
 mod stats;
 mod users;
 

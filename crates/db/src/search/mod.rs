@@ -9,7 +9,10 @@
 //! holds (SQLite: the word index's `fts5vocab`; PostgreSQL: `search_vocabulary`), looked up as
 //! the few hundred strings one edit away. Without a `sort`, the matches are ranked: the words in
 //! the title weigh most, then in a tag, the description, the text in the GIF, and a typo's
-//! matches come after the word's; ties newest first (the chat APIs: most viewed first).
+//! matches come after the word's; ties newest first (the chat APIs: most viewed first). Every
+//! match is ranked by the field index (`ranked.rs`); only a search with a word under three
+//! letters (or, on PostgreSQL, a phrase), which that index cannot answer, is ranked in SQL here,
+//! and past 2,000 matches listed in its tie-break's order.
 
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text};
@@ -19,6 +22,8 @@ use gifshelf_domain::RepoError;
 use crate::connection::AnyConnection;
 use crate::error::repo_error;
 use crate::gifs::listing::Shown;
+
+mod ranked;
 
 #[derive(QueryableByName)]
 pub(crate) struct IdRow {
@@ -254,9 +259,9 @@ fn forgiving(conn: &mut AnyConnection, word: &str) -> Result<Term, RepoError> {
     Ok(term)
 }
 
-/// At most this many matches are read by id and sorted (or ranked); more are found by walking the
-/// sort's index and testing each GIF's text, which stops after the page (ranked searches that
-/// large are listed in their tie-break's order).
+/// At most this many matches are read by id and sorted (or ranked in SQL); more are found by
+/// walking the sort's index and testing each GIF's text, which stops after the page (the few
+/// ranked searches the field index cannot answer are listed in their tie-break's order).
 const SORT_BY_ID_MAX: i64 = 2_000;
 
 fn page_of_terms(
@@ -267,6 +272,10 @@ fn page_of_terms(
     offset: i64,
     shown: Option<&str>,
 ) -> Result<(Vec<i64>, i64), RepoError> {
+    let ranks = matches!(sort, GifSort::Relevance | GifSort::RelevanceThenViews);
+    if ranks && limit > 0 && ranked::can_rank(conn, terms) {
+        return ranked::page(conn, terms, sort, limit, offset, shown);
+    }
     match conn {
         AnyConnection::Sqlite(_) => sqlite_page(conn, terms, sort, limit, offset, shown),
         AnyConnection::Postgresql(_) => postgres_page(conn, terms, sort, limit, offset, shown),

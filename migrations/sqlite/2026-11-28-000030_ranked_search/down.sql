@@ -1,0 +1,10 @@
+DROP TRIGGER gifs_fts_fields_tag_renamed;
+DROP TRIGGER gifs_fts_fields_tag_moved;
+DROP TRIGGER gifs_fts_fields_tag_removed;
+DROP TRIGGER gifs_fts_fields_tag_added;
+DROP TRIGGER gifs_fts_fields_caption;
+DROP TRIGGER gifs_fts_fields_description;
+DROP TRIGGER gifs_fts_fields_title;
+DROP TRIGGER gifs_fts_fields_delete;
+DROP TRIGGER gifs_fts_fields_insert;
+DROP TABLE gifs_fts_fields;
