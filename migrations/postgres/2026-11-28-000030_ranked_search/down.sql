@@ -26,4 +26,5 @@ BEGIN
 END
 $$;
 DROP FUNCTION gif_words_with_fields(BIGINT[]);
+ALTER TABLE gif_words DROP CONSTRAINT gif_words_pkey, ADD PRIMARY KEY (word, gif_id);
 ALTER TABLE gif_words DROP COLUMN fields;

@@ -38,9 +38,9 @@ struct CountRow {
 }
 
 #[derive(QueryableByName)]
-struct WordRow {
+pub(super) struct WordRow {
     #[diesel(sql_type = Text)]
-    word: String,
+    pub(super) word: String,
 }
 
 /// `%word%` with LIKE's wildcards escaped (`\` is the escape character).

@@ -61,22 +61,38 @@ pub(super) fn can_rank(conn: &AnyConnection, terms: &[Term]) -> bool {
 /// these texts. SQLite's field index has a row per field (rowid = id * 4 + field); PostgreSQL's
 /// words carry their fields, and a text is found in the words that contain it.
 fn fields_of(conn: &mut AnyConnection, texts: &[String]) -> Result<HashMap<i64, u8>, RepoError> {
-    let mut sql = Sql::new(conn);
     let term = Term { any_of: texts.to_vec() };
-    let query = if sql.postgres {
-        let likes = sql.likes("word", &term);
-        format!(
-            "SELECT gif_id AS id, bit_or(fields)::bigint AS fields FROM gif_words \
-             WHERE word IN (SELECT word FROM search_vocabulary WHERE {likes}) GROUP BY gif_id"
-        )
-    } else {
+    let mut sql = Sql::new(conn);
+    if !sql.postgres {
         let matched = sql.text(fts_query(&[&term]));
-        format!(
+        let query = format!(
             "SELECT rowid >> 2 AS id, 1 << (rowid & 3) AS fields FROM gifs_fts_fields \
              WHERE gifs_fts_fields MATCH {matched}"
-        )
-    };
-    let rows: Vec<FieldsRow> = sql.load(conn, &query)?;
+        );
+        return collect(sql.load(conn, &query)?);
+    }
+    // The words first: asked in one statement with their GIFs, the planner may scan the whole
+    // vocabulary instead of its trigram index.
+    let likes = sql.likes("word", &term);
+    let words: Vec<String> = sql
+        .load::<super::WordRow>(conn, &format!("SELECT word FROM search_vocabulary WHERE {likes}"))?
+        .into_iter()
+        .map(|r| r.word)
+        .collect();
+    if words.is_empty() {
+        return Ok(HashMap::new());
+    }
+    // Words hold no white space: a line break separates them.
+    let mut sql = Sql::new(conn);
+    let words = sql.text(words.join("\n"));
+    let query = format!(
+        "SELECT gif_id AS id, fields::bigint AS fields FROM gif_words WHERE word = ANY(string_to_array({words}, E'\\n'))"
+    );
+    collect(sql.load(conn, &query)?)
+}
+
+/// Each GIF's fields, from rows of some of them.
+fn collect(rows: Vec<FieldsRow>) -> Result<HashMap<i64, u8>, RepoError> {
     let mut fields: HashMap<i64, u8> = HashMap::with_capacity(rows.len());
     for row in rows {
         *fields.entry(row.id).or_default() |= u8::try_from(row.fields & 15).unwrap_or_default();
