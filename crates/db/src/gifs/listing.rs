@@ -105,6 +105,18 @@ impl Shown {
         }
     }
 
+    /// The SQL condition of the GIFs this leaves out: while that is only hidden GIFs (no rating
+    /// or stickers narrow the list), one the partial index of hidden GIFs answers.
+    pub(crate) fn left_out_sql(self) -> String {
+        if self.narrowed() {
+            return format!("({}) IS NOT TRUE", self.sql());
+        }
+        match self.own {
+            None => "hidden_at IS NOT NULL".to_owned(),
+            Some(owner) => format!("hidden_at IS NOT NULL AND uploader_id <> {owner}"),
+        }
+    }
+
     /// How many hidden GIFs this leaves out, through the partial index of hidden GIFs (there are
     /// few). Ratings aside: a rated list counts its total.
     pub(crate) fn left_out(self, conn: &mut AnyConnection) -> Result<i64, RepoError> {

@@ -239,12 +239,17 @@ pub(crate) fn page(
     offset: i64,
     shown: Shown,
 ) -> Result<(Vec<i64>, i64), RepoError> {
-    let shown = (shown.narrowed() || shown.left_out(conn)? > 0).then(|| shown.sql());
+    let leaves_out = shown.narrowed() || shown.left_out(conn)? > 0;
     let mut terms = Vec::with_capacity(words.len());
     for word in words {
         terms.push(forgiving(conn, word)?);
     }
-    page_of_terms(conn, &terms, sort, limit, offset, shown.as_deref())
+    let ranks = matches!(sort, GifSort::Relevance | GifSort::RelevanceThenViews);
+    if ranks && limit > 0 && ranked::can_rank(conn, &terms) {
+        let left_out = leaves_out.then(|| shown.left_out_sql());
+        return ranked::page(conn, &terms, sort, limit, offset, left_out.as_deref());
+    }
+    page_of_terms(conn, &terms, sort, limit, offset, leaves_out.then(|| shown.sql()).as_deref())
 }
 
 /// The term of a searched word: a phrase or a word under five letters as it is; a longer word
@@ -272,10 +277,6 @@ fn page_of_terms(
     offset: i64,
     shown: Option<&str>,
 ) -> Result<(Vec<i64>, i64), RepoError> {
-    let ranks = matches!(sort, GifSort::Relevance | GifSort::RelevanceThenViews);
-    if ranks && limit > 0 && ranked::can_rank(conn, terms) {
-        return ranked::page(conn, terms, sort, limit, offset, shown);
-    }
     match conn {
         AnyConnection::Sqlite(_) => sqlite_page(conn, terms, sort, limit, offset, shown),
         AnyConnection::Postgresql(_) => postgres_page(conn, terms, sort, limit, offset, shown),

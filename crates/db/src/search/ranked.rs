@@ -130,9 +130,9 @@ fn scored(conn: &mut AnyConnection, terms: &[Term]) -> Result<HashMap<i64, i64>,
     Ok(scores.unwrap_or_default())
 }
 
-/// The ids of the GIFs left out of this list (`shown` is the condition that keeps them).
-fn left_out(conn: &mut AnyConnection, shown: &str) -> Result<Vec<i64>, RepoError> {
-    Sql::new(conn).ids(conn, &format!("SELECT id FROM gifs WHERE ({shown}) IS NOT TRUE"))
+/// The ids of the GIFs left out of this list (`left_out` is their condition).
+fn left_out_ids(conn: &mut AnyConnection, left_out: &str) -> Result<Vec<i64>, RepoError> {
+    Sql::new(conn).ids(conn, &format!("SELECT id FROM gifs WHERE {left_out}"))
 }
 
 /// These GIFs in the sort's tie-break order.
@@ -158,11 +158,11 @@ pub(super) fn page(
     sort: GifSort,
     limit: i64,
     offset: i64,
-    shown: Option<&str>,
+    left_out: Option<&str>,
 ) -> Result<(Vec<i64>, i64), RepoError> {
     let mut scores = scored(conn, terms)?;
-    if let Some(shown) = shown {
-        for id in left_out(conn, shown)? {
+    if let Some(left_out) = left_out {
+        for id in left_out_ids(conn, left_out)? {
             scores.remove(&id);
         }
     }

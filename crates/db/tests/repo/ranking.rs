@@ -142,4 +142,38 @@ async fn the_ranking_follows_every_edit(db: &Database) {
     assert_eq!(total, 1);
 }
 
-on_both_backends!(many_matches_are_ranked_all_the_way_down, the_ranking_follows_every_edit);
+/// Hidden GIFs are ranked for their owner only, and a rating ceiling leaves the rest out.
+async fn hidden_and_rated_out_gifs_are_left_out_of_the_ranking(db: &Database) {
+    use gifshelf_domain::gif::{Rating, Shelf};
+    use gifshelf_domain::ports::ReportRepository;
+    use gifshelf_domain::report::VisibilityChange;
+
+    let (alice, bob) = (user(db, "alice").await, user(db, "bob").await);
+    let hidden = ok(db.insert(new_gif(alice, 1, "Mango one", "", &[])).await);
+    let mut rated = new_gif(alice, 2, "Mango two", "", &[]);
+    rated.rating = Rating::R;
+    ok(db.insert(rated).await);
+    ok(db.insert(new_gif(bob, 3, "Mango three", "", &[])).await);
+    ok(db.insert(new_gif(bob, 4, "Four", "mango", &[])).await);
+    let hide = VisibilityChange::Hide { reason: "spam".into() };
+    ok(db.set_visibility(hidden.id, hide, bob, t0()).await);
+
+    let filter = ok(GifFilter::search("mango"));
+    let first = PageRequest { page: 0, size: 10 };
+    let titles = |page: gifshelf_domain::gif::Page<Gif>| {
+        (page.total, page.items.into_iter().map(|g| g.title.as_str().to_owned()).collect::<Vec<_>>())
+    };
+    let all = titles(ok(db.list(&filter, GifSort::Relevance, first).await));
+    assert_eq!(all, (3, vec!["Mango three".into(), "Mango two".into(), "Four".into()]));
+    let own = titles(ok(db.list_with_own(alice, &filter, GifSort::Relevance, first).await));
+    assert_eq!(own.0, 4);
+    assert_eq!(own.1[..3], ["Mango three", "Mango two", "Mango one"]);
+    let rated = titles(ok(db.list_rated(&filter, GifSort::RelevanceThenViews, first, Rating::G, Shelf::Gifs).await));
+    assert_eq!(rated, (2, vec!["Mango three".into(), "Four".into()]));
+}
+
+on_both_backends!(
+    many_matches_are_ranked_all_the_way_down,
+    the_ranking_follows_every_edit,
+    hidden_and_rated_out_gifs_are_left_out_of_the_ranking
+);
