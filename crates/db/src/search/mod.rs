@@ -183,20 +183,19 @@ impl Sql {
         format!("({})", tests.join(" OR "))
     }
 
-    /// How well a GIF matches: per term, 128 when its word is found in the title, 64 in a tag, 32
-    /// in the description, 16 in the text in the GIF; where only a word one typo from it is, a
-    /// sixteenth of that, so that the word found anywhere ranks above every typo.
+    /// How well a GIF matches, in SQL: the same scores as `ranked::WEIGHTS` give (for searches the
+    /// field index cannot answer).
     fn relevance(&mut self, terms: &[Term]) -> String {
         let newline = if self.postgres { "E'\\n'" } else { "char(10)" };
         let caption = format!("lower(replace(COALESCE(caption_text, ''), {newline}, ' '))");
-        let fields = [("lower(title)", 8), ("t.name", 4), ("lower(description)", 2), (caption.as_str(), 1)];
+        let columns = ["lower(title)", "t.name", "lower(description)", caption.as_str()];
         let mut parts = Vec::new();
         for term in terms {
             let exact = Term::of(&term.any_of[0]);
-            for (column, weight) in fields {
-                let mut case = format!("CASE WHEN {} THEN {}", self.field_has(column, &exact), 16 * weight);
+            for (column, weight) in columns.into_iter().zip(ranked::WEIGHTS) {
+                let mut case = format!("CASE WHEN {} THEN {weight}", self.field_has(column, &exact));
                 if term.any_of.len() > 1 {
-                    case.push_str(&format!(" WHEN {} THEN {weight}", self.field_has(column, term)));
+                    case.push_str(&format!(" WHEN {} THEN {}", self.field_has(column, term), weight / 16));
                 }
                 parts.push(format!("{case} ELSE 0 END"));
             }

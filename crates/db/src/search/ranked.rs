@@ -16,7 +16,7 @@ use crate::connection::AnyConnection;
 
 /// The weight of a searched word found in a field, by field number (title, tags, description,
 /// text in the GIF); a word only one typo away counts a sixteenth, so that the word found
-/// anywhere ranks above every typo. The SQL ranking of `Sql::relevance` gives the same scores.
+/// anywhere ranks above every typo. `Sql::relevance` ranks with these weights too.
 pub(super) const WEIGHTS: [i64; 4] = [128, 64, 32, 16];
 
 /// A GIF's score for one term: the exact word's fields and the typos' fields, as bit masks.
@@ -69,7 +69,7 @@ fn fields_of(conn: &mut AnyConnection, texts: &[String]) -> Result<HashMap<i64, 
             "SELECT rowid >> 2 AS id, 1 << (rowid & 3) AS fields FROM gifs_fts_fields \
              WHERE gifs_fts_fields MATCH {matched}"
         );
-        return collect(sql.load(conn, &query)?);
+        return Ok(collect(sql.load(conn, &query)?));
     }
     // The words first: asked in one statement with their GIFs, the planner may scan the whole
     // vocabulary instead of its trigram index.
@@ -88,16 +88,16 @@ fn fields_of(conn: &mut AnyConnection, texts: &[String]) -> Result<HashMap<i64, 
     let query = format!(
         "SELECT gif_id AS id, fields::bigint AS fields FROM gif_words WHERE word = ANY(string_to_array({words}, E'\\n'))"
     );
-    collect(sql.load(conn, &query)?)
+    Ok(collect(sql.load(conn, &query)?))
 }
 
 /// Each GIF's fields, from rows of some of them.
-fn collect(rows: Vec<FieldsRow>) -> Result<HashMap<i64, u8>, RepoError> {
+fn collect(rows: Vec<FieldsRow>) -> HashMap<i64, u8> {
     let mut fields: HashMap<i64, u8> = HashMap::with_capacity(rows.len());
     for row in rows {
         *fields.entry(row.id).or_default() |= u8::try_from(row.fields & 15).unwrap_or_default();
     }
-    Ok(fields)
+    fields
 }
 
 /// Every GIF matching every term, with its score.
