@@ -45,15 +45,21 @@ fn own_peak_mb() -> f64 {
         .map_or(0.0, |kb: f64| kb / 1024.0)
 }
 
-/// The three clips, 8 s each, 1280×720 at 30 fps, H.264.
+/// The three clips, 8 s each, 1280×720 at 30 fps, H.264. The cursor and the box are overlays:
+/// `overlay` moves them every frame, where `drawbox` (ffmpeg 5) reads its position once.
 fn clips(dir: &Path) -> Vec<(&'static str, PathBuf)> {
     let sources = [
         (
             "screen",
-            "testsrc=size=1280x720:rate=30,drawbox=x='mod(t*240,1200)':y='200+80*sin(t*2)':w=18:h=26:color=black@1:t=fill",
+            "testsrc=size=1280x720:rate=30[a];color=c=black:size=18x26:rate=30[c];\
+             [a][c]overlay=x='mod(t*240,1200)':y='200+80*sin(t*2)'[out0]",
         ),
         ("camera", "testsrc2=size=1280x720:rate=30,noise=alls=18:allf=t,hue=H=t*0.4"),
-        ("flat", "color=c=0x3366cc:size=1280x720:rate=30,drawbox=x='100+t*120':y='300+100*sin(t*3)':w=160:h=160:color=0xffcc00:t=fill"),
+        (
+            "flat",
+            "color=c=0x3366cc:size=1280x720:rate=30[a];color=c=0xffcc00:size=160x160:rate=30[b];\
+             [a][b]overlay=x='100+t*120':y='300+100*sin(t*3)'[out0]",
+        ),
     ];
     sources
         .iter()
