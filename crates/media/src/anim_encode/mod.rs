@@ -1,5 +1,6 @@
 //! Animated GIF writer: palette mapping, changed-rectangle frames and transparency for
-//! unchanged pixels.
+//! unchanged pixels, coded by its own LZW coder ([`lzw`]) so that the maker's frames can be made
+//! lossy where their tolerance allows ([`lossy`]).
 
 use std::borrow::Cow;
 
@@ -10,6 +11,8 @@ use crate::resize::Rect;
 use crate::MediaRejection;
 
 mod layout;
+mod lossy;
+mod lzw;
 mod palettes;
 mod screen;
 mod tolerance;
@@ -31,6 +34,8 @@ struct Pending {
     delay: u16,
     /// `None` when the frame uses the global palette.
     local: Option<Palette>,
+    /// The LZW code size the lossy pass parsed the frame with (see [`Screen::loosen`]).
+    code_size: Option<u8>,
 }
 
 /// Writes the animated thumbnail one full thumbnail-sized RGBA frame at a time.
@@ -69,6 +74,7 @@ struct Done {
     delay: u16,
     dispose: DisposalMethod,
     local: Option<Palette>,
+    code_size: Option<u8>,
 }
 
 /// The most frame indices an encoder holds back to lay out its colour tables at the end (16 MiB:
@@ -156,7 +162,9 @@ impl AnimEncoder {
             (area, self.screen.frame_rect(area, cleared))
         };
         let (palette, mapper) = self.palettes.get(choice)?;
-        let indices = self.screen.indices(rect, dirty, cleared, palette, mapper);
+        let mut indices = self.screen.indices(rect, dirty, cleared, palette, mapper);
+        let code_size = (self.keep == Keep::Adaptive)
+            .then(|| self.screen.loosen(&mut indices, rect, (dirty, cleared), rgba, palette, mapper));
         let t = palette.transparent();
         let local = (choice == Choice::Recent).then(|| palette.clone());
         self.screen.commit(area);
@@ -165,7 +173,7 @@ impl AnimEncoder {
         }
         let (rect, indices) =
             if rect.is_empty() { (Rect { x0: 0, y0: 0, x1: 1, y1: 1 }, vec![t]) } else { (rect, indices) };
-        self.pending = Some(Pending { rect, indices, delay, local });
+        self.pending = Some(Pending { rect, indices, delay, local, code_size });
         self.frames += 1;
         Ok(())
     }
@@ -190,7 +198,8 @@ impl AnimEncoder {
 
     /// Holds a finished frame back, or writes it when holding would pass `hold_max`.
     fn write(&mut self, p: Pending, dispose: DisposalMethod) -> Result<(), MediaRejection> {
-        let frame = Done { rect: p.rect, indices: p.indices, delay: p.delay, dispose, local: p.local };
+        let frame =
+            Done { rect: p.rect, indices: p.indices, delay: p.delay, dispose, local: p.local, code_size: p.code_size };
         if self.streaming.is_none() && self.held + frame.indices.len() <= self.hold_max {
             self.held += frame.indices.len();
             self.done.push(frame);
@@ -276,6 +285,9 @@ fn write_frame(
         }
         _ => return Err(crate::error::internal("palette missing")),
     };
+    // The lossy pass's code size when it ran (the coder must parse as it did; remapping only
+    // lowers indices, so it is wide enough), else the smallest.
+    let code_size = frame.code_size.unwrap_or_else(|| lzw::min_code_size(&indices));
     let out = Frame {
         delay: frame.delay,
         dispose: frame.dispose,
@@ -285,10 +297,10 @@ fn write_frame(
         width: frame.rect.width() as u16,
         height: frame.rect.height() as u16,
         palette,
-        buffer: Cow::Owned(indices),
+        buffer: Cow::Owned(lzw::encode(&indices, code_size)),
         ..Frame::default()
     };
-    enc.write_frame(&out).map_err(enc_err)
+    enc.write_lzw_pre_encoded_frame(&out).map_err(enc_err)
 }
 
 /// Re-lays `buf` (the pixels of `from`) over the larger `to`, filling new pixels with `fill`.

@@ -1,5 +1,7 @@
 //! What the viewer shows, and which pixels a new frame changes and how they map onto a palette.
 
+use super::lossy::{self, Want};
+use super::lzw;
 use super::tolerance::{Keep, Tolerances};
 use crate::quantize::{pack, Mapper, Palette};
 use crate::resize::Rect;
@@ -46,10 +48,6 @@ impl Screen {
     /// opaque colours among them.
     pub(super) fn find_changes(&mut self, rgba: &[u8], dirty: Rect, first: bool, keep: Keep) -> Vec<u32> {
         let w = self.width;
-        if keep == Keep::Adaptive {
-            // Before `last_rgba` takes the new frame: the tolerances compare the two.
-            self.tol.measure(rgba, &self.last_rgba, w);
-        }
         let mut colors = Vec::new();
         for y in dirty.y0..dirty.y1 {
             let row = y as usize * w;
@@ -63,6 +61,14 @@ impl Screen {
                     colors.push(pack([new[0], new[1], new[2]]));
                 }
             }
+        }
+        if keep == Keep::Adaptive {
+            // Before `last_rgba` takes the new frame: the tolerances compare the two.
+            let changed = bbox(dirty, w, |p| self.changed[p]);
+            self.tol.measure(rgba, &self.last_rgba, w, changed);
+        }
+        for y in dirty.y0..dirty.y1 {
+            let row = y as usize * w;
             let (a, b) = ((row + dirty.x0 as usize) * 4, (row + dirty.x1 as usize) * 4);
             self.last_rgba[a..b].copy_from_slice(&rgba[a..b]);
         }
@@ -184,6 +190,65 @@ impl Screen {
             }
         }
         out
+    }
+
+    /// Lets the changed pixels of `rect` (whose `indices` [`Screen::indices`] gave) take another
+    /// palette colour within their tolerance where it continues an LZW string ([`lossy`]), and
+    /// shows what they became (for the adaptive tolerance only: it gives none to flat areas and
+    /// edges). `dirty` is where pixels changed, `cleared` the rectangle cleared before the frame.
+    /// Returns the LZW code size the pass parsed with, which the frame must be written with.
+    pub(super) fn loosen(
+        &mut self,
+        indices: &mut [u8],
+        rect: Rect,
+        (dirty, cleared): (Rect, Rect),
+        rgba: &[u8],
+        palette: &Palette,
+        mapper: &mut Mapper,
+    ) -> u8 {
+        let t = palette.transparent();
+        let code_size = lzw::min_code_size(&[t]);
+        let mut wants = Vec::with_capacity(indices.len());
+        let mut k = 0;
+        for y in rect.y0..rect.y1 {
+            let row = y as usize * self.width;
+            for x in rect.x0..rect.x1 {
+                let p = row + x as usize;
+                let free = inside(&dirty, x, y) && self.changed[p] && self.cur[p] != 0 && indices[k] == self.idx[p];
+                let (steady, tolerance) = self.tol.at(p);
+                let tolerance = tolerance.unwrap_or(0);
+                wants.push((free && tolerance > 0).then(|| {
+                    let rgb = [rgba[p * 4], rgba[p * 4 + 1], rgba[p * 4 + 2]];
+                    let nearest = palette.packed(mapper.map(rgb[0], rgb[1], rgb[2]));
+                    let old = self.prev[p].to_be_bytes();
+                    let shown = (steady.is_some() && self.prev[p] != 0 && !inside(&cleared, x, y))
+                        .then_some([old[1], old[2], old[3]]);
+                    Want { rgb, limit: dist_packed(rgb, nearest) + tolerance, shown }
+                }));
+                k += 1;
+            }
+        }
+        if lossy::rewrite(indices, &wants, &palette.rgb, code_size) == 0 {
+            return code_size;
+        }
+        let mut k = 0;
+        for y in rect.y0..rect.y1 {
+            let row = y as usize * self.width;
+            for x in rect.x0..rect.x1 {
+                let p = row + x as usize;
+                if wants[k].is_some() && indices[k] != self.idx[p] {
+                    if indices[k] == t {
+                        self.changed[p] = false;
+                        self.cur[p] = self.prev[p];
+                    } else {
+                        self.idx[p] = indices[k];
+                        self.cur[p] = palette.packed(indices[k]);
+                    }
+                }
+                k += 1;
+            }
+        }
+        code_size
     }
 
     /// What the viewer shows after the new frame, inside `area`.

@@ -2,6 +2,9 @@
 //! pixel unchanged, or to continue the run of the pixel on its left: fewer changed pixels and
 //! longer runs are fewer bytes, and the error they cost is what decides how far.
 
+use super::screen::inside;
+use crate::resize::Rect;
+
 /// Extra squared RGB error tolerated over the nearest palette colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Keep {
@@ -41,32 +44,67 @@ const STEADY_FLOOR: u32 = 48;
 /// changed (a cursor passed) the new colour is drawn.
 #[derive(Default)]
 pub(super) struct Tolerances {
+    /// The picture's width.
     width: usize,
-    /// Tolerance of each pixel.
+    /// The part of the picture measured: the changed pixels' box and a margin around it.
+    area: Rect,
+    /// Tolerance of each pixel of `area`.
     run: Vec<u32>,
-    /// Whether each pixel is steady.
+    /// Whether each pixel of `area` is steady.
     steady: Vec<bool>,
     scratch: Vec<u32>,
+    /// `area`'s pixels of the new frame.
+    pixels: Vec<u8>,
 }
 
+/// How far the measure around a pixel reaches: one pixel for the differences, one for the 3×3
+/// average, and the least's radius.
+const REACH: u32 = 2 + LEAST_RADIUS as u32;
+
+/// The least is taken over the (2r + 1)² pixels around: 5×5.
+const LEAST_RADIUS: usize = 2;
+
 impl Tolerances {
-    /// Measures the frame `rgba` (`width` pixels a row) against the previous one, `last`.
-    pub(super) fn measure(&mut self, rgba: &[u8], last: &[u8], width: usize) {
+    /// Measures the frame `rgba` (`width` pixels a row) against the previous one, `last`, for the
+    /// pixels of `changed` (the others are not asked for).
+    pub(super) fn measure(&mut self, rgba: &[u8], last: &[u8], width: usize, changed: Rect) {
         let n = rgba.len() / 4;
-        if width == 0 || n == 0 {
+        self.width = width;
+        if width == 0 || n == 0 || changed.is_empty() {
+            self.area = Rect::default();
             return;
         }
         let height = n / width;
-        self.width = width;
-        self.run.resize(n, 0);
-        self.steady.resize(n, false);
-        self.scratch.resize(n, 0);
-        gradient_energy(rgba, width, height, &mut self.run);
-        box3(&mut self.run, &mut self.scratch, width, height);
-        min5(&mut self.run, &mut self.scratch, width, height);
-        for (p, grain) in self.run.iter_mut().enumerate() {
-            let change = sq_diff(&rgba[p * 4..p * 4 + 3], &last[p * 4..p * 4 + 3]);
-            self.steady[p] = change <= grain.saturating_mul(STEADY_GAIN) + STEADY_FLOOR;
+        let area = Rect {
+            x0: changed.x0.saturating_sub(REACH),
+            y0: changed.y0.saturating_sub(REACH),
+            x1: (changed.x1 + REACH).min(width as u32),
+            y1: (changed.y1 + REACH).min(height as u32),
+        };
+        self.area = area;
+        let (w, h) = (area.width() as usize, area.height() as usize);
+        self.pixels.clear();
+        for y in area.y0..area.y1 {
+            let row = (y as usize * width + area.x0 as usize) * 4;
+            self.pixels.extend_from_slice(&rgba[row..row + w * 4]);
+        }
+        self.run.resize(w * h, 0);
+        self.steady.resize(w * h, false);
+        self.scratch.resize(w * h, 0);
+        gradient_energy(&self.pixels, w, h, &mut self.run);
+        box3(&mut self.run, &mut self.scratch, w, h);
+        least(&mut self.run, &mut self.scratch, w, h);
+        for (k, grain) in self.run.iter_mut().enumerate() {
+            let (x, y) = (area.x0 as usize + k % w, area.y0 as usize + k / w);
+            // Next to the picture's border a window cannot reach past a small object to the flat
+            // area beyond it: the border's pixels get no tolerance.
+            let r = LEAST_RADIUS;
+            if x < r || y < r || x + r >= width || y + r >= height {
+                *grain = 0;
+            }
+            let p = (y * width + x) * 4;
+            let change = sq_diff(&rgba[p..p + 3], &last[p..p + 3]);
+            self.steady[k] = change <= grain.saturating_mul(STEADY_GAIN) + STEADY_FLOOR;
             *grain = (*grain * ADAPTIVE_GAIN / 8).min(ADAPTIVE_MAX);
         }
     }
@@ -74,7 +112,12 @@ impl Tolerances {
     /// The tolerances of pixel `p`: to keep its shown colour (`None`: it is not steady), and to
     /// continue a run.
     pub(super) fn at(&self, p: usize) -> (Option<u32>, Option<u32>) {
-        match (self.run.get(p), self.steady.get(p)) {
+        let (x, y) = ((p % self.width.max(1)) as u32, (p / self.width.max(1)) as u32);
+        if !inside(&self.area, x, y) {
+            return (None, None);
+        }
+        let k = (y - self.area.y0) as usize * self.area.width() as usize + (x - self.area.x0) as usize;
+        match (self.run.get(k), self.steady.get(k)) {
             (Some(&t), Some(&steady)) => (steady.then_some(t), Some(t)),
             _ => (None, None),
         }
@@ -107,10 +150,10 @@ fn box3(v: &mut [u32], tmp: &mut [u32], width: usize, height: usize) {
     }
 }
 
-/// The least of `v` over the 5×5 pixels around each.
-fn min5(v: &mut [u32], tmp: &mut [u32], width: usize, height: usize) {
-    pass(v, tmp, width, height, 1, 2, u32::min, u32::MAX);
-    pass(tmp, v, width, height, width, 2, u32::min, u32::MAX);
+/// The least of `v` over the pixels around each (see [`LEAST_RADIUS`]).
+fn least(v: &mut [u32], tmp: &mut [u32], width: usize, height: usize) {
+    pass(v, tmp, width, height, 1, LEAST_RADIUS, u32::min, u32::MAX);
+    pass(tmp, v, width, height, width, LEAST_RADIUS, u32::min, u32::MAX);
 }
 
 /// One direction of a separable filter: `to[p]` folds `from` over `p - r·step ..= p + r·step`
