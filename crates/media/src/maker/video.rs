@@ -129,34 +129,20 @@ pub fn probe_video(path: &Path, ffmpeg: &Ffmpeg) -> Result<VideoInfo, MediaRejec
     if !is_video(&head[..read]) {
         return Err(unsupported());
     }
-    let file = path.display().to_string();
-    let args = |entries: &str, format: &str| -> Vec<String> {
-        [
-            "-v",
-            "error",
-            "-protocol_whitelist",
-            "file",
-            "-select_streams",
-            "v:0",
-            "-show_entries",
-            entries,
-            "-of",
-            format,
-        ]
-        .iter()
-        .map(|s| (*s).to_owned())
-        .chain([file.clone()])
-        .collect()
-    };
-    let ffprobe = ffmpeg.ffprobe();
-    let entries = "stream=codec_name,width,height:stream_side_data=rotation";
-    let stream = run_captured(ffmpeg, &ffprobe, &args(entries, "default=nw=1"), 64 << 10)?;
-    let stream = String::from_utf8_lossy(&stream);
-    let field = |name: &str| {
-        stream
-            .lines()
-            .find_map(|l| l.split_once('=').filter(|(k, _)| k.trim() == name).map(|(_, v)| v.trim().to_owned()))
-    };
+    // One run for the stream and its packets: the packets' own times give the length, never the
+    // container's duration (8 MiB of them is hours of video). Packets come first, one
+    // `pts_time` line and one `duration_time` line each.
+    let entries = "stream=codec_name,width,height:stream_side_data=rotation:packet=pts_time,duration_time";
+    let args: Vec<String> =
+        ["-v", "error", "-protocol_whitelist", "file", "-select_streams", "v:0", "-show_entries", entries]
+            .iter()
+            .map(|s| (*s).to_owned())
+            .chain(["-of".to_owned(), "default=nw=1".to_owned(), path.display().to_string()])
+            .collect();
+    let said = run_captured(ffmpeg, &ffmpeg.ffprobe(), &args, 8 << 20)?;
+    let said = String::from_utf8_lossy(&said);
+    let lines = || said.lines().filter_map(|l| l.split_once('=')).map(|(k, v)| (k.trim(), v.trim()));
+    let field = |name: &str| lines().find(|(k, _)| *k == name).map(|(_, v)| v.to_owned());
     let codec = field("codec_name").unwrap_or_default();
     let width: u32 = field("width").and_then(|v| v.parse().ok()).ok_or_else(unsupported)?;
     let height: u32 = field("height").and_then(|v| v.parse().ok()).ok_or_else(unsupported)?;
@@ -164,16 +150,25 @@ pub fn probe_video(path: &Path, ffmpeg: &Ffmpeg) -> Result<VideoInfo, MediaRejec
     if !CODECS.contains(&codec.as_str()) {
         return Err(unsupported());
     }
-    // Never the container's duration: the packets' own times (8 MiB of them is hours of video).
-    let packets = run_captured(ffmpeg, &ffprobe, &args("packet=pts_time,duration_time", "csv=p=0"), 8 << 20)?;
     let mut first = f64::MAX;
     let mut last = 0.0_f64;
-    for line in String::from_utf8_lossy(&packets).lines() {
-        let mut parts = line.split(',');
-        let Some(pts) = parts.next().and_then(|v| v.trim().parse::<f64>().ok()) else { continue };
-        let duration = parts.next().and_then(|v| v.trim().parse::<f64>().ok()).unwrap_or(0.0);
-        first = first.min(pts);
-        last = last.max(pts + duration);
+    let mut pts: Option<f64> = None;
+    for (key, value) in lines() {
+        match key {
+            "pts_time" => {
+                pts = value.parse::<f64>().ok();
+                if let Some(p) = pts {
+                    first = first.min(p);
+                    last = last.max(p);
+                }
+            }
+            "duration_time" => {
+                if let (Some(p), Ok(duration)) = (pts.take(), value.parse::<f64>()) {
+                    last = last.max(p + duration);
+                }
+            }
+            _ => {}
+        }
     }
     if first == f64::MAX {
         return Err(MediaRejection::invalid("The video has no frames."));
