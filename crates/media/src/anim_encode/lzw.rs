@@ -10,7 +10,7 @@ const MAX_CODES: usize = 4096;
 /// A string that would take code 4096 empties it instead (as the `weezl` coder does).
 pub(super) struct Dictionary {
     roots: usize,
-    pub(super) next: usize,
+    next: usize,
     first_child: Vec<u16>,
     sibling: Vec<u16>,
     pub(super) symbol: Vec<u8>,

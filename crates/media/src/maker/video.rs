@@ -130,52 +130,83 @@ pub fn probe_video(path: &Path, ffmpeg: &Ffmpeg) -> Result<VideoInfo, MediaRejec
         return Err(unsupported());
     }
     // One run for the stream and its packets: the packets' own times give the length, never the
-    // container's duration (8 MiB of them is hours of video). Packets come first, one
-    // `pts_time` line and one `duration_time` line each.
-    let entries = "stream=codec_name,width,height:stream_side_data=rotation:packet=pts_time,duration_time";
-    let args: Vec<String> =
-        ["-v", "error", "-protocol_whitelist", "file", "-select_streams", "v:0", "-show_entries", entries]
-            .iter()
-            .map(|s| (*s).to_owned())
-            .chain(["-of".to_owned(), "default=nw=1".to_owned(), path.display().to_string()])
-            .collect();
-    let said = run_captured(ffmpeg, &ffmpeg.ffprobe(), &args, 8 << 20)?;
-    let said = String::from_utf8_lossy(&said);
-    let lines = || said.lines().filter_map(|l| l.split_once('=')).map(|(k, v)| (k.trim(), v.trim()));
-    let field = |name: &str| lines().find(|(k, _)| *k == name).map(|(_, v)| v.to_owned());
-    let codec = field("codec_name").unwrap_or_default();
-    let width: u32 = field("width").and_then(|v| v.parse().ok()).ok_or_else(unsupported)?;
-    let height: u32 = field("height").and_then(|v| v.parse().ok()).ok_or_else(unsupported)?;
-    let quarter_turn = field("rotation").and_then(|v| v.parse::<i32>().ok()).is_some_and(|r| r.rem_euclid(180) == 90);
+    // container's duration (16 MiB of them is hours of video). Packets come first, one
+    // `pts_time` line and one `duration_time` line each, then the stream's fields.
+    let probe = |entries: &str| -> Result<Vec<u8>, MediaRejection> {
+        let args: Vec<String> =
+            ["-v", "error", "-protocol_whitelist", "file", "-select_streams", "v:0", "-show_entries", entries]
+                .iter()
+                .map(|s| (*s).to_owned())
+                .chain(["-of".to_owned(), "default=nw=1".to_owned(), path.display().to_string()])
+                .collect();
+        run_captured(ffmpeg, &ffmpeg.ffprobe(), &args, PROBE_MAX_BYTES)
+    };
+    let stream_entries = "stream=codec_name,width,height:stream_side_data=rotation";
+    let said = probe(&format!("{stream_entries}:packet=pts_time,duration_time"))?;
+    let mut read = Probed::default();
+    read.take(&said);
+    if read.width.is_none() && said.len() as u64 >= PROBE_MAX_BYTES {
+        // So many packets that the stream's fields were cut off: ask for them alone.
+        read.take(&probe(stream_entries)?);
+    }
+    let Probed { codec, width, height, rotation, first, last } = read;
+    let codec = codec.unwrap_or_default();
+    let (Some(width), Some(height)) = (width, height) else { return Err(unsupported()) };
+    let quarter_turn = rotation.is_some_and(|r| r.rem_euclid(180) == 90);
     if !CODECS.contains(&codec.as_str()) {
         return Err(unsupported());
     }
-    let mut first = f64::MAX;
-    let mut last = 0.0_f64;
-    let mut pts: Option<f64> = None;
-    for (key, value) in lines() {
-        match key {
-            "pts_time" => {
-                pts = value.parse::<f64>().ok();
-                if let Some(p) = pts {
-                    first = first.min(p);
-                    last = last.max(p);
-                }
-            }
-            "duration_time" => {
-                if let (Some(p), Ok(duration)) = (pts.take(), value.parse::<f64>()) {
-                    last = last.max(p + duration);
-                }
-            }
-            _ => {}
-        }
-    }
-    if first == f64::MAX {
+    let Some(first) = first else {
         return Err(MediaRejection::invalid("The video has no frames."));
-    }
+    };
     let duration_ms = ((last - first.min(last)) * 1000.0).round() as u32;
     let (width, height) = if quarter_turn { (height, width) } else { (width, height) };
     Ok(VideoInfo { codec, width, height, duration_ms })
+}
+
+/// The most `ffprobe` may say of a video: its stream and its packets' times.
+const PROBE_MAX_BYTES: u64 = 16 << 20;
+
+/// What `ffprobe` said of a video's stream and packets, read in one pass over its `key=value`
+/// lines.
+#[derive(Default)]
+struct Probed {
+    codec: Option<String>,
+    width: Option<u32>,
+    height: Option<u32>,
+    rotation: Option<i32>,
+    /// The first packet's time (none before a packet) and the latest end of a packet, in
+    /// seconds.
+    first: Option<f64>,
+    last: f64,
+}
+
+impl Probed {
+    fn take(&mut self, said: &[u8]) {
+        let said = String::from_utf8_lossy(said);
+        let mut pts: Option<f64> = None;
+        for (key, value) in said.lines().filter_map(|l| l.split_once('=')).map(|(k, v)| (k.trim(), v.trim())) {
+            match key {
+                "pts_time" => {
+                    pts = value.parse::<f64>().ok();
+                    if let Some(p) = pts {
+                        self.first = Some(self.first.map_or(p, |f| f.min(p)));
+                        self.last = self.last.max(p);
+                    }
+                }
+                "duration_time" => {
+                    if let (Some(p), Ok(duration)) = (pts.take(), value.parse::<f64>()) {
+                        self.last = self.last.max(p + duration);
+                    }
+                }
+                "codec_name" => self.codec = Some(value.to_owned()),
+                "width" => self.width = value.parse().ok(),
+                "height" => self.height = value.parse().ok(),
+                "rotation" => self.rotation = value.parse().ok(),
+                _ => {}
+            }
+        }
+    }
 }
 
 /// Makes a GIF of the video at `path` (already probed as `info`) by `recipe`: the window decoded at
