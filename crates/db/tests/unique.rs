@@ -1,7 +1,8 @@
 //! Every unique constraint of the live schema, on both backends, is in the one list that tells
 //! conflicts apart (`gifshelf_db::UNIQUE_CONSTRAINTS`), and the list names nothing the schema lacks.
-//! The search indexes are not data: SQLite's `gifs_fts` and PostgreSQL's `gif_words` and
-//! `search_vocabulary` are written by triggers only, never by a write that could clash; so are the
+//! The search indexes are not data: SQLite's `gifs_fts` and PostgreSQL's `gif_words`,
+//! `search_vocabulary` and `word_postings` are written by triggers only, never by a write that
+//! could clash; so are the
 //! statistics' counters (`stats_*`, one row per key, upserted by the triggers that keep them).
 
 use std::collections::BTreeSet;
@@ -64,7 +65,7 @@ fn postgres_unique_constraints_are_the_listed_ones() {
          JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid \
          JOIN pg_namespace n ON n.oid = t.relnamespace \
          WHERE x.indisunique AND n.nspname = current_schema() AND t.relname NOT LIKE '__diesel%' \
-         AND t.relname NOT IN ('gif_words', 'search_vocabulary', 'caption_words') AND t.relname NOT LIKE 'stats\\_%' \
+         AND t.relname NOT IN ('gif_words', 'search_vocabulary', 'word_postings', 'caption_words') AND t.relname NOT LIKE 'stats\\_%' \
          AND NOT (x.indisprimary AND x.indnatts = 1 AND EXISTS (SELECT 1 FROM pg_attribute a \
              WHERE a.attrelid = t.oid AND a.attnum = x.indkey[0] AND a.attname = 'id'))",
     )

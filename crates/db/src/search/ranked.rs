@@ -1,18 +1,23 @@
 //! Ranking every match, however many. Each searched text is looked up once in an index that
 //! says in which field of which GIF it is (SQLite: `gifs_fts_fields`, a trigram row per field;
-//! PostgreSQL: `gif_words.fields`, migration 000030),
-//! the GIFs' scores are summed here, and only the GIFs that tie with the page's are read, for
-//! the sort's tie-break.
+//! PostgreSQL: `gif_words.fields`, migration 000030, read through the words' posting lists,
+//! migration 000031),
+//! the GIFs' scores are summed here, and only the GIFs of the page's scores are put in the
+//! sort's tie-break order.
 
-use std::collections::HashMap;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
-use diesel::sql_types::BigInt;
+use diesel::sql_types::{Array, BigInt, Text};
 use diesel::QueryableByName;
+use diesel::RunQueryDsl;
 use gifshelf_domain::gif::GifSort;
 use gifshelf_domain::RepoError;
 
 use super::{fts_query, order_by, Sql, Term};
 use crate::connection::AnyConnection;
+use crate::error::repo_error;
+use crate::gifs::listing::library_size;
 
 /// The weight of a searched word found in a field, by field number (title, tags, description,
 /// text in the GIF); a word only one typo away counts a sixteenth, so that the word found
@@ -58,8 +63,8 @@ pub(super) fn can_rank(conn: &AnyConnection, terms: &[Term]) -> bool {
 }
 
 /// The fields (bit 0 title, 1 tags, 2 description, 3 text in the GIF) of each GIF holding one of
-/// these texts. SQLite's field index has a row per field (rowid = id * 4 + field); PostgreSQL's
-/// words carry their fields, and a text is found in the words that contain it.
+/// these texts. SQLite's field index has a row per field (rowid = id * 4 + field); on PostgreSQL
+/// a text is found in the words that contain it, whose posting lists carry each GIF's fields.
 fn fields_of(conn: &mut AnyConnection, texts: &[String]) -> Result<HashMap<i64, u8>, RepoError> {
     let term = Term { any_of: texts.to_vec() };
     let mut sql = Sql::new(conn);
@@ -82,13 +87,27 @@ fn fields_of(conn: &mut AnyConnection, texts: &[String]) -> Result<HashMap<i64, 
     if words.is_empty() {
         return Ok(HashMap::new());
     }
-    // Words hold no white space: a line break separates them.
-    let mut sql = Sql::new(conn);
-    let words = sql.text(words.join("\n"));
-    let query = format!(
-        "SELECT gif_id AS id, fields::bigint AS fields FROM gif_words WHERE word = ANY(string_to_array({words}, E'\\n'))"
-    );
-    Ok(collect(sql.load(conn, &query)?))
+    // Words hold no white space: a line break separates them. A common word is in a six-figure
+    // number of GIFs: they are read from its posting lists (migration 000031), a row per 16,384
+    // ids, not from as many rows of gif_words.
+    let AnyConnection::Postgresql(pg) = conn else { return Ok(HashMap::new()) };
+    let lists: Vec<PackedRow> =
+        diesel::sql_query("SELECT packed FROM word_postings WHERE word = ANY(string_to_array($1, E'\\n'))")
+            .bind::<Text, _>(words.join("\n"))
+            .load(pg)
+            .map_err(repo_error)?;
+    let mut fields: HashMap<i64, u8> = HashMap::with_capacity(lists.iter().map(|l| l.packed.len()).sum());
+    for value in lists.into_iter().flat_map(|list| list.packed) {
+        *fields.entry(value >> 4).or_default() |= u8::try_from(value & 15).unwrap_or_default();
+    }
+    Ok(fields)
+}
+
+#[derive(QueryableByName)]
+#[diesel(check_for_backend(diesel::pg::Pg))]
+struct PackedRow {
+    #[diesel(sql_type = Array<BigInt>)]
+    packed: Vec<i64>,
 }
 
 /// Each GIF's fields, from rows of some of them.
@@ -150,8 +169,16 @@ fn in_order(conn: &mut AnyConnection, ids: &[i64], sort: GifSort) -> Result<Vec<
     sql.ids(conn, &format!("SELECT id FROM gifs WHERE {within} ORDER BY {}", order_by(sort)))
 }
 
+/// At most this many GIFs of one score are put in order by reading them by id; a larger group
+/// is ordered by walking the sort's index from its start, which stops at the page's end.
+const ORDER_BY_ID_MAX: usize = 2_000;
+
+/// Walking the sort's index reads a row for far less than reading a GIF by id: a group is walked
+/// while the walk reads at most this many rows for each of its GIFs.
+const WALK_PER_ID: usize = 4;
+
 /// A ranked page and the number of matches: the scores order the matches; within a score, the
-/// GIFs that tie with the page's are read in the sort's tie-break order.
+/// GIFs of the page are found in the sort's tie-break order.
 pub(super) fn page(
     conn: &mut AnyConnection,
     terms: &[Term],
@@ -174,19 +201,69 @@ pub(super) fn page(
         return Ok((Vec::new(), total));
     }
     let end = scores.len().min(start.saturating_add(limit));
-    let mut ranked: Vec<(i64, i64)> = scores.into_iter().map(|(id, score)| (score, id)).collect();
-    ranked.sort_unstable_by(|a, b| b.cmp(a));
-    // The scores of the first and last GIF of the page bound the groups to order by tie-break.
-    let (high, low) = (ranked[start].0, ranked[end - 1].0);
-    let first = ranked.partition_point(|(score, _)| *score > high);
-    let mut ordered = Vec::with_capacity(end - first);
-    let mut at = first;
-    while at < ranked.len() && ranked[at].0 >= low {
-        let score = ranked[at].0;
-        let group_end = at + ranked[at..].partition_point(|(s, _)| *s == score);
-        let ids: Vec<i64> = ranked[at..group_end].iter().map(|(_, id)| *id).collect();
-        ordered.extend(in_order(conn, &ids, sort)?);
-        at = group_end;
+    // The GIFs of each score, highest first; only the groups the page overlaps are ordered.
+    let mut groups: BTreeMap<Reverse<i64>, Vec<i64>> = BTreeMap::new();
+    for (id, score) in scores {
+        groups.entry(Reverse(score)).or_default().push(id);
     }
-    Ok((ordered.into_iter().skip(start - first).take(end - start).collect(), total))
+    let mut page = Vec::with_capacity(end - start);
+    let mut before = 0;
+    for ids in groups.into_values() {
+        if before >= end {
+            break;
+        }
+        let count = ids.len();
+        if before + count > start {
+            let (from, to) = (start.saturating_sub(before), count.min(end - before));
+            page.extend(part_in_order(conn, ids, from, to, sort)?);
+        }
+        before += count;
+    }
+    Ok((page, total))
+}
+
+/// The GIFs at positions `from..to` of `ids` in the sort's tie-break order.
+fn part_in_order(
+    conn: &mut AnyConnection,
+    ids: Vec<i64>,
+    from: usize,
+    to: usize,
+    sort: GifSort,
+) -> Result<Vec<i64>, RepoError> {
+    if ids.len() > ORDER_BY_ID_MAX {
+        // These GIFs are spread over the library: finding `to` of them reads about
+        // `to * library / ids.len()` rows of the sort's index.
+        let library = usize::try_from(library_size(conn)?).unwrap_or(usize::MAX).max(ids.len());
+        let walk = to.saturating_mul(library) / ids.len();
+        if walk <= ids.len().saturating_mul(WALK_PER_ID) {
+            return walked(conn, &ids, from, to, sort, walk);
+        }
+    }
+    Ok(in_order(conn, &ids, sort)?.into_iter().skip(from).take(to - from).collect())
+}
+
+/// The GIFs at positions `from..to` of `ids`, found by walking the sort's index from its start;
+/// `expected` is about how many rows that takes. A walk that finds too few goes further.
+fn walked(
+    conn: &mut AnyConnection,
+    ids: &[i64],
+    from: usize,
+    to: usize,
+    sort: GifSort,
+    expected: usize,
+) -> Result<Vec<i64>, RepoError> {
+    let wanted: HashSet<i64> = ids.iter().copied().collect();
+    let mut rows = expected.saturating_add(expected / 2).saturating_add(256);
+    loop {
+        let mut sql = Sql::new(conn);
+        let limit = sql.int(i64::try_from(rows).unwrap_or(i64::MAX));
+        let order = order_by(sort);
+        let read = sql.ids(conn, &format!("SELECT id FROM gifs ORDER BY {order} LIMIT {limit}"))?;
+        let found: Vec<i64> = read.iter().copied().filter(|id| wanted.contains(id)).take(to).collect();
+        // The whole index read and still short: GIFs deleted since they were scored.
+        if found.len() == to || read.len() < rows {
+            return Ok(found.into_iter().skip(from).collect());
+        }
+        rows = rows.saturating_mul(4);
+    }
 }

@@ -31,9 +31,11 @@ const SKIPPED: &[Skip] = &[
     // (PostgreSQL's search index is an index, not a table.)
     Skip::Named("gifs_fts"),
     Skip::Prefixed("gifs_fts_"),
-    // PostgreSQL's search words and their vocabulary, filled by triggers from gifs.search_text.
+    // PostgreSQL's search words, their vocabulary and posting lists, filled by triggers from
+    // gifs.search_text.
     Skip::Named("gif_words"),
     Skip::Named("search_vocabulary"),
+    Skip::Named("word_postings"),
     // PostgreSQL's words of caption texts (suggestions), filled by triggers from gifs.caption_text.
     // (SQLite's word index, gifs_fts_words, is one of the gifs_fts_ tables above.)
     Skip::Named("caption_words"),

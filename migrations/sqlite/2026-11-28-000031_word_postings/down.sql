@@ -1,0 +1,1 @@
+-- Nothing to undo: see up.sql.

@@ -1,0 +1,3 @@
+-- PostgreSQL keeps posting lists of its search words in this migration. SQLite's word index is an
+-- FTS5 table, whose index already is posting lists: nothing changes here. The migration exists so
+-- that both backends share one list (an export names its schema by the latest migration).
