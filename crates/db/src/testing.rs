@@ -22,7 +22,12 @@ pub struct TestDb {
 
 enum Cleanup {
     Sqlite(#[allow(dead_code)] tempfile::TempDir),
-    Postgres { admin_url: String, name: String },
+    Postgres {
+        admin_url: String,
+        name: String,
+    },
+    /// A database kept for the next run (a benchmark's large library).
+    Kept,
 }
 
 impl TestDb {
@@ -59,23 +64,31 @@ impl TestDb {
         Self::postgres_with(test, sql)
     }
 
+    /// The PostgreSQL database `name`, kept when dropped, and whether it was made now (so is
+    /// empty): a benchmark seeds a library of a million GIFs once and measures it again in later
+    /// runs. `None` as for [`Self::postgres`].
+    ///
+    /// # Panics
+    /// As [`Self::postgres`], and when `name` is not a plain lower-case identifier.
+    pub fn postgres_kept(name: &str) -> Option<(Self, bool)> {
+        assert!(
+            !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'),
+            "a kept database's name is lower-case letters, digits and _: {name}"
+        );
+        let admin_url = admin_url("kept database")?;
+        let mut admin = PgConnection::establish(&admin_url)
+            .unwrap_or_else(|e| panic!("PostgreSQL at {POSTGRES_URL_VAR} is unreachable: {e}"));
+        let made = admin.batch_execute(&format!("CREATE DATABASE {name}")).is_ok();
+        let url = with_database(&admin_url, name);
+        let mut config = DbConfig::new(&url);
+        config.max_connections = 4;
+        let db = Database::connect(&config).unwrap_or_else(|e| panic!("{e}"));
+        db.migrate().unwrap_or_else(|e| panic!("{e}"));
+        Some((Self { db, url, cleanup: Cleanup::Kept }, made))
+    }
+
     fn postgres_with(test: &str, sql: &str) -> Option<Self> {
-        let Some(admin_url) = std::env::var(POSTGRES_URL_VAR).ok().filter(|v| !v.is_empty()) else {
-            if std::env::var("CI").is_ok_and(|v| v == "true") {
-                panic!("{POSTGRES_URL_VAR} is not set, but CI=true: the PostgreSQL half must run in CI");
-            }
-            eprintln!("PostgreSQL half of `{test}` did not run: {POSTGRES_URL_VAR} is not set");
-            return None;
-        };
-        // Test servers are local: without TLS, libpq's OpenSSL teardown at process exit cannot race
-        // with pooled connections still open on other threads (seen as a SIGSEGV after the last test).
-        let admin_url = if admin_url.contains("sslmode=") {
-            admin_url
-        } else if admin_url.contains('?') {
-            format!("{admin_url}&sslmode=disable")
-        } else {
-            format!("{admin_url}?sslmode=disable")
-        };
+        let admin_url = admin_url(test)?;
         let name = format!("gifshelf_test_{}", uuid::Uuid::new_v4().simple());
         let mut admin = PgConnection::establish(&admin_url)
             .unwrap_or_else(|e| panic!("PostgreSQL at {POSTGRES_URL_VAR} is unreachable: {e}"));
@@ -93,6 +106,31 @@ impl TestDb {
         let db = Database::connect(&config).unwrap_or_else(|e| panic!("{e}"));
         Some(Self { db, url, cleanup })
     }
+}
+
+/// The server URL of `GIFSHELF_TEST_POSTGRES_URL`, without TLS, or `None` (with a printed note)
+/// when it is not set outside CI.
+///
+/// # Panics
+/// When `CI=true` and it is not set.
+fn admin_url(test: &str) -> Option<String> {
+    let Some(admin_url) = std::env::var(POSTGRES_URL_VAR).ok().filter(|v| !v.is_empty()) else {
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("{POSTGRES_URL_VAR} is not set, but CI=true: the PostgreSQL half must run in CI");
+        }
+        eprintln!("PostgreSQL half of `{test}` did not run: {POSTGRES_URL_VAR} is not set");
+        return None;
+    };
+    // Test servers are local: without TLS, libpq's OpenSSL teardown at process exit cannot race
+    // with pooled connections still open on other threads (seen as a SIGSEGV after the last test).
+    let admin_url = if admin_url.contains("sslmode=") {
+        admin_url
+    } else if admin_url.contains('?') {
+        format!("{admin_url}&sslmode=disable")
+    } else {
+        format!("{admin_url}?sslmode=disable")
+    };
+    Some(admin_url)
 }
 
 impl Drop for TestDb {

@@ -4,7 +4,9 @@
 //! SQLite holds 100,000 GIFs; PostgreSQL (when `GIFSHELF_TEST_POSTGRES_URL` is set) holds N
 //! (default 100,000; the targets are for 1,000,000), seeded by `COPY`, with one user per 50 GIFs,
 //! one tag per 333 and text read in one GIF of four. `--only stats` measures only the requests
-//! whose label starts with `stats`. It measures; it never fails on a figure.
+//! whose label starts with `stats`. `GIFSHELF_BENCH_KEEP_PG=name` keeps the PostgreSQL library in
+//! the database `name`, seeded by the first run and measured again by later ones (drop it by hand
+//! when done). It measures; it never fails on a figure.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::HashMap;
@@ -78,15 +80,24 @@ async fn measure(client: &reqwest::Client, base: &str, token: &str, paths: &[Str
     (percentile(&times, 0.5), percentile(&times, 0.95))
 }
 
-async fn run(name: &str, test_db: TestDb, gifs: usize, only: Option<&str>) {
+/// `kept`: the database was seeded by an earlier run (`GIFSHELF_BENCH_KEEP_PG`), and its admin
+/// registered.
+async fn run(name: &str, test_db: TestDb, kept: bool, gifs: usize, only: Option<&str>) {
     let postgres = name == "PostgreSQL";
     let (users, tags) = ((gifs / 50).max(1), (gifs / 333).max(1));
     let started = Instant::now();
-    // One GIF in four has text read in it, so that suggestions have caption words to propose.
-    seed(&test_db.db, users, gifs, tags).unwrap();
-    println!("\n== {name}: seeded {gifs} GIFs, {users} users, {tags} tags in {:.1} s", started.elapsed().as_secs_f64());
+    if kept {
+        println!("\n== {name}: the kept library of an earlier run, asked for {gifs} GIFs");
+    } else {
+        // One GIF in four has text read in it, so that suggestions have caption words to propose.
+        seed(&test_db.db, users, gifs, tags).unwrap();
+        println!(
+            "\n== {name}: seeded {gifs} GIFs, {users} users, {tags} tags in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+    }
     let data = tempfile::tempdir().unwrap();
-    let (client, base, token) = start(&test_db, data.path()).await;
+    let (client, base, token) = start(&test_db, data.path(), !kept).await;
     let collection_id = fill(&client, &base, &token).await;
     let mut cases = cases(collection_id);
     cases.retain(|(label, ..)| only.is_none_or(|prefix| label.starts_with(prefix)));
@@ -95,15 +106,17 @@ async fn run(name: &str, test_db: TestDb, gifs: usize, only: Option<&str>) {
 
 /// Starts the server on the seeded database and signs an admin in: the client, the base URL and
 /// the admin's token.
-async fn start(test_db: &TestDb, data: &std::path::Path) -> (reqwest::Client, String, String) {
+async fn start(test_db: &TestDb, data: &std::path::Path, register: bool) -> (reqwest::Client, String, String) {
     let vars: HashMap<String, String> = gifshelf_testkit::base_vars(data, data, &test_db.url).into_iter().collect();
     let settings = Settings::from_sources(None, |k| vars.get(k).cloned()).unwrap();
     let app = Application::build(&settings).unwrap();
     let base = format!("http://127.0.0.1:{}", app.port());
     tokio::spawn(app.run_until_stopped());
     let client = reqwest::Client::new();
-    common::register(&client, &base, "benchadmin").await;
-    test_db.db.set_role("benchadmin", Role::Admin).await.unwrap();
+    if register {
+        common::register(&client, &base, "benchadmin").await;
+        test_db.db.set_role("benchadmin", Role::Admin).await.unwrap();
+    }
     let token = common::log_in(&client, &base, "benchadmin").await;
     (client, base, token)
 }
@@ -252,9 +265,16 @@ async fn main() {
     let gifs =
         argument("--gifs").map_or(100_000, |n| n.replace(['_', ','], "").parse().expect("--gifs takes a number"));
     let only = argument("--only");
-    run("SQLite", TestDb::sqlite(), SQLITE_GIFS, only.as_deref()).await;
-    match TestDb::postgres("bench") {
-        Some(db) => run("PostgreSQL", db, gifs, only.as_deref()).await,
+    run("SQLite", TestDb::sqlite(), false, SQLITE_GIFS, only.as_deref()).await;
+    // A name in GIFSHELF_BENCH_KEEP_PG keeps the PostgreSQL library for the next run, which
+    // measures it again without seeding (a million GIFs take minutes to seed).
+    let kept = std::env::var("GIFSHELF_BENCH_KEEP_PG").ok().filter(|name| !name.is_empty());
+    let postgres = match &kept {
+        Some(name) => TestDb::postgres_kept(name).map(|(db, made)| (db, !made)),
+        None => TestDb::postgres("bench").map(|db| (db, false)),
+    };
+    match postgres {
+        Some((db, seeded)) => run("PostgreSQL", db, seeded, gifs, only.as_deref()).await,
         None => println!("\nPostgreSQL skipped: set GIFSHELF_TEST_POSTGRES_URL"),
     }
 }
