@@ -19,7 +19,9 @@ fn disagreement(url: &str) -> (i64, i64, i64) {
         diesel::sql_query(sql).get_result::<Count>(&mut conn).unwrap_or_else(|e| panic!("{sql}: {e}")).n
     };
     let words = "SELECT word, gif_id * 16 + fields AS v FROM gif_words";
-    let posted = "SELECT word, v FROM word_postings, unnest(packed) AS v";
+    // Each entry is 8 big-endian bytes.
+    let posted = "SELECT word, ('x' || encode(substring(packed FROM i * 8 + 1 FOR 8), 'hex'))::bit(64)::bigint AS v \
+                  FROM word_postings, generate_series(0, length(packed) / 8 - 1) AS i";
     (
         count(&format!("SELECT count(*) AS n FROM ({words} EXCEPT {posted}) x")),
         count(&format!("SELECT count(*) AS n FROM ({posted} EXCEPT {words}) x")),
