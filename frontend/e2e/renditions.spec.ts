@@ -172,7 +172,10 @@ test('a transparent animation plays from its animated WebP on the detail page, f
   await expect(image).toHaveAttribute('src', `/api/gifs/content/${id}`);
   expect(await image.evaluate((img) => img.parentElement?.tagName)).toBe('PICTURE');
   // Chromium takes the WebP source, through the session cookie, and draws it.
-  await expect.poll(() => image.evaluate((img: HTMLImageElement) => new URL(img.currentSrc).pathname)).toBe(new URL(webp.url, page.url()).pathname);
+  // Until the picture has chosen its source, currentSrc is empty.
+  await expect
+    .poll(() => image.evaluate((img: HTMLImageElement) => (img.currentSrc ? new URL(img.currentSrc).pathname : '')), { timeout: 20_000 })
+    .toBe(new URL(webp.url, page.url()).pathname);
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(300);
   const [posterAt, webpAt] = [asked.indexOf(new URL(poster.url, page.url()).pathname), asked.indexOf(new URL(webp.url, page.url()).pathname)];
   expect(posterAt, `requests: ${asked.join(', ')}`).toBeGreaterThanOrEqual(0);
