@@ -80,9 +80,7 @@ impl TestDb {
             .unwrap_or_else(|e| panic!("PostgreSQL at {POSTGRES_URL_VAR} is unreachable: {e}"));
         let made = admin.batch_execute(&format!("CREATE DATABASE {name}")).is_ok();
         let url = with_database(&admin_url, name);
-        let mut config = DbConfig::new(&url);
-        config.max_connections = 4;
-        let db = Database::connect(&config).unwrap_or_else(|e| panic!("{e}"));
+        let db = connect_small(&url);
         db.migrate().unwrap_or_else(|e| panic!("{e}"));
         Some((Self { db, url, cleanup: Cleanup::Kept }, made))
     }
@@ -101,11 +99,16 @@ impl TestDb {
             let mut conn = PgConnection::establish(&url).unwrap_or_else(|e| panic!("{url}: {e}"));
             conn.batch_execute(sql).unwrap_or_else(|e| panic!("loading the SQL: {e}"));
         }
-        let mut config = DbConfig::new(&url);
-        config.max_connections = 4;
-        let db = Database::connect(&config).unwrap_or_else(|e| panic!("{e}"));
+        let db = connect_small(&url);
         Some(Self { db, url, cleanup })
     }
+}
+
+/// A pool of at most four connections to a test database: tests run many at once.
+fn connect_small(url: &str) -> Database {
+    let mut config = DbConfig::new(url);
+    config.max_connections = 4;
+    Database::connect(&config).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The server URL of `GIFSHELF_TEST_POSTGRES_URL`, without TLS, or `None` (with a printed note)

@@ -101,7 +101,7 @@ fn fields_of(conn: &mut AnyConnection, texts: &[String]) -> Result<Fields, RepoE
     let mut packed = Vec::with_capacity(lists.iter().map(|l| l.packed.len() / 8).sum());
     for list in &lists {
         packed.extend(
-            list.packed.chunks_exact(8).map(|b| i64::from_be_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])),
+            list.packed.chunks_exact(8).map(|b| i64::from_be_bytes(<[u8; 8]>::try_from(b).unwrap_or_default())),
         );
     }
     Ok(merged(packed))
@@ -143,11 +143,7 @@ fn term_scores(exact: &[(i64, u8)], typo: &[(i64, u8)]) -> Vec<(i64, i64)> {
                 (e, t) = (e + 1, t + 1);
                 (a, Found { exact: x, typo: y })
             }
-            (Some(&(a, x)), Some(&(b, _))) if a < b => {
-                e += 1;
-                (a, Found { exact: x, typo: 0 })
-            }
-            (Some(&(a, x)), None) => {
+            (Some(&(a, x)), next) if next.is_none_or(|&(b, _)| a < b) => {
                 e += 1;
                 (a, Found { exact: x, typo: 0 })
             }
@@ -155,7 +151,8 @@ fn term_scores(exact: &[(i64, u8)], typo: &[(i64, u8)]) -> Vec<(i64, i64)> {
                 t += 1;
                 (b, Found { exact: 0, typo: y })
             }
-            (None, None) => break,
+            // Both lists read (the guard above takes a word's GIF with no typo list left).
+            _ => break,
         };
         scores.push((found.0, found.1.score()));
     }
@@ -259,7 +256,7 @@ pub(super) fn page(
         let count = ids.len();
         if before + count > start {
             let (from, to) = (start.saturating_sub(before), count.min(end - before));
-            page.extend(part_in_order(conn, ids, from, to, sort)?);
+            page.extend(part_in_order(conn, &ids, from, to, sort)?);
         }
         before += count;
     }
@@ -269,7 +266,7 @@ pub(super) fn page(
 /// The GIFs at positions `from..to` of `ids` in the sort's tie-break order.
 fn part_in_order(
     conn: &mut AnyConnection,
-    ids: Vec<i64>,
+    ids: &[i64],
     from: usize,
     to: usize,
     sort: GifSort,
@@ -280,10 +277,10 @@ fn part_in_order(
         let library = usize::try_from(library_size(conn)?).unwrap_or(usize::MAX).max(ids.len());
         let walk = to.saturating_mul(library) / ids.len();
         if walk <= ids.len().saturating_mul(WALK_PER_ID) {
-            return walked(conn, &ids, from, to, sort, walk);
+            return walked(conn, ids, from, to, sort, walk);
         }
     }
-    Ok(in_order(conn, &ids, sort)?.into_iter().skip(from).take(to - from).collect())
+    Ok(in_order(conn, ids, sort)?.into_iter().skip(from).take(to - from).collect())
 }
 
 /// The GIFs at positions `from..to` of `ids`, found by walking the sort's index from its start;
