@@ -117,7 +117,8 @@ fn cell_middle(v: u8, mask: u8) -> i32 {
 pub(crate) struct Mapper {
     /// Palette sorted by green, with original indices.
     sorted: Vec<([i32; 3], u8)>,
-    /// Exact: the cache's keys (colour + 1; 0 is empty) and answers.
+    /// The exact answers' cache: keys (colour + 1; 0 is empty) and answers (an approximate
+    /// mapper makes it at its first [`Mapper::map_exact`]).
     keys: Vec<u32>,
     vals: Vec<u8>,
     /// Approximate: the answer for each 5/6/5-bit colour, or [`UNKNOWN`].
@@ -166,6 +167,23 @@ impl Mapper {
                 }
             };
         }
+        self.cached(r, g, b)
+    }
+
+    /// The index of the palette colour nearest to `rgb`, exactly, from an approximate mapper too:
+    /// for pixels whose error would be seen (flat areas and edges).
+    #[inline]
+    pub(crate) fn map_exact(&mut self, r: u8, g: u8, b: u8) -> u8 {
+        if self.keys.is_empty() {
+            self.keys = vec![0; 1 << CACHE_BITS];
+            self.vals = vec![0; 1 << CACHE_BITS];
+        }
+        self.cached(r, g, b)
+    }
+
+    /// The exact answer, through the direct-mapped cache.
+    #[inline]
+    fn cached(&mut self, r: u8, g: u8, b: u8) -> u8 {
         let key = (u32::from(r) << 16 | u32::from(g) << 8 | u32::from(b)) + 1;
         let slot = (key.wrapping_mul(0x9E37_79B1) >> (32 - CACHE_BITS)) as usize;
         if self.keys[slot] == key {
@@ -281,6 +299,20 @@ mod tests {
         assert_eq!(m.map(0, 0, 0), 0);
         assert_eq!(m.map(255, 255, 255), 4);
         assert_eq!(m.map(130, 66, 30), 5);
+    }
+
+    #[test]
+    fn an_approximate_mapper_also_answers_exactly_when_asked() {
+        // A flat blue the bench's flat clip decodes to, and a rare colour closer to its cell's
+        // middle (52, 102, 204): the approximate answer is the rare one, three levels of red off.
+        let p = Palette { rgb: vec![[48, 101, 201], [51, 101, 201], [253, 202, 0]] };
+        let mut m = Mapper::approximate(&p);
+        assert_eq!(m.map(48, 101, 201), 1);
+        assert_eq!(m.map_exact(48, 101, 201), 0);
+        assert_eq!(m.map_exact(50, 101, 201), 1);
+        assert_eq!(m.map_exact(250, 200, 10), 2);
+        // The cell's answer is unchanged by the exact ones.
+        assert_eq!(m.map(49, 101, 201), 1);
     }
 
     #[test]

@@ -100,15 +100,21 @@ impl Screen {
                     left = None;
                     continue;
                 }
-                let i = mapper.map(px[0], px[1], px[2]);
-                let q = palette.packed(i);
-                let old = self.prev[p];
-                let rgb = [px[0], px[1], px[2]];
                 let (keep_close, run_close) = match keep {
                     Keep::Exact | Keep::Uniform(0) => (None, None),
                     Keep::Uniform(t) => (Some(t), Some(t)),
                     Keep::Adaptive => self.tol.at(p),
                 };
+                // Where the picture has no grain (a flat area, a gradient, an edge) an error is
+                // seen: such a pixel gets its nearest colour exactly, not its cell's.
+                let i = if keep == Keep::Adaptive && self.tol.flat(p) {
+                    mapper.map_exact(px[0], px[1], px[2])
+                } else {
+                    mapper.map(px[0], px[1], px[2])
+                };
+                let q = palette.packed(i);
+                let old = self.prev[p];
+                let rgb = [px[0], px[1], px[2]];
                 // Hysteresis: a shown colour about as close as the new nearest one stays.
                 let close = |c: u32, k: u32| dist_packed(rgb, c) <= dist_packed(rgb, q) + k;
                 if old != 0 && q != old && keep_close.is_some_and(|k| close(old, k)) {

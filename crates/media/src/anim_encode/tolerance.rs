@@ -52,6 +52,8 @@ pub(super) struct Tolerances {
     run: Vec<u32>,
     /// Whether each pixel of `area` is steady.
     steady: Vec<bool>,
+    /// Whether each pixel of `area` measured no grain at all (a flat area, a gradient, an edge).
+    flat: Vec<bool>,
     scratch: Vec<u32>,
     /// `area`'s pixels of the new frame.
     pixels: Vec<u8>,
@@ -90,12 +92,14 @@ impl Tolerances {
         }
         self.run.resize(w * h, 0);
         self.steady.resize(w * h, false);
+        self.flat.resize(w * h, false);
         self.scratch.resize(w * h, 0);
         gradient_energy(&self.pixels, w, h, &mut self.run);
         box3(&mut self.run, &mut self.scratch, w, h);
         least(&mut self.run, &mut self.scratch, w, h);
         for (k, grain) in self.run.iter_mut().enumerate() {
             let (x, y) = (area.x0 as usize + k % w, area.y0 as usize + k / w);
+            self.flat[k] = *grain == 0;
             // Next to the picture's border a window cannot reach past a small object to the flat
             // area beyond it: the border's pixels get no tolerance.
             let r = LEAST_RADIUS;
@@ -107,6 +111,16 @@ impl Tolerances {
             self.steady[k] = change <= grain.saturating_mul(STEADY_GAIN) + STEADY_FLOOR;
             *grain = (*grain * ADAPTIVE_GAIN / 8).min(ADAPTIVE_MAX);
         }
+    }
+
+    /// Whether pixel `p` measured no grain: there every level of error shows.
+    pub(super) fn flat(&self, p: usize) -> bool {
+        let (x, y) = ((p % self.width.max(1)) as u32, (p / self.width.max(1)) as u32);
+        if !inside(&self.area, x, y) {
+            return false;
+        }
+        let k = (y - self.area.y0) as usize * self.area.width() as usize + (x - self.area.x0) as usize;
+        self.flat.get(k).copied().unwrap_or(false)
     }
 
     /// The tolerances of pixel `p`: to keep its shown colour (`None`: it is not steady), and to
@@ -273,5 +287,45 @@ mod tests {
         // On the grain the tolerance does its work: fewer bytes than an exact encoding.
         let exact = encode(Keep::Exact, &source);
         assert!(adaptive.len() < exact.len(), "adaptive {} vs exact {} bytes", adaptive.len(), exact.len());
+    }
+
+    #[test]
+    fn a_flat_area_keeps_its_colour_where_the_approximate_mapping_would_shift_it() {
+        // A flat blue over most of the picture, a small patch of a blue closer to the blue's
+        // 5/6/5 cell's middle, and grain below: the approximate mapping would paint the whole
+        // flat area in the patch's blue (three levels of red off, which SSIM sees on a dark
+        // channel).
+        let (blue, patch) = ([48, 101, 201], [51, 101, 201]);
+        let mut seed: u32 = 11;
+        let source: Vec<Vec<u8>> = (0..3)
+            .map(|k| {
+                let mut out = Vec::with_capacity((W * H * 4) as usize);
+                for y in 0..H {
+                    for x in 0..W {
+                        let c = if y >= GRAIN_ROW {
+                            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                            let v = 110 + (seed >> 24) as u8 % 40;
+                            [v, v, v]
+                        } else if (40 + k..44 + k).contains(&x) && (4..8).contains(&y) {
+                            patch
+                        } else {
+                            blue
+                        };
+                        out.extend_from_slice(&[c[0], c[1], c[2], 255]);
+                    }
+                }
+                out
+            })
+            .collect();
+        let shown = decoded(&encode(Keep::Adaptive, &source));
+        for (k, frame) in shown.iter().enumerate() {
+            for y in 0..GRAIN_ROW - 2 {
+                for x in 0..W {
+                    let p = ((y * W + x) * 4) as usize;
+                    let want = &source[k][p..p + 3];
+                    assert_eq!(&frame[p..p + 3], want, "frame {k}, pixel ({x}, {y})");
+                }
+            }
+        }
     }
 }

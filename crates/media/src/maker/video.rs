@@ -277,8 +277,11 @@ fn make(
     let fps = recipe.fps.unwrap_or(DEFAULT_VIDEO_FPS);
     // Each output frame moves the source on by `speed / fps` seconds.
     let rate = f64::from(fps) / f64::from(recipe.speed);
+    // `accurate_rnd`: swscale's fast YUV to RGBA path rounds each pixel a little differently
+    // (a flat blue came out as two colours a level apart, neither the one the RGB path gives),
+    // which costs the palette colours and its flat areas their exactness.
     let filters = format!(
-        "fps={rate:.4},crop={}:{}:{}:{},scale={}:{}:flags=lanczos,format=rgba",
+        "fps={rate:.4},crop={}:{}:{}:{},scale={}:{}:flags=lanczos+accurate_rnd,format=rgba",
         crop.width, crop.height, crop.x, crop.y, size.0, size.1
     );
     let args = decode_args(path, recipe.start_ms, end, &filters);
