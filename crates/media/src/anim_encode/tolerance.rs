@@ -113,24 +113,22 @@ impl Tolerances {
         }
     }
 
+    /// Where pixel `p` of the picture is in the measured `area`, if it is in it.
+    fn index(&self, p: usize) -> Option<usize> {
+        let (x, y) = ((p % self.width.max(1)) as u32, (p / self.width.max(1)) as u32);
+        inside(&self.area, x, y)
+            .then(|| (y - self.area.y0) as usize * self.area.width() as usize + (x - self.area.x0) as usize)
+    }
+
     /// Whether pixel `p` measured no grain: there every level of error shows.
     pub(super) fn flat(&self, p: usize) -> bool {
-        let (x, y) = ((p % self.width.max(1)) as u32, (p / self.width.max(1)) as u32);
-        if !inside(&self.area, x, y) {
-            return false;
-        }
-        let k = (y - self.area.y0) as usize * self.area.width() as usize + (x - self.area.x0) as usize;
-        self.flat.get(k).copied().unwrap_or(false)
+        self.index(p).and_then(|k| self.flat.get(k).copied()).unwrap_or(false)
     }
 
     /// The tolerances of pixel `p`: to keep its shown colour (`None`: it is not steady), and to
     /// continue a run.
     pub(super) fn at(&self, p: usize) -> (Option<u32>, Option<u32>) {
-        let (x, y) = ((p % self.width.max(1)) as u32, (p / self.width.max(1)) as u32);
-        if !inside(&self.area, x, y) {
-            return (None, None);
-        }
-        let k = (y - self.area.y0) as usize * self.area.width() as usize + (x - self.area.x0) as usize;
+        let Some(k) = self.index(p) else { return (None, None) };
         match (self.run.get(k), self.steady.get(k)) {
             (Some(&t), Some(&steady)) => (steady.then_some(t), Some(t)),
             _ => (None, None),
@@ -217,6 +215,13 @@ mod tests {
     /// Close to `LEFT` (192 of squared error): a uniform tolerance of 300 runs one into the other.
     const RIGHT: [u8; 3] = [208, 68, 48];
 
+    /// The next grey of the tests' grain (a linear congruential sequence from `seed`).
+    fn grain(seed: &mut u32) -> [u8; 3] {
+        *seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        let v = 110 + (*seed >> 24) as u8 % 40;
+        [v, v, v]
+    }
+
     /// Frame `k`: the two flat colours, a 4×6 black cursor with a faint rim (5 % darker, within
     /// the uniform tolerance of `LEFT`) moving 6 px right a frame, and fresh grain below.
     fn frame(k: u32, seed: &mut u32) -> Vec<u8> {
@@ -226,9 +231,7 @@ mod tests {
             for x in 0..W {
                 let mut c = if x < EDGE { LEFT } else { RIGHT };
                 if y >= GRAIN_ROW {
-                    *seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-                    let v = 110 + (*seed >> 24) as u8 % 40;
-                    c = [v, v, v];
+                    c = grain(seed);
                 } else if (cx..cx + 4).contains(&x) && (cy..cy + 6).contains(&y) {
                     c = [0, 0, 0];
                 } else if (cx.saturating_sub(1)..cx + 5).contains(&x) && (cy - 1..cy + 7).contains(&y) {
@@ -303,9 +306,7 @@ mod tests {
                 for y in 0..H {
                     for x in 0..W {
                         let c = if y >= GRAIN_ROW {
-                            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-                            let v = 110 + (seed >> 24) as u8 % 40;
-                            [v, v, v]
+                            grain(&mut seed)
                         } else if (40 + k..44 + k).contains(&x) && (4..8).contains(&y) {
                             patch
                         } else {
