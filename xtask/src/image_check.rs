@@ -60,7 +60,7 @@ struct Run {
 impl Run {
     fn new(conf: PathBuf) -> Self {
         let id = std::process::id();
-        let port = crate::free_port().ok().and_then(|p| p.parse().ok()).unwrap_or(18_990);
+        let port = crate::free_ports().ok().and_then(|[p]| p.parse().ok()).unwrap_or(18_990);
         Self { conf, container: format!("gifshelf-check-{id}"), volume: format!("gifshelf-check-{id}"), port }
     }
 

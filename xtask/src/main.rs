@@ -226,7 +226,10 @@ fn test() -> Result {
     // The fake OpenID provider the Google sign-in test signs its ID tokens with.
     exec(cargo().args(["build", "-p", "gifshelf-auth", "--features", "testing", "--bin", "gifshelf-fake-oidc"]))?;
     let chromium = find_chromium()?;
-    let port = std::env::var("E2E_PORT").map_or_else(|_| free_port(), Ok)?;
+    // Three distinct ports: each probe's listener stays open until all three are chosen, so
+    // the system cannot hand the same free port out twice.
+    let [app, oidc, google] = free_ports()?;
+    let port = std::env::var("E2E_PORT").unwrap_or(app);
     exec(
         npm(&["run", "e2e"])
             .env("GIFSHELF_BIN", binary)
@@ -234,17 +237,23 @@ fn test() -> Result {
             .env("CHROMIUM_PATH", chromium)
             .env("E2E_TARGET_DIR", target_dir())
             .env("E2E_PORT", port)
-            .env("E2E_OIDC_PORT", free_port()?)
-            .env("E2E_GOOGLE_PORT", free_port()?)
+            .env("E2E_OIDC_PORT", oidc)
+            .env("E2E_GOOGLE_PORT", google)
             .env("CI", std::env::var("CI").unwrap_or_else(|_| "true".into())),
     )
 }
 
-/// A loopback port nobody listens on right now, so a stray server never fails the run.
-fn free_port() -> Result<String> {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| format!("no free port: {e}"))?;
-    let port = listener.local_addr().map_err(|e| e.to_string())?.port();
-    Ok(port.to_string())
+/// Loopback ports nobody listens on right now, so a stray server never fails the run, and
+/// distinct from each other: every probe listener is held until all of them are bound.
+fn free_ports<const N: usize>() -> Result<[String; N]> {
+    let listeners = (0..N)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| format!("no free port: {e}")))
+        .collect::<std::result::Result<Vec<_>, _>>()?;
+    let ports = listeners
+        .iter()
+        .map(|l| l.local_addr().map(|a| a.port().to_string()).map_err(|e| e.to_string()))
+        .collect::<std::result::Result<Vec<_>, _>>()?;
+    ports.try_into().map_err(|_| "port count".to_string())
 }
 
 fn find_chromium() -> Result<PathBuf> {
