@@ -97,19 +97,23 @@ impl Tolerances {
         gradient_energy(&self.pixels, w, h, &mut self.run);
         box3(&mut self.run, &mut self.scratch, w, h);
         least(&mut self.run, &mut self.scratch, w, h);
-        for (k, grain) in self.run.iter_mut().enumerate() {
-            let (x, y) = (area.x0 as usize + k % w, area.y0 as usize + k / w);
-            self.flat[k] = *grain == 0;
-            // Next to the picture's border a window cannot reach past a small object to the flat
-            // area beyond it: the border's pixels get no tolerance.
-            let r = LEAST_RADIUS;
-            if x < r || y < r || x + r >= width || y + r >= height {
-                *grain = 0;
+        let r = LEAST_RADIUS;
+        for (row, y) in (area.y0 as usize..area.y1 as usize).enumerate() {
+            let k0 = row * w;
+            for (i, x) in (area.x0 as usize..area.x1 as usize).enumerate() {
+                let k = k0 + i;
+                let mut grain = self.run[k];
+                self.flat[k] = grain == 0;
+                // Next to the picture's border a window cannot reach past a small object to the
+                // flat area beyond it: the border's pixels get no tolerance.
+                if x < r || y < r || x + r >= width || y + r >= height {
+                    grain = 0;
+                }
+                let p = (y * width + x) * 4;
+                let change = sq_diff(&rgba[p..p + 3], &last[p..p + 3]);
+                self.steady[k] = change <= grain.saturating_mul(STEADY_GAIN) + STEADY_FLOOR;
+                self.run[k] = (grain * ADAPTIVE_GAIN / 8).min(ADAPTIVE_MAX);
             }
-            let p = (y * width + x) * 4;
-            let change = sq_diff(&rgba[p..p + 3], &last[p..p + 3]);
-            self.steady[k] = change <= grain.saturating_mul(STEADY_GAIN) + STEADY_FLOOR;
-            *grain = (*grain * ADAPTIVE_GAIN / 8).min(ADAPTIVE_MAX);
         }
     }
 
@@ -140,23 +144,25 @@ fn sq_diff(a: &[u8], b: &[u8]) -> u32 {
     a.iter().zip(b).map(|(&x, &y)| u32::from(x.abs_diff(y)).pow(2)).sum()
 }
 
-/// Squared differences of each pixel with the ones to its right and below, summed over RGB.
+/// Squared differences of each pixel with the ones to its right and below, summed over RGB (the
+/// last column and row compare with themselves to the right and below).
 fn gradient_energy(rgba: &[u8], width: usize, height: usize, out: &mut [u32]) {
     for y in 0..height {
+        let row = &rgba[y * width * 4..(y + 1) * width * 4];
+        let below = if y + 1 < height { &rgba[(y + 1) * width * 4..(y + 2) * width * 4] } else { row };
+        let out = &mut out[y * width..(y + 1) * width];
         for x in 0..width {
-            let p = y * width + x;
-            let c = &rgba[p * 4..p * 4 + 3];
-            let right = if x + 1 < width { p + 1 } else { p };
-            let below = if y + 1 < height { p + width } else { p };
-            out[p] = sq_diff(c, &rgba[right * 4..right * 4 + 3]) + sq_diff(c, &rgba[below * 4..below * 4 + 3]);
+            let c = &row[x * 4..x * 4 + 3];
+            let right = (x + 1).min(width - 1) * 4;
+            out[x] = sq_diff(c, &row[right..right + 3]) + sq_diff(c, &below[x * 4..x * 4 + 3]);
         }
     }
 }
 
 /// `v` averaged over the 3×3 pixels around each (fewer at the borders).
 fn box3(v: &mut [u32], tmp: &mut [u32], width: usize, height: usize) {
-    pass(v, tmp, width, height, 1, 1, |a, b| a + b, 0);
-    pass(tmp, v, width, height, width, 1, |a, b| a + b, 0);
+    along_rows(v, tmp, width, 1, |a, b| a + b, 0);
+    down_columns(tmp, v, width, height, 1, |a, b| a + b, 0);
     for e in v.iter_mut() {
         *e /= 9;
     }
@@ -164,34 +170,37 @@ fn box3(v: &mut [u32], tmp: &mut [u32], width: usize, height: usize) {
 
 /// The least of `v` over the pixels around each (see [`LEAST_RADIUS`]).
 fn least(v: &mut [u32], tmp: &mut [u32], width: usize, height: usize) {
-    pass(v, tmp, width, height, 1, LEAST_RADIUS, u32::min, u32::MAX);
-    pass(tmp, v, width, height, width, LEAST_RADIUS, u32::min, u32::MAX);
+    along_rows(v, tmp, width, LEAST_RADIUS, u32::min, u32::MAX);
+    down_columns(tmp, v, width, height, LEAST_RADIUS, u32::min, u32::MAX);
 }
 
-/// One direction of a separable filter: `to[p]` folds `from` over `p - r·step ..= p + r·step`
-/// (`step` 1: along the row; `width`: down the column), within the picture.
-#[allow(clippy::too_many_arguments)]
-fn pass(
+/// `to[x]` folds `from` over `x - r ..= x + r` of its row, within the row.
+fn along_rows(from: &[u32], to: &mut [u32], width: usize, r: usize, fold: impl Fn(u32, u32) -> u32, init: u32) {
+    for (src, dst) in from.chunks_exact(width).zip(to.chunks_exact_mut(width)) {
+        for (x, out) in dst.iter_mut().enumerate() {
+            let window = &src[x.saturating_sub(r)..=(x + r).min(width - 1)];
+            *out = window.iter().fold(init, |a, &b| fold(a, b));
+        }
+    }
+}
+
+/// `to[p]` folds `from` over the rows `y - r ..= y + r` of `p`'s column, within the picture:
+/// whole rows at a time.
+fn down_columns(
     from: &[u32],
     to: &mut [u32],
     width: usize,
     height: usize,
-    step: usize,
     r: usize,
     fold: impl Fn(u32, u32) -> u32,
     init: u32,
 ) {
-    let along = if step == 1 { width } else { height };
-    for y in 0..height {
-        for x in 0..width {
-            let p = y * width + x;
-            let at = if step == 1 { x } else { y };
-            let (lo, hi) = (at.saturating_sub(r), (at + r).min(along - 1));
-            let mut acc = init;
-            for k in lo..=hi {
-                acc = fold(acc, from[p - at * step + k * step]);
+    for (y, dst) in to.chunks_exact_mut(width).enumerate() {
+        dst.fill(init);
+        for k in y.saturating_sub(r)..=(y + r).min(height - 1) {
+            for (out, &v) in dst.iter_mut().zip(&from[k * width..(k + 1) * width]) {
+                *out = fold(*out, v);
             }
-            to[p] = acc;
         }
     }
 }
