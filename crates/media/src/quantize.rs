@@ -40,8 +40,9 @@ impl Palette {
 
     /// A palette of at most 255 colours for packed opaque colours (`0xFF_RR_GG_BB`): the
     /// colours themselves when there are at most 256 of them (one merged into its nearest when
-    /// there are exactly 256), NeuQuant otherwise.
-    pub(crate) fn for_colors(mut colors: Vec<u32>) -> Palette {
+    /// there are exactly 256); otherwise `seed` moved towards them by k-means
+    /// ([`Palette::refined`]), or NeuQuant's palette when there is no seed.
+    pub(crate) fn for_colors(mut colors: Vec<u32>, seed: Option<&Palette>) -> Palette {
         let unpack = |c: u32| {
             let b = c.to_be_bytes();
             [b[1], b[2], b[3]]
@@ -50,12 +51,13 @@ impl Palette {
             return Palette { rgb: vec![[0, 0, 0]] };
         }
         let pixels = colors.len();
-        let mut distinct = colors.clone();
-        distinct.sort_unstable();
-        distinct.dedup();
+        let distinct = counted(&colors);
         if distinct.len() <= 256 {
-            let raw: Vec<u8> = distinct.into_iter().flat_map(unpack).collect();
+            let raw: Vec<u8> = distinct.into_iter().flat_map(|(c, _)| unpack(c)).collect();
             return Palette::from_table(&raw);
+        }
+        if let Some(seed) = seed {
+            return seed.refined(&distinct, KMEANS_ROUNDS);
         }
         // NeuQuant learns from a sample; larger inputs can afford a sparser one.
         let sample = if pixels > 100_000 { 10 } else { 3 };
@@ -68,6 +70,36 @@ impl Palette {
             .collect();
         let nq = color_quant::NeuQuant::new(sample, 255, &rgba);
         let mut rgb: Vec<[u8; 3]> = nq.color_map_rgb().chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect();
+        rgb.sort_unstable();
+        rgb.dedup();
+        Palette { rgb }
+    }
+
+    /// This palette moved towards `distinct` (packed opaque colours, each with its count) by
+    /// `rounds` of Lloyd's k-means: each colour goes to its nearest palette colour, and each
+    /// palette colour becomes the mean of the colours it got; one that gets none stays. A frame
+    /// whose colours drift from the last palette's gets its own this way, at a fraction of a
+    /// fresh NeuQuant's cost, and close to the last one, so steady pixels keep their colour.
+    pub(crate) fn refined(&self, distinct: &[(u32, u32)], rounds: usize) -> Palette {
+        let mut rgb = self.rgb.clone();
+        for _ in 0..rounds {
+            let mut mapper = Mapper::new(&Palette { rgb: rgb.clone() });
+            let mut sums = vec![[0u64; 4]; rgb.len()];
+            for &(c, n) in distinct {
+                let b = c.to_be_bytes();
+                let i = usize::from(mapper.map(b[1], b[2], b[3]));
+                let n = u64::from(n);
+                if let Some(s) = sums.get_mut(i) {
+                    *s = [s[0] + u64::from(b[1]) * n, s[1] + u64::from(b[2]) * n, s[2] + u64::from(b[3]) * n, s[3] + n];
+                }
+            }
+            for (c, s) in rgb.iter_mut().zip(&sums) {
+                if s[3] > 0 {
+                    let mean = |k: usize| u8::try_from((s[k] + s[3] / 2) / s[3]).unwrap_or(255);
+                    *c = [mean(0), mean(1), mean(2)];
+                }
+            }
+        }
         rgb.sort_unstable();
         rgb.dedup();
         Palette { rgb }
@@ -86,6 +118,25 @@ impl Palette {
             None => 0,
         }
     }
+}
+
+/// Rounds of k-means that move a seed palette to a frame's colours. On `cargo xtask bench make`
+/// two rounds (in place of a NeuQuant palette per frame) took the screen clip's SSIM from 0.965 to
+/// 0.969 at 10 % fewer bytes, and the camera clip's bytes down by 9 % at a higher SSIM.
+const KMEANS_ROUNDS: usize = 2;
+
+/// The distinct colours of `colors`, sorted, each with how often it occurs.
+fn counted(colors: &[u32]) -> Vec<(u32, u32)> {
+    let mut sorted = colors.to_vec();
+    sorted.sort_unstable();
+    let mut distinct: Vec<(u32, u32)> = Vec::new();
+    for c in sorted {
+        match distinct.last_mut() {
+            Some((last, n)) if *last == c => *n += 1,
+            _ => distinct.push((c, 1)),
+        }
+    }
+    distinct
 }
 
 /// Packs an opaque colour as `0xFF_RR_GG_BB`; transparent pixels are `0`.
@@ -313,6 +364,17 @@ mod tests {
         assert_eq!(m.map_exact(250, 200, 10), 2);
         // The cell's answer is unchanged by the exact ones.
         assert_eq!(m.map(49, 101, 201), 1);
+    }
+
+    #[test]
+    fn k_means_moves_each_colour_to_the_mean_of_the_colours_it_serves() {
+        let seed = Palette { rgb: vec![[10, 10, 10], [200, 200, 200], [100, 0, 0]] };
+        let distinct = [(pack([20, 20, 20]), 3), (pack([24, 24, 24]), 1), (pack([210, 200, 190]), 2)];
+        // Weighted by count: (3 × 20 + 24) / 4 = 21. Nobody takes the red, so it stays.
+        let refined = seed.refined(&distinct, 1);
+        assert_eq!(refined.rgb, vec![[21, 21, 21], [100, 0, 0], [210, 200, 190]]);
+        // A second round changes nothing: every colour is where its cluster is.
+        assert_eq!(seed.refined(&distinct, 2), refined);
     }
 
     #[test]

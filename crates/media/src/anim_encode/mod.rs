@@ -102,6 +102,7 @@ impl AnimEncoder {
                 global,
                 recent: None,
                 approximate: false,
+                seeded: false,
             },
             screen: Screen::new(width, height),
             pending: None,
@@ -126,6 +127,7 @@ impl AnimEncoder {
     /// tolerance also maps colours approximately ([`Mapper::approximate`]).
     pub(crate) fn with_keep(mut self, keep: Keep) -> Self {
         self.keep = keep;
+        self.palettes.seeded = keep == Keep::Adaptive;
         let approximate = keep != Keep::Exact;
         if approximate != self.palettes.approximate {
             self.palettes.approximate = approximate;
