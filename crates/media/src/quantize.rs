@@ -83,11 +83,12 @@ impl Palette {
     pub(crate) fn refined(&self, distinct: &[(u32, u32)], rounds: usize) -> Palette {
         let mut rgb = self.rgb.clone();
         for _ in 0..rounds {
-            let mut mapper = Mapper::new(&Palette { rgb: rgb.clone() });
+            // Each colour is looked up once a round: straight searches, no cache.
+            let by_green = sorted(&rgb);
             let mut sums = vec![[0u64; 4]; rgb.len()];
             for &(c, n) in distinct {
                 let b = c.to_be_bytes();
-                let i = usize::from(mapper.map(b[1], b[2], b[3]));
+                let i = usize::from(nearest(&by_green, i32::from(b[1]), i32::from(b[2]), i32::from(b[3])));
                 let n = u64::from(n);
                 if let Some(s) = sums.get_mut(i) {
                     *s = [s[0] + u64::from(b[1]) * n, s[1] + u64::from(b[2]) * n, s[2] + u64::from(b[3]) * n, s[3] + n];
@@ -176,10 +177,9 @@ pub(crate) struct Mapper {
     table: Vec<u16>,
 }
 
-/// The palette sorted by green, with the original indices.
-fn sorted(p: &Palette) -> Vec<([i32; 3], u8)> {
-    let mut sorted: Vec<([i32; 3], u8)> = p
-        .rgb
+/// The palette's colours sorted by green, with their indices.
+fn sorted(rgb: &[[u8; 3]]) -> Vec<([i32; 3], u8)> {
+    let mut sorted: Vec<([i32; 3], u8)> = rgb
         .iter()
         .enumerate()
         .map(|(i, c)| ([i32::from(c[0]), i32::from(c[1]), i32::from(c[2])], u8::try_from(i).unwrap_or(0)))
@@ -191,7 +191,12 @@ fn sorted(p: &Palette) -> Vec<([i32; 3], u8)> {
 impl Mapper {
     /// An exact mapper: every colour gets its nearest palette colour.
     pub(crate) fn new(p: &Palette) -> Mapper {
-        Mapper { sorted: sorted(p), keys: vec![0; 1 << CACHE_BITS], vals: vec![0; 1 << CACHE_BITS], table: Vec::new() }
+        Mapper {
+            sorted: sorted(&p.rgb),
+            keys: vec![0; 1 << CACHE_BITS],
+            vals: vec![0; 1 << CACHE_BITS],
+            table: Vec::new(),
+        }
     }
 
     /// An approximate mapper, for resampled colours: a colour gets the palette colour nearest to
@@ -199,7 +204,7 @@ impl Mapper {
     /// the end of the channel for a cell at either end, up to 7 and 3 away), looked up once per
     /// cell.
     pub(crate) fn approximate(p: &Palette) -> Mapper {
-        Mapper { sorted: sorted(p), keys: Vec::new(), vals: Vec::new(), table: vec![UNKNOWN; 1 << 16] }
+        Mapper { sorted: sorted(&p.rgb), keys: Vec::new(), vals: Vec::new(), table: vec![UNKNOWN; 1 << 16] }
     }
 
     /// The index of the palette colour nearest to `rgb` (squared RGB distance).
@@ -210,7 +215,7 @@ impl Mapper {
             return match self.table.get(cell) {
                 Some(&v) if v != UNKNOWN => v as u8,
                 _ => {
-                    let v = self.search(cell_middle(r, 7), cell_middle(g, 3), cell_middle(b, 7));
+                    let v = nearest(&self.sorted, cell_middle(r, 7), cell_middle(g, 3), cell_middle(b, 7));
                     if let Some(slot) = self.table.get_mut(cell) {
                         *slot = u16::from(v);
                     }
@@ -240,54 +245,55 @@ impl Mapper {
         if self.keys[slot] == key {
             return self.vals[slot];
         }
-        let v = self.search(i32::from(r), i32::from(g), i32::from(b));
+        let v = nearest(&self.sorted, i32::from(r), i32::from(g), i32::from(b));
         self.keys[slot] = key;
         self.vals[slot] = v;
         v
     }
+}
 
-    fn search(&self, r: i32, g: i32, b: i32) -> u8 {
-        let s = &self.sorted;
-        let start = s.partition_point(|(c, _)| c[1] < g);
-        let mut best = i32::MAX;
-        let mut best_i = 0u8;
-        let mut up = start;
-        let mut down = start;
-        loop {
-            let mut progressed = false;
-            if up < s.len() {
-                let (c, i) = s[up];
-                let dg = c[1] - g;
-                if dg * dg < best {
-                    let d = (c[0] - r) * (c[0] - r) + dg * dg + (c[2] - b) * (c[2] - b);
-                    if d < best {
-                        best = d;
-                        best_i = i;
-                    }
-                    up += 1;
-                    progressed = true;
-                } else {
-                    up = s.len();
+/// The index of the colour of `s` (sorted by green) nearest to `(r, g, b)`: outwards from `g` in
+/// both directions, each stopping once green alone is farther than the best so far.
+fn nearest(s: &[([i32; 3], u8)], r: i32, g: i32, b: i32) -> u8 {
+    let start = s.partition_point(|(c, _)| c[1] < g);
+    let mut best = i32::MAX;
+    let mut best_i = 0u8;
+    let mut up = start;
+    let mut down = start;
+    loop {
+        let mut progressed = false;
+        if up < s.len() {
+            let (c, i) = s[up];
+            let dg = c[1] - g;
+            if dg * dg < best {
+                let d = (c[0] - r) * (c[0] - r) + dg * dg + (c[2] - b) * (c[2] - b);
+                if d < best {
+                    best = d;
+                    best_i = i;
                 }
+                up += 1;
+                progressed = true;
+            } else {
+                up = s.len();
             }
-            if down > 0 {
-                let (c, i) = s[down - 1];
-                let dg = c[1] - g;
-                if dg * dg < best {
-                    let d = (c[0] - r) * (c[0] - r) + dg * dg + (c[2] - b) * (c[2] - b);
-                    if d < best {
-                        best = d;
-                        best_i = i;
-                    }
-                    down -= 1;
-                    progressed = true;
-                } else {
-                    down = 0;
+        }
+        if down > 0 {
+            let (c, i) = s[down - 1];
+            let dg = c[1] - g;
+            if dg * dg < best {
+                let d = (c[0] - r) * (c[0] - r) + dg * dg + (c[2] - b) * (c[2] - b);
+                if d < best {
+                    best = d;
+                    best_i = i;
                 }
+                down -= 1;
+                progressed = true;
+            } else {
+                down = 0;
             }
-            if !progressed {
-                return best_i;
-            }
+        }
+        if !progressed {
+            return best_i;
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use super::lossy::{self, Want};
 use super::lzw;
-use super::tolerance::{Keep, Tolerances};
+use super::tolerance::{Keep, Tolerance, Tolerances};
 use crate::quantize::{pack, Mapper, Palette};
 use crate::resize::Rect;
 
@@ -100,18 +100,14 @@ impl Screen {
                     left = None;
                     continue;
                 }
-                let (keep_close, run_close) = match keep {
-                    Keep::Exact | Keep::Uniform(0) => (None, None),
-                    Keep::Uniform(t) => (Some(t), Some(t)),
+                let Tolerance { keep: keep_close, run: run_close, flat } = match keep {
+                    Keep::Exact | Keep::Uniform(0) => Tolerance::default(),
+                    Keep::Uniform(t) => Tolerance { keep: Some(t), run: Some(t), flat: false },
                     Keep::Adaptive => self.tol.at(p),
                 };
                 // Where the picture has no grain (a flat area, a gradient, an edge) an error is
                 // seen: such a pixel gets its nearest colour exactly, not its cell's.
-                let i = if keep == Keep::Adaptive && self.tol.flat(p) {
-                    mapper.map_exact(px[0], px[1], px[2])
-                } else {
-                    mapper.map(px[0], px[1], px[2])
-                };
+                let i = if flat { mapper.map_exact(px[0], px[1], px[2]) } else { mapper.map(px[0], px[1], px[2]) };
                 let q = palette.packed(i);
                 let old = self.prev[p];
                 let rgb = [px[0], px[1], px[2]];
@@ -221,7 +217,7 @@ impl Screen {
             for x in rect.x0..rect.x1 {
                 let p = row + x as usize;
                 let free = inside(&dirty, x, y) && self.changed[p] && self.cur[p] != 0 && indices[k] == self.idx[p];
-                let (steady, tolerance) = self.tol.at(p);
+                let Tolerance { keep: steady, run: tolerance, .. } = self.tol.at(p);
                 let tolerance = tolerance.unwrap_or(0);
                 wants.push((free && tolerance > 0).then(|| {
                     let rgb = [rgba[p * 4], rgba[p * 4 + 1], rgba[p * 4 + 2]];

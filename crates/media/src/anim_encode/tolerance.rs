@@ -124,20 +124,25 @@ impl Tolerances {
             .then(|| (y - self.area.y0) as usize * self.area.width() as usize + (x - self.area.x0) as usize)
     }
 
-    /// Whether pixel `p` measured no grain: there every level of error shows.
-    pub(super) fn flat(&self, p: usize) -> bool {
-        self.index(p).and_then(|k| self.flat.get(k).copied()).unwrap_or(false)
-    }
-
-    /// The tolerances of pixel `p`: to keep its shown colour (`None`: it is not steady), and to
-    /// continue a run.
-    pub(super) fn at(&self, p: usize) -> (Option<u32>, Option<u32>) {
-        let Some(k) = self.index(p) else { return (None, None) };
-        match (self.run.get(k), self.steady.get(k)) {
-            (Some(&t), Some(&steady)) => (steady.then_some(t), Some(t)),
-            _ => (None, None),
+    /// What pixel `p` tolerates (nothing outside the measured area).
+    pub(super) fn at(&self, p: usize) -> Tolerance {
+        let Some(k) = self.index(p) else { return Tolerance::default() };
+        match (self.run.get(k), self.steady.get(k), self.flat.get(k)) {
+            (Some(&t), Some(&steady), Some(&flat)) => Tolerance { keep: steady.then_some(t), run: Some(t), flat },
+            _ => Tolerance::default(),
         }
     }
+}
+
+/// What one pixel tolerates.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Tolerance {
+    /// To keep its shown colour (`None`: the pixel is not steady).
+    pub keep: Option<u32>,
+    /// To continue a run.
+    pub run: Option<u32>,
+    /// It measured no grain: there every level of error shows, and its colour is mapped exactly.
+    pub flat: bool,
 }
 
 fn sq_diff(a: &[u8], b: &[u8]) -> u32 {
