@@ -1,6 +1,6 @@
 //! The palettes frames are mapped onto, and when a frame reuses one.
 
-use crate::quantize::{Mapper, Palette};
+use crate::quantize::{Mapper, Palette, Start};
 use crate::MediaRejection;
 
 /// Mean squared RGB error above which a frame does not reuse an earlier palette.
@@ -39,7 +39,8 @@ impl Palettes {
     /// Picks the palette for a frame that needs one of its own (see [`AnimEncoder`]): the
     /// global or the recent palette when it maps the frame's colours closely enough; else a new
     /// one: when `seeded`, made from the closer of the two by k-means if it is a fair start (the
-    /// frame's colours drifted: a scrolling ramp, a fade, grain); by NeuQuant otherwise (a cut).
+    /// frame's colours drifted: a scrolling ramp, a fade, grain); by NeuQuant otherwise (a cut),
+    /// then moved by k-means too.
     pub(super) fn choose(&mut self, colors: Vec<u32>, first: bool) -> Choice {
         let limit = REUSE_MAX_ERROR * colors.len() as u64;
         if let (Some(p), Some(m)) = (self.global.as_ref(), self.global_map.as_mut()) {
@@ -53,7 +54,7 @@ impl Palettes {
             }
         }
         if !self.seeded {
-            return self.adopt(Palette::for_colors(colors, None), first);
+            return self.adopt(Palette::for_colors(colors, Start::Learnt), first);
         }
         // The seeds' errors are only compared, so a sample of the colours tells them.
         let limit = SEED_MAX_ERROR * colors.len().div_ceil(SEED_SAMPLE) as u64;
@@ -62,13 +63,14 @@ impl Palettes {
             _ => None,
         };
         let recent = self.recent.as_mut().and_then(|(p, m)| map_error(&colors, SEED_SAMPLE, p, m, limit));
-        let seed = match (global, recent) {
-            (Some(g), Some(r)) if g < r => self.global.as_ref(),
-            (_, Some(_)) => self.recent.as_ref().map(|(p, _)| p),
-            (Some(_), None) => self.global.as_ref(),
-            (None, None) => None,
+        let global = self.global.as_ref().zip(global);
+        let recent = self.recent.as_ref().map(|(p, _)| p).zip(recent);
+        let start = match (global, recent) {
+            (Some((g, ge)), Some((_, re))) if ge < re => Start::From(g),
+            (_, Some((r, _))) | (Some((r, _)), None) => Start::From(r),
+            (None, None) => Start::Polished,
         };
-        let p = Palette::for_colors(colors, seed);
+        let p = Palette::for_colors(colors, start);
         self.adopt(p, first)
     }
 
