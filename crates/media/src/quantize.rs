@@ -406,7 +406,7 @@ mod tests {
         let colors: Vec<u32> = (0..3000u32)
             .map(|i| {
                 seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-                let n = (seed >> 24) as u8 / 4;
+                let n = (seed >> 24) as u8 / 16;
                 pack([(i % 60) as u8 * 4 + n, (i / 60) as u8 * 5, 255 - n * 3])
             })
             .collect();
