@@ -272,46 +272,27 @@ impl Mapper {
 /// both directions, each stopping once green alone is farther than the best so far.
 fn nearest(s: &[([i32; 3], u8)], r: i32, g: i32, b: i32) -> u8 {
     let start = s.partition_point(|(c, _)| c[1] < g);
-    let mut best = i32::MAX;
-    let mut best_i = 0u8;
-    let mut up = start;
-    let mut down = start;
-    loop {
-        let mut progressed = false;
-        if up < s.len() {
-            let (c, i) = s[up];
-            let dg = c[1] - g;
-            if dg * dg < best {
-                let d = (c[0] - r) * (c[0] - r) + dg * dg + (c[2] - b) * (c[2] - b);
-                if d < best {
-                    best = d;
-                    best_i = i;
-                }
-                up += 1;
-                progressed = true;
-            } else {
-                up = s.len();
-            }
+    let mut best = (i32::MAX, 0u8);
+    // Takes one colour into account; false once green alone is as far as the best so far, so
+    // that no colour further that way can be nearer.
+    let mut look = |&(c, i): &([i32; 3], u8)| {
+        let dg = c[1] - g;
+        if dg * dg >= best.0 {
+            return false;
         }
-        if down > 0 {
-            let (c, i) = s[down - 1];
-            let dg = c[1] - g;
-            if dg * dg < best {
-                let d = (c[0] - r) * (c[0] - r) + dg * dg + (c[2] - b) * (c[2] - b);
-                if d < best {
-                    best = d;
-                    best_i = i;
-                }
-                down -= 1;
-                progressed = true;
-            } else {
-                down = 0;
-            }
+        let d = (c[0] - r) * (c[0] - r) + dg * dg + (c[2] - b) * (c[2] - b);
+        if d < best.0 {
+            best = (d, i);
         }
-        if !progressed {
-            return best_i;
-        }
+        true
+    };
+    let (mut up, mut down) = (s[start..].iter(), s[..start].iter().rev());
+    let (mut going_up, mut going_down) = (true, true);
+    while going_up || going_down {
+        going_up = going_up && up.next().is_some_and(&mut look);
+        going_down = going_down && down.next().is_some_and(&mut look);
     }
+    best.1
 }
 
 #[cfg(test)]
